@@ -1,0 +1,45 @@
+// A proof obligation: one question for the solver, "is there an execution
+// where this fails?". The analysis produces them; the checker answers them.
+#pragma once
+
+#include "ave/invariants/Provenance.h"
+#include "ave/invariants/Term.h"
+
+#include "clang/Basic/SourceLocation.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ave::inv {
+
+enum class ObligationKind {
+  Assertion,          // #pragma ave assert
+  Contraction,        // implicit 1: shared names agree at a combination
+  StoreCoordinates,   // implicit 2: free coordinates of a store into an output
+  ReductionFreeName,  // implicit 3: an accumulation sums away a free coordinate
+  ReductionInjective, // implicit 3: an index is reduced twice
+  ReductionComplete,  // implicit 3: an index is never reduced
+};
+
+const char *obligationKindName(ObligationKind K);
+
+struct Obligation {
+  ObligationKind kind = ObligationKind::Assertion;
+  clang::SourceRange range;
+  std::string summary; // what must hold, e.g. "tag(Bs[k][tx]).k == k0 + k"
+  // Failure message prefix when violated, e.g. "tag mismatch".
+  std::string failure;
+  // Facts that hold where the obligation is checked (path, constraints of
+  // the values involved, validity of their cases).
+  std::vector<const Term *> context;
+  const Term *violation = nullptr; // sat together with context: a failure
+  // Labelled terms whose values the counterexample shows.
+  std::vector<std::pair<std::string, const Term *>> observe;
+  std::vector<ValueOrigin> origins;
+  // Set when the analysis could not state the question (layout did not
+  // match, value unknown): the obligation is reported unproven as is.
+  std::string unprovenReason;
+};
+
+} // namespace ave::inv

@@ -1,0 +1,79 @@
+// What the analysis knows about a data value: which tensor coordinates it was
+// computed from. A value may have several cases (a read of shared memory can
+// see the prologue's write or the previous iteration's), each valid under its
+// own condition and constrained by the fresh symbols it introduced (the
+// writer thread of an LDS element, a matrix-core lane).
+#pragma once
+
+#include "ave/invariants/Term.h"
+
+#include "clang/Basic/SourceLocation.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ave::inv {
+
+// Where one contribution of a value came from, for counterexample notes.
+struct ValueOrigin {
+  clang::SourceLocation site;             // the global load or the LDS store
+  std::string what;                       // "Bs[k][tx]" / "B[(k0 + ty) * N + col]"
+  std::vector<const Term *> writerThread; // fresh thread ids of an LDS writer (x, y, z)
+  const Term *element = nullptr;          // LDS element index the reader asked for
+};
+
+struct ProvenanceCase {
+  const Term *validity = nullptr;             // when this case applies (true: always)
+  std::vector<const Term *> constraints;      // facts on the fresh symbols it introduced
+  std::map<std::string, const Term *> coords; // coordinate name -> term
+  std::set<std::string> tensors;              // tag names it is computed from
+  std::vector<ValueOrigin> origins;
+};
+
+// One loop of an accumulation's iteration space, for reduction coverage.
+struct ReductionLoop {
+  const Term *counter = nullptr;
+  std::vector<const Term *> facts; // bounds and stride of the counter
+  const Term *tripCount = nullptr;
+  std::string name; // the counter as written
+};
+
+// A coordinate summed away by a loop-carried accumulation: which index each
+// iteration point contributes, over which loops.
+struct Reduction {
+  std::string name;
+  const Term *term = nullptr;
+  std::vector<const Term *> constraints;
+  std::vector<ReductionLoop> loops; // innermost first
+  clang::SourceLocation site;       // the accumulation
+};
+
+// The abstract value of a floating-point (or otherwise non-index) expression.
+struct DataValue {
+  enum class Kind {
+    Neutral, // carries no tag: constants, untagged parameters
+    Tagged,  // one or more ProvenanceCases
+    Unknown, // the analysis cannot tell; obligations reading it are unproven
+  };
+  Kind kind = Kind::Neutral;
+  std::vector<ProvenanceCase> cases;
+  std::string reason; // Unknown: why
+  // Loop-carried accumulation: the value is the loop-head value of this
+  // variable plus the contributions in `cases`.
+  const void *accumulator = nullptr;
+  std::set<std::string> reduced; // names already summed away
+  std::vector<Reduction> reductions;
+
+  static DataValue neutral() { return {}; }
+  static DataValue unknown(std::string why) {
+    DataValue V;
+    V.kind = Kind::Unknown;
+    V.reason = std::move(why);
+    return V;
+  }
+  bool isTagged() const { return kind == Kind::Tagged; }
+};
+
+} // namespace ave::inv

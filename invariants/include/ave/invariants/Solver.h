@@ -1,0 +1,69 @@
+// The Z3 side of obligations. One ObligationSolver per kernel: the facts
+// every obligation shares (thread/block bounds, assumptions, loop bounds) are
+// asserted once, and each obligation runs in its own push/pop scope. That is
+// what keeps an obligation at a few milliseconds (DESIGN.md, "Speed").
+//
+// A query is "is there an execution where the obligation fails?":
+//   unsat   -> Proven
+//   sat     -> Violated, with the model (the counterexample)
+//   unknown -> Unknown with Z3's reason; never reported as proven.
+#pragma once
+
+#include "ave/invariants/Term.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ave::inv {
+
+struct SolverResult {
+  enum Status { Proven, Violated, Unknown } status = Unknown;
+  std::string reason; // Z3's reason for Unknown, or why the query did not run
+  /// Violated only: every symbol and application of facts and query by its
+  /// printed text, plus each observed term by its printed text.
+  std::map<std::string, int64_t> model;
+  /// Violated only: the same values keyed by term (symbols, applications),
+  /// for evaluate() and Counterexample.
+  Assignment assignment;
+  double millis = 0;
+};
+
+class ObligationSolver {
+public:
+  ObligationSolver(TermContext &ctx, unsigned timeoutMs);
+  ~ObligationSolver();
+  ObligationSolver(const ObligationSolver &) = delete;
+  ObligationSolver &operator=(const ObligationSolver &) = delete;
+
+  /// Asserted for every later query (and its evaluation must be defined).
+  void addFact(const Term *fact);
+  const std::vector<const Term *> &facts() const { return Facts; }
+
+  /// Searches for an execution satisfying the facts in which `violation`
+  /// holds. `observe` lists terms whose values the caller wants reported
+  /// (element coordinates, writer thread ids, ...).
+  SolverResult check(const Term *violation, const std::vector<const Term *> &observe = {});
+
+  /// Re-evaluates facts and violation under a Violated result's assignment
+  /// with C semantics (see Counterexample.h).
+  bool confirms(const Term *violation, const SolverResult &result) const;
+
+private:
+  struct Backend;
+  Backend &backendFor(bool bitVectors);
+
+  TermContext &Ctx;
+  unsigned TimeoutMs;
+  std::vector<const Term *> Facts;
+  bool FactsNeedBitVectors = false;
+  // The Z3 context outlives both backends (members die in reverse order).
+  struct Z3State;
+  std::unique_ptr<Z3State> State;
+  std::unique_ptr<Backend> IntegerBackend;
+  std::unique_ptr<Backend> BitVectorBackend;
+};
+
+} // namespace ave::inv
