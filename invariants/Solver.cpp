@@ -23,10 +23,13 @@ struct ObligationSolver::Backend {
   }
 
   void assertFact(const Term *fact) {
+    if (std::string why = Encoder.unsupported(fact); !why.empty()) {
+      if (FactError.empty())
+        FactError = "fact " + print(fact) + " cannot be encoded: " + why;
+      return;
+    }
     try {
       Solver.add(Encoder.definedness(fact) && Encoder.condition(fact));
-      if (!Encoder.error().empty() && FactError.empty())
-        FactError = "fact " + print(fact) + " cannot be encoded: " + Encoder.error();
     } catch (const z3::exception &e) {
       if (FactError.empty())
         FactError = "fact " + print(fact) + " cannot be encoded: " + e.msg();
@@ -101,11 +104,11 @@ SolverResult ObligationSolver::check(const Term *violation,
 
   bool pushed = false;
   try {
-    z3::expr query = backend.Encoder.definedness(violation) && backend.Encoder.condition(violation);
-    if (!backend.Encoder.error().empty()) {
-      result.reason = "obligation cannot be encoded: " + backend.Encoder.error();
+    if (std::string why = backend.Encoder.unsupported(violation); !why.empty()) {
+      result.reason = "obligation cannot be encoded: " + why;
       return finish();
     }
+    z3::expr query = backend.Encoder.definedness(violation) && backend.Encoder.condition(violation);
     backend.Solver.push();
     pushed = true;
     backend.Solver.add(query);
@@ -132,7 +135,7 @@ SolverResult ObligationSolver::check(const Term *violation,
       for (const Term *t : observe) {
         // C semantics first; Z3's value if C leaves it undefined here.
         std::optional<int64_t> v = evaluate(t, result.assignment);
-        if (!v)
+        if (!v && backend.Encoder.unsupported(t).empty())
           v = backend.Encoder.valueIn(model, t);
         if (v)
           result.model[print(t)] = *v;

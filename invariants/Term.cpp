@@ -70,11 +70,18 @@ bool isCommutative(TermKind kind) {
   }
 }
 
-// Canonical operand order: non-constants by id, constants last, so that
-// `16*by` and `by*16` meet and print as `by*16`.
+// Canonical operand order: compound terms, then symbols, then constants,
+// each group by id. `16*by` and `by*16` meet, and sums read like kernel
+// code: `by*16 + ty`, `row*K + k`.
+int operandGroup(const Term *t) {
+  if (t->isConstant())
+    return 2;
+  return t->numOperands() == 0 ? 1 : 0;
+}
+
 bool operandBefore(const Term *a, const Term *b) {
-  if (a->isConstant() != b->isConstant())
-    return !a->isConstant();
+  if (operandGroup(a) != operandGroup(b))
+    return operandGroup(a) < operandGroup(b);
   if (a->isConstant())
     return a->value() < b->value();
   return a->id() < b->id();

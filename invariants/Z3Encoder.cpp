@@ -2,17 +2,35 @@
 
 #include "ave/invariants/CIntSemantics.h"
 
+#include <unordered_set>
+#include <vector>
+
 namespace ave::inv {
 
 Z3Encoder::Z3Encoder(z3::context &z3, EncodingMode mode) : Z3(z3), Mode(mode) {}
 
 z3::expr Z3Encoder::numeral(int64_t value) {
-  if (Mode == EncodingMode::BitVector32) {
-    if (!fitsInInt(value) && Error.empty())
-      Error = "constant " + std::to_string(value) + " does not fit in a 32-bit int";
+  if (Mode == EncodingMode::BitVector32)
     return Z3.bv_val(static_cast<int>(static_cast<int32_t>(value)), 32);
-  }
   return Z3.int_val(value);
+}
+
+std::string Z3Encoder::unsupported(const Term *term) const {
+  std::unordered_set<const Term *> seen;
+  std::vector<const Term *> work{term};
+  while (!work.empty()) {
+    const Term *t = work.back();
+    work.pop_back();
+    if (!seen.insert(t).second)
+      continue;
+    if (t->isConstant() && !fitsInInt(t->value()))
+      return "constant " + std::to_string(t->value()) + " does not fit in a 32-bit int";
+    if (Mode == EncodingMode::Integer && isBitwise(t->kind()))
+      return "bitwise operator in the integer encoding: " + print(t);
+    for (const Term *op : t->operands())
+      work.push_back(op);
+  }
+  return {};
 }
 
 z3::expr Z3Encoder::inIntRange(const z3::expr &value) {
@@ -103,11 +121,8 @@ z3::expr Z3Encoder::encodeInteger(const Term *t) {
   case TermKind::Shl:
   case TermKind::Shr:
   case TermKind::BitNot:
-    if (!bv) {
-      if (Error.empty())
-        Error = "bitwise operator in the integer encoding: " + print(t);
+    if (!bv) // rejected by unsupported() before encoding
       return Z3.int_val(0);
-    }
     switch (t->kind()) {
     case TermKind::BitAnd:
       return op(0) & op(1);
@@ -212,7 +227,7 @@ z3::expr Z3Encoder::operatorDefinedness(const Term *t) {
     return op(1) != numeral(0) && !(op(0) == numeral(IntMin) && op(1) == numeral(-1));
   case TermKind::Shl:
     if (!bv)
-      return yes; // not encodable; error() already says so
+      return yes; // rejected by unsupported()
     return numeral(0) <= op(1) && op(1) < numeral(32) && numeral(0) <= op(0) &&
            z3::ashr(z3::shl(op(0), op(1)), op(1)) == op(0);
   case TermKind::Shr:

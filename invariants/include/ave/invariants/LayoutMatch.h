@@ -65,6 +65,9 @@ public:
   /// The address term of a layout (row-major when `layout.address` is null).
   const Term *addressOf(const TagLayout &layout);
 
+  /// Number of distinct layouts decomposed so far.
+  size_t cachedLayouts() const { return Cache.size(); }
+
 private:
   struct Stride {
     const Term *coordinate;

@@ -36,9 +36,10 @@ public:
   /// When evaluating `term` is defined; includes the int range of every
   /// symbol and application in it (intrinsic in the bit-vector encoding).
   z3::expr definedness(const Term *term);
-  /// Empty unless some term could not be encoded (e.g. a constant that is
-  /// not an int in the bit-vector encoding); such queries are not run.
-  const std::string &error() const { return Error; }
+  /// Why `term` cannot be encoded in this mode (a constant that is not a
+  /// 32-bit int, which C int arithmetic never produces; a bitwise operator in the integer
+  /// encoding), or empty. Callers check before encoding; such queries are not run.
+  std::string unsupported(const Term *term) const;
 
   /// The value of an encoded integer term in a model, as a C int.
   std::optional<int64_t> valueIn(const z3::model &model, const Term *term);
@@ -55,7 +56,6 @@ private:
 
   z3::context &Z3;
   EncodingMode Mode;
-  std::string Error;
   std::unordered_map<const Term *, z3::expr> Integers;
   std::unordered_map<const Term *, z3::expr> Conditions;
   std::unordered_map<const Term *, z3::expr> Definedness;

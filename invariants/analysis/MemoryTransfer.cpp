@@ -1,0 +1,356 @@
+// Memory: global loads take their provenance from the tag layout, stores
+// into tagged outputs are checked, and shared memory is followed across
+// threads: a read gets the provenance of the writer whose address equals the
+// read address, over a fresh copy of the writer's thread ids.
+
+#include "ProvenanceInterpreter.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/Decl.h"
+#include "clang/Lex/Lexer.h"
+
+namespace ave::inv {
+
+namespace {
+
+DataValue substituteData(TermContext &T, const DataValue &V, const TermMap &Map) {
+  DataValue Out = V;
+  for (ProvenanceCase &C : Out.cases) {
+    C.validity = substitute(T, C.validity, Map);
+    for (const Term *&K : C.constraints)
+      K = substitute(T, K, Map);
+    for (auto &[Name, Term] : C.coords)
+      Term = substitute(T, Term, Map);
+    for (ValueOrigin &O : C.origins) {
+      for (const Term *&W : O.writerThread)
+        W = substitute(T, W, Map);
+      if (O.element)
+        O.element = substitute(T, O.element, Map);
+    }
+  }
+  return Out;
+}
+
+} // namespace
+
+bool ProvenanceInterpreter::isSharedArray(const clang::ValueDecl *D) const {
+  return D && D->hasAttr<clang::CUDASharedAttr>();
+}
+
+std::string ProvenanceInterpreter::text(const clang::Stmt *S) const {
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  clang::CharSourceRange R = clang::CharSourceRange::getTokenRange(S->getSourceRange());
+  return clang::Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
+}
+
+ProvenanceInterpreter::Address ProvenanceInterpreter::addressOf(const clang::Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(E)) {
+    AbstractValue V = evalDeclRef(DRE);
+    if (V.kind == AbstractValue::Kind::Pointer)
+      return {V.pointer.base, V.pointer.offset};
+    if (V.kind == AbstractValue::Kind::Array)
+      return {DRE->getDecl(), T.constant(0)};
+    return {};
+  }
+  if (const auto *UO = llvm::dyn_cast<clang::UnaryOperator>(E)) {
+    if (UO->getOpcode() != clang::UO_Deref)
+      return {};
+    AbstractValue P = eval(UO->getSubExpr());
+    if (P.kind == AbstractValue::Kind::Pointer)
+      return {P.pointer.base, P.pointer.offset};
+    return {};
+  }
+  const auto *AS = llvm::dyn_cast<clang::ArraySubscriptExpr>(E);
+  if (!AS)
+    return {};
+  const Term *Index = evalInt(AS->getIdx());
+  if (!Index)
+    return {};
+  const clang::Expr *Base = AS->getBase()->IgnoreParenImpCasts();
+  // `As[ty][tx]`: the inner subscript selects a row of the row type's size.
+  uint64_t Stride = 1;
+  if (const auto *CAT = Ctx.getAsConstantArrayType(AS->getType())) {
+    Stride = 1;
+    const clang::ConstantArrayType *Row = CAT;
+    while (Row) {
+      Stride *= Row->getSize().getZExtValue();
+      Row = Ctx.getAsConstantArrayType(Row->getElementType());
+    }
+  }
+  const Term *Scaled = Stride == 1 ? Index : T.mul(Index, T.constant(int64_t(Stride)));
+  if (llvm::isa<clang::ArraySubscriptExpr>(Base) || llvm::isa<clang::DeclRefExpr>(Base)) {
+    if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(Base)) {
+      AbstractValue V = evalDeclRef(DRE);
+      if (V.kind == AbstractValue::Kind::Pointer)
+        return {V.pointer.base, T.add(V.pointer.offset, Scaled)};
+      if (V.kind == AbstractValue::Kind::Array)
+        return {DRE->getDecl(), Scaled};
+      return {};
+    }
+    Address Inner = addressOf(Base);
+    if (!Inner.valid())
+      return {};
+    return {Inner.base, T.add(Inner.offset, Scaled)};
+  }
+  AbstractValue P = eval(Base);
+  if (P.kind == AbstractValue::Kind::Pointer)
+    return {P.pointer.base, T.add(P.pointer.offset, Scaled)};
+  return {};
+}
+
+AbstractValue ProvenanceInterpreter::evalSubscriptLoad(const clang::Expr *E) {
+  Address A = addressOf(E);
+  if (!A.valid()) {
+    if (E->getType()->isIntegralOrEnumerationType())
+      return AbstractValue::ofInt(T.freshSymbol("load", SymbolKind::Fresh));
+    return AbstractValue::ofData(DataValue::unknown("load through an address the analysis does not follow"));
+  }
+  if (E->getType()->isArrayType())
+    return AbstractValue::ofPointer(A.base, A.offset); // a row of a 2-D array
+  if (isSharedArray(A.base)) {
+    if (E->getType()->isIntegralOrEnumerationType())
+      return AbstractValue::ofInt(T.apply(A.base->getName().str(), {A.offset}));
+    return loadShared(A.base, A.offset, E);
+  }
+  auto TI = Tensors.find(A.base);
+  if (TI != Tensors.end())
+    return loadGlobal(TI->second, A.offset, E);
+  auto Local = Env.find(A.base);
+  if (Local != Env.end() && Local->second.kind == AbstractValue::Kind::Array) {
+    const PrivateArray &Arr = *Local->second.array;
+    if (A.offset->isConstant()) {
+      auto Slot = Arr.constantSlots.find(A.offset->value());
+      if (Slot != Arr.constantSlots.end())
+        return Slot->second;
+    }
+    if (Arr.slotCounter) {
+      AbstractValue V = Arr.slotValue;
+      TermMap Map{{Arr.slotCounter, A.offset}};
+      if (V.kind == AbstractValue::Kind::Data)
+        V.data = substituteData(T, V.data, Map);
+      else if (V.kind == AbstractValue::Kind::Int)
+        V.term = substitute(T, V.term, Map);
+      return V;
+    }
+    if (E->getType()->isIntegralOrEnumerationType())
+      return AbstractValue::ofInt(T.freshSymbol("elem", SymbolKind::Fresh));
+    return AbstractValue::ofData(DataValue::unknown("private array element never written"));
+  }
+  // Untagged memory: an integer read from it (a gather index) is an
+  // uninterpreted function of its index; data carries no tag.
+  if (E->getType()->isIntegralOrEnumerationType())
+    return AbstractValue::ofInt(T.apply(A.base->getName().str(), {A.offset}));
+  return AbstractValue::ofData(DataValue::neutral());
+}
+
+AbstractValue ProvenanceInterpreter::loadGlobal(const TensorInfo &TI, const Term *Index,
+                                                const clang::Expr *Site) {
+  LayoutMatchResult M = Matcher.match(TI.layout, Index);
+  if (!M.matched)
+    M = Matcher.match(TI.layout, Index, LayoutMatchStrategy::Division);
+  if (!M.matched)
+    return AbstractValue::ofData(DataValue::unknown("layout of " + TI.tensor +
+                                                    " did not match the index: " + M.reason));
+  ProvenanceCase C;
+  C.validity = T.trueTerm();
+  for (auto &[Sym, Value] : M.coordinates)
+    C.coords[TI.nameOfSymbol.at(Sym)] = Value;
+  // In-bounds access is assumed, not checked: it is what gives `m < M`.
+  C.constraints = M.sideConditions;
+  C.tensors.insert(TI.tensor);
+  C.origins.push_back({Site->getBeginLoc(), text(Site), {}, nullptr});
+  DataValue V;
+  V.kind = DataValue::Kind::Tagged;
+  V.cases.push_back(std::move(C));
+  return AbstractValue::ofData(std::move(V));
+}
+
+void ProvenanceInterpreter::storeShared(const clang::ValueDecl *Array, const Term *Index,
+                                        const DataValue &V, const clang::Expr *Site) {
+  LdsWrite W;
+  W.array = Array;
+  W.address = Index;
+  W.value = V;
+  W.guard = Path;
+  W.loops = Loops;
+  W.seq = ++Seq;
+  W.site = Site->getBeginLoc();
+  W.text = text(Site);
+  LdsWrites.push_back(std::move(W));
+}
+
+AbstractValue ProvenanceInterpreter::loadShared(const clang::ValueDecl *Array, const Term *Index,
+                                                const clang::Expr *Site) {
+  unsigned ReadSeq = ++Seq;
+  (void)ReadSeq;
+  // Candidates newest first (ANALYSIS.md section 6): writes of this
+  // iteration, then the previous iteration's writes of each enclosing loop
+  // (innermost first), then writes from before the loops.
+  struct Candidate {
+    const LdsWrite *write;
+    const LoopFrame *previousOf; // non-null: from the previous iteration of this loop
+  };
+  std::vector<Candidate> Candidates;
+  size_t Depth = Loops.size();
+  auto LoopDepthOf = [&](const LdsWrite &W) {
+    size_t Common = 0;
+    while (Common < W.loops.size() && Common < Loops.size() &&
+           W.loops[Common].id == Loops[Common].id)
+      ++Common;
+    return Common;
+  };
+  for (size_t Level = Depth + 1; Level-- > 0;) {
+    // Recorded writes whose deepest common loop with the read is `Level`.
+    for (auto It = LdsWrites.rbegin(); It != LdsWrites.rend(); ++It)
+      if (It->array == Array && LoopDepthOf(*It) == Level)
+        Candidates.push_back({&*It, nullptr});
+    if (Level == 0)
+      break;
+    auto Prev = PreviousIterationWrites.find(Loops[Level - 1].id);
+    if (Prev != PreviousIterationWrites.end())
+      for (auto It = Prev->second.rbegin(); It != Prev->second.rend(); ++It)
+        if (It->array == Array)
+          Candidates.push_back({&*It, &Loops[Level - 1]});
+  }
+  if (Candidates.empty())
+    return AbstractValue::ofData(DataValue::unknown("shared array read before any write"));
+
+  DataValue Result;
+  // Writes that can reach the read so far shadow older ones only in the
+  // iterations they cover: `Shadow` is the condition under which a newer
+  // candidate applies.
+  const Term *Covered = T.falseTerm();
+  for (const Candidate &Cand : Candidates) {
+    const LdsWrite *W = Cand.write;
+    size_t Common = LoopDepthOf(*W);
+    TermMap Map;
+    std::vector<const Term *> Constraints;
+    const Term *Validity = T.trueTerm();
+    if (Cand.previousOf) {
+      const LoopFrame &L = *Cand.previousOf;
+      const Term *Prev = T.sub(L.span.counter, L.step);
+      Map[L.span.counter] = Prev;
+      Validity = T.ge(Prev, L.init);
+    }
+    std::vector<const Term *> Writer;
+    for (unsigned D = 0; D < 3; ++D) {
+      const Term *Copy = T.freshCopy(Tid[D]);
+      Map[Tid[D]] = Copy;
+      Writer.push_back(Copy);
+      Constraints.push_back(T.ge(Copy, T.constant(0)));
+      Constraints.push_back(T.lt(Copy, BDim[D]));
+    }
+    size_t OwnFrom = Cand.previousOf ? Common : Common;
+    for (size_t L = OwnFrom; L < W->loops.size(); ++L)
+      if (!(Cand.previousOf && W->loops[L].id == Cand.previousOf->id))
+        Map[W->loops[L].span.counter] = T.freshCopy(W->loops[L].span.counter);
+    for (const Term *G : W->guard)
+      Constraints.push_back(substitute(T, G, Map));
+    Constraints.push_back(T.eq(substitute(T, W->address, Map), Index));
+
+    // A write that can never hold this element is not the writer.
+    std::vector<const Term *> Query = pathContext();
+    Query.push_back(Validity);
+    Query.push_back(T.logicalNot(Covered));
+    Query.insert(Query.end(), Constraints.begin(), Constraints.end());
+    SolverResult Reach = Solver.check(T.allOf(Query));
+    if (Reach.status == SolverResult::Proven)
+      continue;
+
+    DataValue Copied = substituteData(T, W->value, Map);
+    if (Copied.kind == DataValue::Kind::Unknown)
+      return AbstractValue::ofData(Copied);
+    const Term *Applies = T.logicalAnd(Validity, T.logicalNot(Covered));
+    if (Copied.kind == DataValue::Kind::Tagged) {
+      Result.kind = DataValue::Kind::Tagged;
+      for (ProvenanceCase &C : Copied.cases) {
+        C.validity = T.logicalAnd(C.validity, Applies);
+        C.constraints.insert(C.constraints.end(), Constraints.begin(), Constraints.end());
+        C.origins.push_back({W->site, W->text, Writer, Index});
+        Result.cases.push_back(std::move(C));
+      }
+      Result.reduced.insert(Copied.reduced.begin(), Copied.reduced.end());
+      Result.reductions.insert(Result.reductions.end(), Copied.reductions.begin(),
+                               Copied.reductions.end());
+    }
+    // A same-iteration write (no validity condition) covers every iteration;
+    // a previous-iteration write covers all but the first.
+    Covered = T.logicalOr(Covered, Validity);
+    if (Validity->isConstant(1))
+      break;
+  }
+  (void)Site;
+  return AbstractValue::ofData(std::move(Result));
+}
+
+void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index,
+                                        const DataValue &V, const clang::Expr *Site) {
+  if (!TI.output || !Opts.implicitInvariants)
+    return;
+  if (V.kind == DataValue::Kind::Neutral)
+    return; // initialisation with a constant
+  Obligation Base = makeObligation(ObligationKind::StoreCoordinates, Site);
+  Base.failure = "store into " + TI.tensor + " has the wrong coordinates";
+  if (V.kind == DataValue::Kind::Unknown) {
+    Base.summary = "stored value's provenance";
+    Base.unprovenReason = V.reason;
+    Obligations.push_back(std::move(Base));
+    return;
+  }
+  LayoutMatchResult M = Matcher.match(TI.layout, Index);
+  if (!M.matched)
+    M = Matcher.match(TI.layout, Index, LayoutMatchStrategy::Division);
+  if (!M.matched) {
+    Base.summary = "destination coordinates of " + TI.tensor;
+    Base.unprovenReason = "layout of " + TI.tensor + " did not match the index: " + M.reason;
+    Obligations.push_back(std::move(Base));
+    return;
+  }
+  std::map<std::string, const Term *> Dest;
+  for (auto &[Sym, Value] : M.coordinates)
+    Dest[TI.nameOfSymbol.at(Sym)] = Value;
+  for (const ProvenanceCase &C : V.cases) {
+    for (const std::string &Name : TI.coordNames) {
+      Obligation O = Base;
+      O.context.push_back(C.validity);
+      O.context.insert(O.context.end(), C.constraints.begin(), C.constraints.end());
+      O.context.insert(O.context.end(), M.sideConditions.begin(), M.sideConditions.end());
+      O.origins = C.origins;
+      auto It = C.coords.find(Name);
+      if (It == C.coords.end()) {
+        O.summary = "stored value carries coordinate '" + Name + "' of " + TI.tensor;
+        O.failure = "store into " + TI.tensor + ": the value does not depend on '" + Name + "'";
+        O.violation = T.trueTerm();
+      } else {
+        O.summary = "stored " + Name + " (" + print(It->second) + ") == destination " + Name +
+                    " (" + print(Dest[Name]) + ")";
+        O.failure = "tag mismatch: stored value's " + Name + " is " + print(It->second) +
+                    ", destination " + TI.tensor + " expects " + print(Dest[Name]);
+        O.violation = T.ne(It->second, Dest[Name]);
+        O.observe = {{"stored " + Name, It->second}, {"destination " + Name, Dest[Name]}};
+      }
+      Obligations.push_back(std::move(O));
+    }
+    // Names the value still carries that the output does not have must have
+    // been reduced; a leftover contracted name means a missing reduction.
+    for (const auto &[Name, Term] : C.coords) {
+      if (std::find(TI.coordNames.begin(), TI.coordNames.end(), Name) != TI.coordNames.end())
+        continue;
+      Obligation O = Base;
+      O.summary = "coordinate '" + Name + "' is reduced before the store";
+      O.failure = "store into " + TI.tensor + ": the value still depends on '" + Name +
+                  "', which no loop reduced";
+      O.context.push_back(C.validity);
+      O.context.insert(O.context.end(), C.constraints.begin(), C.constraints.end());
+      O.violation = T.trueTerm();
+      O.origins = C.origins;
+      Obligations.push_back(std::move(O));
+    }
+  }
+  for (const Reduction &R : V.reductions)
+    emitCoverage(R, Site);
+}
+
+} // namespace ave::inv

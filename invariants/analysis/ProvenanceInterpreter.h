@@ -1,0 +1,164 @@
+// The provenance interpreter: walks one kernel body in program order and
+// computes, for every expression, an integer term or a provenance, and emits
+// the proof obligations of the explicit and implicit invariants. Loops are
+// interpreted once over a bounded symbolic counter; shared-memory reads find
+// their writer among the recorded write instances, over a fresh copy of the
+// writer's thread ids. Internal to invariants/.
+#pragma once
+
+#include "AbstractValue.h"
+#include "ave/annotations/KernelAnnotations.h"
+#include "ave/invariants/KernelAnalysis.h"
+#include "ave/invariants/LayoutMatch.h"
+#include "ave/invariants/Obligation.h"
+#include "ave/invariants/Solver.h"
+
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+
+#include <deque>
+#include <map>
+#include <set>
+
+namespace clang {
+class ASTContext;
+class VarDecl;
+} // namespace clang
+
+namespace ave::inv {
+
+class ProvenanceInterpreter {
+public:
+  ProvenanceInterpreter(clang::ASTContext &Ctx, const ann::KernelAnnotations &Annotations,
+                        TermContext &Terms, ObligationSolver &Solver, const AnalysisOptions &Opts);
+
+  void run();
+
+  std::vector<Obligation> &obligations() { return Obligations; }
+  const std::vector<const Term *> &kernelFacts() const { return KernelFacts; }
+  std::vector<AnalysisNote> &notes() { return Notes; }
+  // Thread/block symbols, for decoding counterexamples.
+  const Term *threadIdx(unsigned D) const { return Tid[D]; }
+  const Term *blockIdx(unsigned D) const { return Bid[D]; }
+
+private:
+  struct LoopFrame {
+    const clang::Stmt *loop = nullptr;
+    unsigned id = 0;
+    ReductionLoop span;        // counter, facts, trip count
+    const Term *init = nullptr; // first value of the counter
+    const Term *step = nullptr;
+    unsigned firstSeq = 0; // program-order sequence number at loop entry
+    unsigned lastSeq = 0;  // ... at loop exit (set when done)
+  };
+
+  struct TensorInfo {
+    const ann::BoundTag *tag = nullptr;
+    std::string tensor;
+    TagLayout layout;
+    std::vector<std::string> coordNames;
+    std::map<const Term *, std::string> nameOfSymbol;
+    bool output = false;
+  };
+
+  struct LdsWrite {
+    const clang::ValueDecl *array = nullptr;
+    const Term *address = nullptr;
+    DataValue value;
+    std::vector<const Term *> guard; // path facts at the write
+    std::vector<LoopFrame> loops;    // enclosing loops at the write
+    unsigned seq = 0;
+    clang::SourceLocation site;
+    std::string text;
+  };
+
+  // Setup (KernelSetup.cpp)
+  void setUpSymbols();
+  void setUpTensors();
+  void applyKernelLevelPragmas();
+  const Term *termForAnnotationInt(const ann::Expr &E, const TensorInfo *Coords);
+
+  // Statements (StmtTransfer.cpp)
+  void visitStmt(const clang::Stmt *S);
+  void visitCompound(const clang::CompoundStmt *CS);
+  void visitIf(const clang::IfStmt *If, bool &EndsPath);
+  void visitFor(const clang::ForStmt *For);
+  void visitWhileLike(const clang::Stmt *Loop, const clang::Expr *Cond, const clang::Stmt *Body);
+  void visitLoopBody(const clang::Stmt *Loop, const clang::Stmt *Body, const clang::Expr *Inc,
+                     LoopFrame Frame);
+  // Per loop-carried data variable: its value before the loop and the
+  // token of its loop-head placeholder.
+  using CarriedVars = std::map<const clang::VarDecl *, std::pair<AbstractValue, const void *>>;
+  void finishAccumulations(const LoopFrame &Frame, const CarriedVars &Carried);
+  void applyPragma(const ann::BoundPragma &P);
+
+  // Expressions (ExprTransfer.cpp)
+  AbstractValue eval(const clang::Expr *E);
+  AbstractValue evalBinary(const clang::BinaryOperator *BO);
+  AbstractValue evalUnary(const clang::UnaryOperator *UO);
+  AbstractValue evalCall(const clang::CallExpr *Call);
+  AbstractValue evalDeclRef(const clang::DeclRefExpr *DRE);
+  AbstractValue evalSubscriptLoad(const clang::Expr *E);
+  const Term *evalInt(const clang::Expr *E);
+  const Term *builtinCoordinate(const clang::Expr *E);
+  void assign(const clang::Expr *LHS, AbstractValue V, const clang::Expr *Site);
+  AbstractValue combineData(const AbstractValue &L, const AbstractValue &R, char Op,
+                            const clang::Expr *Site);
+
+  // Memory (MemoryTransfer.cpp)
+  struct Address {
+    const clang::ValueDecl *base = nullptr; // param, shared array or local array
+    const Term *offset = nullptr;
+    bool valid() const { return base && offset; }
+  };
+  Address addressOf(const clang::Expr *E);
+  AbstractValue loadGlobal(const TensorInfo &T, const Term *Index, const clang::Expr *Site);
+  AbstractValue loadShared(const clang::ValueDecl *Array, const Term *Index,
+                           const clang::Expr *Site);
+  void storeShared(const clang::ValueDecl *Array, const Term *Index, const DataValue &V,
+                   const clang::Expr *Site);
+  void storeOutput(const TensorInfo &T, const Term *Index, const DataValue &V,
+                   const clang::Expr *Site);
+  bool isSharedArray(const clang::ValueDecl *D) const;
+
+  // Obligations (ObligationBuilder.cpp)
+  void requireAgreement(const ProvenanceCase &A, const ProvenanceCase &B,
+                        const std::set<std::string> &Except, const clang::Expr *Site,
+                        llvm::StringRef What);
+  void emitCoverage(const Reduction &R, const clang::Expr *Site);
+  void checkAssertion(const ann::BoundPragma &P);
+  std::vector<const Term *> pathContext() const;
+  ProvenanceCase mergeCases(const ProvenanceCase &A, const ProvenanceCase &B);
+  bool variesWithLoop(const Term *T, const std::vector<const Term *> &Constraints,
+                      const LoopFrame &Frame);
+  Obligation makeObligation(ObligationKind K, const clang::Expr *Site) const;
+  std::string text(const clang::Stmt *S) const;
+
+  clang::ASTContext &Ctx;
+  const ann::KernelAnnotations &Ann;
+  TermContext &T;
+  ObligationSolver &Solver;
+  AnalysisOptions Opts;
+  LayoutMatcher Matcher;
+
+  const Term *Tid[3] = {}, *Bid[3] = {}, *BDim[3] = {}, *GDim[3] = {};
+  std::vector<const Term *> KernelFacts;
+  std::vector<const Term *> Path;
+  std::vector<LoopFrame> Loops;
+  unsigned NextLoopId = 0;
+  unsigned Seq = 0;
+  std::map<const clang::ValueDecl *, TensorInfo> Tensors;
+  std::set<std::string> InputNames, OutputNames, Contracted;
+  std::map<const clang::ValueDecl *, AbstractValue> Env;
+  std::vector<LdsWrite> LdsWrites;
+  // Per loop id: the shared-memory writes its body makes, collected by a
+  // first pass, seen by the second pass as the previous iteration's.
+  std::map<unsigned, std::vector<LdsWrite>> PreviousIterationWrites;
+  std::multimap<const clang::Stmt *, const ann::BoundPragma *> PragmasBefore;
+  std::multimap<const clang::CompoundStmt *, const ann::BoundPragma *> PragmasAtEnd;
+  std::deque<int> AccumulatorTokens; // addresses identify (variable, loop) pairs
+  std::vector<Obligation> Obligations;
+  std::vector<AnalysisNote> Notes;
+};
+
+} // namespace ave::inv

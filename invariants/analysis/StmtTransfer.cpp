@@ -1,0 +1,391 @@
+// Statements: program order, branches joined path-insensitively per case,
+// loops interpreted once over a bounded symbolic counter.
+
+#include "ProvenanceInterpreter.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+namespace ave::inv {
+
+namespace {
+
+// Local variables a statement assigns (=, op=, ++, --): the loop-carried set.
+class AssignedVars : public clang::RecursiveASTVisitor<AssignedVars> {
+public:
+  std::set<const clang::VarDecl *> Vars;
+  void note(const clang::Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(E))
+      if (const auto *VD = llvm::dyn_cast<clang::VarDecl>(DRE->getDecl()))
+        if (VD->hasLocalStorage())
+          Vars.insert(VD);
+  }
+  bool VisitBinaryOperator(clang::BinaryOperator *BO) {
+    if (BO->isAssignmentOp())
+      note(BO->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(clang::UnaryOperator *UO) {
+    if (UO->isIncrementDecrementOp())
+      note(UO->getSubExpr());
+    return true;
+  }
+};
+
+bool endsWithReturn(const clang::Stmt *S) {
+  if (!S)
+    return false;
+  if (llvm::isa<clang::ReturnStmt>(S))
+    return true;
+  if (const auto *CS = llvm::dyn_cast<clang::CompoundStmt>(S))
+    return !CS->body_empty() && endsWithReturn(CS->body_back());
+  return false;
+}
+
+} // namespace
+
+void ProvenanceInterpreter::run() {
+  setUpSymbols();
+  for (const ann::BoundPragma &P : Ann.pragmas) {
+    if (P.kernelLevel)
+      continue;
+    if (P.statement)
+      PragmasBefore.insert({P.statement, &P});
+    else if (P.block)
+      PragmasAtEnd.insert({P.block, &P});
+  }
+  applyKernelLevelPragmas();
+  setUpTensors();
+  if (const clang::Stmt *Body = Ann.kernel->getBody())
+    visitStmt(Body);
+}
+
+void ProvenanceInterpreter::applyPragma(const ann::BoundPragma &P) {
+  switch (P.pragma.kind) {
+  case ann::PragmaKind::Assert:
+    checkAssertion(P);
+    return;
+  case ann::PragmaKind::Assume: {
+    if (const Term *F = termForAnnotationInt(P.pragma.predicate, nullptr)) {
+      Path.push_back(F);
+      return;
+    }
+    Notes.push_back({P.location, "assumption '" + P.text + "' is not an integer fact; it was not used"});
+    return;
+  }
+  case ann::PragmaKind::Reset: {
+    const clang::ValueDecl *Array = P.pragma.array.resolution.decl;
+    std::erase_if(LdsWrites, [Array](const LdsWrite &W) { return W.array == Array; });
+    return;
+  }
+  case ann::PragmaKind::Launch:
+    return; // kernel-level, applied at setup
+  }
+}
+
+void ProvenanceInterpreter::visitCompound(const clang::CompoundStmt *CS) {
+  size_t PathDepth = Path.size();
+  for (const clang::Stmt *S : CS->body()) {
+    auto [B, E] = PragmasBefore.equal_range(S);
+    for (auto It = B; It != E; ++It)
+      applyPragma(*It->second);
+    if (const auto *If = llvm::dyn_cast<clang::IfStmt>(S)) {
+      bool EndsPath = false;
+      visitIf(If, EndsPath);
+      continue;
+    }
+    visitStmt(S);
+  }
+  auto [B, E] = PragmasAtEnd.equal_range(CS);
+  for (auto It = B; It != E; ++It)
+    applyPragma(*It->second);
+  Path.resize(PathDepth);
+}
+
+void ProvenanceInterpreter::visitStmt(const clang::Stmt *S) {
+  if (!S)
+    return;
+  if (const auto *CS = llvm::dyn_cast<clang::CompoundStmt>(S))
+    return visitCompound(CS);
+  if (const auto *DS = llvm::dyn_cast<clang::DeclStmt>(S)) {
+    for (const clang::Decl *D : DS->decls()) {
+      const auto *VD = llvm::dyn_cast<clang::VarDecl>(D);
+      if (!VD || isSharedArray(VD))
+        continue;
+      if (VD->getType()->isArrayType() || VD->getType()->isVectorType()) {
+        AbstractValue Arr;
+        Arr.kind = AbstractValue::Kind::Array;
+        Arr.array = std::make_shared<PrivateArray>();
+        Env[VD] = Arr;
+        continue;
+      }
+      if (const clang::Expr *Init = VD->getInit())
+        Env[VD] = eval(Init);
+      else if (VD->getType()->isIntegralOrEnumerationType())
+        Env[VD] = AbstractValue::ofInt(T.freshSymbol(VD->getName().str(), SymbolKind::Other));
+      else
+        Env[VD] = AbstractValue::ofData(DataValue::neutral());
+    }
+    return;
+  }
+  if (const auto *If = llvm::dyn_cast<clang::IfStmt>(S)) {
+    bool EndsPath = false;
+    return visitIf(If, EndsPath);
+  }
+  if (const auto *For = llvm::dyn_cast<clang::ForStmt>(S))
+    return visitFor(For);
+  if (const auto *While = llvm::dyn_cast<clang::WhileStmt>(S))
+    return visitWhileLike(While, While->getCond(), While->getBody());
+  if (const auto *Do = llvm::dyn_cast<clang::DoStmt>(S))
+    return visitWhileLike(Do, Do->getCond(), Do->getBody());
+  if (const auto *E = llvm::dyn_cast<clang::Expr>(S)) {
+    eval(E);
+    return;
+  }
+  // return, break, continue, null statements: nothing to propagate.
+}
+
+void ProvenanceInterpreter::visitIf(const clang::IfStmt *If, bool &EndsPath) {
+  if (If->getInit())
+    visitStmt(If->getInit());
+  const Term *Cond = evalInt(If->getCond());
+  if (!Cond)
+    Cond = T.freshSymbol("cond", SymbolKind::Fresh);
+  Cond = T.ne(Cond, T.constant(0));
+
+  auto Before = Env;
+  Path.push_back(Cond);
+  visitStmt(If->getThen());
+  Path.pop_back();
+  auto AfterThen = std::move(Env);
+  Env = Before;
+  Path.push_back(T.logicalNot(Cond));
+  visitStmt(If->getElse());
+  Path.pop_back();
+
+  // `if (guard) return;` makes the rest of the block run under !guard.
+  if (!If->getElse() && endsWithReturn(If->getThen())) {
+    Path.push_back(T.logicalNot(Cond));
+    EndsPath = true;
+    return;
+  }
+  bool ThenReturns = endsWithReturn(If->getThen());
+  if (ThenReturns)
+    return; // only the else path continues: Env is already its state
+  for (auto &[Decl, ThenV] : AfterThen) {
+    auto It = Env.find(Decl);
+    if (It == Env.end())
+      continue; // declared inside the branch
+    AbstractValue &ElseV = It->second;
+    if (ThenV.kind == AbstractValue::Kind::Int && ElseV.kind == AbstractValue::Kind::Int) {
+      ElseV = AbstractValue::ofInt(T.select(Cond, ThenV.term, ElseV.term));
+    } else if (ThenV.kind == AbstractValue::Kind::Data && ElseV.kind == AbstractValue::Kind::Data) {
+      DataValue &E = ElseV.data;
+      const DataValue &Th = ThenV.data;
+      if (Th.kind == DataValue::Kind::Unknown || E.kind == DataValue::Kind::Unknown) {
+        E = DataValue::unknown(Th.kind == DataValue::Kind::Unknown ? Th.reason : E.reason);
+        continue;
+      }
+      if (Th.kind == DataValue::Kind::Neutral && E.kind == DataValue::Kind::Neutral)
+        continue;
+      // Each side's cases survive under its branch condition.
+      DataValue Joined;
+      Joined.kind = DataValue::Kind::Tagged;
+      Joined.accumulator = Th.accumulator ? Th.accumulator : E.accumulator;
+      for (ProvenanceCase C : Th.cases) {
+        C.validity = T.logicalAnd(C.validity, Cond);
+        Joined.cases.push_back(std::move(C));
+      }
+      for (ProvenanceCase C : E.cases) {
+        C.validity = T.logicalAnd(C.validity, T.logicalNot(Cond));
+        Joined.cases.push_back(std::move(C));
+      }
+      Joined.reduced = Th.reduced;
+      Joined.reduced.insert(E.reduced.begin(), E.reduced.end());
+      Joined.reductions = Th.reductions;
+      Joined.reductions.insert(Joined.reductions.end(), E.reductions.begin(), E.reductions.end());
+      E = std::move(Joined);
+    } else if (ThenV.kind != ElseV.kind) {
+      ElseV = ThenV.kind == AbstractValue::Kind::Data
+                  ? AbstractValue::ofData(DataValue::unknown("joined with a non-data value"))
+                  : ThenV;
+    }
+  }
+}
+
+namespace {
+
+// `i++`, `++i`, `i += s`, `i = i + s`: the step, or null.
+const clang::Expr *stepOf(const clang::Expr *Inc, const clang::VarDecl *Var, bool &Negative) {
+  Negative = false;
+  if (!Inc)
+    return nullptr;
+  Inc = Inc->IgnoreParenImpCasts();
+  auto IsVar = [Var](const clang::Expr *E) {
+    const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == Var;
+  };
+  if (const auto *UO = llvm::dyn_cast<clang::UnaryOperator>(Inc)) {
+    if (UO->isIncrementDecrementOp() && IsVar(UO->getSubExpr())) {
+      Negative = UO->isDecrementOp();
+      return UO; // a unit step, recognised by the caller
+    }
+    return nullptr;
+  }
+  if (const auto *BO = llvm::dyn_cast<clang::BinaryOperator>(Inc)) {
+    if (!IsVar(BO->getLHS()))
+      return nullptr;
+    if (BO->getOpcode() == clang::BO_AddAssign)
+      return BO->getRHS();
+    if (BO->getOpcode() == clang::BO_SubAssign) {
+      Negative = true;
+      return BO->getRHS();
+    }
+    if (BO->getOpcode() == clang::BO_Assign) {
+      const auto *Sum = llvm::dyn_cast<clang::BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
+      if (Sum && Sum->getOpcode() == clang::BO_Add && IsVar(Sum->getLHS()))
+        return Sum->getRHS();
+    }
+  }
+  return nullptr;
+}
+
+} // namespace
+
+void ProvenanceInterpreter::visitFor(const clang::ForStmt *For) {
+  if (For->getInit())
+    visitStmt(For->getInit());
+
+  // Canonical form: `for (v = a; v < b; v += s)` with s > 0 a constant.
+  const clang::VarDecl *Var = nullptr;
+  const Term *Init = nullptr, *Bound = nullptr, *Step = nullptr;
+  clang::BinaryOperatorKind CmpOp = clang::BO_LT;
+  if (const auto *Cond =
+          llvm::dyn_cast_or_null<clang::BinaryOperator>(For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr)) {
+    if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(Cond->getLHS()->IgnoreParenImpCasts()))
+      Var = llvm::dyn_cast<clang::VarDecl>(DRE->getDecl());
+    CmpOp = Cond->getOpcode();
+    if (Var && (CmpOp == clang::BO_LT || CmpOp == clang::BO_LE)) {
+      auto It = Env.find(Var);
+      if (It != Env.end() && It->second.kind == AbstractValue::Kind::Int)
+        Init = It->second.term;
+      Bound = evalInt(Cond->getRHS());
+      bool Negative = false;
+      if (const clang::Expr *StepExpr = stepOf(For->getInc(), Var, Negative)) {
+        Step = llvm::isa<clang::UnaryOperator>(StepExpr) ? T.constant(1) : evalInt(StepExpr);
+        if (Negative || !Step || !Step->isConstant() || Step->value() <= 0)
+          Step = nullptr;
+      }
+    }
+  }
+  if (!Var || !Init || !Bound || !Step) {
+    Notes.push_back({For->getForLoc(), "loop is not canonical (for (v = a; v < b; v += c) with a "
+                                       "positive constant step); its variables are widened"});
+    visitWhileLike(For, For->getCond(), For->getBody());
+    return;
+  }
+
+  LoopFrame Frame;
+  Frame.loop = For;
+  Frame.id = NextLoopId++;
+  Frame.init = Init;
+  Frame.step = Step;
+  const Term *Counter = T.freshSymbol(Var->getName().str(), SymbolKind::LoopCounter);
+  Frame.span.counter = Counter;
+  Frame.span.name = Var->getName().str();
+  if (CmpOp == clang::BO_LE)
+    Bound = T.add(Bound, T.constant(1));
+  Frame.span.facts = {T.ge(Counter, Init), T.lt(Counter, Bound),
+                      T.eq(T.rem(T.sub(Counter, Init), Step), T.constant(0))};
+  const Term *Span = T.sub(Bound, Init);
+  Frame.span.tripCount = T.select(T.gt(Span, T.constant(0)),
+                                  T.div(T.add(Span, T.constant(Step->value() - 1)), Step),
+                                  T.constant(0));
+  Env[Var] = AbstractValue::ofInt(Counter);
+  visitLoopBody(For, For->getBody(), nullptr, std::move(Frame));
+  // After the loop the counter is past the bound; nothing reads it in the
+  // kernels we analyse, so it becomes a plain unknown.
+  Env[Var] = AbstractValue::ofInt(T.freshSymbol(Var->getName().str() + "_end"));
+}
+
+void ProvenanceInterpreter::visitWhileLike(const clang::Stmt *Loop, const clang::Expr *Cond,
+                                           const clang::Stmt *Body) {
+  // Widening: every integer the body assigns becomes an unconstrained
+  // symbol at the loop head; the loop condition holds inside the body.
+  AssignedVars Assigned;
+  Assigned.TraverseStmt(const_cast<clang::Stmt *>(Body));
+  if (const auto *For = llvm::dyn_cast<clang::ForStmt>(Loop); For && For->getInc())
+    Assigned.TraverseStmt(const_cast<clang::Expr *>(For->getInc()));
+  for (const clang::VarDecl *VD : Assigned.Vars) {
+    auto It = Env.find(VD);
+    if (It != Env.end() && It->second.kind == AbstractValue::Kind::Int)
+      It->second = AbstractValue::ofInt(T.freshSymbol(VD->getName().str(), SymbolKind::Fresh));
+  }
+  LoopFrame Frame;
+  Frame.loop = Loop;
+  Frame.id = NextLoopId++;
+  const Term *Counter = T.freshSymbol("iter", SymbolKind::LoopCounter);
+  Frame.span.counter = Counter;
+  Frame.span.name = "iteration";
+  Frame.init = T.constant(0);
+  Frame.step = T.constant(1);
+  Frame.span.facts = {T.ge(Counter, T.constant(0))};
+  if (const Term *C = Cond ? evalInt(Cond) : nullptr)
+    Frame.span.facts.push_back(T.ne(C, T.constant(0)));
+  Frame.span.tripCount = nullptr; // unknown: coverage through this loop is unproven
+  visitLoopBody(Loop, Body, nullptr, std::move(Frame));
+  for (const clang::VarDecl *VD : Assigned.Vars) {
+    auto It = Env.find(VD);
+    if (It != Env.end() && It->second.kind == AbstractValue::Kind::Int)
+      It->second = AbstractValue::ofInt(T.freshSymbol(VD->getName().str(), SymbolKind::Fresh));
+  }
+}
+
+void ProvenanceInterpreter::visitLoopBody(const clang::Stmt *Loop, const clang::Stmt *Body,
+                                          const clang::Expr *, LoopFrame Frame) {
+  AssignedVars Assigned;
+  Assigned.TraverseStmt(const_cast<clang::Stmt *>(Body));
+  CarriedVars PreLoop;
+  for (const clang::VarDecl *VD : Assigned.Vars) {
+    auto It = Env.find(VD);
+    if (It == Env.end() || It->second.kind != AbstractValue::Kind::Data)
+      continue;
+    // The loop-head value: "whatever the previous iterations accumulated",
+    // identified by a token unique to this variable and loop.
+    AccumulatorTokens.push_back(0);
+    PreLoop[VD] = {It->second, &AccumulatorTokens.back()};
+    DataValue Head = DataValue::neutral();
+    Head.accumulator = &AccumulatorTokens.back();
+    It->second = AbstractValue::ofData(Head);
+  }
+  Frame.firstSeq = ++Seq;
+  size_t PathDepth = Path.size();
+  Path.insert(Path.end(), Frame.span.facts.begin(), Frame.span.facts.end());
+  Loops.push_back(Frame);
+  {
+    // First pass: only to learn which shared-memory writes the body makes,
+    // so that reads early in the body can see the previous iteration's.
+    size_t Obls = Obligations.size(), NoteCount = Notes.size(), Writes = LdsWrites.size();
+    auto SavedEnv = Env;
+    visitStmt(Body);
+    std::vector<LdsWrite> BodyWrites(LdsWrites.begin() + Writes, LdsWrites.end());
+    LdsWrites.resize(Writes);
+    Obligations.resize(Obls);
+    Notes.resize(NoteCount);
+    Env = std::move(SavedEnv);
+    if (!BodyWrites.empty())
+      PreviousIterationWrites[Frame.id] = std::move(BodyWrites);
+  }
+  visitStmt(Body);
+  PreviousIterationWrites.erase(Frame.id);
+  Loops.back().lastSeq = ++Seq;
+  LoopFrame Done = Loops.back();
+  Loops.pop_back();
+  Path.resize(PathDepth);
+  (void)Loop;
+  finishAccumulations(Done, PreLoop);
+}
+
+} // namespace ave::inv

@@ -1,0 +1,284 @@
+#include "ave/invariants/Solver.h"
+
+#include "ave/invariants/Counterexample.h"
+#include "ave/invariants/LayoutMatch.h"
+
+#include <algorithm>
+#include <gtest/gtest.h>
+
+namespace ave::inv {
+namespace {
+
+// The 16x16 tiled SGEMM of ANALYSIS.md: symbols, shared facts, and the
+// provenance of As/Bs as the writer threads stored it.
+class SgemmObligations : public ::testing::Test {
+protected:
+  TermContext ctx;
+  ObligationSolver solver{ctx, 5000};
+  LayoutMatcher matcher{ctx};
+  const Term *c(int64_t v) { return ctx.constant(v); }
+  const Term *add(const Term *x, const Term *y) { return ctx.add(x, y); }
+  const Term *mul(const Term *x, const Term *y) { return ctx.mul(x, y); }
+  const Term *eq(const Term *x, const Term *y) { return ctx.eq(x, y); }
+
+  const Term *M = ctx.symbol("M", SymbolKind::Param), *N = ctx.symbol("N", SymbolKind::Param);
+  const Term *K = ctx.symbol("K", SymbolKind::Param);
+  const Term *tx = ctx.symbol("tx", SymbolKind::ThreadIdx, 0);
+  const Term *ty = ctx.symbol("ty", SymbolKind::ThreadIdx, 1);
+  const Term *bx = ctx.symbol("bx", SymbolKind::BlockIdx, 0);
+  const Term *by = ctx.symbol("by", SymbolKind::BlockIdx, 1);
+  const Term *k0 = ctx.symbol("k0", SymbolKind::LoopCounter);
+  const Term *k = ctx.symbol("k", SymbolKind::LoopCounter);
+  const Term *cm = ctx.symbol("m", SymbolKind::Coordinate);
+  const Term *cn = ctx.symbol("n", SymbolKind::Coordinate);
+  const Term *ck = ctx.symbol("k", SymbolKind::Coordinate);
+  TagLayout A{{{cm, M}, {ck, K}}, add(mul(cm, K), ck)};
+  TagLayout B{{{ck, K}, {cn, N}}, add(mul(ck, N), cn)};
+
+  void SetUp() override {
+    auto range = [&](const Term *v, const Term *lo, const Term *hi) {
+      solver.addFact(ctx.le(lo, v));
+      solver.addFact(ctx.lt(v, hi));
+    };
+    range(tx, c(0), c(16));
+    range(ty, c(0), c(16));
+    range(by, c(0), ctx.div(M, c(16)));
+    range(bx, c(0), ctx.div(N, c(16)));
+    for (const Term *size : {M, N, K})
+      solver.addFact(eq(ctx.rem(size, c(16)), c(0)));
+    solver.addFact(ctx.ge(K, c(16)));
+    range(k0, c(0), K);
+    solver.addFact(eq(ctx.rem(k0, c(16)), c(0)));
+    range(k, c(0), c(16));
+  }
+
+  // The writer of As[ty*16 + k]: a fresh thread, its tile-load provenance
+  // from `A[row*K + k0 + tx]`, and the address constraint.
+  struct Writer {
+    const Term *tx, *ty;
+    std::map<const Term *, const Term *> provenance;
+    const Term *constraint;
+  };
+
+  Writer writer(const TagLayout &layout, const Term *globalIndexOfThread, const Term *readAddress) {
+    Writer w{ctx.freshCopy(tx), ctx.freshCopy(ty), {}, nullptr};
+    TermMap toWriter{{tx, w.tx}, {ty, w.ty}};
+    LayoutMatchResult match = matcher.match(layout, globalIndexOfThread);
+    EXPECT_TRUE(match.matched) << match.reason;
+    for (auto [coordinate, term] : match.coordinates)
+      w.provenance[coordinate] = substitute(ctx, term, toWriter);
+    std::vector<const Term *> conditions{eq(add(mul(w.ty, c(16)), w.tx), readAddress),
+                                         ctx.le(c(0), w.tx), ctx.lt(w.tx, c(16)),
+                                         ctx.le(c(0), w.ty), ctx.lt(w.ty, c(16))};
+    w.constraint = ctx.allOf(conditions);
+    return w;
+  }
+
+  const Term *row() { return add(mul(by, c(16)), ty); }
+  const Term *col() { return add(mul(bx, c(16)), tx); }
+
+  // Implicit invariant 1 at As[ty][k] * Bs[k][tx]: the shared name k agrees.
+  const Term *kAgreementViolation(const Term *bGlobalIndex, Writer &wa, Writer &wb) {
+    wa = writer(A, add(add(mul(row(), K), k0), tx), add(mul(ty, c(16)), k));
+    wb = writer(B, bGlobalIndex, add(mul(k, c(16)), tx));
+    return ctx.allOf(std::vector<const Term *>{wa.constraint, wb.constraint,
+                                               ctx.ne(wa.provenance[ck], wb.provenance[ck])});
+  }
+};
+
+TEST_F(SgemmObligations, CrossThreadAgreementIsProven) {
+  Writer wa, wb;
+  const Term *violation = kAgreementViolation(add(mul(add(k0, ty), N), col()), wa, wb);
+  SolverResult r = solver.check(violation);
+  EXPECT_EQ(r.status, SolverResult::Proven) << r.reason;
+  EXPECT_TRUE(r.model.empty());
+  EXPECT_FALSE(solver.confirms(violation, r));
+}
+
+TEST_F(SgemmObligations, TransposedMutantHasConfirmedCounterexample) {
+  Writer wa, wb;
+  // Bs[ty][tx] = B[(k0 + tx)*N + bx*16 + ty]
+  const Term *mutant = add(mul(add(k0, tx), N), add(mul(bx, c(16)), ty));
+  const Term *violation = kAgreementViolation(mutant, wa, wb);
+  EXPECT_EQ(wb.provenance[ck], add(k0, wb.tx));
+  SolverResult r = solver.check(violation, {wa.provenance[ck], wb.provenance[ck]});
+  ASSERT_EQ(r.status, SolverResult::Violated) << r.reason;
+  EXPECT_TRUE(solver.confirms(violation, r));
+  EXPECT_TRUE(confirmsViolation(violation, solver.facts(), r.assignment));
+  // The model names the reader, the loop and both writers ...
+  for (const char *name : {"tx", "ty", "k", "k0", "K", "tx'1", "ty'1", "tx'2", "ty'2"})
+    EXPECT_TRUE(r.model.count(name)) << name;
+  // ... and the observed coordinates, which indeed disagree.
+  ASSERT_TRUE(r.model.count(print(wa.provenance[ck])));
+  ASSERT_TRUE(r.model.count(print(wb.provenance[ck])));
+  EXPECT_NE(r.model[print(wa.provenance[ck])], r.model[print(wb.provenance[ck])]);
+  // Tampering with the model breaks the confirmation: evaluate() is the judge.
+  Assignment tampered = r.assignment;
+  tampered[wb.tx] = tampered[wa.tx];
+  tampered[wb.ty] = tampered[wa.ty];
+  EXPECT_FALSE(confirmsViolation(violation, solver.facts(), tampered));
+}
+
+TEST_F(SgemmObligations, LayoutSideConditionsAreProvenLinear) {
+  LayoutMatchResult match = matcher.match(A, add(add(mul(row(), K), k0), tx));
+  ASSERT_TRUE(match.matched) << match.reason;
+  for (const Term *side : match.sideConditions) {
+    SolverResult r = solver.check(ctx.logicalNot(side));
+    // row < M needs by < M/16 and M % 16 == 0; k0 + tx < K needs k0 % 16.
+    EXPECT_EQ(r.status, SolverResult::Proven) << print(side) << ": " << r.reason;
+  }
+  // Without the alignment of k0 the bound k0 + tx < K fails, with a model.
+  TermContext &c2 = ctx;
+  const Term *k0Unaligned = c2.symbol("k0u", SymbolKind::LoopCounter);
+  const Term *side = ctx.lt(add(k0Unaligned, tx), K);
+  const Term *violation = ctx.allOf(std::vector<const Term *>{
+      ctx.le(c(0), k0Unaligned), ctx.lt(k0Unaligned, K), ctx.logicalNot(side)});
+  SolverResult r = solver.check(violation, {add(k0Unaligned, tx)});
+  ASSERT_EQ(r.status, SolverResult::Violated);
+  EXPECT_TRUE(solver.confirms(violation, r));
+  ASSERT_TRUE(r.model.count(print(add(k0Unaligned, tx))));
+  EXPECT_GE(r.model[print(add(k0Unaligned, tx))], r.model["K"]);
+}
+
+TEST_F(SgemmObligations, TypicalObligationIsFast) {
+  std::vector<double> millis;
+  for (int i = 0; i < 8; ++i) {
+    Writer wa, wb;
+    const Term *bIndex = i % 2 == 0 ? add(mul(add(k0, ty), N), col())
+                                    : add(mul(add(k0, tx), N), add(mul(bx, c(16)), ty));
+    SolverResult r = solver.check(kAgreementViolation(bIndex, wa, wb));
+    EXPECT_EQ(r.status, i % 2 == 0 ? SolverResult::Proven : SolverResult::Violated);
+    millis.push_back(r.millis);
+  }
+  std::sort(millis.begin(), millis.end());
+  double median = millis[millis.size() / 2];
+  std::cout << "[ timing ] obligation ms: min " << millis.front() << " median " << median << " max "
+            << millis.back() << "\n";
+  RecordProperty("median_ms", std::to_string(median));
+  EXPECT_LT(median, 50.0);
+}
+
+class SolverTest : public ::testing::Test {
+protected:
+  TermContext ctx;
+  const Term *c(int64_t v) { return ctx.constant(v); }
+  const Term *x = ctx.symbol("x");
+  const Term *y = ctx.symbol("y");
+};
+
+TEST_F(SolverTest, XorSwizzleIsABijectionInBitVectorMode) {
+  // addr(r, c) = r*32 + (c ^ ((r & 7) << shift)) over a 32x32 tile.
+  const Term *r1 = ctx.symbol("r1"), *c1 = ctx.symbol("c1");
+  const Term *r2 = ctx.symbol("r2"), *c2 = ctx.symbol("c2");
+  ObligationSolver solver(ctx, 5000);
+  for (const Term *v : {r1, c1, r2, c2}) {
+    solver.addFact(ctx.le(c(0), v));
+    solver.addFact(ctx.lt(v, c(32)));
+  }
+  auto address = [&](const Term *r, const Term *col, int64_t shift) {
+    return ctx.add(ctx.mul(r, c(32)), ctx.bitXor(col, ctx.shl(ctx.bitAnd(r, c(7)), c(shift))));
+  };
+  auto collision = [&](int64_t shift) {
+    return ctx.allOf(
+        std::vector<const Term *>{ctx.logicalOr(ctx.ne(r1, r2), ctx.ne(c1, c2)),
+                                  ctx.eq(address(r1, c1, shift), address(r2, c2, shift))});
+  };
+  SolverResult ok = solver.check(collision(0));
+  EXPECT_EQ(ok.status, SolverResult::Proven) << ok.reason;
+  // Shifting the row bits up by 3 pushes swizzled columns out of their row
+  // (c ^ 56 >= 32): row 7 and row 8 overlap.
+  const Term *bad = collision(3);
+  SolverResult clash = solver.check(bad, {address(r1, c1, 3), address(r2, c2, 3)});
+  ASSERT_EQ(clash.status, SolverResult::Violated) << clash.reason;
+  EXPECT_TRUE(solver.confirms(bad, clash));
+  EXPECT_EQ(clash.model[print(address(r1, c1, 3))], clash.model[print(address(r2, c2, 3))]);
+  EXPECT_EQ(evaluate(address(r1, c1, 3), clash.assignment),
+            evaluate(address(r2, c2, 3), clash.assignment));
+}
+
+TEST_F(SolverTest, TruncatingDivisionAndRemainderInBothEncodings) {
+  ObligationSolver solver(ctx, 5000);
+  solver.addFact(ctx.lt(x, c(0)));
+  solver.addFact(ctx.lt(c(-100), x));
+  // C: x / 4 rounds toward zero, x % 4 has the sign of x (Euclidean would not).
+  const Term *identity = ctx.eq(ctx.add(ctx.mul(ctx.div(x, c(4)), c(4)), ctx.rem(x, c(4))), x);
+  EXPECT_EQ(solver.check(ctx.logicalNot(identity)).status, SolverResult::Proven);
+  EXPECT_EQ(solver.check(ctx.lt(c(0), ctx.rem(x, c(4)))).status, SolverResult::Proven);
+  const Term *floorLike = ctx.eq(ctx.div(x, c(4)), ctx.shr(x, c(2)));
+  SolverResult bv = solver.check(ctx.logicalNot(floorLike), {ctx.div(x, c(4)), ctx.shr(x, c(2))});
+  ASSERT_EQ(bv.status, SolverResult::Violated); // -1/4 == 0 but -1 >> 2 == -1
+  EXPECT_TRUE(solver.confirms(ctx.logicalNot(floorLike), bv));
+  EXPECT_NE(bv.model["x"] % 4, 0);
+}
+
+TEST_F(SolverTest, UndefinedExecutionsAreNoCounterexamples) {
+  ObligationSolver solver(ctx, 5000);
+  solver.addFact(ctx.lt(c(0), x));
+  // x + 1 > x fails only by overflow, which C leaves undefined.
+  EXPECT_EQ(solver.check(ctx.le(ctx.add(x, c(1)), x)).status, SolverResult::Proven);
+  // Same in the bit-vector encoding (a plain BV32 query would wrap around).
+  const Term *bvWrap =
+      ctx.logicalAnd(ctx.le(ctx.add(x, c(1)), x), ctx.eq(ctx.bitAnd(x, c(1)), c(1)));
+  EXPECT_EQ(solver.check(bvWrap).status, SolverResult::Proven);
+  // Division by zero is not a way to make y / x weird.
+  EXPECT_EQ(solver.check(ctx.logicalAnd(ctx.eq(x, c(0)), ctx.eq(ctx.div(y, x), c(7)))).status,
+            SolverResult::Proven);
+  // Short-circuit: the guarded division is fine where the guard holds.
+  const Term *guarded = ctx.logicalAnd(ctx.ne(y, c(0)), ctx.eq(ctx.div(x, y), c(2)));
+  SolverResult r = solver.check(guarded);
+  ASSERT_EQ(r.status, SolverResult::Violated);
+  EXPECT_TRUE(solver.confirms(guarded, r));
+}
+
+TEST_F(SolverTest, UninterpretedGathersMatchOnlyThroughTheSameToken) {
+  ObligationSolver solver(ctx, 5000);
+  const Term *r = ctx.symbol("r");
+  const Term *tokR = ctx.apply("tok", {r});
+  // A gather through tok[r] and a scatter through tok[r]: same row.
+  EXPECT_EQ(solver.check(ctx.ne(tokR, ctx.apply("tok", {r}))).status, SolverResult::Proven);
+  // A scatter through r: not provably the same row.
+  const Term *violation = ctx.ne(tokR, r);
+  SolverResult s = solver.check(violation);
+  ASSERT_EQ(s.status, SolverResult::Violated);
+  EXPECT_TRUE(s.model.count("tok(r)"));
+  EXPECT_TRUE(solver.confirms(violation, s));
+}
+
+TEST_F(SolverTest, NonlinearLayoutQueryTimesOutAsUnknown) {
+  // DESIGN.md: "idx == m*K + k, k < K" with symbolic K is what we must not
+  // send Z3. It is reported as Unknown, never as proven.
+  const Term *K = ctx.symbol("K", SymbolKind::Param), *M = ctx.symbol("M", SymbolKind::Param);
+  const Term *m = ctx.symbol("m"), *k = ctx.symbol("k"), *m2 = ctx.symbol("m2"),
+             *k2 = ctx.symbol("k2");
+  ObligationSolver solver(ctx, 200);
+  for (const Term *v : {m, m2})
+    solver.addFact(ctx.logicalAnd(ctx.le(c(0), v), ctx.lt(v, M)));
+  for (const Term *v : {k, k2})
+    solver.addFact(ctx.logicalAnd(ctx.le(c(0), v), ctx.lt(v, K)));
+  const Term *p = ctx.symbol("p"), *q = ctx.symbol("q");
+  // (m*K + k)*(m2*K + k2) == p*q*K*K + 7 with distinct factors: hard nonlinear.
+  const Term *lhs = ctx.mul(ctx.add(ctx.mul(m, K), k), ctx.add(ctx.mul(m2, K), k2));
+  const Term *rhs = ctx.add(ctx.mul(ctx.mul(p, q), ctx.mul(K, M)), c(7));
+  const Term *violation = ctx.allOf(std::vector<const Term *>{
+      ctx.eq(lhs, rhs), ctx.lt(c(1000), K), ctx.lt(c(1000), M), ctx.lt(c(1), p), ctx.lt(c(1), q),
+      ctx.ne(ctx.rem(ctx.add(k, k2), c(3)), c(1))});
+  SolverResult r = solver.check(violation);
+  EXPECT_NE(r.status, SolverResult::Proven);
+  if (r.status == SolverResult::Unknown)
+    EXPECT_FALSE(r.reason.empty());
+  else
+    EXPECT_TRUE(solver.confirms(violation, r)); // a real model, checked
+}
+
+TEST_F(SolverTest, EncodingProblemsAreUnknownWithAReason) {
+  ObligationSolver solver(ctx, 5000);
+  SolverResult r = solver.check(ctx.eq(ctx.bitAnd(x, c(INT64_C(1) << 40)), c(1)));
+  EXPECT_EQ(r.status, SolverResult::Unknown);
+  EXPECT_NE(r.reason.find("does not fit in a 32-bit int"), std::string::npos) << r.reason;
+  // The solver stays usable afterwards.
+  EXPECT_EQ(solver.check(ctx.ne(x, x)).status, SolverResult::Proven);
+  EXPECT_EQ(solver.check(ctx.lt(x, y)).status, SolverResult::Violated);
+}
+
+} // namespace
+} // namespace ave::inv
