@@ -96,11 +96,24 @@ LayoutMatcher::Decomposition LayoutMatcher::computeDecomposition(const TagLayout
     if (!hasCoordinate)
       d.offset = *d.offset.plus(Polynomial::monomial(mono, c));
   }
-  std::stable_sort(d.strides.begin(), d.strides.end(), [](const Stride &a, const Stride &b) {
+  // Largest stride first; ties keep declaration order (reported below).
+  // (std::sort with an explicit tie-break: stable_sort trips clang's
+  // deprecation warning inside libstdc++ 12.)
+  std::vector<size_t> order(d.strides.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t i, size_t j) {
+    const Stride &a = d.strides[i], &b = d.strides[j];
     if (a.monomial.size() != b.monomial.size())
       return a.monomial.size() > b.monomial.size();
-    return magnitude(a.coefficient) > magnitude(b.coefficient);
+    if (magnitude(a.coefficient) != magnitude(b.coefficient))
+      return magnitude(a.coefficient) > magnitude(b.coefficient);
+    return i < j;
   });
+  std::vector<Stride> sorted;
+  for (size_t i : order)
+    sorted.push_back(d.strides[i]);
+  d.strides = std::move(sorted);
   // Greedy extraction is only meaningful along a chain of strides, each one
   // dividing the next larger (M*K ⊃ K ⊃ 1, or 64 > 1).
   for (size_t i = 0; i + 1 < d.strides.size(); ++i) {

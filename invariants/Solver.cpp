@@ -41,8 +41,10 @@ struct ObligationSolver::Backend {
   std::string FactError;
 };
 
-ObligationSolver::ObligationSolver(TermContext &ctx, unsigned timeoutMs)
-    : Ctx(ctx), TimeoutMs(timeoutMs), State(std::make_unique<Z3State>()) {}
+// Terms are hash-consed in the context, so the solver needs nothing from it
+// beyond the terms themselves; it is named to tie a solver to one kernel.
+ObligationSolver::ObligationSolver(TermContext &, unsigned timeoutMs)
+    : TimeoutMs(timeoutMs), State(std::make_unique<Z3State>()) {}
 
 ObligationSolver::~ObligationSolver() = default;
 

@@ -33,6 +33,8 @@ struct SolverResult {
 
 class ObligationSolver {
 public:
+  /// Every term passed in must come from `ctx`; `timeoutMs` bounds each
+  /// check (a timeout is Unknown).
   ObligationSolver(TermContext &ctx, unsigned timeoutMs);
   ~ObligationSolver();
   ObligationSolver(const ObligationSolver &) = delete;
@@ -55,7 +57,6 @@ private:
   struct Backend;
   Backend &backendFor(bool bitVectors);
 
-  TermContext &Ctx;
   unsigned TimeoutMs;
   std::vector<const Term *> Facts;
   bool FactsNeedBitVectors = false;

@@ -1,0 +1,151 @@
+// analyzeKernel: interpret the kernel, then answer each obligation with one
+// solver query and decode violations into counterexamples.
+
+#include "ave/invariants/KernelAnalysis.h"
+
+#include "analysis/ProvenanceInterpreter.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+
+#include <chrono>
+
+namespace ave::inv {
+
+const char *obligationKindName(ObligationKind K) {
+  switch (K) {
+  case ObligationKind::Assertion: return "assertion";
+  case ObligationKind::Contraction: return "contraction";
+  case ObligationKind::StoreCoordinates: return "store-coordinates";
+  case ObligationKind::ReductionFreeName: return "reduction-free-name";
+  case ObligationKind::ReductionInjective: return "reduction-injective";
+  case ObligationKind::ReductionComplete: return "reduction-complete";
+  }
+  return "obligation";
+}
+
+unsigned KernelReport::proven() const {
+  return unsigned(std::count_if(results.begin(), results.end(), [](const ObligationResult &R) {
+    return R.status == SolverResult::Proven;
+  }));
+}
+unsigned KernelReport::violated() const {
+  return unsigned(std::count_if(results.begin(), results.end(), [](const ObligationResult &R) {
+    return R.status == SolverResult::Violated;
+  }));
+}
+unsigned KernelReport::unproven() const {
+  return unsigned(results.size()) - proven() - violated();
+}
+
+namespace {
+
+std::string valueText(const Term *Term, const Assignment &A) {
+  std::optional<int64_t> V = evaluate(Term, A);
+  return V ? std::to_string(*V) : "?";
+}
+
+std::string triple(const std::vector<const Term *> &Dims, const Assignment &A) {
+  std::string S = "(";
+  for (size_t I = 0; I < Dims.size(); ++I)
+    S += (I ? "," : "") + valueText(Dims[I], A);
+  return S + ")";
+}
+
+// The symbols the counterexample line names: loop counters and scalar
+// parameters, in a stable order.
+std::string scalarsText(const std::vector<const Term *> &Symbols, const Assignment &A) {
+  std::string S;
+  for (const Term *Sym : Symbols) {
+    if (Sym->symbolKind() != SymbolKind::LoopCounter && Sym->symbolKind() != SymbolKind::Param)
+      continue;
+    if (Sym->name().find('\'') != std::string::npos)
+      continue; // copies: shown through the value they feed
+    S += " " + Sym->name() + "=" + valueText(Sym, A);
+  }
+  return S;
+}
+
+void decode(ObligationResult &Out, const SolverResult &R, const std::vector<const Term *> &Query,
+            ProvenanceInterpreter &I) {
+  const Assignment &A = R.assignment;
+  std::vector<const Term *> Symbols;
+  for (const Term *Q : Query)
+    for (const Term *S : collectSymbols(Q))
+      if (std::find(Symbols.begin(), Symbols.end(), S) == Symbols.end())
+        Symbols.push_back(S);
+  std::sort(Symbols.begin(), Symbols.end(),
+            [](const Term *X, const Term *Y) { return X->id() < Y->id(); });
+  std::string Line = "counterexample: blockIdx=" +
+                     triple({I.blockIdx(0), I.blockIdx(1), I.blockIdx(2)}, A) +
+                     " threadIdx=" + triple({I.threadIdx(0), I.threadIdx(1), I.threadIdx(2)}, A) +
+                     scalarsText(Symbols, A);
+  std::string Values;
+  for (const auto &[Label, Term] : Out.obligation.observe)
+    Values += (Values.empty() ? "" : ", ") + Label + "=" + valueText(Term, A);
+  if (!Values.empty())
+    Line += " -> " + Values;
+  Out.counterexample.push_back({{}, Line});
+  for (const ValueOrigin &O : Out.obligation.origins) {
+    if (O.writerThread.empty())
+      continue;
+    std::string Note = O.what + " was written here by threadIdx=" + triple(O.writerThread, A);
+    if (O.element)
+      Note += " (element " + valueText(O.element, A) + ")";
+    Out.counterexample.push_back({O.site, Note});
+  }
+  for (const Term *S : Symbols)
+    Out.values[S->name()] = evaluate(S, A).value_or(0);
+}
+
+} // namespace
+
+KernelReport analyzeKernel(clang::ASTContext &Ctx, const ann::KernelAnnotations &Annotations,
+                           const AnalysisOptions &Opts) {
+  auto Start = std::chrono::steady_clock::now();
+  KernelReport Report;
+  Report.kernel = Annotations.kernel->getNameAsString();
+  TermContext Terms;
+  ObligationSolver Solver(Terms, Opts.z3TimeoutMs);
+  ProvenanceInterpreter Interp(Ctx, Annotations, Terms, Solver, Opts);
+  Interp.run();
+  Report.notes = std::move(Interp.notes());
+
+  for (Obligation &O : Interp.obligations()) {
+    ObligationResult Result;
+    if (!O.unprovenReason.empty() || !O.violation) {
+      Result.status = SolverResult::Unknown;
+      Result.reason = O.unprovenReason.empty() ? "nothing to check" : O.unprovenReason;
+      Result.obligation = std::move(O);
+      Report.results.push_back(std::move(Result));
+      continue;
+    }
+    std::vector<const Term *> Query = O.context;
+    Query.push_back(O.violation);
+    std::vector<const Term *> Observe;
+    for (const auto &[Label, Term] : O.observe)
+      Observe.push_back(Term);
+    SolverResult R = Solver.check(Terms.allOf(Query), Observe);
+    Result.millis = R.millis;
+    Report.solveMillis += R.millis;
+    Result.status = R.status;
+    Result.reason = R.reason;
+    if (R.status == SolverResult::Violated) {
+      // A model that does not really violate the obligation under C
+      // semantics is not a counterexample: report unproven instead.
+      if (!Solver.confirms(Terms.allOf(Query), R)) {
+        Result.status = SolverResult::Unknown;
+        Result.reason = "the solver's counterexample does not survive re-evaluation";
+      }
+    }
+    Result.obligation = std::move(O);
+    if (Result.status == SolverResult::Violated)
+      decode(Result, R, Query, Interp);
+    Report.results.push_back(std::move(Result));
+  }
+  Report.analysisMillis =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();
+  return Report;
+}
+
+} // namespace ave::inv
