@@ -7,8 +7,8 @@
 #include <ave/annotations.h>
 #include <hip/hip_runtime.h>
 
-__global__ void block_reduce(const float* X AVE_TAG("X(r < R, c < C) = r * C + c"),
-                             float* Y AVE_TAG("Y(r < R) = r"), int R, int C) {
+__global__ void block_reduce(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                             float *Y AVE_TAG("Y(r < R) = r"), int R, int C) {
   AVE_LAUNCH(block(256) grid(R))
   AVE_ASSUME(R >= 1 && C % 256 == 0 && C >= 256)
   __shared__ float partial[256];

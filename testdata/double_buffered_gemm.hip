@@ -7,10 +7,10 @@
 #include <ave/annotations.h>
 #include <hip/hip_runtime.h>
 
-__global__ void double_buffered_gemm(const float* A AVE_TAG("A(m < M, k < K) = m * K + k"),
-                                     const float* B AVE_TAG("B(k < K, n < N) = k * N + n"),
-                                     float* C AVE_TAG("C(m < M, n < N) = m * N + n"), int M,
-                                     int N, int K) {
+__global__ void double_buffered_gemm(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
+                                     const float *B AVE_TAG("B(k < K, n < N) = k * N + n"),
+                                     float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N,
+                                     int K) {
 #pragma ave launch block(16, 16) grid(N / 16, M / 16)
 #pragma ave assume M % 16 == 0 && N % 16 == 0 && K % 16 == 0 && K >= 16
   __shared__ float As[2][16][16], Bs[2][16][16];
@@ -29,7 +29,8 @@ __global__ void double_buffered_gemm(const float* A AVE_TAG("A(m < M, k < K) = m
       b_next = B[((t + 1) * 16 + ty) * N + col];
     }
     for (int k = 0; k < 16; ++k) {
-#pragma ave assert tag(As[cur][ty][k]) == A(row, t * 16 + k) && tag(Bs[cur][k][tx]) == B(t * 16 + k, col)
+#pragma ave assert tag(As[cur][ty][k]) == A(row, t * 16 + k)
+#pragma ave assert tag(Bs[cur][k][tx]) == B(t * 16 + k, col)
       acc += As[cur][ty][k] * Bs[cur][k][tx];
     }
     if (t + 1 < nt) {

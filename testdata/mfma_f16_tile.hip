@@ -18,9 +18,9 @@
 typedef _Float16 half4 __attribute__((ext_vector_type(4)));
 typedef float float4_vec __attribute__((ext_vector_type(4)));
 
-__global__ void mfma_f16_tile(const _Float16* A AVE_TAG("A(m < M, k < K) = m * K + k"),
-                              const _Float16* B AVE_TAG("B(k < K, n < N) = k * N + n"),
-                              float* C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N,
+__global__ void mfma_f16_tile(const _Float16 *A AVE_TAG("A(m < M, k < K) = m * K + k"),
+                              const _Float16 *B AVE_TAG("B(k < K, n < N) = k * N + n"),
+                              float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N,
                               int K) {
 #pragma ave launch block(64) grid(N / 16, M / 16)
 #pragma ave assume M % 16 == 0 && N % 16 == 0 && K % 16 == 0 && K >= 16
@@ -40,7 +40,8 @@ __global__ void mfma_f16_tile(const _Float16* A AVE_TAG("A(m < M, k < K) = m * K
     acc = __builtin_amdgcn_mfma_f32_16x16x16f16(a, b, acc, 0, 0, 0);
   }
   for (int r = 0; r < 4; ++r) {
-#pragma ave assert tag(acc[r]).m == tile_m + 4 * lane_group + r && tag(acc[r]).n == tile_n + lane_row
+#pragma ave assert tag(acc[r]).m == tile_m + 4 * lane_group + r
+#pragma ave assert tag(acc[r]).n == tile_n + lane_row
     C[(tile_m + 4 * lane_group + r) * N + tile_n + lane_row] = acc[r];
   }
 #endif

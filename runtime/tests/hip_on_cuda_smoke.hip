@@ -5,40 +5,39 @@
 //   nvcc -x cu -arch=sm_90 -I runtime/include/ave/hip_on_cuda
 //        runtime/tests/hip_on_cuda_smoke.hip -o hip_on_cuda_smoke
 //   ./hip_on_cuda_smoke
-#include <hip/hip_runtime.h>
-
 #include <cstdio>
+#include <hip/hip_runtime.h>
 #include <vector>
 
 #define CHECK_HIP(call)                                                                            \
   do {                                                                                             \
     hipError_t error_ = (call);                                                                    \
     if (error_ != hipSuccess) {                                                                    \
-      std::fprintf(stderr, "%s:%d: %s failed: %s (%s)\n", __FILE__, __LINE__, #call,              \
+      std::fprintf(stderr, "%s:%d: %s failed: %s (%s)\n", __FILE__, __LINE__, #call,               \
                    hipGetErrorString(error_), hipGetErrorName(error_));                            \
       return 1;                                                                                    \
     }                                                                                              \
   } while (0)
 
-__global__ void scale(float* out, const float* in, float factor, int n) {
+__global__ void scale(float *out, const float *in, float factor, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     out[i] = in[i] * factor;
 }
 
-template <typename T, int Step> __global__ void fill_half_ramp(T* out, int n) {
+template <typename T, int Step> __global__ void fill_half_ramp(T *out, int n) {
   int i = hipBlockIdx_x * hipBlockDim_x + hipThreadIdx_x;
   if (i < n)
     out[i] = __float2half(static_cast<float>(i * Step));
 }
 
-__global__ void to_bf16(__hip_bfloat16* out, const float* in, int n) {
+__global__ void to_bf16(__hip_bfloat16 *out, const float *in, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     out[i] = __float2bfloat16(in[i]);
 }
 
-__global__ void record_warp_size(int* out) { *out = warpSize; }
+__global__ void record_warp_size(int *out) { *out = warpSize; }
 
 int main() {
   int count = 0;
@@ -91,7 +90,7 @@ int main() {
       return 1;
     }
 
-  __half* halves = nullptr;
+  __half *halves = nullptr;
   CHECK_HIP(hipMalloc(&halves, n * sizeof(__half)));
   hipLaunchKernelGGL(HIP_KERNEL_NAME(fill_half_ramp<__half, 2>), dim3((n + 127) / 128), dim3(128),
                      0, 0, halves, n);
@@ -104,7 +103,7 @@ int main() {
       return 1;
     }
 
-  __hip_bfloat16* bf16s = nullptr;
+  __hip_bfloat16 *bf16s = nullptr;
   CHECK_HIP(hipMalloc(&bf16s, n * sizeof(__hip_bfloat16)));
   hipLaunchKernelGGL(to_bf16, dim3((n + 255) / 256), dim3(256), 0, 0, bf16s, in, n);
   std::vector<__hip_bfloat16> host_bf16s(n);
@@ -114,7 +113,7 @@ int main() {
     return 1;
   }
 
-  int* warp = nullptr;
+  int *warp = nullptr;
   CHECK_HIP(hipMalloc(&warp, sizeof(int)));
   hipLaunchKernelGGL(record_warp_size, dim3(1), dim3(1), 0, 0, warp);
   int device_warp = 0;
@@ -132,7 +131,7 @@ int main() {
     return 1;
   }
 
-  float* pinned = nullptr;
+  float *pinned = nullptr;
   CHECK_HIP(hipHostMalloc(&pinned, 16 * sizeof(float)));
   CHECK_HIP(hipMemsetAsync(out, 0, 16 * sizeof(float), stream));
   CHECK_HIP(hipMemcpyAsync(pinned, out, 16 * sizeof(float), hipMemcpyDeviceToHost, stream));

@@ -1,5 +1,5 @@
 // MUTANT-OF: ../../transpose_swizzle.hip
-// EXPECT: tag-mismatch line 26
+// EXPECT: tag-mismatch line 25
 // Seeded bug: the write drops the XOR swizzle the read applies.
 // Matrix transpose out = in^T through a 32x32 LDS tile with an XOR swizzle:
 // element (row, col) of the tile lives at tile[row][col ^ row] on both the
@@ -9,9 +9,8 @@
 #include <ave/annotations.h>
 #include <hip/hip_runtime.h>
 
-__global__ void transpose_swizzle(const float* in AVE_TAG("X(r < R, c < C) = r * C + c"),
-                                  float* out AVE_TAG("X(c < C, r < R) = c * R + r"), int R,
-                                  int C) {
+__global__ void transpose_swizzle(const float *in AVE_TAG("X(r < R, c < C) = r * C + c"),
+                                  float *out AVE_TAG("X(c < C, r < R) = c * R + r"), int R, int C) {
 #pragma ave launch block(32, 32) grid(C / 32, R / 32)
 #pragma ave assume R % 32 == 0 && C % 32 == 0 && R >= 32 && C >= 32
   __shared__ float tile[32][32];

@@ -24,7 +24,7 @@
 // hipLaunchKernelGGL(kernel, grid, block, dynamicSharedBytes, stream, args...)
 // A template kernel with commas in its name needs HIP_KERNEL_NAME(...) or
 // parentheses, exactly as with HIP on AMD.
-#define hipLaunchKernelGGL(kernel, grid, block, sharedBytes, stream, ...)                         \
+#define hipLaunchKernelGGL(kernel, grid, block, sharedBytes, stream, ...)                          \
   (kernel)<<<(grid), (block), (sharedBytes), (stream)>>>(__VA_ARGS__)
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 

@@ -37,12 +37,12 @@ inline constexpr hipError_t hipErrorNoDevice = cudaErrorNoDevice;
 
 inline hipError_t hipGetLastError() { return cudaGetLastError(); }
 inline hipError_t hipPeekAtLastError() { return cudaPeekAtLastError(); }
-inline const char* hipGetErrorString(hipError_t error) { return cudaGetErrorString(error); }
-inline const char* hipGetErrorName(hipError_t error) { return cudaGetErrorName(error); }
+inline const char *hipGetErrorString(hipError_t error) { return cudaGetErrorString(error); }
+inline const char *hipGetErrorName(hipError_t error) { return cudaGetErrorName(error); }
 
 // ---- devices --------------------------------------------------------------
-inline hipError_t hipGetDeviceCount(int* count) { return cudaGetDeviceCount(count); }
-inline hipError_t hipGetDevice(int* device) { return cudaGetDevice(device); }
+inline hipError_t hipGetDeviceCount(int *count) { return cudaGetDeviceCount(count); }
+inline hipError_t hipGetDevice(int *device) { return cudaGetDevice(device); }
 inline hipError_t hipSetDevice(int device) { return cudaSetDevice(device); }
 inline hipError_t hipDeviceSynchronize() { return cudaDeviceSynchronize(); }
 inline hipError_t hipDeviceReset() { return cudaDeviceReset(); }
@@ -81,7 +81,7 @@ struct hipDeviceProp_t {
   char gcnArchName[256];
 };
 
-inline hipError_t hipGetDeviceProperties(hipDeviceProp_t* prop, int device) {
+inline hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int device) {
   if (prop == nullptr)
     return hipErrorInvalidValue;
   cudaDeviceProp cuda{};
@@ -121,7 +121,7 @@ inline hipError_t hipGetDeviceProperties(hipDeviceProp_t* prop, int device) {
   prop->concurrentKernels = cuda.concurrentKernels;
   prop->ECCEnabled = cuda.ECCEnabled;
   // Two digits at most each; the buffer is far larger than "sm_NNN".
-  char* arch = prop->gcnArchName;
+  char *arch = prop->gcnArchName;
   std::memcpy(arch, "sm_", 3);
   arch += 3;
   for (int part : {cuda.major, cuda.minor}) {
@@ -142,18 +142,18 @@ inline constexpr hipMemcpyKind hipMemcpyDeviceToDevice = cudaMemcpyDeviceToDevic
 inline constexpr hipMemcpyKind hipMemcpyDefault = cudaMemcpyDefault;
 
 // Templated like cudaMalloc so `hipMalloc(&float_ptr, bytes)` needs no cast.
-template <typename T> inline hipError_t hipMalloc(T** pointer, size_t bytes) {
-  return cudaMalloc(reinterpret_cast<void**>(pointer), bytes);
+template <typename T> inline hipError_t hipMalloc(T **pointer, size_t bytes) {
+  return cudaMalloc(reinterpret_cast<void **>(pointer), bytes);
 }
-template <typename T> inline hipError_t hipHostMalloc(T** pointer, size_t bytes, unsigned = 0) {
-  return cudaMallocHost(reinterpret_cast<void**>(pointer), bytes);
+template <typename T> inline hipError_t hipHostMalloc(T **pointer, size_t bytes, unsigned = 0) {
+  return cudaMallocHost(reinterpret_cast<void **>(pointer), bytes);
 }
-inline hipError_t hipFree(void* pointer) { return cudaFree(pointer); }
-inline hipError_t hipHostFree(void* pointer) { return cudaFreeHost(pointer); }
-inline hipError_t hipMemcpy(void* dst, const void* src, size_t bytes, hipMemcpyKind kind) {
+inline hipError_t hipFree(void *pointer) { return cudaFree(pointer); }
+inline hipError_t hipHostFree(void *pointer) { return cudaFreeHost(pointer); }
+inline hipError_t hipMemcpy(void *dst, const void *src, size_t bytes, hipMemcpyKind kind) {
   return cudaMemcpy(dst, src, bytes, kind);
 }
-inline hipError_t hipMemset(void* dst, int value, size_t bytes) {
+inline hipError_t hipMemset(void *dst, int value, size_t bytes) {
   return cudaMemset(dst, value, bytes);
 }
 
@@ -164,19 +164,19 @@ inline constexpr unsigned hipEventDefault = cudaEventDefault;
 inline constexpr unsigned hipEventBlockingSync = cudaEventBlockingSync;
 inline constexpr unsigned hipEventDisableTiming = cudaEventDisableTiming;
 
-inline hipError_t hipStreamCreate(hipStream_t* stream) { return cudaStreamCreate(stream); }
+inline hipError_t hipStreamCreate(hipStream_t *stream) { return cudaStreamCreate(stream); }
 inline hipError_t hipStreamDestroy(hipStream_t stream) { return cudaStreamDestroy(stream); }
 inline hipError_t hipStreamSynchronize(hipStream_t stream) { return cudaStreamSynchronize(stream); }
-inline hipError_t hipMemcpyAsync(void* dst, const void* src, size_t bytes, hipMemcpyKind kind,
+inline hipError_t hipMemcpyAsync(void *dst, const void *src, size_t bytes, hipMemcpyKind kind,
                                  hipStream_t stream = nullptr) {
   return cudaMemcpyAsync(dst, src, bytes, kind, stream);
 }
-inline hipError_t hipMemsetAsync(void* dst, int value, size_t bytes, hipStream_t stream = nullptr) {
+inline hipError_t hipMemsetAsync(void *dst, int value, size_t bytes, hipStream_t stream = nullptr) {
   return cudaMemsetAsync(dst, value, bytes, stream);
 }
 
-inline hipError_t hipEventCreate(hipEvent_t* event) { return cudaEventCreate(event); }
-inline hipError_t hipEventCreateWithFlags(hipEvent_t* event, unsigned flags) {
+inline hipError_t hipEventCreate(hipEvent_t *event) { return cudaEventCreate(event); }
+inline hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned flags) {
   return cudaEventCreateWithFlags(event, flags);
 }
 inline hipError_t hipEventDestroy(hipEvent_t event) { return cudaEventDestroy(event); }
@@ -185,6 +185,6 @@ inline hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream = nullptr)
 }
 inline hipError_t hipEventSynchronize(hipEvent_t event) { return cudaEventSynchronize(event); }
 inline hipError_t hipEventQuery(hipEvent_t event) { return cudaEventQuery(event); }
-inline hipError_t hipEventElapsedTime(float* milliseconds, hipEvent_t start, hipEvent_t stop) {
+inline hipError_t hipEventElapsedTime(float *milliseconds, hipEvent_t start, hipEvent_t stop) {
   return cudaEventElapsedTime(milliseconds, start, stop);
 }
