@@ -13,9 +13,11 @@ struct Position {
   unsigned line = 0, column = 0;
 };
 
+// File location: for a tag spec written as a macro argument (AVE_TAG("..."))
+// that is the string literal itself, not the macro use.
 Position positionOf(const clang::SourceManager &sm, clang::SourceLocation location) {
   Position position;
-  clang::PresumedLoc presumed = sm.getPresumedLoc(sm.getExpansionLoc(location));
+  clang::PresumedLoc presumed = sm.getPresumedLoc(sm.getFileLoc(location));
   if (presumed.isValid()) {
     position.file = presumed.getFilename();
     position.line = presumed.getLine();

@@ -228,7 +228,8 @@ private:
     for (size_t i = 0; i < expr.operands.size(); ++i) {
       int index = spec.coordinateIndex(expr.argNames[i]);
       if (index < 0) {
-        Report(expr.operands[i].begin, expr.operands[i].end,
+        unsigned nameBegin = expr.argNameOffsets[i];
+        Report(nameBegin, nameBegin + static_cast<unsigned>(expr.argNames[i].size()),
                "tag " + quoted(spec.tensor) + " has no coordinate " + quoted(expr.argNames[i]) +
                    "; its coordinates are " + joinCoordinates(spec));
         return false;
@@ -244,12 +245,15 @@ private:
       }
     std::vector<Expr> operands(spec.coordinates.size());
     std::vector<std::string> names(spec.coordinates.size());
+    std::vector<unsigned> nameOffsets(spec.coordinates.size());
     for (size_t i = 0; i < slotOf.size(); ++i) {
       operands[slotOf[i]] = std::move(expr.operands[i]);
       names[slotOf[i]] = std::move(expr.argNames[i]);
+      nameOffsets[slotOf[i]] = expr.argNameOffsets[i];
     }
     expr.operands = std::move(operands);
     expr.argNames = std::move(names);
+    expr.argNameOffsets = std::move(nameOffsets);
     return true;
   }
 

@@ -227,6 +227,7 @@ Expr ExpressionParser::parseCall(Expr callee) {
             return {};
           }
         call.argNames.emplace_back(argName.text);
+        call.argNameOffsets.push_back(argName.begin);
       }
       if (peek().is(",") || peek().is(")")) {
         failAt(peek(), "expected expression");

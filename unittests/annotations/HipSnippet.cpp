@@ -27,8 +27,8 @@ KernelAnnotations Snippet::annotate(const std::string &name) const {
 
 std::pair<unsigned, unsigned> Snippet::lineColumn(clang::SourceLocation location) const {
   const clang::SourceManager &sm = context.getSourceManager();
-  clang::SourceLocation expansion = sm.getExpansionLoc(location);
-  return {sm.getExpansionLineNumber(expansion), sm.getExpansionColumnNumber(expansion)};
+  clang::PresumedLoc presumed = sm.getPresumedLoc(sm.getFileLoc(location));
+  return {presumed.getLine(), presumed.getColumn()};
 }
 
 namespace {

@@ -27,7 +27,8 @@ struct Snippet {
   const clang::FunctionDecl *kernel(const std::string &name) const;
   // Collects the annotations of the only (or the named) kernel.
   KernelAnnotations annotate(const std::string &name = "") const;
-  // 1-based line and column of `location` (expansion location).
+  // 1-based line and column of `location` (file location: inside a macro
+  // argument where the text was written, else the macro use).
   std::pair<unsigned, unsigned> lineColumn(clang::SourceLocation location) const;
 };
 

@@ -92,7 +92,8 @@ struct Expr {
   // Call only: empty for positional arguments, else one name per operand
   // (`A(c = b, r = a)`). A call never mixes the two forms.
   std::vector<std::string> argNames;
-  unsigned calleeEnd = 0; // Call: end offset of the callee name
+  std::vector<unsigned> argNameOffsets; // where each of argNames starts
+  unsigned calleeEnd = 0;               // Call: end offset of the callee name
   NameResolution resolution;
 
   static Expr intLiteral(std::int64_t value, unsigned begin, unsigned end);
