@@ -1,10 +1,11 @@
 // The kernel model for people: one block per kernel, one line per fact,
 // locations as `file:line:col` so editors can jump to them.
 //
-//   kernel sgemm  (tiled_gemm.hip:12:17)
-//     params: const float * A, const float * B, float * C, int M, int N, int K
-//     shared As float[16][16] 1024 B  (tiled_gemm.hip:13:17)
-//     loop for k0 = 0; k0 < K; += 16  (canonical, tiled_gemm.hip:20:3)
+//   kernel sgemm  (tiled_gemm.hip:8:17)
+//     params: const float *A, const float *B, float *C, int M, int N, int K
+//     shared As float[16][16] 1024 B  (tiled_gemm.hip:13:20)
+//     loop for k0 = 0; k0 < K; k0 += 16  (canonical, tiled_gemm.hip:17:3)
+//       loop for k = 0; k < 16; ++k  (canonical, tiled_gemm.hip:21:5)
 
 #include "ave/model/ModelOutput.h"
 
@@ -39,8 +40,10 @@ void printLoop(llvm::raw_ostream &OS, const Loop &L) {
       OS << " = " << L.initText;
     if (!L.compareOp.empty())
       OS << "; " << L.inductionVar << ' ' << L.compareOp << ' ' << L.boundText;
-    if (!L.stepOp.empty())
-      OS << "; " << L.stepOp << ' ' << L.stepText;
+    if (L.stepOp == "++" || L.stepOp == "--")
+      OS << "; " << L.stepOp << L.inductionVar;
+    else if (!L.stepOp.empty())
+      OS << "; " << L.inductionVar << ' ' << L.stepOp << ' ' << L.stepText;
   } else if (L.kind == LoopKind::RangeFor && !L.inductionVar.empty()) {
     OS << ' ' << L.inductionVar;
   }
@@ -91,7 +94,9 @@ void printText(llvm::raw_ostream &OS, const KernelModel &K) {
   OS << "    params:";
   for (std::size_t I = 0; I < K.params.size(); ++I) {
     const KernelParam &P = K.params[I];
-    OS << (I ? ", " : " ") << P.type << ' ' << P.name;
+    // "float *x", not "float * x": a pointer's star binds to the name.
+    bool TightName = !P.type.empty() && (P.type.back() == '*' || P.type.back() == '&');
+    OS << (I ? ", " : " ") << P.type << (TightName ? "" : " ") << P.name;
     if (!P.addressSpace.empty())
       OS << " [" << P.addressSpace << ']';
   }

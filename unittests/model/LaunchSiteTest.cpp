@@ -1,0 +1,90 @@
+// Host-side launches: `<<<>>>` and the hipLaunchKernelGGL macro, which
+// expands to a `<<<>>>` launch inside the HIP headers.
+
+#include "ParsedSnippet.h"
+#include "ave/model/ModelBuilder.h"
+
+#include <gtest/gtest.h>
+
+namespace ave::model {
+namespace {
+
+using test::parseHip;
+
+const char *Launches = R"(#include <hip/hip_runtime.h>
+__global__ void scale(float* x, int n) { x[threadIdx.x] *= 2.0f; }
+template <int B> __global__ void fill(float* x) { x[threadIdx.x] = B; }
+void launch_all(float* x, int n, hipStream_t s) {
+  scale<<<dim3(n / 256), 256>>>(x, n);
+  hipLaunchKernelGGL(scale, dim3((n + 255) / 256), dim3(256), 0, s, x, n);
+  scale<<<4, dim3(64, 4), 1024, s>>>(x, n);
+  fill<128><<<1, 128>>>(x);
+}
+)";
+
+TEST(LaunchSiteTest, FindsBothLaunchForms) {
+  auto Unit = parseHip(Launches);
+  ASSERT_TRUE(Unit);
+  std::vector<LaunchSite> Sites = findLaunchSites(Unit->getASTContext());
+  ASSERT_EQ(Sites.size(), 4u);
+
+  const LaunchSite &Chevron = Sites[0];
+  EXPECT_EQ(Chevron.kernelName, "scale");
+  EXPECT_EQ(Chevron.form, LaunchForm::TripleChevron);
+  EXPECT_EQ(Chevron.gridText, "dim3(n / 256)");
+  EXPECT_EQ(Chevron.blockText, "256");
+  EXPECT_FALSE(Chevron.sharedMemText);
+  EXPECT_FALSE(Chevron.streamText);
+  EXPECT_EQ(Chevron.caller, "launch_all");
+  EXPECT_EQ(Chevron.location.file, "k.hip");
+  EXPECT_EQ(Chevron.location.line, 5u);
+  EXPECT_EQ(Chevron.location.column, 3u);
+  ASSERT_NE(Chevron.kernel, nullptr);
+  EXPECT_EQ(Chevron.kernel->getNameAsString(), "scale");
+
+  const LaunchSite &Macro = Sites[1];
+  EXPECT_EQ(Macro.kernelName, "scale");
+  EXPECT_EQ(Macro.form, LaunchForm::HipLaunchKernelGGL);
+  EXPECT_EQ(Macro.gridText, "dim3((n + 255) / 256)");
+  EXPECT_EQ(Macro.blockText, "dim3(256)");
+  EXPECT_EQ(Macro.sharedMemText, "0");
+  EXPECT_EQ(Macro.streamText, "s");
+  EXPECT_EQ(Macro.location.line, 6u);
+  EXPECT_EQ(Macro.location.column, 3u);
+  EXPECT_EQ(Macro.kernel, Chevron.kernel);
+
+  const LaunchSite &Full = Sites[2];
+  EXPECT_EQ(Full.gridText, "4");
+  EXPECT_EQ(Full.blockText, "dim3(64, 4)");
+  EXPECT_EQ(Full.sharedMemText, "1024");
+  EXPECT_EQ(Full.streamText, "s");
+
+  const LaunchSite &Template = Sites[3];
+  EXPECT_EQ(Template.kernelName, "fill<128>");
+  EXPECT_EQ(Template.form, LaunchForm::TripleChevron);
+  EXPECT_EQ(Template.blockText, "128");
+}
+
+TEST(LaunchSiteTest, TranslationUnitModelHasFileKernelsAndLaunches) {
+  auto Unit = parseHip(Launches);
+  ASSERT_TRUE(Unit);
+  TranslationUnitModel TU = buildTranslationUnitModel(Unit->getASTContext());
+  EXPECT_EQ(TU.file, "k.hip");
+  ASSERT_EQ(TU.kernels.size(), 2u);
+  EXPECT_EQ(TU.kernels[0].name, "scale");
+  EXPECT_EQ(TU.kernels[1].name, "fill");
+  ASSERT_EQ(TU.kernels[1].instantiations.size(), 1u);
+  EXPECT_EQ(TU.kernels[1].instantiations[0].name, "fill<128>");
+  EXPECT_EQ(TU.launches.size(), 4u);
+}
+
+TEST(LaunchSiteTest, NoLaunchesInDeviceOnlyCode) {
+  auto Unit = parseHip(R"(#include <hip/hip_runtime.h>
+__global__ void k(float* x) { x[0] = 1.0f; }
+)");
+  ASSERT_TRUE(Unit);
+  EXPECT_TRUE(findLaunchSites(Unit->getASTContext()).empty());
+}
+
+} // namespace
+} // namespace ave::model

@@ -1,0 +1,26 @@
+#include "ParsedSnippet.h"
+
+#include "clang/Tooling/Tooling.h"
+
+#include <gtest/gtest.h>
+
+namespace ave::model::test {
+
+std::unique_ptr<clang::ASTUnit> parseHip(const std::string &Code) {
+  std::vector<std::string> Args = {
+      "-x",        "hip",           "--offload-arch=gfx942", "--cuda-device-only",
+      "-nogpulib", "-resource-dir", AVE_RESOURCE_DIR};
+  std::unique_ptr<clang::ASTUnit> Unit =
+      clang::tooling::buildASTFromCodeWithArgs(Code, Args, "k.hip");
+  if (!Unit) {
+    ADD_FAILURE() << "the snippet did not parse";
+    return nullptr;
+  }
+  if (Unit->getDiagnostics().hasErrorOccurred()) {
+    ADD_FAILURE() << "the snippet has compile errors";
+    return nullptr;
+  }
+  return Unit;
+}
+
+} // namespace ave::model::test
