@@ -1,6 +1,7 @@
 // The `#pragma ave` handler and the integer-macro recorder.
 #include "ave/annotations/PragmaLog.h"
 
+#include "clang/Lex/Lexer.h"
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Pragma.h"
@@ -38,6 +39,53 @@ std::optional<std::int64_t> PragmaLog::integerMacro(const std::string &name) con
 
 namespace {
 
+bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\'; }
+
+// Tokens of `_Pragma("ave ...")` and of AVE_ASSERT(...) are lexed from a
+// scratch buffer, so their locations would show "<scratch space>" in
+// diagnostics. When the written text still contains the tokens in order (it
+// does unless a macro inside the predicate was expanded, or the string has
+// escapes), point each token at its place in the file instead: inside the
+// _Pragma string, or inside the AVE_* macro's argument list.
+void mapScratchTokensToFile(RecordedPragma &pragma, clang::Preprocessor &PP) {
+  if (pragma.pieces.empty() || !pragma.pieces.front().location.isMacroID())
+    return;
+  const clang::SourceManager &sm = PP.getSourceManager();
+  clang::CharSourceRange written = sm.getExpansionRange(pragma.pieces.front().location);
+  if (!written.isValid() || written.getBegin().isMacroID())
+    return;
+  bool invalid = false;
+  llvm::StringRef text = clang::Lexer::getSourceText(written, sm, PP.getLangOpts(), &invalid);
+  size_t pos = text.find('(');
+  if (invalid || pos == llvm::StringRef::npos)
+    return;
+  ++pos;
+  auto skipBlanks = [&](bool quotes) {
+    while (pos < text.size() && (isBlank(text[pos]) || (quotes && text[pos] == '"')))
+      ++pos;
+  };
+  skipBlanks(/*quotes=*/true);
+  std::vector<clang::SourceLocation> mapped(pragma.pieces.size());
+  size_t first = 0;
+  if (text.substr(pos).starts_with("ave") && pos + 3 < text.size() && isBlank(text[pos + 3])) {
+    pos += 3; // _Pragma("ave ...") written out: the kind word is in the text
+  } else {
+    mapped[0] = written.getBegin(); // AVE_ASSERT(...): the macro name stands for the kind
+    first = 1;
+  }
+  for (size_t i = first; i < pragma.pieces.size(); ++i) {
+    skipBlanks(/*quotes=*/false);
+    const RecordedPragma::Piece &piece = pragma.pieces[i];
+    llvm::StringRef spelling = llvm::StringRef(pragma.text).substr(piece.offset, piece.length);
+    if (!text.substr(pos).starts_with(spelling))
+      return;
+    mapped[i] = written.getBegin().getLocWithOffset(static_cast<int>(pos));
+    pos += spelling.size();
+  }
+  for (size_t i = 0; i < pragma.pieces.size(); ++i)
+    pragma.pieces[i].location = mapped[i];
+}
+
 class AvePragmaHandler : public clang::PragmaHandler {
 public:
   explicit AvePragmaHandler(std::shared_ptr<PragmaLog> log)
@@ -64,6 +112,7 @@ public:
       pragma.text += spelling.str();
       PP.LexUnexpandedToken(token);
     }
+    mapScratchTokensToFile(pragma, PP);
     Log->pragmas.push_back(std::move(pragma));
   }
 

@@ -347,6 +347,23 @@ TEST(KernelBinding, MalformedPragmaKind) {
                  13);
 }
 
+TEST(KernelBinding, ErrorInsideMacroFormPointsAtTheWrittenToken) {
+  expectOneError(R"hip(__global__ void k(float *p AVE_TAG("P(i < 8, j < 8)")) {
+  float v = p[0];
+  AVE_ASSERT(tag(v) == P(i = 0,   q = 1))
+  p[1] = v;
+})hip",
+                 "tag 'P' has no coordinate 'q'; its coordinates are i, j", 3, 35);
+}
+
+TEST(KernelBinding, ErrorInsideRawPragmaOperatorPointsIntoTheString) {
+  expectOneError(R"hip(__global__ void k(float *p) {
+  _Pragma("ave assume  n > 0")
+  p[0] = 1;
+})hip",
+                 "unknown variable 'n' in '#pragma ave assume'", 2, 24);
+}
+
 TEST(KernelBinding, StrayPragmaOutsideKernel) {
   expectOneError(R"hip(__device__ int helper(int x) {
 #pragma ave assert x > 0
