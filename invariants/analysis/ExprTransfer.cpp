@@ -15,7 +15,7 @@ bool isDataType(clang::QualType QT) {
   QT = QT.getCanonicalType();
   if (QT->isRealFloatingType() || QT->isVectorType())
     return true;
-  if (const auto *RT = QT->getAs<clang::RecordType>())
+  if (QT->getAs<clang::RecordType>())
     return true; // float4, __half, __hip_bfloat16 and friends
   return false;
 }

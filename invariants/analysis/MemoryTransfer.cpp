@@ -160,7 +160,8 @@ AbstractValue ProvenanceInterpreter::loadGlobal(const TensorInfo &TI, const Term
   // In-bounds access is assumed, not checked: it is what gives `m < M`.
   C.constraints = M.sideConditions;
   C.tensors.insert(TI.tensor);
-  C.origins.push_back({Site->getBeginLoc(), text(Site), {}, nullptr});
+  if (Site)
+    C.origins.push_back({Site->getBeginLoc(), text(Site), {}, nullptr});
   DataValue V;
   V.kind = DataValue::Kind::Tagged;
   V.cases.push_back(std::move(C));

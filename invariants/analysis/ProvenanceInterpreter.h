@@ -127,6 +127,13 @@ private:
                         llvm::StringRef What);
   void emitCoverage(const Reduction &R, const clang::Expr *Site);
   void checkAssertion(const ann::BoundPragma &P);
+  bool tagCoordinates(const ann::Expr &E,
+                      const std::map<const ann::Expr *, const ProvenanceCase *> &Chosen,
+                      std::map<std::string, const Term *> &Out, std::string &Why);
+  const Term *assertionTerm(const ann::Expr &E,
+                            const std::map<const ann::Expr *, const ProvenanceCase *> &Chosen,
+                            Obligation &O, std::string &Why);
+  AbstractValue evalAnnotationValue(const ann::Expr &E);
   std::vector<const Term *> pathContext() const;
   ProvenanceCase mergeCases(const ProvenanceCase &A, const ProvenanceCase &B);
   bool variesWithLoop(const Term *T, const std::vector<const Term *> &Constraints,

@@ -89,10 +89,19 @@ unsigned DiagnosticSink::count(Severity S) const {
 }
 
 void DiagnosticSink::sort() {
-  std::stable_sort(Diags.begin(), Diags.end(), [](const Diagnostic &A, const Diagnostic &B) {
-    return std::tie(A.location.file, A.location.line, A.location.column) <
-           std::tie(B.location.file, B.location.line, B.location.column);
+  // Insertion order breaks ties (std::stable_sort's temporary buffer is
+  // deprecated in this libstdc++ under C++20).
+  std::vector<std::pair<size_t, Diagnostic>> Indexed;
+  for (size_t I = 0; I < Diags.size(); ++I)
+    Indexed.emplace_back(I, std::move(Diags[I]));
+  std::sort(Indexed.begin(), Indexed.end(), [](const auto &A, const auto &B) {
+    return std::tie(A.second.location.file, A.second.location.line, A.second.location.column,
+                    A.first) < std::tie(B.second.location.file, B.second.location.line,
+                                        B.second.location.column, B.first);
   });
+  Diags.clear();
+  for (auto &[Index, D] : Indexed)
+    Diags.push_back(std::move(D));
 }
 
 namespace {

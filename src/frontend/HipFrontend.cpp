@@ -1,6 +1,6 @@
 #include "ave/frontend/HipFrontend.h"
 
-#include "ave/annotations/PragmaRecorder.h"
+#include "ave/annotations/PragmaLog.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Frontend/CompilerInstance.h"

@@ -15,7 +15,7 @@ class CompilerInstance;
 } // namespace clang
 
 namespace ave::ann {
-class PragmaLog;
+struct PragmaLog;
 }
 
 namespace ave::frontend {

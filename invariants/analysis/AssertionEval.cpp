@@ -1,0 +1,268 @@
+// `#pragma ave assert P`: evaluates P at its program point. Every `tag(e)`
+// in P reads e in the current abstract state; one obligation is made per
+// combination of the cases those values have.
+
+#include "ProvenanceInterpreter.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+
+namespace ave::inv {
+
+namespace {
+
+struct TagOperand {
+  const ann::Expr *node;
+  DataValue value;
+};
+
+} // namespace
+
+void ProvenanceInterpreter::checkAssertion(const ann::BoundPragma &P) {
+  Obligation Base;
+  Base.kind = ObligationKind::Assertion;
+  Base.range = clang::SourceRange(P.location, P.location);
+  Base.summary = P.text;
+  Base.failure = "assertion failed: " + ann::printExpr(P.pragma.predicate);
+  Base.context = Path;
+
+  // Evaluate every tag(e) operand once.
+  std::vector<TagOperand> Operands;
+  std::string Problem;
+  ann::forEachNode(P.pragma.predicate, [&](const ann::Expr &E) {
+    if (E.kind != ann::ExprKind::Call || E.resolution.kind != ann::NameKind::TagOf ||
+        E.operands.size() != 1)
+      return;
+    AbstractValue V = evalAnnotationValue(E.operands[0]);
+    if (V.kind != AbstractValue::Kind::Data) {
+      Problem = "'" + ann::printExpr(E.operands[0]) + "' is not a data value";
+      return;
+    }
+    if (V.data.kind == DataValue::Kind::Unknown)
+      Problem = "the provenance of '" + ann::printExpr(E.operands[0]) + "' is unknown: " +
+                V.data.reason;
+    else if (V.data.kind == DataValue::Kind::Neutral)
+      Problem = "'" + ann::printExpr(E.operands[0]) + "' carries no tag";
+    Operands.push_back({&E, std::move(V.data)});
+  });
+  if (!Problem.empty()) {
+    Base.unprovenReason = Problem;
+    Obligations.push_back(std::move(Base));
+    return;
+  }
+
+  // Walk the cartesian product of the operands' cases.
+  std::vector<size_t> Pick(Operands.size(), 0);
+  while (true) {
+    std::map<const ann::Expr *, const ProvenanceCase *> Chosen;
+    Obligation O = Base;
+    for (size_t I = 0; I < Operands.size(); ++I) {
+      const ProvenanceCase &C = Operands[I].value.cases[Pick[I]];
+      Chosen[Operands[I].node] = &C;
+      O.context.push_back(C.validity);
+      O.context.insert(O.context.end(), C.constraints.begin(), C.constraints.end());
+      O.origins.insert(O.origins.end(), C.origins.begin(), C.origins.end());
+    }
+    std::string Why;
+    const Term *Holds = assertionTerm(P.pragma.predicate, Chosen, O, Why);
+    if (!Holds) {
+      O.unprovenReason = Why;
+    } else {
+      O.violation = T.logicalNot(Holds);
+    }
+    Obligations.push_back(std::move(O));
+    size_t I = 0;
+    while (I < Pick.size() && ++Pick[I] == Operands[I].value.cases.size())
+      Pick[I++] = 0;
+    if (I == Pick.size())
+      break;
+  }
+}
+
+// The coordinates a tag-valued sub-expression denotes: `tag(e)` (a chosen
+// case) or a literal `A(x, y)`.
+bool ProvenanceInterpreter::tagCoordinates(
+    const ann::Expr &E, const std::map<const ann::Expr *, const ProvenanceCase *> &Chosen,
+    std::map<std::string, const Term *> &Out, std::string &Why) {
+  if (E.kind != ann::ExprKind::Call)
+    return false;
+  if (E.resolution.kind == ann::NameKind::TagOf) {
+    auto It = Chosen.find(&E);
+    if (It == Chosen.end())
+      return false;
+    Out = It->second->coords;
+    return true;
+  }
+  if (E.resolution.kind == ann::NameKind::TagLiteral) {
+    const ann::BoundTag *Tag = Ann.findTag(E.name);
+    if (!Tag || Tag->spec.coordinates.size() != E.operands.size()) {
+      Why = "tag literal '" + E.name + "' does not match its declaration";
+      return false;
+    }
+    for (size_t I = 0; I < E.operands.size(); ++I) {
+      const Term *V = termForAnnotationInt(E.operands[I], nullptr);
+      if (!V) {
+        Why = "cannot evaluate '" + ann::printExpr(E.operands[I]) + "'";
+        return false;
+      }
+      Out[Tag->spec.coordinates[I].name] = V;
+    }
+    return true;
+  }
+  return false;
+}
+
+const Term *ProvenanceInterpreter::assertionTerm(
+    const ann::Expr &E, const std::map<const ann::Expr *, const ProvenanceCase *> &Chosen,
+    Obligation &O, std::string &Why) {
+  using ann::BinaryOp;
+  if (E.kind == ann::ExprKind::Binary && (E.binaryOp == BinaryOp::Eq || E.binaryOp == BinaryOp::Ne)) {
+    std::map<std::string, const Term *> L, R;
+    std::string LW, RW;
+    bool LT = tagCoordinates(E.operands[0], Chosen, L, LW);
+    bool RT = tagCoordinates(E.operands[1], Chosen, R, RW);
+    if (!LW.empty() || !RW.empty()) {
+      Why = !LW.empty() ? LW : RW;
+      return nullptr;
+    }
+    if (LT && RT) {
+      // Tag equality: every coordinate the literal (or either side) names.
+      const std::map<std::string, const Term *> &Names =
+          E.operands[1].resolution.kind == ann::NameKind::TagLiteral ? R : L;
+      const Term *All = T.trueTerm();
+      for (const auto &[Name, _] : Names) {
+        auto A = L.find(Name), B = R.find(Name);
+        if (A == L.end() || B == R.end()) {
+          All = T.falseTerm();
+          O.observe.push_back({"missing coordinate " + Name, T.constant(0)});
+          continue;
+        }
+        All = T.logicalAnd(All, T.eq(A->second, B->second));
+        O.observe.push_back({"tag(...)." + Name, A->second});
+        O.observe.push_back({"expected " + Name, B->second});
+      }
+      return E.binaryOp == BinaryOp::Eq ? All : T.logicalNot(All);
+    }
+  }
+  if (E.kind == ann::ExprKind::Member && E.operands.size() == 1 &&
+      E.operands[0].kind == ann::ExprKind::Call) {
+    std::map<std::string, const Term *> Coords;
+    if (!tagCoordinates(E.operands[0], Chosen, Coords, Why))
+      return Why.empty() ? (Why = "cannot evaluate '" + ann::printExpr(E) + "'", nullptr) : nullptr;
+    auto It = Coords.find(E.name);
+    if (It == Coords.end()) {
+      Why = "'" + ann::printExpr(E.operands[0]) + "' has no coordinate '" + E.name + "'";
+      return nullptr;
+    }
+    O.observe.push_back({ann::printExpr(E), It->second});
+    return It->second;
+  }
+  if (E.kind == ann::ExprKind::Unary) {
+    const Term *A = assertionTerm(E.operands[0], Chosen, O, Why);
+    if (!A)
+      return nullptr;
+    switch (E.unaryOp) {
+    case ann::UnaryOp::Negate: return T.neg(A);
+    case ann::UnaryOp::LogicalNot: return T.logicalNot(A);
+    case ann::UnaryOp::BitNot: return T.bitNot(A);
+    }
+  }
+  if (E.kind == ann::ExprKind::Binary) {
+    const Term *A = assertionTerm(E.operands[0], Chosen, O, Why);
+    const Term *B = A ? assertionTerm(E.operands[1], Chosen, O, Why) : nullptr;
+    if (!A || !B)
+      return nullptr;
+    switch (E.binaryOp) {
+    case BinaryOp::Mul: return T.mul(A, B);
+    case BinaryOp::Div: return T.div(A, B);
+    case BinaryOp::Rem: return T.rem(A, B);
+    case BinaryOp::Add: return T.add(A, B);
+    case BinaryOp::Sub: return T.sub(A, B);
+    case BinaryOp::Shl: return T.shl(A, B);
+    case BinaryOp::Shr: return T.shr(A, B);
+    case BinaryOp::Lt: return T.lt(A, B);
+    case BinaryOp::Le: return T.le(A, B);
+    case BinaryOp::Gt: return T.gt(A, B);
+    case BinaryOp::Ge: return T.ge(A, B);
+    case BinaryOp::Eq: return T.eq(A, B);
+    case BinaryOp::Ne: return T.ne(A, B);
+    case BinaryOp::BitAnd: return T.bitAnd(A, B);
+    case BinaryOp::BitXor: return T.bitXor(A, B);
+    case BinaryOp::BitOr: return T.bitOr(A, B);
+    case BinaryOp::LogicalAnd: return T.logicalAnd(A, B);
+    case BinaryOp::LogicalOr: return T.logicalOr(A, B);
+    }
+  }
+  if (E.kind == ann::ExprKind::Call) {
+    Why = "'" + ann::printExpr(E) + "' is a tag, compare it with == or != against a tag";
+    return nullptr;
+  }
+  const Term *V = termForAnnotationInt(E, nullptr);
+  if (!V)
+    Why = "cannot evaluate '" + ann::printExpr(E) + "' here";
+  return V;
+}
+
+// A C expression inside tag(...): a variable, or an element of a tagged
+// pointer, shared array or private array.
+AbstractValue ProvenanceInterpreter::evalAnnotationValue(const ann::Expr &E) {
+  if (E.kind == ann::ExprKind::Identifier) {
+    const clang::ValueDecl *D = E.resolution.decl;
+    if (!D)
+      return AbstractValue::none();
+    auto It = Env.find(D);
+    if (It != Env.end())
+      return It->second;
+    if (isSharedArray(D) || D->getType()->isPointerType() || D->getType()->isArrayType())
+      return AbstractValue::ofPointer(D, T.constant(0));
+    if (const Term *V = termForAnnotationInt(E, nullptr))
+      return AbstractValue::ofInt(V);
+    return AbstractValue::none();
+  }
+  if (E.kind != ann::ExprKind::Subscript)
+    return AbstractValue::none();
+  // Collect the subscript chain: base[i0][i1]...
+  std::vector<const ann::Expr *> Indices;
+  const ann::Expr *Base = &E;
+  while (Base->kind == ann::ExprKind::Subscript) {
+    Indices.insert(Indices.begin(), &Base->operands[1]);
+    Base = &Base->operands[0];
+  }
+  AbstractValue B = evalAnnotationValue(*Base);
+  const clang::ValueDecl *D = Base->resolution.decl;
+  if (!D || (B.kind != AbstractValue::Kind::Pointer && B.kind != AbstractValue::Kind::Array))
+    return AbstractValue::none();
+  // Row-major strides from the declared extents.
+  std::vector<uint64_t> Extents;
+  clang::QualType QT = D->getType();
+  while (const auto *CAT = Ctx.getAsConstantArrayType(QT)) {
+    Extents.push_back(CAT->getSize().getZExtValue());
+    QT = CAT->getElementType();
+  }
+  const Term *Offset = B.kind == AbstractValue::Kind::Pointer ? B.pointer.offset : T.constant(0);
+  for (size_t I = 0; I < Indices.size(); ++I) {
+    const Term *Idx = termForAnnotationInt(*Indices[I], nullptr);
+    if (!Idx)
+      return AbstractValue::none();
+    uint64_t Stride = 1;
+    for (size_t J = I + 1; J < Extents.size(); ++J)
+      Stride *= Extents[J];
+    Offset = T.add(Offset, T.mul(Idx, T.constant(int64_t(Stride))));
+  }
+  const clang::ValueDecl *Target = B.kind == AbstractValue::Kind::Pointer ? B.pointer.base : D;
+  if (isSharedArray(Target))
+    return loadShared(Target, Offset, nullptr);
+  auto TI = Tensors.find(Target);
+  if (TI != Tensors.end())
+    return loadGlobal(TI->second, Offset, nullptr);
+  auto Local = Env.find(Target);
+  if (Local != Env.end() && Local->second.kind == AbstractValue::Kind::Array &&
+      Offset->isConstant()) {
+    auto Slot = Local->second.array->constantSlots.find(Offset->value());
+    if (Slot != Local->second.array->constantSlots.end())
+      return Slot->second;
+  }
+  return AbstractValue::none();
+}
+
+} // namespace ave::inv

@@ -1,0 +1,317 @@
+// Turning the implicit einsum invariants and explicit assertions into
+// obligations: contraction agreement at every combination, accumulation
+// over loops, reduction coverage, `#pragma ave assert`.
+
+#include "ProvenanceInterpreter.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+
+namespace ave::inv {
+
+std::vector<const Term *> ProvenanceInterpreter::pathContext() const { return Path; }
+
+Obligation ProvenanceInterpreter::makeObligation(ObligationKind K, const clang::Expr *Site) const {
+  Obligation O;
+  O.kind = K;
+  if (Site)
+    O.range = Site->getSourceRange();
+  O.context = Path;
+  return O;
+}
+
+ProvenanceCase ProvenanceInterpreter::mergeCases(const ProvenanceCase &A, const ProvenanceCase &B) {
+  ProvenanceCase C = A;
+  C.validity = T.logicalAnd(A.validity, B.validity);
+  C.constraints.insert(C.constraints.end(), B.constraints.begin(), B.constraints.end());
+  for (const auto &[Name, Term] : B.coords)
+    C.coords.emplace(Name, Term); // A's term wins; agreement is an obligation
+  C.tensors.insert(B.tensors.begin(), B.tensors.end());
+  C.origins.insert(C.origins.end(), B.origins.begin(), B.origins.end());
+  return C;
+}
+
+void ProvenanceInterpreter::requireAgreement(const ProvenanceCase &A, const ProvenanceCase &B,
+                                             const std::set<std::string> &Except,
+                                             const clang::Expr *Site, llvm::StringRef What) {
+  if (!Opts.implicitInvariants)
+    return;
+  for (const auto &[Name, TA] : A.coords) {
+    auto It = B.coords.find(Name);
+    if (It == B.coords.end() || Except.count(Name))
+      continue;
+    const Term *TB = It->second;
+    Obligation O = makeObligation(ObligationKind::Contraction, Site);
+    O.summary = What.str() + ": both operands have the same '" + Name + "' (" + print(TA) +
+                " == " + print(TB) + ")";
+    O.failure = "tag mismatch: operands of " + What.str() + " disagree on '" + Name + "': " +
+                print(TA) + " vs " + print(TB);
+    O.context.push_back(A.validity);
+    O.context.push_back(B.validity);
+    O.context.insert(O.context.end(), A.constraints.begin(), A.constraints.end());
+    O.context.insert(O.context.end(), B.constraints.begin(), B.constraints.end());
+    O.violation = T.ne(TA, TB);
+    O.observe = {{"left " + Name, TA}, {"right " + Name, TB}};
+    O.origins = A.origins;
+    O.origins.insert(O.origins.end(), B.origins.begin(), B.origins.end());
+    Obligations.push_back(std::move(O));
+  }
+}
+
+AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const AbstractValue &R,
+                                                 char Op, const clang::Expr *Site) {
+  auto AsData = [](const AbstractValue &V) {
+    if (V.kind == AbstractValue::Kind::Data)
+      return V.data;
+    return DataValue::neutral(); // an index used as a number
+  };
+  DataValue A = AsData(L), B = AsData(R);
+  if (A.kind == DataValue::Kind::Unknown)
+    return AbstractValue::ofData(A);
+  if (B.kind == DataValue::Kind::Unknown)
+    return AbstractValue::ofData(B);
+  bool Additive = Op == '+' || Op == '-';
+  // `acc + p`: an accumulation into the loop-carried value.
+  if (Additive && (A.accumulator || B.accumulator)) {
+    DataValue &Acc = A.accumulator ? A : B;
+    DataValue &Add = A.accumulator ? B : A;
+    DataValue Out = Acc;
+    if (Add.kind == DataValue::Kind::Tagged) {
+      if (Acc.kind == DataValue::Kind::Tagged) {
+        // Several contributions per iteration: free names must agree.
+        for (const ProvenanceCase &X : Acc.cases)
+          for (const ProvenanceCase &Y : Add.cases)
+            requireAgreement(X, Y, Contracted, Site, "accumulation");
+        Out.cases.insert(Out.cases.end(), Add.cases.begin(), Add.cases.end());
+      } else {
+        Out.cases = Add.cases;
+      }
+      Out.kind = DataValue::Kind::Tagged;
+      Out.reduced.insert(Add.reduced.begin(), Add.reduced.end());
+      Out.reductions.insert(Out.reductions.end(), Add.reductions.begin(), Add.reductions.end());
+    }
+    return AbstractValue::ofData(std::move(Out));
+  }
+  if (A.kind == DataValue::Kind::Neutral)
+    return AbstractValue::ofData(B.kind == DataValue::Kind::Neutral ? A : B);
+  if (B.kind == DataValue::Kind::Neutral)
+    return AbstractValue::ofData(A);
+  // Two tagged values: the names they share must agree, except names one of
+  // them has already reduced.
+  std::set<std::string> Except = A.reduced;
+  Except.insert(B.reduced.begin(), B.reduced.end());
+  std::string What = Op == '*' ? "product" : Op == '/' ? "quotient" : Op == 'm' ? "max/min"
+                                                                     : "sum";
+  DataValue Out;
+  Out.kind = DataValue::Kind::Tagged;
+  for (const ProvenanceCase &X : A.cases)
+    for (const ProvenanceCase &Y : B.cases) {
+      requireAgreement(X, Y, Except, Site, What);
+      Out.cases.push_back(mergeCases(X, Y));
+    }
+  Out.reduced = Except;
+  Out.reductions = A.reductions;
+  Out.reductions.insert(Out.reductions.end(), B.reductions.begin(), B.reductions.end());
+  return AbstractValue::ofData(std::move(Out));
+}
+
+bool ProvenanceInterpreter::variesWithLoop(const Term *Value,
+                                           const std::vector<const Term *> &Constraints,
+                                           const LoopFrame &Frame) {
+  // Two iterations, each with its own copy of the counter and of every
+  // fresh symbol the value's constraints introduced: can the value differ?
+  std::vector<const Term *> Symbols = collectSymbols(Value);
+  for (const Term *C : Constraints)
+    for (const Term *S : collectSymbols(C))
+      Symbols.push_back(S);
+  bool Mentions = false;
+  for (const Term *S : Symbols)
+    if (S == Frame.span.counter)
+      Mentions = true;
+  if (!Mentions) {
+    // Only through constraints on fresh symbols can it still vary; those
+    // mention the counter too, so a value free of it is invariant.
+    return false;
+  }
+  TermMap First, Second;
+  for (const Term *S : Symbols) {
+    if (S == Frame.span.counter || S->symbolKind() == SymbolKind::Fresh ||
+        S->name().find('\'') != std::string::npos) {
+      First[S] = T.freshCopy(S);
+      Second[S] = T.freshCopy(S);
+    }
+  }
+  std::vector<const Term *> Query = Path;
+  for (const TermMap *M : {&First, &Second}) {
+    for (const Term *F : Frame.span.facts)
+      Query.push_back(substitute(T, F, *M));
+    for (const Term *C : Constraints)
+      Query.push_back(substitute(T, C, *M));
+  }
+  Query.push_back(T.ne(substitute(T, Value, First), substitute(T, Value, Second)));
+  SolverResult R = Solver.check(T.allOf(Query));
+  return R.status != SolverResult::Proven;
+}
+
+void ProvenanceInterpreter::finishAccumulations(const LoopFrame &Frame, const CarriedVars &Carried) {
+  for (const auto &[Var, Entry] : Carried) {
+    const auto &[Before, Token] = Entry;
+    auto It = Env.find(Var);
+    if (It == Env.end() || It->second.kind != AbstractValue::Kind::Data)
+      continue;
+    DataValue &V = It->second.data;
+    if (V.accumulator != Token) {
+      // Not an accumulation (overwritten each iteration): its value after
+      // the loop is the last iteration's, which the body value describes.
+      continue;
+    }
+    const clang::Expr *Site = nullptr;
+    // The contributions of this loop: drop the names that vary with it.
+    std::set<std::string> Dropped;
+    for (ProvenanceCase &C : V.cases) {
+      for (auto CI = C.coords.begin(); CI != C.coords.end();) {
+        if (!variesWithLoop(CI->second, C.constraints, Frame)) {
+          ++CI;
+          continue;
+        }
+        Dropped.insert(CI->first);
+        Reduction R;
+        R.name = CI->first;
+        R.term = CI->second;
+        R.constraints = C.constraints;
+        R.constraints.push_back(C.validity);
+        R.loops.push_back(Frame.span);
+        R.site = Frame.loop->getBeginLoc();
+        // The same name from several cases is one reduction; keep the first.
+        if (std::none_of(V.reductions.begin(), V.reductions.end(),
+                         [&](const Reduction &X) { return X.name == R.name; }))
+          V.reductions.push_back(std::move(R));
+        CI = C.coords.erase(CI);
+      }
+    }
+    // Reductions from inner loops extend over this loop when they move with it.
+    for (Reduction &R : V.reductions) {
+      if (R.loops.back().counter == Frame.span.counter)
+        continue;
+      bool Moves = occursIn(Frame.span.counter, R.term);
+      for (const Term *C : R.constraints)
+        Moves = Moves || occursIn(Frame.span.counter, C);
+      if (Moves)
+        R.loops.push_back(Frame.span);
+    }
+    for (const std::string &Name : Dropped) {
+      V.reduced.insert(Name);
+      if (OutputNames.count(Name) && Opts.implicitInvariants) {
+        Obligation O = makeObligation(ObligationKind::ReductionFreeName, Site);
+        O.range = Frame.loop->getSourceRange();
+        O.summary = "the accumulation over '" + Frame.span.name + "' keeps '" + Name + "' fixed";
+        O.failure = "the accumulation over loop '" + Frame.span.name + "' sums over '" + Name +
+                    "', a free coordinate of the output";
+        O.violation = T.trueTerm();
+        Obligations.push_back(std::move(O));
+      }
+    }
+    // After the loop: the value before it plus the contributions.
+    const DataValue &Pre = Before.data;
+    V.accumulator = Pre.accumulator;
+    if (Pre.kind == DataValue::Kind::Tagged) {
+      V.cases.insert(V.cases.begin(), Pre.cases.begin(), Pre.cases.end());
+      V.reduced.insert(Pre.reduced.begin(), Pre.reduced.end());
+    }
+    if (V.cases.empty())
+      V.kind = Pre.kind == DataValue::Kind::Unknown ? Pre.kind : DataValue::Kind::Neutral;
+  }
+}
+
+void ProvenanceInterpreter::emitCoverage(const Reduction &R, const clang::Expr *Site) {
+  if (!Opts.implicitInvariants)
+    return;
+  // The bound of the reduced name, from the first input tag declaring it.
+  const Term *Bound = nullptr;
+  std::string Tensor;
+  for (const auto &[Decl, Info] : Tensors) {
+    for (size_t I = 0; I < Info.coordNames.size(); ++I)
+      if (Info.coordNames[I] == R.name && !Info.output) {
+        Bound = Info.layout.coordinates[I].bound;
+        Tensor = Info.tensor;
+      }
+  }
+  if (!Bound)
+    return;
+  std::string Loops;
+  for (auto It = R.loops.rbegin(); It != R.loops.rend(); ++It)
+    Loops += (Loops.empty() ? "" : ", ") + It->name;
+
+  // Injective: two different iteration points never reduce the same index.
+  {
+    TermMap First, Second;
+    std::vector<const Term *> Symbols = collectSymbols(R.term);
+    for (const Term *C : R.constraints)
+      for (const Term *S : collectSymbols(C))
+        Symbols.push_back(S);
+    for (const ReductionLoop &L : R.loops)
+      Symbols.push_back(L.counter);
+    for (const Term *S : Symbols)
+      if (S->symbolKind() == SymbolKind::LoopCounter || S->symbolKind() == SymbolKind::Fresh ||
+          S->name().find('\'') != std::string::npos) {
+        First[S] = T.freshCopy(S);
+        Second[S] = T.freshCopy(S);
+      }
+    Obligation O = makeObligation(ObligationKind::ReductionInjective, Site);
+    O.range = clang::SourceRange(R.site, R.site);
+    O.summary = "each '" + R.name + "' is reduced once over loops (" + Loops + ")";
+    O.failure = "reduction over '" + R.name + "' counts an index twice";
+    O.context = Path;
+    const Term *Differ = T.falseTerm();
+    for (const ReductionLoop &L : R.loops) {
+      for (const TermMap *M : {&First, &Second})
+        for (const Term *F : L.facts)
+          O.context.push_back(substitute(T, F, *M));
+      Differ = T.logicalOr(Differ, T.ne(substitute(T, L.counter, First),
+                                        substitute(T, L.counter, Second)));
+    }
+    for (const TermMap *M : {&First, &Second})
+      for (const Term *C : R.constraints)
+        O.context.push_back(substitute(T, C, *M));
+    const Term *I1 = substitute(T, R.term, First), *I2 = substitute(T, R.term, Second);
+    O.violation = T.logicalAnd(Differ, T.eq(I1, I2));
+    for (const ReductionLoop &L : R.loops) {
+      O.observe.push_back({L.name + " (first)", substitute(T, L.counter, First)});
+      O.observe.push_back({L.name + " (second)", substitute(T, L.counter, Second)});
+    }
+    O.observe.push_back({R.name, I1});
+    Obligations.push_back(std::move(O));
+  }
+  // Complete: the iteration count equals the bound and every index lies in
+  // range; with injectivity that covers [0, bound) exactly once.
+  {
+    Obligation O = makeObligation(ObligationKind::ReductionComplete, Site);
+    O.range = clang::SourceRange(R.site, R.site);
+    O.summary = "loops (" + Loops + ") reduce every '" + R.name + "' in [0, " + print(Bound) + ")";
+    O.context = Path;
+    const Term *Count = T.constant(1);
+    for (const ReductionLoop &L : R.loops) {
+      if (!L.tripCount) {
+        O.unprovenReason = "loop '" + L.name + "' has no known trip count";
+        break;
+      }
+      Count = T.mul(Count, L.tripCount);
+    }
+    if (O.unprovenReason.empty()) {
+      std::vector<const Term *> InRange;
+      for (const ReductionLoop &L : R.loops)
+        InRange.insert(InRange.end(), L.facts.begin(), L.facts.end());
+      InRange.insert(InRange.end(), R.constraints.begin(), R.constraints.end());
+      const Term *OutOfRange = T.logicalAnd(
+          T.allOf(InRange), T.logicalOr(T.lt(R.term, T.constant(0)), T.ge(R.term, Bound)));
+      O.violation = T.logicalOr(T.ne(Count, Bound), OutOfRange);
+      O.failure = "reduction over '" + R.name + "' does not cover " + Tensor + "'s '" + R.name +
+                  "' exactly: the loops run " + print(Count) + " times for a bound of " +
+                  print(Bound);
+      O.observe = {{"iterations", Count}, {"bound", Bound}};
+    }
+    Obligations.push_back(std::move(O));
+  }
+}
+
+} // namespace ave::inv

@@ -1,0 +1,145 @@
+// `ave-rewrite check`: prove every explicit and implicit invariant of each
+// annotated kernel, or print a counterexample.
+
+#include "Commands.h"
+
+#include "ave/annotations/KernelAnnotations.h"
+#include "ave/invariants/KernelAnalysis.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace ave::cli {
+
+namespace {
+
+const char *statusName(inv::SolverResult::Status S) {
+  switch (S) {
+  case inv::SolverResult::Proven:
+    return "proven";
+  case inv::SolverResult::Violated:
+    return "violated";
+  case inv::SolverResult::Unknown:
+    return "unproven";
+  }
+  return "unproven";
+}
+
+nlohmann::json pointJson(const frontend::SourcePoint &P) {
+  if (!P.valid())
+    return nullptr;
+  return {{"file", P.file}, {"line", P.line}, {"column", P.column}};
+}
+
+} // namespace
+
+int runCheck(const GlobalOptions &G, const CheckOptions &C, const std::vector<std::string> &Files) {
+  frontend::DiagnosticSink Sink;
+  nlohmann::json KernelsJson = nlohmann::json::array();
+  unsigned Proven = 0, Violated = 0, Unproven = 0, Checked = 0;
+  inv::AnalysisOptions AOpts;
+  AOpts.z3TimeoutMs = C.z3TimeoutMs;
+  AOpts.implicitInvariants = C.implicitInvariants;
+  AOpts.waveSize = frontend::targetInfo(G.frontend.args.target).waveSize;
+
+  frontend::FrontendResult R =
+      frontend::parseHipFiles(Files, G.frontend, [&](frontend::ParsedUnit &U) {
+        const clang::SourceManager &SM = U.context.getSourceManager();
+        std::vector<const clang::FunctionDecl *> Kernels = ann::findKernels(U.context);
+        addAnnotationErrors(SM, ann::findStrayPragmas(U.context, U.pragmas, Kernels), Sink);
+        for (const clang::FunctionDecl *K : Kernels) {
+          ann::KernelAnnotations A = ann::collectKernelAnnotations(U.context, *K, U.pragmas);
+          if (!A.errors.empty()) {
+            addAnnotationErrors(SM, A.errors, Sink);
+            continue;
+          }
+          if (A.tags.empty() && A.pragmas.empty()) {
+            Sink.add(frontend::makeDiagnostic(SM, K->getLocation(), frontend::Severity::Note, "",
+                                              "kernel '" + K->getNameAsString() +
+                                                  "' has no annotations; nothing to check"));
+            continue;
+          }
+          ++Checked;
+          inv::KernelReport Report = inv::analyzeKernel(U.context, A, AOpts);
+          nlohmann::json Obligations = nlohmann::json::array();
+          for (const inv::ObligationResult &O : Report.results) {
+            frontend::SourcePoint Loc = frontend::toSourcePoint(SM, O.obligation.range.getBegin());
+            nlohmann::json J = {{"kind", inv::obligationKindName(O.obligation.kind)},
+                                {"status", statusName(O.status)},
+                                {"summary", O.obligation.summary},
+                                {"location", pointJson(Loc)},
+                                {"millis", O.millis}};
+            if (O.status == inv::SolverResult::Proven) {
+              ++Proven;
+              Obligations.push_back(std::move(J));
+              continue;
+            }
+            frontend::Diagnostic D;
+            if (O.status == inv::SolverResult::Violated) {
+              ++Violated;
+              D = frontend::makeDiagnostic(SM, O.obligation.range, frontend::Severity::Error,
+                                           "ave-invariant", O.obligation.failure);
+              nlohmann::json Cex = {{"values", O.values}, {"notes", nlohmann::json::array()}};
+              for (const inv::CounterexampleLine &L : O.counterexample) {
+                frontend::SourcePoint P = frontend::toSourcePoint(SM, L.location);
+                D.notes.push_back({P, L.text});
+                Cex["notes"].push_back({{"text", L.text}, {"location", pointJson(P)}});
+              }
+              J["message"] = O.obligation.failure;
+              J["counterexample"] = std::move(Cex);
+            } else {
+              ++Unproven;
+              D = frontend::makeDiagnostic(SM, O.obligation.range, frontend::Severity::Warning,
+                                           "ave-invariant",
+                                           "unproven: " + O.obligation.summary + ": " + O.reason);
+              J["reason"] = O.reason;
+            }
+            D.details = J;
+            Sink.add(std::move(D));
+            Obligations.push_back(std::move(J));
+          }
+          for (const inv::AnalysisNote &N : Report.notes)
+            Sink.add(frontend::makeDiagnostic(SM, N.location, frontend::Severity::Note, "",
+                                              N.message));
+          nlohmann::json KJ = {{"kernel", Report.kernel},
+                               {"file", U.file},
+                               {"proven", Report.proven()},
+                               {"violated", Report.violated()},
+                               {"unproven", Report.unproven()},
+                               {"analysis_ms", Report.analysisMillis},
+                               {"solve_ms", Report.solveMillis},
+                               {"obligations", std::move(Obligations)}};
+          KernelsJson.push_back(std::move(KJ));
+          if (C.timing)
+            llvm::errs() << Report.kernel << ": analysis " << llvm::format("%.1f", Report.analysisMillis)
+                         << " ms (solver " << llvm::format("%.1f", Report.solveMillis) << " ms)\n";
+        }
+      });
+  Sink.sort();
+  int Code = reportFrontendFailure(R);
+  bool InputErrors = Code != 0 || std::any_of(Sink.all().begin(), Sink.all().end(),
+                                              [](const frontend::Diagnostic &D) {
+                                                return D.check == "ave-annotation";
+                                              });
+  if (G.format == OutputFormat::Json) {
+    nlohmann::json Doc = {{"kernels", KernelsJson},
+                          {"summary",
+                           {{"kernels", Checked},
+                            {"proven", Proven},
+                            {"violated", Violated},
+                            {"unproven", Unproven}}},
+                          {"diagnostics", Sink.toJson()}};
+    llvm::outs() << Doc.dump(2) << "\n";
+  } else {
+    Sink.printText(llvm::outs(), G.color);
+    llvm::outs() << Checked << " kernel" << (Checked == 1 ? "" : "s") << " checked: " << Proven
+                 << " proven, " << Violated << " violated, " << Unproven << " unproven\n";
+  }
+  if (InputErrors)
+    return 2;
+  return Violated || Unproven ? 1 : 0;
+}
+
+} // namespace ave::cli

@@ -1,0 +1,46 @@
+// The subcommands of ave-rewrite. Each returns the process exit code:
+// 0 clean, 1 findings, 2 usage or input error.
+#pragma once
+
+#include "ave/frontend/Diagnostics.h"
+#include "ave/frontend/HipFrontend.h"
+
+#include <string>
+#include <vector>
+
+namespace clang {
+class SourceManager;
+}
+namespace ave::ann {
+struct AnnotationError;
+}
+
+namespace ave::cli {
+
+enum class OutputFormat { Text, Json };
+
+struct GlobalOptions {
+  frontend::FrontendOptions frontend;
+  OutputFormat format = OutputFormat::Text;
+  bool color = false;
+};
+
+void addAnnotationErrors(const clang::SourceManager &SM,
+                         const std::vector<ann::AnnotationError> &Errors,
+                         frontend::DiagnosticSink &Sink);
+
+// 2 when the front end could not parse some input (it said why), else 0.
+int reportFrontendFailure(const frontend::FrontendResult &R);
+
+int runKernels(const GlobalOptions &G, const std::vector<std::string> &Files);
+int runAnnotations(const GlobalOptions &G, const std::vector<std::string> &Files);
+
+struct CheckOptions {
+  unsigned z3TimeoutMs = 10000;
+  bool implicitInvariants = true;
+  bool timing = false;
+};
+int runCheck(const GlobalOptions &G, const CheckOptions &C, const std::vector<std::string> &Files);
+
+
+} // namespace ave::cli

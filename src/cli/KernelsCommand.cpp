@@ -1,0 +1,29 @@
+// `ave-rewrite kernels`: the kernel model of each file.
+
+#include "Commands.h"
+
+#include "ave/model/ModelBuilder.h"
+#include "ave/model/ModelOutput.h"
+
+#include "clang/AST/ASTContext.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace ave::cli {
+
+int runKernels(const GlobalOptions &G, const std::vector<std::string> &Files) {
+  nlohmann::json Units = nlohmann::json::array();
+  frontend::FrontendResult R =
+      frontend::parseHipFiles(Files, G.frontend, [&](frontend::ParsedUnit &U) {
+        model::TranslationUnitModel TU = model::buildTranslationUnitModel(U.context);
+        if (G.format == OutputFormat::Json) {
+          Units.push_back(model::toJson(TU));
+          return;
+        }
+        model::printText(llvm::outs(), TU);
+      });
+  if (G.format == OutputFormat::Json)
+    llvm::outs() << (Files.size() == 1 && Units.size() == 1 ? Units[0] : Units).dump(2) << "\n";
+  return reportFrontendFailure(R);
+}
+
+} // namespace ave::cli

@@ -1,0 +1,122 @@
+// ave-rewrite: the command-line entry point. Parses global options once and
+// hands the file list to one subcommand.
+
+#include "Commands.h"
+
+#include "ave/frontend/Target.h"
+
+#include "CLI/CLI.hpp"
+#include "clang/Basic/Version.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+#include "z3++.h"
+
+#include <functional>
+#include <iostream>
+#include <map>
+
+namespace {
+
+std::string versionText() {
+  unsigned Major, Minor, Build, Rev;
+  Z3_get_version(&Major, &Minor, &Build, &Rev);
+  return "ave-rewrite " AVE_VERSION " (Clang " CLANG_VERSION_STRING ", Z3 " + std::to_string(Major) +
+         "." + std::to_string(Minor) + "." + std::to_string(Build) + ")";
+}
+
+struct LaterCommand {
+  const char *name;
+  const char *summary;
+  const char *issue;
+};
+
+// Subcommands whose capability lands with a later piece of work: they are
+// listed so scripts can discover them, and say so instead of pretending.
+constexpr LaterCommand LaterCommands[] = {
+    {"lint", "clang-tidy-style checks: invariants, LDS races, barriers, bank conflicts",
+     "lint"},
+    {"rewrite", "apply verified LDS-layout rewrites as patches", "rewrite engine"},
+    {"optimize", "search over verified rewrites for a faster kernel", "agent"},
+    {"review", "check a pull request's patch keeps every invariant", "review"},
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+  CLI::App App{"ave-rewrite: verified source-to-source optimization of HIP kernels"};
+  App.name("ave-rewrite");
+  App.require_subcommand(1);
+  App.fallthrough();
+  App.set_version_flag("--version", versionText());
+
+  ave::cli::GlobalOptions G;
+  std::string TargetName = "gfx942";
+  std::string FormatName = "text";
+  std::string ColorMode = "auto";
+  App.add_option("-p,--build-dir", G.frontend.buildDir,
+                 "Directory containing compile_commands.json")
+      ->check(CLI::ExistingDirectory);
+  App.add_option("--extra-arg", G.frontend.args.extraArgs,
+                 "Additional argument to append to the compiler command line (repeatable)")
+      ->allow_extra_args(false);
+  App.add_option("--target", TargetName, "GPU target: gfx942, gfx90a or sm_90")
+      ->check(CLI::IsMember({"gfx942", "gfx90a", "sm_90"}))
+      ->capture_default_str();
+  App.add_option("--format", FormatName, "Output format: text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  App.add_option("--color", ColorMode, "Colored diagnostics: auto, always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+
+  std::vector<std::string> Files;
+  std::function<int()> Selected;
+
+  CLI::App *Kernels = App.add_subcommand("kernels", "Print the kernel model of each file");
+  Kernels->add_option("files", Files, "HIP source files")->required();
+  Kernels->callback([&] { Selected = [&] { return ave::cli::runKernels(G, Files); }; });
+
+  CLI::App *Annotations =
+      App.add_subcommand("annotations", "Print the parsed tags and pragmas of each kernel");
+  Annotations->add_option("files", Files, "HIP source files")->required();
+  Annotations->callback([&] { Selected = [&] { return ave::cli::runAnnotations(G, Files); }; });
+
+  ave::cli::CheckOptions CheckOpts;
+  CLI::App *Check = App.add_subcommand(
+      "check", "Prove the annotated and implicit invariants with Z3, or show a counterexample");
+  Check->add_option("files", Files, "HIP source files")->required();
+  Check->add_option("--z3-timeout-ms", CheckOpts.z3TimeoutMs, "Per-query solver timeout")
+      ->capture_default_str();
+  Check->add_flag("!--no-implicit", CheckOpts.implicitInvariants,
+                  "Check only the explicit #pragma ave assert invariants");
+  Check->add_flag("--timing", CheckOpts.timing, "Print analysis time per kernel to stderr");
+  Check->callback([&] { Selected = [&] { return ave::cli::runCheck(G, CheckOpts, Files); }; });
+
+  for (const LaterCommand &Later : LaterCommands) {
+    CLI::App *Sub = App.add_subcommand(Later.name, Later.summary);
+    Sub->allow_extras();
+    Sub->callback([&, Later] {
+      Selected = [Later] {
+        llvm::errs() << "ave-rewrite: error: '" << Later.name
+                     << "' is not yet available (it arrives with the " << Later.issue
+                     << " work)\n";
+        return 2;
+      };
+    });
+  }
+
+  try {
+    App.parse(argc, argv);
+  } catch (const CLI::Success &E) {
+    return App.exit(E);
+  } catch (const CLI::ParseError &E) {
+    App.exit(E);
+    return 2;
+  }
+
+  G.frontend.args.target = *ave::frontend::parseTarget(TargetName);
+  G.frontend.args.resourceDir = ave::frontend::defaultResourceDir();
+  G.frontend.args.includeDirs.push_back(ave::frontend::annotationsIncludeDir());
+  G.format = FormatName == "json" ? ave::cli::OutputFormat::Json : ave::cli::OutputFormat::Text;
+  G.color = ColorMode == "always" || (ColorMode == "auto" && llvm::sys::Process::StandardErrHasColors());
+  return Selected ? Selected() : 2;
+}
