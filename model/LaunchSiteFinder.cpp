@@ -61,12 +61,12 @@ std::optional<std::string> optionalArgText(const ASTContext &Ctx, const Expr *E)
   return detail::exprText(Ctx, asWritten(E));
 }
 
-std::string kernelNameOf(const Expr *Callee, const FunctionDecl *Kernel) {
+// A launch inside a host template may name its kernel through a dependent
+// expression (`ops::k<T>`); the name is then the callee as written.
+std::string kernelNameOf(const ASTContext &Ctx, const Expr *Callee, const FunctionDecl *Kernel) {
   if (Kernel)
     return detail::functionName(Kernel);
-  if (const auto *Overloads = dyn_cast<OverloadExpr>(Callee->IgnoreParenImpCasts()))
-    return Overloads->getName().getAsString();
-  return {};
+  return detail::spelledText(Ctx, Callee);
 }
 
 class LaunchFinder : public RecursiveASTVisitor<LaunchFinder> {
@@ -93,7 +93,7 @@ public:
     const Expr *Callee = Launch->getCallee()->IgnoreParenImpCasts();
     if (const auto *Ref = dyn_cast<DeclRefExpr>(Callee))
       Site.kernel = dyn_cast<FunctionDecl>(Ref->getDecl());
-    Site.kernelName = kernelNameOf(Callee, Site.kernel);
+    Site.kernelName = kernelNameOf(Ctx, Callee, Site.kernel);
     Site.caller = Callers.empty() ? std::string() : Callers.back()->getQualifiedNameAsString();
     SourceLocation Begin = Launch->getBeginLoc();
     Site.form = isInsideHipLaunchMacro(SM, Ctx.getLangOpts(), Begin)

@@ -57,6 +57,21 @@ std::string exprText(const ASTContext &Ctx, const Expr *E) {
   return Printed;
 }
 
+std::string spelledText(const ASTContext &Ctx, const Expr *E) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Begin = SM.getSpellingLoc(E->getBeginLoc());
+  SourceLocation End = SM.getSpellingLoc(E->getEndLoc());
+  if (Begin.isValid() && End.isValid() && SM.getFileID(Begin) == SM.getFileID(End) &&
+      !SM.isBeforeInTranslationUnit(End, Begin)) {
+    bool Invalid = false;
+    llvm::StringRef Text = Lexer::getSourceText(CharSourceRange::getTokenRange(Begin, End), SM,
+                                                Ctx.getLangOpts(), &Invalid);
+    if (!Invalid && !Text.empty())
+      return Text.str();
+  }
+  return exprText(Ctx, E);
+}
+
 ConstantOrText constantOrText(const ASTContext &Ctx, const Expr *E) {
   ConstantOrText Result;
   if (!E)

@@ -28,6 +28,11 @@ bool isUserCode(const clang::SourceManager &SM, clang::SourceLocation Loc);
 // spelling in one file (pieces of a macro body), Clang's pretty-printed form.
 std::string exprText(const clang::ASTContext &Ctx, const clang::Expr *E);
 
+// The tokens the user typed for E, looking through every macro around it
+// (`HIP_KERNEL_NAME(k<T>)` gives "k<T>"); exprText when they are not
+// contiguous in one file.
+std::string spelledText(const clang::ASTContext &Ctx, const clang::Expr *E);
+
 // The value of a constant integer expression, and its text either way.
 ConstantOrText constantOrText(const clang::ASTContext &Ctx, const clang::Expr *E);
 

@@ -339,6 +339,33 @@ __global__ void mfma(const half4* a, const half4* b, float* c, int* counter) {
   EXPECT_EQ(K.barriers[0].name, "__builtin_amdgcn_s_barrier");
 }
 
+TEST(KernelModelTest, PointerAddressSpacesAndDependentCalls) {
+  auto Unit = parseHip(R"(#include <hip/hip_runtime.h>
+template <typename T>
+__global__ void spaces(__attribute__((address_space(3))) T* lds, const int* c, T v) {
+  for (float f : {1.0f, 2.0f}) v += f;
+  lds[0] = __shfl_xor(v, 1);
+}
+)");
+  ASSERT_TRUE(Unit);
+  std::vector<KernelModel> Kernels = buildKernelModels(Unit->getASTContext());
+  ASSERT_EQ(Kernels.size(), 1u);
+  const KernelModel &K = Kernels[0];
+  ASSERT_EQ(K.params.size(), 3u);
+  EXPECT_EQ(K.params[0].addressSpace, "address_space(3)");
+  EXPECT_EQ(K.params[0].pointeeType, "T");
+  EXPECT_EQ(K.params[1].addressSpace, "");
+  EXPECT_TRUE(K.params[1].pointeeConst);
+  ASSERT_EQ(K.loops.size(), 1u);
+  EXPECT_EQ(K.loops[0].kind, LoopKind::RangeFor);
+  EXPECT_EQ(K.loops[0].inductionVar, "f");
+  EXPECT_FALSE(K.loops[0].canonical);
+  // Still an unresolved call in the uninstantiated template.
+  ASSERT_EQ(K.intrinsics.size(), 1u);
+  EXPECT_EQ(K.intrinsics[0].name, "__shfl_xor");
+  EXPECT_FALSE(K.intrinsics[0].loop);
+}
+
 TEST(KernelModelTest, HostFunctionsAndHeadersAreNotKernels) {
   auto Unit = parseHip(R"(#include <hip/hip_runtime.h>
 __device__ float helper(float x) { return x; }

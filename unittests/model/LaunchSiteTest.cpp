@@ -78,6 +78,33 @@ TEST(LaunchSiteTest, TranslationUnitModelHasFileKernelsAndLaunches) {
   EXPECT_EQ(TU.launches.size(), 4u);
 }
 
+TEST(LaunchSiteTest, DependentLaunchInHostTemplateKeepsTheNameAsWritten) {
+  auto Unit = parseHip(R"(#include <hip/hip_runtime.h>
+namespace ops {
+template <typename T> __global__ void warp_sum(T* x, int n) { x[0] = n; }
+}
+template <typename T> void host_launch(T* x, int n) {
+  ops::warp_sum<T><<<1, 64>>>(x, n);
+  hipLaunchKernelGGL(HIP_KERNEL_NAME(ops::warp_sum<T>), dim3(1), dim3(64), 0, 0, x, n);
+}
+template void host_launch<float>(float*, int);
+)");
+  ASSERT_TRUE(Unit);
+  std::vector<LaunchSite> Sites = findLaunchSites(Unit->getASTContext());
+  ASSERT_EQ(Sites.size(), 2u); // the pattern's launches, not the instantiation's again
+  EXPECT_EQ(Sites[0].kernelName, "ops::warp_sum<T>");
+  EXPECT_EQ(Sites[0].kernel, nullptr);
+  EXPECT_EQ(Sites[1].kernelName, "ops::warp_sum<T>");
+  EXPECT_EQ(Sites[1].form, LaunchForm::HipLaunchKernelGGL);
+  EXPECT_EQ(Sites[1].caller, "host_launch");
+
+  std::vector<KernelModel> Kernels = buildKernelModels(Unit->getASTContext());
+  ASSERT_EQ(Kernels.size(), 1u);
+  EXPECT_EQ(Kernels[0].name, "ops::warp_sum");
+  ASSERT_EQ(Kernels[0].instantiations.size(), 1u);
+  EXPECT_EQ(Kernels[0].instantiations[0].name, "ops::warp_sum<float>");
+}
+
 TEST(LaunchSiteTest, NoLaunchesInDeviceOnlyCode) {
   auto Unit = parseHip(R"(#include <hip/hip_runtime.h>
 __global__ void k(float* x) { x[0] = 1.0f; }
