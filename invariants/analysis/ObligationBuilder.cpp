@@ -6,6 +6,9 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
 
 namespace ave::inv {
 
@@ -150,6 +153,14 @@ bool ProvenanceInterpreter::variesWithLoop(const Term *Value,
   }
   Query.push_back(T.ne(substitute(T, Value, First), substitute(T, Value, Second)));
   SolverResult R = Solver.check(T.allOf(Query));
+  if (std::getenv("AVE_DEBUG_VARIES")) {
+    llvm::errs() << "varies? loop " << Frame.span.name << " value " << print(Value) << " -> "
+                 << (R.status != SolverResult::Proven) << "\n";
+    for (const Term *C : Constraints)
+      llvm::errs() << "   c: " << print(C) << "\n";
+    for (auto &[K, V] : R.model)
+      llvm::errs() << "   " << K << " = " << V << "\n";
+  }
   return R.status != SolverResult::Proven;
 }
 
@@ -169,8 +180,13 @@ void ProvenanceInterpreter::finishAccumulations(const LoopFrame &Frame, const Ca
     // The contributions of this loop: drop the names that vary with it.
     std::set<std::string> Dropped;
     for (ProvenanceCase &C : V.cases) {
+      // Past the loop its counter is existential: keep its bounds with the
+      // case, and the case's own validity, so copies stay consistent.
+      C.constraints.insert(C.constraints.end(), Frame.span.facts.begin(), Frame.span.facts.end());
+      std::vector<const Term *> WithValidity = C.constraints;
+      WithValidity.push_back(C.validity);
       for (auto CI = C.coords.begin(); CI != C.coords.end();) {
-        if (!variesWithLoop(CI->second, C.constraints, Frame)) {
+        if (!variesWithLoop(CI->second, WithValidity, Frame)) {
           ++CI;
           continue;
         }
