@@ -156,6 +156,10 @@ private:
 
 } // namespace
 
+KernelModel buildKernelModel(ASTContext &Ctx, const FunctionDecl &Kernel) {
+  return describeKernel(Ctx, Kernel);
+}
+
 std::vector<KernelModel> buildKernelModels(ASTContext &Ctx) {
   KernelFinder Finder(Ctx);
   Finder.TraverseDecl(Ctx.getTranslationUnitDecl());

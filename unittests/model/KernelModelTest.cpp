@@ -253,6 +253,19 @@ void run(const float* a, float* b, const double* c, double* d) {
   EXPECT_EQ(K.loops[0].stepText, "blockDim.x");
   EXPECT_FALSE(K.loops[0].step);
   EXPECT_EQ(K.barriers.size(), 1u);
+
+  // An instantiation modelled on its own has concrete types and sizes.
+  ASSERT_NE(K.instantiations[1].decl, nullptr);
+  KernelModel Double = buildKernelModel(Unit->getASTContext(), *K.instantiations[1].decl);
+  EXPECT_EQ(Double.name, "copy_tile<double, 16>");
+  EXPECT_FALSE(Double.isTemplate);
+  ASSERT_EQ(Double.sharedArrays.size(), 1u);
+  EXPECT_EQ(Double.sharedArrays[0].elementType, "double");
+  EXPECT_EQ(Double.sharedArrays[0].extents[1].value, 17);
+  EXPECT_EQ(Double.ldsBytes, 16u * 17u * 8u);
+  ASSERT_EQ(Double.loops.size(), 1u);
+  EXPECT_EQ(Double.loops[0].boundText, "TILE");
+  EXPECT_EQ(Double.params[0].type, "const double *");
 }
 
 TEST(KernelModelTest, NonCanonicalLoops) {

@@ -7,7 +7,8 @@
 
 namespace clang {
 class ASTContext;
-}
+class FunctionDecl;
+} // namespace clang
 
 namespace ave::model {
 
@@ -15,6 +16,10 @@ namespace ave::model {
 // non-system includes, in source order. A kernel template is reported once
 // (from its pattern) with the names of its instantiations.
 std::vector<KernelModel> buildKernelModels(clang::ASTContext &Ctx);
+
+// The model of one kernel definition, e.g. one instantiation of a kernel
+// template (KernelInstantiation::decl), whose arrays then have concrete sizes.
+KernelModel buildKernelModel(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel);
 
 // Every kernel launch written in the main file or one of its non-system
 // includes, in source order.
