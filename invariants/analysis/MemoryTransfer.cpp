@@ -145,11 +145,26 @@ AbstractValue ProvenanceInterpreter::evalSubscriptLoad(const clang::Expr *E) {
   return AbstractValue::ofData(DataValue::neutral());
 }
 
+LayoutMatchResult ProvenanceInterpreter::matchTagLayout(const TensorInfo &TI, const Term *Index) {
+  // Coefficient matching reads `row*K + K - 1 - k` as m = row + 1,
+  // k = -1 - k with side conditions that never hold; assuming them would
+  // make every obligation on the value vacuous. Its result is used only when
+  // the path implies its side conditions; otherwise the mixed-radix
+  // division, whose side conditions are exactly "the access is in bounds".
+  LayoutMatchResult M = Matcher.match(TI.layout, Index);
+  if (M.matched) {
+    std::vector<const Term *> Query = Path;
+    Query.push_back(T.logicalNot(T.allOf(M.sideConditions)));
+    if (Solver.check(T.allOf(Query)).status == SolverResult::Proven)
+      return M;
+  }
+  LayoutMatchResult D = Matcher.match(TI.layout, Index, LayoutMatchStrategy::Division);
+  return D.matched ? D : M;
+}
+
 AbstractValue ProvenanceInterpreter::loadGlobal(const TensorInfo &TI, const Term *Index,
                                                 const clang::Expr *Site) {
-  LayoutMatchResult M = Matcher.match(TI.layout, Index);
-  if (!M.matched)
-    M = Matcher.match(TI.layout, Index, LayoutMatchStrategy::Division);
+  LayoutMatchResult M = matchTagLayout(TI, Index);
   if (!M.matched)
     return AbstractValue::ofData(DataValue::unknown("layout of " + TI.tensor +
                                                     " did not match the index: " + M.reason));
@@ -300,9 +315,7 @@ void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index,
     Obligations.push_back(std::move(Base));
     return;
   }
-  LayoutMatchResult M = Matcher.match(TI.layout, Index);
-  if (!M.matched)
-    M = Matcher.match(TI.layout, Index, LayoutMatchStrategy::Division);
+  LayoutMatchResult M = matchTagLayout(TI, Index);
   if (!M.matched) {
     Base.summary = "destination coordinates of " + TI.tensor;
     Base.unprovenReason = "layout of " + TI.tensor + " did not match the index: " + M.reason;

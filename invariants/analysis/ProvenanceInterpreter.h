@@ -112,6 +112,7 @@ private:
     bool valid() const { return base && offset; }
   };
   Address addressOf(const clang::Expr *E);
+  LayoutMatchResult matchTagLayout(const TensorInfo &T, const Term *Index);
   AbstractValue loadGlobal(const TensorInfo &T, const Term *Index, const clang::Expr *Site);
   AbstractValue loadShared(const clang::ValueDecl *Array, const Term *Index,
                            const clang::Expr *Site);
