@@ -1,6 +1,10 @@
 // The kernel model as JSON, the form tools read (`ave-rewrite kernels
-// --format json`). Field names are snake_case; a fact that is not known is
-// null rather than left out, so every kernel object has the same keys.
+// --format json`). Field names are snake_case. A fact that is not known is
+// null rather than left out, so consumers need not probe for keys; keys that
+// only mean something for one kind of record (the pointee of a pointer
+// parameter, the header parts of a `for` loop, the instantiations of a
+// kernel template) appear only on that kind. Sizes are numbers when known
+// and the expression text when they depend on template parameters.
 
 #include "ave/model/ModelOutput.h"
 
