@@ -379,6 +379,26 @@ __global__ void spaces(__attribute__((address_space(3))) T* lds, const int* c, T
   EXPECT_FALSE(K.intrinsics[0].loop);
 }
 
+TEST(KernelModelTest, KernelsFromUserHeadersButNotSystemHeaders) {
+  auto Unit =
+      parseHip(R"(#include <hip/hip_runtime.h>
+#include "user_kernels.h"
+#include <vendor_kernels.h>
+__global__ void main_kernel(float* x) { x[0] = 0; }
+)",
+               {{"user_kernels.h", "__global__ void from_user_header(float* x) { x[0] = 1; }\n"},
+                {"/vendor/include/vendor_kernels.h",
+                 "__global__ void from_vendor(float* x) { x[0] = 2; }\n"}},
+               {"-isystem", "/vendor/include"});
+  ASSERT_TRUE(Unit);
+  std::vector<KernelModel> Kernels = buildKernelModels(Unit->getASTContext());
+  ASSERT_EQ(Kernels.size(), 2u);
+  EXPECT_EQ(Kernels[0].name, "from_user_header");
+  EXPECT_EQ(Kernels[0].location.line, 1u);
+  EXPECT_NE(Kernels[0].location.file.find("user_kernels.h"), std::string::npos);
+  EXPECT_EQ(Kernels[1].name, "main_kernel");
+}
+
 TEST(KernelModelTest, HostFunctionsAndHeadersAreNotKernels) {
   auto Unit = parseHip(R"(#include <hip/hip_runtime.h>
 __device__ float helper(float x) { return x; }
