@@ -91,8 +91,10 @@ int main(int argc, char **argv) {
   Check->add_flag("--timing", CheckOpts.timing, "Print analysis time per kernel to stderr");
   Check->callback([&] { Selected = [&] { return ave::cli::runCheck(G, CheckOpts, Files); }; });
 
+  std::vector<std::string> LaterArgs;
   for (const LaterCommand &Later : LaterCommands) {
     CLI::App *Sub = App.add_subcommand(Later.name, Later.summary);
+    Sub->add_option("args", LaterArgs, "Arguments (ignored until the command exists)");
     Sub->allow_extras();
     Sub->callback([&, Later] {
       Selected = [Later] {
