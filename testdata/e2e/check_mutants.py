@@ -33,7 +33,7 @@ def main():
         if expected_kind(path) not in CHECKED_KINDS or kernel in PENDING:
             continue
         checked += 1
-        proc = subprocess.run(ave + ["check", path, "--format", "json"], capture_output=True, text=True)
+        proc = subprocess.run(ave + ["check", path, "--format", "json", "--z3-timeout-ms", "500"], capture_output=True, text=True)
         try:
             doc = json.loads(proc.stdout)
         except json.JSONDecodeError:

@@ -1,0 +1,67 @@
+"""Speed of the tool itself: wall time of `kernels` (parse + kernel model) and
+of `check` (parse + analysis + solving) per testdata kernel, and the
+analysis-only time `check` reports. Medians of N runs. Writes a JSON result.
+
+Usage: python3 bench/tool_speed.py build/ave-rewrite [--runs 5] [-o bench/results/tool-speed.json]
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import subprocess
+import time
+
+KERNELS = ["naive_gemm", "tiled_gemm", "double_buffered_gemm", "transpose_lds",
+           "transpose_swizzle", "block_reduce", "mfma_f16_tile"]
+
+
+def wall(cmd):
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    return time.perf_counter() - start, proc
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("binary")
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("-o", "--output", default="bench/results/tool-speed.json")
+    args = ap.parse_args()
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    rows = []
+    for k in KERNELS:
+        path = os.path.join(root, "testdata", k + ".hip")
+        kernels_s, check_s, analysis_ms = [], [], []
+        for _ in range(args.runs):
+            t, _ = wall([args.binary, "kernels", path, "--format", "json"])
+            kernels_s.append(t)
+            t, proc = wall([args.binary, "check", path, "--format", "json"])
+            check_s.append(t)
+            doc = json.loads(proc.stdout)
+            analysis_ms.append(sum(x["analysis_ms"] for x in doc["kernels"]))
+        rows.append({
+            "kernel": k,
+            "kernels_wall_s_median": round(statistics.median(kernels_s), 3),
+            "check_wall_s_median": round(statistics.median(check_s), 3),
+            "analysis_ms_median": round(statistics.median(analysis_ms), 1),
+        })
+        print(f"{k:22s} kernels {rows[-1]['kernels_wall_s_median']:.3f} s  "
+              f"check {rows[-1]['check_wall_s_median']:.3f} s  "
+              f"analysis {rows[-1]['analysis_ms_median']:.1f} ms")
+    result = {
+        "command": f"python3 bench/tool_speed.py {args.binary} --runs {args.runs}",
+        "machine": f"{platform.node()} {platform.machine()} {os.cpu_count()} cores",
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "runs": args.runs,
+        "kernels": rows,
+    }
+    os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
+    with open(args.output, "w") as f:
+        json.dump(result, f, indent=2)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
