@@ -100,23 +100,41 @@ void decode(ObligationResult &Out, const SolverResult &R, const std::vector<cons
 
 } // namespace
 
-KernelReport analyzeKernel(clang::ASTContext &Ctx, const ann::KernelAnnotations &Annotations,
-                           const AnalysisOptions &Opts) {
+KernelAnalysis::KernelAnalysis(clang::ASTContext &Ctx, const ann::KernelAnnotations &Annotations,
+                               const AnalysisOptions &Opts)
+    : Terms(std::make_unique<TermContext>()),
+      Solver(std::make_unique<ObligationSolver>(*Terms, Opts.z3TimeoutMs)),
+      Interp(std::make_unique<ProvenanceInterpreter>(Ctx, Annotations, *Terms, *Solver, Opts)),
+      KernelName(Annotations.kernel->getNameAsString()) {
+  auto Start = std::chrono::steady_clock::now();
+  Interp->run();
+  InterpretMillis =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();
+}
+
+KernelAnalysis::~KernelAnalysis() = default;
+
+const std::vector<const Term *> &KernelAnalysis::kernelFacts() const {
+  return Interp->kernelFacts();
+}
+const std::vector<LdsAccess> &KernelAnalysis::ldsAccesses() const { return Interp->ldsAccesses(); }
+const std::vector<BarrierSite> &KernelAnalysis::barriers() const { return Interp->barriers(); }
+const std::vector<AnalysisNote> &KernelAnalysis::notes() const { return Interp->notes(); }
+const Term *KernelAnalysis::threadIdx(unsigned D) const { return Interp->threadIdx(D); }
+const Term *KernelAnalysis::blockIdx(unsigned D) const { return Interp->blockIdx(D); }
+const Term *KernelAnalysis::blockDim(unsigned D) const { return Interp->blockDim(D); }
+
+KernelReport KernelAnalysis::solveObligations() {
   auto Start = std::chrono::steady_clock::now();
   KernelReport Report;
-  Report.kernel = Annotations.kernel->getNameAsString();
-  TermContext Terms;
-  ObligationSolver Solver(Terms, Opts.z3TimeoutMs);
-  ProvenanceInterpreter Interp(Ctx, Annotations, Terms, Solver, Opts);
-  Interp.run();
-  Report.notes = std::move(Interp.notes());
-
-  for (Obligation &O : Interp.obligations()) {
+  Report.kernel = KernelName;
+  Report.notes = Interp->notes();
+  for (Obligation &O : Interp->obligations()) {
     ObligationResult Result;
     if (!O.unprovenReason.empty() || !O.violation) {
       Result.status = SolverResult::Unknown;
       Result.reason = O.unprovenReason.empty() ? "nothing to check" : O.unprovenReason;
-      Result.obligation = std::move(O);
+      Result.obligation = O;
       Report.results.push_back(std::move(Result));
       continue;
     }
@@ -125,27 +143,32 @@ KernelReport analyzeKernel(clang::ASTContext &Ctx, const ann::KernelAnnotations 
     std::vector<const Term *> Observe;
     for (const auto &[Label, Term] : O.observe)
       Observe.push_back(Term);
-    SolverResult R = Solver.check(Terms.allOf(Query), Observe);
+    SolverResult R = Solver->check(Terms->allOf(Query), Observe);
     Result.millis = R.millis;
     Report.solveMillis += R.millis;
     Result.status = R.status;
     Result.reason = R.reason;
-    if (R.status == SolverResult::Violated) {
-      // A model that does not really violate the obligation under C
-      // semantics is not a counterexample: report unproven instead.
-      if (!Solver.confirms(Terms.allOf(Query), R)) {
-        Result.status = SolverResult::Unknown;
-        Result.reason = "the solver's counterexample does not survive re-evaluation";
-      }
+    // A model that does not really violate the obligation under C semantics
+    // is not a counterexample: report unproven instead.
+    if (R.status == SolverResult::Violated && !Solver->confirms(Terms->allOf(Query), R)) {
+      Result.status = SolverResult::Unknown;
+      Result.reason = "the solver's counterexample does not survive re-evaluation";
     }
-    Result.obligation = std::move(O);
+    Result.obligation = O;
     if (Result.status == SolverResult::Violated)
-      decode(Result, R, Query, Interp);
+      decode(Result, R, Query, *Interp);
     Report.results.push_back(std::move(Result));
   }
   Report.analysisMillis =
+      InterpretMillis +
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();
   return Report;
+}
+
+KernelReport analyzeKernel(clang::ASTContext &Ctx, const ann::KernelAnnotations &Annotations,
+                           const AnalysisOptions &Opts) {
+  KernelAnalysis Analysis(Ctx, Annotations, Opts);
+  return Analysis.solveObligations();
 }
 
 } // namespace ave::inv

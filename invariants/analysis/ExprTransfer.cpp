@@ -281,6 +281,8 @@ AbstractValue ProvenanceInterpreter::evalCall(const clang::CallExpr *Call) {
   if (Name == "__syncthreads" || Name == "__barrier" || Name == "__builtin_amdgcn_s_barrier" ||
       Name.starts_with("__syncthreads_")) {
     ++Seq;
+    ++Epoch;
+    Barriers.push_back({Epoch, Call, Path, loopContexts()});
     return AbstractValue::none();
   }
   std::vector<AbstractValue> Args;

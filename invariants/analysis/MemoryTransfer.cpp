@@ -110,6 +110,7 @@ AbstractValue ProvenanceInterpreter::evalSubscriptLoad(const clang::Expr *E) {
   if (E->getType()->isArrayType())
     return AbstractValue::ofPointer(A.base, A.offset); // a row of a 2-D array
   if (isSharedArray(A.base)) {
+    recordAccess(A.base, A.offset, false, E);
     if (E->getType()->isIntegralOrEnumerationType())
       return AbstractValue::ofInt(T.apply(A.base->getName().str(), {A.offset}));
     return loadShared(A.base, A.offset, E);
@@ -183,8 +184,30 @@ AbstractValue ProvenanceInterpreter::loadGlobal(const TensorInfo &TI, const Term
   return AbstractValue::ofData(std::move(V));
 }
 
+void ProvenanceInterpreter::recordAccess(const clang::ValueDecl *Array, const Term *Index,
+                                         bool IsWrite, const clang::Expr *Site) {
+  LdsAccess A;
+  A.array = Array;
+  A.address = Index;
+  A.isWrite = IsWrite;
+  clang::QualType Elem = Array->getType();
+  while (const auto *AT = Ctx.getAsArrayType(Elem))
+    Elem = AT->getElementType();
+  if (!Elem->isIncompleteType())
+    A.elementBytes = unsigned(Ctx.getTypeSizeInChars(Elem).getQuantity());
+  A.guard = Path;
+  A.loops = loopContexts();
+  A.epoch = Epoch;
+  A.seq = ++Seq;
+  A.expr = Site;
+  if (Site)
+    A.range = Site->getSourceRange();
+  Accesses.push_back(std::move(A));
+}
+
 void ProvenanceInterpreter::storeShared(const clang::ValueDecl *Array, const Term *Index,
                                         const DataValue &V, const clang::Expr *Site) {
+  recordAccess(Array, Index, true, Site);
   LdsWrite W;
   W.array = Array;
   W.address = Index;

@@ -10,6 +10,7 @@
 #include "ave/annotations/KernelAnnotations.h"
 #include "ave/invariants/KernelAnalysis.h"
 #include "ave/invariants/LayoutMatch.h"
+#include "ave/invariants/LdsAccess.h"
 #include "ave/invariants/Obligation.h"
 #include "ave/invariants/Solver.h"
 
@@ -37,6 +38,9 @@ public:
   std::vector<Obligation> &obligations() { return Obligations; }
   const std::vector<const Term *> &kernelFacts() const { return KernelFacts; }
   std::vector<AnalysisNote> &notes() { return Notes; }
+  const std::vector<LdsAccess> &ldsAccesses() const { return Accesses; }
+  const std::vector<BarrierSite> &barriers() const { return Barriers; }
+  const Term *blockDim(unsigned D) const { return BDim[D]; }
   // Thread/block symbols, for decoding counterexamples.
   const Term *threadIdx(unsigned D) const { return Tid[D]; }
   const Term *blockIdx(unsigned D) const { return Bid[D]; }
@@ -50,7 +54,12 @@ private:
     const Term *step = nullptr;
     unsigned firstSeq = 0; // program-order sequence number at loop entry
     unsigned lastSeq = 0;  // ... at loop exit (set when done)
+    unsigned firstEpoch = 0;
+    bool canonical = false;
   };
+  std::vector<LoopContext> loopContexts() const;
+  void recordAccess(const clang::ValueDecl *Array, const Term *Index, bool IsWrite,
+                    const clang::Expr *Site);
 
   struct TensorInfo {
     const ann::BoundTag *tag = nullptr;
@@ -167,6 +176,9 @@ private:
   std::deque<int> AccumulatorTokens; // addresses identify (variable, loop) pairs
   std::vector<Obligation> Obligations;
   std::vector<AnalysisNote> Notes;
+  std::vector<LdsAccess> Accesses;
+  std::vector<BarrierSite> Barriers;
+  unsigned Epoch = 0;
 };
 
 } // namespace ave::inv

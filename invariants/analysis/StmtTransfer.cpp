@@ -295,6 +295,7 @@ void ProvenanceInterpreter::visitFor(const clang::ForStmt *For) {
   const Term *Counter = T.freshSymbol(Var->getName().str(), SymbolKind::LoopCounter);
   Frame.span.counter = Counter;
   Frame.span.name = Var->getName().str();
+  Frame.canonical = true;
   if (CmpOp == clang::BO_LE)
     Bound = T.add(Bound, T.constant(1));
   Frame.span.facts = {T.ge(Counter, Init), T.lt(Counter, Bound),
@@ -361,6 +362,7 @@ void ProvenanceInterpreter::visitLoopBody(const clang::Stmt *Loop, const clang::
     It->second = AbstractValue::ofData(Head);
   }
   Frame.firstSeq = ++Seq;
+  Frame.firstEpoch = Epoch;
   size_t PathDepth = Path.size();
   Path.insert(Path.end(), Frame.span.facts.begin(), Frame.span.facts.end());
   Loops.push_back(Frame);
@@ -368,24 +370,59 @@ void ProvenanceInterpreter::visitLoopBody(const clang::Stmt *Loop, const clang::
     // First pass: only to learn which shared-memory writes the body makes,
     // so that reads early in the body can see the previous iteration's.
     size_t Obls = Obligations.size(), NoteCount = Notes.size(), Writes = LdsWrites.size();
+    size_t AccessCount = Accesses.size(), BarrierCount = Barriers.size();
+    unsigned SavedEpoch = Epoch;
     auto SavedEnv = Env;
     visitStmt(Body);
     std::vector<LdsWrite> BodyWrites(LdsWrites.begin() + Writes, LdsWrites.end());
     LdsWrites.resize(Writes);
     Obligations.resize(Obls);
     Notes.resize(NoteCount);
+    Accesses.resize(AccessCount);
+    Barriers.resize(BarrierCount);
+    Epoch = SavedEpoch;
     Env = std::move(SavedEnv);
     if (!BodyWrites.empty())
       PreviousIterationWrites[Frame.id] = std::move(BodyWrites);
   }
   visitStmt(Body);
   PreviousIterationWrites.erase(Frame.id);
+  // The log's copies of this loop learn where it ended.
+  for (LdsAccess &A : Accesses)
+    for (LoopContext &L : A.loops)
+      if (L.id == Frame.id)
+        L.lastEpoch = Epoch;
+  for (BarrierSite &B : Barriers)
+    for (LoopContext &L : B.loops)
+      if (L.id == Frame.id)
+        L.lastEpoch = Epoch;
   Loops.back().lastSeq = ++Seq;
   LoopFrame Done = Loops.back();
   Loops.pop_back();
   Path.resize(PathDepth);
   (void)Loop;
   finishAccumulations(Done, PreLoop);
+}
+
+} // namespace ave::inv
+
+namespace ave::inv {
+
+std::vector<LoopContext> ProvenanceInterpreter::loopContexts() const {
+  std::vector<LoopContext> Out;
+  for (const LoopFrame &F : Loops) {
+    LoopContext C;
+    C.id = F.id;
+    C.loop = F.loop;
+    C.counter = F.span.counter;
+    C.facts = F.span.facts;
+    C.init = F.canonical ? F.init : nullptr;
+    C.step = F.canonical ? F.step : nullptr;
+    C.firstEpoch = F.firstEpoch;
+    C.canonical = F.canonical;
+    Out.push_back(std::move(C));
+  }
+  return Out;
 }
 
 } // namespace ave::inv

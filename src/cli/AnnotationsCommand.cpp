@@ -3,6 +3,8 @@
 
 #include "Commands.h"
 
+#include "CLI/CLI.hpp"
+
 #include "ave/annotations/AnnotationOutput.h"
 #include "ave/annotations/KernelAnnotations.h"
 
@@ -52,6 +54,13 @@ int runAnnotations(const GlobalOptions &G, const std::vector<std::string> &Files
   }
   int Code = reportFrontendFailure(R);
   return Code != 0 ? Code : (Sink.count(frontend::Severity::Error) ? 2 : 0);
+}
+
+void registerAnnotationsCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected) {
+  auto Files = std::make_shared<std::vector<std::string>>();
+  CLI::App *Sub = App.add_subcommand("annotations", "Print the parsed tags and pragmas of each kernel");
+  Sub->add_option("files", *Files, "HIP source files")->required();
+  Sub->callback([&G, &Selected, Files] { Selected = [&G, Files] { return runAnnotations(G, *Files); }; });
 }
 
 } // namespace ave::cli

@@ -3,6 +3,8 @@
 
 #include "Commands.h"
 
+#include "CLI/CLI.hpp"
+
 #include "ave/annotations/KernelAnnotations.h"
 #include "ave/invariants/KernelAnalysis.h"
 
@@ -140,6 +142,22 @@ int runCheck(const GlobalOptions &G, const CheckOptions &C, const std::vector<st
   if (InputErrors)
     return 2;
   return Violated || Unproven ? 1 : 0;
+}
+
+void registerCheckCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected) {
+  auto Files = std::make_shared<std::vector<std::string>>();
+  auto Opts = std::make_shared<CheckOptions>();
+  CLI::App *Check = App.add_subcommand(
+      "check", "Prove the annotated and implicit invariants with Z3, or show a counterexample");
+  Check->add_option("files", *Files, "HIP source files")->required();
+  Check->add_option("--z3-timeout-ms", Opts->z3TimeoutMs, "Per-query solver timeout")
+      ->capture_default_str();
+  Check->add_flag("!--no-implicit", Opts->implicitInvariants,
+                  "Check only the explicit #pragma ave assert invariants");
+  Check->add_flag("--timing", Opts->timing, "Print analysis time per kernel to stderr");
+  Check->callback([&G, &Selected, Files, Opts] {
+    Selected = [&G, Files, Opts] { return runCheck(G, *Opts, *Files); };
+  });
 }
 
 } // namespace ave::cli

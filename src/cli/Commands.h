@@ -5,8 +5,13 @@
 #include "ave/frontend/Diagnostics.h"
 #include "ave/frontend/HipFrontend.h"
 
+#include <functional>
 #include <string>
 #include <vector>
+
+namespace CLI {
+class App;
+}
 
 namespace clang {
 class SourceManager;
@@ -31,6 +36,13 @@ void addAnnotationErrors(const clang::SourceManager &SM,
 
 // 2 when the front end could not parse some input (it said why), else 0.
 int reportFrontendFailure(const frontend::FrontendResult &R);
+
+// Each subcommand adds itself to the CLI and, when chosen, sets Selected to
+// the function that runs it (after all options are parsed).
+using SelectedCommand = std::function<int()>;
+void registerKernelsCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected);
+void registerAnnotationsCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected);
+void registerCheckCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected);
 
 int runKernels(const GlobalOptions &G, const std::vector<std::string> &Files);
 int runAnnotations(const GlobalOptions &G, const std::vector<std::string> &Files);

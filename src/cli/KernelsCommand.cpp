@@ -2,6 +2,8 @@
 
 #include "Commands.h"
 
+#include "CLI/CLI.hpp"
+
 #include "ave/model/ModelBuilder.h"
 #include "ave/model/ModelOutput.h"
 
@@ -24,6 +26,13 @@ int runKernels(const GlobalOptions &G, const std::vector<std::string> &Files) {
   if (G.format == OutputFormat::Json)
     llvm::outs() << (Files.size() == 1 && Units.size() == 1 ? Units[0] : Units).dump(2) << "\n";
   return reportFrontendFailure(R);
+}
+
+void registerKernelsCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected) {
+  auto Files = std::make_shared<std::vector<std::string>>();
+  CLI::App *Sub = App.add_subcommand("kernels", "Print the kernel model of each file");
+  Sub->add_option("files", *Files, "HIP source files")->required();
+  Sub->callback([&G, &Selected, Files] { Selected = [&G, Files] { return runKernels(G, *Files); }; });
 }
 
 } // namespace ave::cli

@@ -3,9 +3,10 @@
 
 #include "Commands.h"
 
+#include "CLI/CLI.hpp"
+
 #include "ave/frontend/Target.h"
 
-#include "CLI/CLI.hpp"
 #include "clang/Basic/Version.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
@@ -68,28 +69,11 @@ int main(int argc, char **argv) {
   App.add_option("--color", ColorMode, "Colored diagnostics: auto, always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
 
-  std::vector<std::string> Files;
   std::function<int()> Selected;
-
-  CLI::App *Kernels = App.add_subcommand("kernels", "Print the kernel model of each file");
-  Kernels->add_option("files", Files, "HIP source files")->required();
-  Kernels->callback([&] { Selected = [&] { return ave::cli::runKernels(G, Files); }; });
-
-  CLI::App *Annotations =
-      App.add_subcommand("annotations", "Print the parsed tags and pragmas of each kernel");
-  Annotations->add_option("files", Files, "HIP source files")->required();
-  Annotations->callback([&] { Selected = [&] { return ave::cli::runAnnotations(G, Files); }; });
-
-  ave::cli::CheckOptions CheckOpts;
-  CLI::App *Check = App.add_subcommand(
-      "check", "Prove the annotated and implicit invariants with Z3, or show a counterexample");
-  Check->add_option("files", Files, "HIP source files")->required();
-  Check->add_option("--z3-timeout-ms", CheckOpts.z3TimeoutMs, "Per-query solver timeout")
-      ->capture_default_str();
-  Check->add_flag("!--no-implicit", CheckOpts.implicitInvariants,
-                  "Check only the explicit #pragma ave assert invariants");
-  Check->add_flag("--timing", CheckOpts.timing, "Print analysis time per kernel to stderr");
-  Check->callback([&] { Selected = [&] { return ave::cli::runCheck(G, CheckOpts, Files); }; });
+  // One line per subcommand; each lives in its own <Name>Command.cpp.
+  ave::cli::registerKernelsCommand(App, G, Selected);
+  ave::cli::registerAnnotationsCommand(App, G, Selected);
+  ave::cli::registerCheckCommand(App, G, Selected);
 
   std::vector<std::string> LaterArgs;
   for (const LaterCommand &Later : LaterCommands) {

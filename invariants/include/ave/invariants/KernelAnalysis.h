@@ -2,11 +2,13 @@
 // answer every obligation it produces.
 #pragma once
 
+#include "ave/invariants/LdsAccess.h"
 #include "ave/invariants/Obligation.h"
 #include "ave/invariants/Solver.h"
 
 #include "clang/Basic/SourceLocation.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -56,6 +58,43 @@ struct KernelReport {
   unsigned unproven() const;
 };
 
+class ProvenanceInterpreter;
+
+// One kernel's analysis, kept alive so other checks (races, barriers, bank
+// conflicts) can ask their own questions over the same terms, facts and
+// solver after the interpretation ran. Works on unannotated kernels too:
+// they simply produce no obligations.
+class KernelAnalysis {
+public:
+  KernelAnalysis(clang::ASTContext &Ctx, const ann::KernelAnnotations &Annotations,
+                 const AnalysisOptions &Opts);
+  ~KernelAnalysis();
+  KernelAnalysis(const KernelAnalysis &) = delete;
+  KernelAnalysis &operator=(const KernelAnalysis &) = delete;
+
+  // Answers every obligation of the explicit and implicit invariants.
+  KernelReport solveObligations();
+
+  TermContext &terms() { return *Terms; }
+  ObligationSolver &solver() { return *Solver; } // kernel facts already asserted
+  const std::vector<const Term *> &kernelFacts() const;
+  const std::vector<LdsAccess> &ldsAccesses() const;
+  const std::vector<BarrierSite> &barriers() const;
+  const std::vector<AnalysisNote> &notes() const;
+  const Term *threadIdx(unsigned Dim) const;
+  const Term *blockIdx(unsigned Dim) const;
+  const Term *blockDim(unsigned Dim) const;
+  double interpretMillis() const { return InterpretMillis; }
+
+private:
+  std::unique_ptr<TermContext> Terms;
+  std::unique_ptr<ObligationSolver> Solver;
+  std::unique_ptr<ProvenanceInterpreter> Interp;
+  std::string KernelName;
+  double InterpretMillis = 0;
+};
+
+// Interprets the kernel and answers every obligation.
 KernelReport analyzeKernel(clang::ASTContext &Ctx, const ann::KernelAnnotations &Annotations,
                            const AnalysisOptions &Opts);
 
