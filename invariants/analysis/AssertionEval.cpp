@@ -256,12 +256,8 @@ AbstractValue ProvenanceInterpreter::evalAnnotationValue(const ann::Expr &E) {
   if (TI != Tensors.end())
     return loadGlobal(TI->second, Offset, nullptr);
   auto Local = Env.find(Target);
-  if (Local != Env.end() && Local->second.kind == AbstractValue::Kind::Array &&
-      Offset->isConstant()) {
-    auto Slot = Local->second.array->constantSlots.find(Offset->value());
-    if (Slot != Local->second.array->constantSlots.end())
-      return Slot->second;
-  }
+  if (Local != Env.end() && Local->second.kind == AbstractValue::Kind::Array)
+    return readPrivateElement(*Local->second.array, Offset);
   return AbstractValue::none();
 }
 

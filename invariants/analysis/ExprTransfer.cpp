@@ -288,6 +288,8 @@ AbstractValue ProvenanceInterpreter::evalCall(const clang::CallExpr *Call) {
   std::vector<AbstractValue> Args;
   for (const clang::Expr *A : Call->arguments())
     Args.push_back(eval(A));
+  if (const MatrixLaneModel *M = findMatrixLaneModel(Name); M && Args.size() >= 3)
+    return matrixCore(*M, Args[0], Args[1], Args[2], Call);
   if (Name == "min" || Name == "max" || Name == "__builtin_min" || Name == "__builtin_max") {
     if (Args.size() == 2 && Args[0].kind == AbstractValue::Kind::Int &&
         Args[1].kind == AbstractValue::Kind::Int) {

@@ -34,6 +34,32 @@ DataValue substituteData(TermContext &T, const DataValue &V, const TermMap &Map)
 
 } // namespace
 
+AbstractValue ProvenanceInterpreter::readPrivateElement(const PrivateArray &Arr,
+                                                       const Term *Index) {
+  if (Index->isConstant()) {
+    auto Slot = Arr.constantSlots.find(Index->value());
+    if (Slot != Arr.constantSlots.end())
+      return Slot->second;
+  }
+  if (Arr.slotCounter) {
+    AbstractValue V = Arr.slotValue;
+    TermMap Map{{Arr.slotCounter, Index}};
+    if (V.kind == AbstractValue::Kind::Data)
+      V.data = substituteData(T, V.data, Map);
+    else if (V.kind == AbstractValue::Kind::Int)
+      V.term = substitute(T, V.term, Map);
+    return V;
+  }
+  // `float4 acc = {0, 0, 0, 0}` read at any index: every slot is neutral.
+  if (!Arr.constantSlots.empty() &&
+      std::all_of(Arr.constantSlots.begin(), Arr.constantSlots.end(), [](const auto &S) {
+        return S.second.kind == AbstractValue::Kind::Data &&
+               S.second.data.kind == DataValue::Kind::Neutral && !S.second.data.accumulator;
+      }))
+    return AbstractValue::ofData(DataValue::neutral());
+  return AbstractValue::ofData(DataValue::unknown("private array element never written"));
+}
+
 bool ProvenanceInterpreter::isSharedArray(const clang::ValueDecl *D) const {
   return D && D->hasAttr<clang::CUDASharedAttr>();
 }
@@ -120,24 +146,10 @@ AbstractValue ProvenanceInterpreter::evalSubscriptLoad(const clang::Expr *E) {
     return loadGlobal(TI->second, A.offset, E);
   auto Local = Env.find(A.base);
   if (Local != Env.end() && Local->second.kind == AbstractValue::Kind::Array) {
-    const PrivateArray &Arr = *Local->second.array;
-    if (A.offset->isConstant()) {
-      auto Slot = Arr.constantSlots.find(A.offset->value());
-      if (Slot != Arr.constantSlots.end())
-        return Slot->second;
-    }
-    if (Arr.slotCounter) {
-      AbstractValue V = Arr.slotValue;
-      TermMap Map{{Arr.slotCounter, A.offset}};
-      if (V.kind == AbstractValue::Kind::Data)
-        V.data = substituteData(T, V.data, Map);
-      else if (V.kind == AbstractValue::Kind::Int)
-        V.term = substitute(T, V.term, Map);
-      return V;
-    }
-    if (E->getType()->isIntegralOrEnumerationType())
+    AbstractValue V = readPrivateElement(*Local->second.array, A.offset);
+    if (V.kind == AbstractValue::Kind::Data && E->getType()->isIntegralOrEnumerationType())
       return AbstractValue::ofInt(T.freshSymbol("elem", SymbolKind::Fresh));
-    return AbstractValue::ofData(DataValue::unknown("private array element never written"));
+    return V;
   }
   // Untagged memory: an integer read from it (a gather index) is an
   // uninterpreted function of its index; data carries no tag.

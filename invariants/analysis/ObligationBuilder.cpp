@@ -136,10 +136,14 @@ bool ProvenanceInterpreter::variesWithLoop(const Term *Value,
     // mention the counter too, so a value free of it is invariant.
     return false;
   }
+  // Copied per iteration: the counter and the existential symbols the body
+  // introduced (writer-thread copies, inner counters, fresh values); symbols
+  // from before the loop (enclosing counters, parameters, slots) are shared.
   TermMap First, Second;
   for (const Term *S : Symbols) {
-    if (S == Frame.span.counter || S->symbolKind() == SymbolKind::Fresh ||
-        S->name().find('\'') != std::string::npos) {
+    bool Introduced = S->id() >= Frame.firstTermId &&
+                      S->symbolKind() != SymbolKind::Other && S->symbolKind() != SymbolKind::Param;
+    if (S == Frame.span.counter || Introduced) {
       First[S] = T.freshCopy(S);
       Second[S] = T.freshCopy(S);
     }
@@ -164,78 +168,95 @@ bool ProvenanceInterpreter::variesWithLoop(const Term *Value,
   return R.status != SolverResult::Proven;
 }
 
+std::set<std::string> ProvenanceInterpreter::reduceOverLoop(DataValue &V, const LoopFrame &Frame) {
+  // The contributions of this loop: drop the names that vary with it.
+  std::set<std::string> Dropped;
+  for (ProvenanceCase &C : V.cases) {
+    // Past the loop its counter is existential: keep its bounds with the
+    // case, and the case's own validity, so copies stay consistent.
+    C.constraints.insert(C.constraints.end(), Frame.span.facts.begin(), Frame.span.facts.end());
+    std::vector<const Term *> WithValidity = C.constraints;
+    WithValidity.push_back(C.validity);
+    for (auto CI = C.coords.begin(); CI != C.coords.end();) {
+      if (!variesWithLoop(CI->second, WithValidity, Frame)) {
+        ++CI;
+        continue;
+      }
+      Dropped.insert(CI->first);
+      Reduction R;
+      R.name = CI->first;
+      R.term = CI->second;
+      R.constraints = C.constraints;
+      R.constraints.push_back(C.validity);
+      R.loops.push_back(Frame.span);
+      R.site = Frame.loop ? Frame.loop->getBeginLoc() : clang::SourceLocation();
+      // The same name from several cases is one reduction; keep the first.
+      if (std::none_of(V.reductions.begin(), V.reductions.end(),
+                       [&](const Reduction &X) { return X.name == R.name; }))
+        V.reductions.push_back(std::move(R));
+      CI = C.coords.erase(CI);
+    }
+  }
+  // Reductions from inner loops extend over this loop when they move with it.
+  for (Reduction &R : V.reductions) {
+    if (R.loops.back().counter == Frame.span.counter)
+      continue;
+    bool Moves = occursIn(Frame.span.counter, R.term);
+    for (const Term *C : R.constraints)
+      Moves = Moves || occursIn(Frame.span.counter, C);
+    if (Moves)
+      R.loops.push_back(Frame.span);
+  }
+  for (const std::string &Name : Dropped) {
+    V.reduced.insert(Name);
+    if (OutputNames.count(Name) && Opts.implicitInvariants) {
+      Obligation O = makeObligation(ObligationKind::ReductionFreeName, nullptr);
+      if (Frame.loop)
+        O.range = Frame.loop->getSourceRange();
+      O.summary = "the accumulation over '" + Frame.span.name + "' keeps '" + Name + "' fixed";
+      O.failure = "the accumulation over loop '" + Frame.span.name + "' sums over '" + Name +
+                  "', a free coordinate of the output";
+      O.violation = T.trueTerm();
+      Obligations.push_back(std::move(O));
+    }
+  }
+  return Dropped;
+}
+
 void ProvenanceInterpreter::finishAccumulations(const LoopFrame &Frame, const CarriedVars &Carried) {
   for (const auto &[Var, Entry] : Carried) {
     const auto &[Before, Token] = Entry;
     auto It = Env.find(Var);
-    if (It == Env.end() || It->second.kind != AbstractValue::Kind::Data)
+    if (It == Env.end())
       continue;
-    DataValue &V = It->second.data;
-    if (V.accumulator != Token) {
-      // Not an accumulation (overwritten each iteration): its value after
-      // the loop is the last iteration's, which the body value describes.
+    // A vector accumulator (matrix-core results) accumulates per element.
+    DataValue *V = nullptr;
+    DataValue Pre;
+    if (It->second.kind == AbstractValue::Kind::Data) {
+      V = &It->second.data;
+      Pre = Before.kind == AbstractValue::Kind::Data ? Before.data : DataValue::neutral();
+    } else if (It->second.kind == AbstractValue::Kind::Array && It->second.array &&
+               It->second.array->slotCounter &&
+               It->second.array->slotValue.kind == AbstractValue::Kind::Data) {
+      // Copy on write: the array may be shared with the pre-loop value.
+      It->second.array = std::make_shared<PrivateArray>(*It->second.array);
+      V = &It->second.array->slotValue.data;
+      if (Before.kind == AbstractValue::Kind::Array && Before.array)
+        Pre = readPrivateElement(*Before.array, It->second.array->slotCounter).data;
+    }
+    // Not an accumulation (overwritten each iteration): its value after
+    // the loop is the last iteration's, which the body value describes.
+    if (!V || V->accumulator != Token)
       continue;
-    }
-    const clang::Expr *Site = nullptr;
-    // The contributions of this loop: drop the names that vary with it.
-    std::set<std::string> Dropped;
-    for (ProvenanceCase &C : V.cases) {
-      // Past the loop its counter is existential: keep its bounds with the
-      // case, and the case's own validity, so copies stay consistent.
-      C.constraints.insert(C.constraints.end(), Frame.span.facts.begin(), Frame.span.facts.end());
-      std::vector<const Term *> WithValidity = C.constraints;
-      WithValidity.push_back(C.validity);
-      for (auto CI = C.coords.begin(); CI != C.coords.end();) {
-        if (!variesWithLoop(CI->second, WithValidity, Frame)) {
-          ++CI;
-          continue;
-        }
-        Dropped.insert(CI->first);
-        Reduction R;
-        R.name = CI->first;
-        R.term = CI->second;
-        R.constraints = C.constraints;
-        R.constraints.push_back(C.validity);
-        R.loops.push_back(Frame.span);
-        R.site = Frame.loop->getBeginLoc();
-        // The same name from several cases is one reduction; keep the first.
-        if (std::none_of(V.reductions.begin(), V.reductions.end(),
-                         [&](const Reduction &X) { return X.name == R.name; }))
-          V.reductions.push_back(std::move(R));
-        CI = C.coords.erase(CI);
-      }
-    }
-    // Reductions from inner loops extend over this loop when they move with it.
-    for (Reduction &R : V.reductions) {
-      if (R.loops.back().counter == Frame.span.counter)
-        continue;
-      bool Moves = occursIn(Frame.span.counter, R.term);
-      for (const Term *C : R.constraints)
-        Moves = Moves || occursIn(Frame.span.counter, C);
-      if (Moves)
-        R.loops.push_back(Frame.span);
-    }
-    for (const std::string &Name : Dropped) {
-      V.reduced.insert(Name);
-      if (OutputNames.count(Name) && Opts.implicitInvariants) {
-        Obligation O = makeObligation(ObligationKind::ReductionFreeName, Site);
-        O.range = Frame.loop->getSourceRange();
-        O.summary = "the accumulation over '" + Frame.span.name + "' keeps '" + Name + "' fixed";
-        O.failure = "the accumulation over loop '" + Frame.span.name + "' sums over '" + Name +
-                    "', a free coordinate of the output";
-        O.violation = T.trueTerm();
-        Obligations.push_back(std::move(O));
-      }
-    }
+    reduceOverLoop(*V, Frame);
     // After the loop: the value before it plus the contributions.
-    const DataValue &Pre = Before.data;
-    V.accumulator = Pre.accumulator;
+    V->accumulator = Pre.accumulator;
     if (Pre.kind == DataValue::Kind::Tagged) {
-      V.cases.insert(V.cases.begin(), Pre.cases.begin(), Pre.cases.end());
-      V.reduced.insert(Pre.reduced.begin(), Pre.reduced.end());
+      V->cases.insert(V->cases.begin(), Pre.cases.begin(), Pre.cases.end());
+      V->reduced.insert(Pre.reduced.begin(), Pre.reduced.end());
     }
-    if (V.cases.empty())
-      V.kind = Pre.kind == DataValue::Kind::Unknown ? Pre.kind : DataValue::Kind::Neutral;
+    if (V->cases.empty())
+      V->kind = Pre.kind == DataValue::Kind::Unknown ? Pre.kind : DataValue::Kind::Neutral;
   }
 }
 

@@ -11,6 +11,7 @@
 #include "ave/invariants/KernelAnalysis.h"
 #include "ave/invariants/LayoutMatch.h"
 #include "ave/invariants/LdsAccess.h"
+#include "ave/invariants/MatrixLaneModel.h"
 #include "ave/invariants/Obligation.h"
 #include "ave/invariants/Solver.h"
 
@@ -55,6 +56,7 @@ private:
     unsigned firstSeq = 0; // program-order sequence number at loop entry
     unsigned lastSeq = 0;  // ... at loop exit (set when done)
     unsigned firstEpoch = 0;
+    unsigned firstTermId = 0; // terms created from here on belong to the body
     bool canonical = false;
   };
   std::vector<LoopContext> loopContexts() const;
@@ -99,6 +101,12 @@ private:
   // token of its loop-head placeholder.
   using CarriedVars = std::map<const clang::VarDecl *, std::pair<AbstractValue, const void *>>;
   void finishAccumulations(const LoopFrame &Frame, const CarriedVars &Carried);
+  // Drops the names of V that vary over Frame, recording their reductions.
+  std::set<std::string> reduceOverLoop(DataValue &V, const LoopFrame &Frame);
+  AbstractValue readPrivateElement(const PrivateArray &Arr, const Term *Index);
+  AbstractValue matrixCore(const MatrixLaneModel &M, const AbstractValue &A,
+                           const AbstractValue &B, const AbstractValue &Acc,
+                           const clang::Expr *Site);
   void applyPragma(const ann::BoundPragma &P);
 
   // Expressions (ExprTransfer.cpp)

@@ -118,6 +118,10 @@ void ProvenanceInterpreter::visitStmt(const clang::Stmt *S) {
         AbstractValue Arr;
         Arr.kind = AbstractValue::Kind::Array;
         Arr.array = std::make_shared<PrivateArray>();
+        if (const auto *IL =
+                llvm::dyn_cast_or_null<clang::InitListExpr>(VD->getInit() ? VD->getInit()->IgnoreImplicit() : nullptr))
+          for (unsigned I = 0; I < IL->getNumInits(); ++I)
+            Arr.array->constantSlots[I] = eval(IL->getInit(I));
         Env[VD] = Arr;
         continue;
       }
@@ -351,7 +355,24 @@ void ProvenanceInterpreter::visitLoopBody(const clang::Stmt *Loop, const clang::
   CarriedVars PreLoop;
   for (const clang::VarDecl *VD : Assigned.Vars) {
     auto It = Env.find(VD);
-    if (It == Env.end() || It->second.kind != AbstractValue::Kind::Data)
+    if (It == Env.end())
+      continue;
+    if (It->second.kind == AbstractValue::Kind::Array && VD->getType()->isVectorType()) {
+      // A vector assigned as a whole in the loop (`acc = mfma(a, b, acc)`):
+      // each element is an accumulator at the loop head.
+      AccumulatorTokens.push_back(0);
+      PreLoop[VD] = {It->second, &AccumulatorTokens.back()};
+      DataValue Head = DataValue::neutral();
+      Head.accumulator = &AccumulatorTokens.back();
+      AbstractValue Arr;
+      Arr.kind = AbstractValue::Kind::Array;
+      Arr.array = std::make_shared<PrivateArray>();
+      Arr.array->slotCounter = T.freshSymbol("elem", SymbolKind::Fresh);
+      Arr.array->slotValue = AbstractValue::ofData(Head);
+      It->second = Arr;
+      continue;
+    }
+    if (It->second.kind != AbstractValue::Kind::Data)
       continue;
     // The loop-head value: "whatever the previous iterations accumulated",
     // identified by a token unique to this variable and loop.
@@ -363,6 +384,7 @@ void ProvenanceInterpreter::visitLoopBody(const clang::Stmt *Loop, const clang::
   }
   Frame.firstSeq = ++Seq;
   Frame.firstEpoch = Epoch;
+  Frame.firstTermId = unsigned(T.size());
   size_t PathDepth = Path.size();
   Path.insert(Path.end(), Frame.span.facts.begin(), Frame.span.facts.end());
   Loops.push_back(Frame);

@@ -1,0 +1,110 @@
+// Matrix-core instructions (MFMA, mma.sync through the project helper):
+// the operands of one instruction live in the registers of every lane of the
+// wave, so the provenance of "A(i, kk) as the instruction sees it" is the
+// provenance of the operand element in lane aPlace(i, kk) — this thread's
+// value with the lane substituted. Contraction agreement is checked for
+// symbolic (i, j, kk); each result element gets the product's provenance at
+// the (i, j) it holds, with kk summed away inside the instruction.
+
+#include "ProvenanceInterpreter.h"
+
+namespace ave::inv {
+
+namespace {
+
+DataValue substituteAll(TermContext &T, DataValue V, const TermMap &Map) {
+  for (ProvenanceCase &C : V.cases) {
+    C.validity = substitute(T, C.validity, Map);
+    for (const Term *&K : C.constraints)
+      K = substitute(T, K, Map);
+    for (auto &[Name, Term] : C.coords)
+      Term = substitute(T, Term, Map);
+    for (ValueOrigin &O : C.origins) {
+      for (const Term *&W : O.writerThread)
+        W = substitute(T, W, Map);
+      if (O.element)
+        O.element = substitute(T, O.element, Map);
+    }
+  }
+  for (Reduction &R : V.reductions) {
+    R.term = substitute(T, R.term, Map);
+    for (const Term *&K : R.constraints)
+      K = substitute(T, K, Map);
+  }
+  return V;
+}
+
+} // namespace
+
+AbstractValue ProvenanceInterpreter::matrixCore(const MatrixLaneModel &M, const AbstractValue &A,
+                                                const AbstractValue &B, const AbstractValue &Acc,
+                                                const clang::Expr *Site) {
+  unsigned FirstTermId = unsigned(T.size());
+  const Term *I = T.freshSymbol("i", SymbolKind::Fresh);
+  const Term *J = T.freshSymbol("j", SymbolKind::Fresh);
+  const Term *KK = T.freshSymbol("kk", SymbolKind::LoopCounter);
+  const Term *Lanes = T.constant(M.lanes);
+  // This thread's lane, and the thread holding lane L of the same wave.
+  const Term *OwnLane = T.rem(Tid[0], Lanes);
+  auto AtLane = [&](const Term *L) { return T.add(T.sub(Tid[0], OwnLane), L); };
+
+  auto OperandAt = [&](const AbstractValue &V, LanePlace P) -> DataValue {
+    AbstractValue Elem = V;
+    if (V.kind == AbstractValue::Kind::Array)
+      Elem = readPrivateElement(*V.array, P.element);
+    if (Elem.kind != AbstractValue::Kind::Data)
+      return DataValue::unknown("matrix-core operand is not a data value");
+    return substituteAll(T, Elem.data, TermMap{{Tid[0], AtLane(P.lane)}});
+  };
+  DataValue OA = OperandAt(A, M.aPlace(T, I, KK));
+  DataValue OB = OperandAt(B, M.bPlace(T, KK, J));
+  std::vector<const Term *> Bounds = {
+      T.ge(I, T.constant(0)),  T.lt(I, T.constant(M.m)),  T.ge(J, T.constant(0)),
+      T.lt(J, T.constant(M.n)), T.ge(KK, T.constant(0)), T.lt(KK, T.constant(M.k))};
+  for (DataValue *V : {&OA, &OB})
+    for (ProvenanceCase &C : V->cases)
+      C.constraints.insert(C.constraints.end(), Bounds.begin(), Bounds.end());
+  AbstractValue Product =
+      combineData(AbstractValue::ofData(OA), AbstractValue::ofData(OB), '*', Site);
+  if (Product.data.kind == DataValue::Kind::Unknown)
+    return Product;
+
+  // Result element `Slot` of this lane holds C(i, j) = cEntry(lane, Slot).
+  // The result element index is this thread's own choice, not an
+  // existential of the instruction: kind Other keeps it shared.
+  const Term *Slot = T.freshSymbol("reg", SymbolKind::Other);
+  auto [CI, CJ] = M.cEntry(T, OwnLane, Slot);
+  DataValue AtSlot = substituteAll(T, Product.data, TermMap{{I, CI}, {J, CJ}});
+  for (ProvenanceCase &C : AtSlot.cases)
+    C.constraints.push_back(T.lt(Slot, T.constant(M.cElements)));
+
+  // kk is summed inside the instruction: a loop of M.k iterations.
+  LoopFrame Inside;
+  Inside.loop = nullptr;
+  Inside.firstTermId = FirstTermId;
+  Inside.span.counter = KK;
+  Inside.span.name = std::string(M.name) + " k";
+  Inside.span.facts = {T.ge(KK, T.constant(0)), T.lt(KK, T.constant(M.k))};
+  Inside.span.tripCount = T.constant(M.k);
+  reduceOverLoop(AtSlot, Inside);
+  for (Reduction &R : AtSlot.reductions)
+    if (!R.site.isValid() && Site)
+      R.site = Site->getBeginLoc();
+
+  AbstractValue AccAtSlot = AbstractValue::ofData(DataValue::neutral());
+  if (Acc.kind == AbstractValue::Kind::Array)
+    AccAtSlot = readPrivateElement(*Acc.array, Slot);
+  else if (Acc.kind == AbstractValue::Kind::Data)
+    AccAtSlot = Acc;
+  AbstractValue Sum = combineData(AccAtSlot, AbstractValue::ofData(AtSlot), '+', Site);
+
+  AbstractValue Out;
+  Out.kind = AbstractValue::Kind::Array;
+  Out.array = std::make_shared<PrivateArray>();
+  Out.array->slotCounter = Slot;
+  Out.array->slotValue = Sum;
+  Out.array->size = M.cElements;
+  return Out;
+}
+
+} // namespace ave::inv
