@@ -1,0 +1,99 @@
+// Two threads of one block, as the shared-memory checks see them. Each check
+// asks "is there a pair of threads (and iterations) for which ...": every
+// term observed at an access is renamed into thread 0's or thread 1's copy
+// of the thread ids and loop counters, and the barrier structure the
+// interpreter logged (epochs, loop contexts) decides which pairs of dynamic
+// accesses can meet in one barrier interval.
+#pragma once
+
+#include "ave/invariants/LdsAccess.h"
+#include "ave/invariants/Term.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class Expr;
+} // namespace clang
+
+namespace ave::inv {
+class KernelAnalysis;
+}
+
+namespace ave::inv::lds {
+
+// Whether a term means the same for every thread of a block (block ids,
+// parameters, constants), varies in a way the checks can follow (thread ids,
+// loop counters), or holds a value the interpreter could not follow (a
+// widened loop variable, the result of an unmodelled call). A check that
+// would have to guess about the last kind skips the access instead.
+bool isFollowable(const Term *T);
+
+// The access only takes the element's address (`atomicAdd(&s[i], 1)`,
+// `&s[0]` passed on): it is not a plain load or store.
+bool isAddressTaken(clang::ASTContext &Ctx, const clang::Expr *Access);
+
+// One alternative way two dynamic accesses fall into one barrier interval,
+// as constraints over the two threads' copies.
+struct IntervalCase {
+  std::vector<const Term *> constraints;
+  std::string description; // "same iteration", "iteration i and i+1 of the loop at line N"
+};
+
+class ThreadPair {
+public:
+  explicit ThreadPair(KernelAnalysis &Analysis);
+
+  TermContext &terms() { return Terms; }
+  // Thread `Th`'s (0 or 1) view of a term: thread ids and loop counters
+  // replaced by that thread's copies.
+  const Term *rename(unsigned Th, const Term *T);
+  const Term *threadIdx(unsigned Th, unsigned Dim) const { return Tid[Th][Dim]; }
+  // The kernel's facts about thread ids, for thread Th's copy.
+  const std::vector<const Term *> &threadFacts(unsigned Th) const { return Facts[Th]; }
+  // The two threads differ in at least one dimension.
+  const Term *distinctThreads();
+  // Both threads run in the same wavefront of `WaveSize` lanes.
+  const Term *sameWavefront(unsigned WaveSize);
+
+  const Term *iterationIndex(unsigned Th, const LoopContext &L);
+  const Term *firstIteration(unsigned Th, const LoopContext &L);
+  const Term *lastIteration(unsigned Th, const LoopContext &L);
+  const Term *sameIteration(const LoopContext &L);
+  // Thread 1 runs the iteration after thread 0's.
+  const Term *nextIteration(const LoopContext &L);
+
+  // Every way A0 (run by thread 0) and A1 (run by thread 1) can meet in
+  // one barrier interval; empty when a barrier always separates them.
+  std::vector<IntervalCase> sameInterval(const LdsAccess &A0, const LdsAccess &A1);
+
+private:
+  const Term *loopStep(const LoopContext &L);
+  const Term *loopInit(const LoopContext &L);
+  void boundaryIterations(unsigned Th, const LdsAccess &A, size_t From,
+                          std::vector<const Term *> &Out);
+
+  KernelAnalysis &Analysis;
+  TermContext &Terms;
+  const Term *Tid[2][3] = {};
+  std::vector<const Term *> Facts[2];
+  TermMap Renaming[2];
+};
+
+} // namespace ave::inv::lds
+
+namespace clang {
+class ValueDecl;
+}
+
+namespace ave::inv::lds {
+
+// `As[1][3]` for flat element 19 of `float As[16][16]`; `s[19]` for 1-D or
+// out-of-shape indices.
+std::string formatElement(const clang::ValueDecl *Array, int64_t Flat);
+// `(1,0,0)`
+std::string formatThread(const int64_t (&Thread)[3]);
+
+} // namespace ave::inv::lds

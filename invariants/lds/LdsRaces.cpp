@@ -1,0 +1,132 @@
+// ave-lds-race: two different threads of one block touch the same element of
+// a shared array in one barrier interval, at least one of them writing.
+// For each pair of logged accesses (and each access with itself) the solver
+// is asked for thread copies t0 != t1 with both guards true, equal
+// addresses, and one of the ways the two can share an interval.
+
+#include "ave/invariants/KernelAnalysis.h"
+#include "ave/invariants/lds/SharedMemoryChecks.h"
+#include "ave/invariants/lds/ThreadPair.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+
+#include <set>
+
+namespace ave::inv::lds {
+
+namespace {
+
+std::string whyNotFollowable(const LdsAccess &A) {
+  if (!isFollowable(A.address))
+    return "its index depends on a value the analysis does not follow";
+  for (const Term *G : A.guard)
+    if (!isFollowable(G))
+      return "it runs under a condition the analysis does not follow";
+  return "";
+}
+
+bool isVolatileArray(const clang::ValueDecl *Array) {
+  clang::QualType Ty = Array->getType();
+  while (const clang::ArrayType *AT = Ty->getAsArrayTypeUnsafe())
+    Ty = AT->getElementType();
+  return Ty.isVolatileQualified();
+}
+
+void readThread(ThreadPair &P, unsigned Th, const Assignment &M, int64_t (&Out)[3]) {
+  for (unsigned D = 0; D < 3; ++D)
+    Out[D] = evaluate(P.threadIdx(Th, D), M).value_or(0);
+}
+
+std::string witnessContext(KernelAnalysis &A, ThreadPair &P, const LdsAccess &A0,
+                           const LdsAccess &A1, const Assignment &M) {
+  std::string S = "blockIdx=(";
+  for (unsigned D = 0; D < 3; ++D)
+    S += (D ? "," : "") + std::to_string(evaluate(A.blockIdx(D), M).value_or(0));
+  S += ")";
+  auto Loops = [&](unsigned Th, const LdsAccess &Acc, const char *Who) {
+    std::string Out;
+    for (const LoopContext &L : Acc.loops) {
+      std::optional<int64_t> V = evaluate(P.rename(Th, L.counter), M);
+      if (!V)
+        continue;
+      std::string Name = L.counter->name();
+      Name = Name.substr(0, Name.find('\''));
+      Out += (Out.empty() ? "" : ", ") + Name + "=" + std::to_string(*V);
+    }
+    return Out.empty() ? "" : std::string(" ") + Who + " at " + Out;
+  };
+  return S + Loops(0, A0, "first") + Loops(1, A1, "second");
+}
+
+} // namespace
+
+std::vector<LdsRace> findLdsRaces(KernelAnalysis &A, clang::ASTContext &Ctx,
+                                  const SharedCheckOptions &Opts,
+                                  std::vector<SkippedAccess> *Skipped) {
+  std::vector<LdsRace> Races;
+  const std::vector<LdsAccess> &Log = A.ldsAccesses();
+  std::vector<const LdsAccess *> Plain;
+  for (const LdsAccess &Acc : Log) {
+    if (isAddressTaken(Ctx, Acc.expr))
+      continue; // atomics and pointers handed on: not a plain load or store
+    std::string Why = whyNotFollowable(Acc);
+    if (!Why.empty()) {
+      if (Skipped)
+        Skipped->push_back({&Acc, Why});
+      continue;
+    }
+    Plain.push_back(&Acc);
+  }
+  ThreadPair P(A);
+  TermContext &T = P.terms();
+  // One report per pair of source expressions (a loop body is logged once).
+  std::set<std::pair<const clang::Expr *, const clang::Expr *>> Reported;
+  for (size_t I = 0; I < Plain.size(); ++I) {
+    for (size_t J = I; J < Plain.size(); ++J) {
+      const LdsAccess &A0 = *Plain[I], &A1 = *Plain[J];
+      if (A0.array != A1.array || (!A0.isWrite && !A1.isWrite))
+        continue;
+      if (Reported.count({A0.expr, A1.expr}))
+        continue;
+      std::vector<IntervalCase> Cases = P.sameInterval(A0, A1);
+      if (Cases.empty())
+        continue;
+      std::vector<const Term *> Base = P.threadFacts(0);
+      Base.insert(Base.end(), P.threadFacts(1).begin(), P.threadFacts(1).end());
+      Base.push_back(P.distinctThreads());
+      if (Opts.lockstepWavefronts && isVolatileArray(A0.array))
+        Base.push_back(T.logicalNot(P.sameWavefront(Opts.waveSize)));
+      for (const Term *G : A0.guard)
+        Base.push_back(P.rename(0, G));
+      for (const Term *G : A1.guard)
+        Base.push_back(P.rename(1, G));
+      const Term *Addr0 = P.rename(0, A0.address);
+      const Term *Addr1 = P.rename(1, A1.address);
+      Base.push_back(T.eq(Addr0, Addr1));
+      for (const IntervalCase &C : Cases) {
+        std::vector<const Term *> Query = Base;
+        Query.insert(Query.end(), C.constraints.begin(), C.constraints.end());
+        const Term *Q = T.allOf(Query);
+        SolverResult R = A.solver().check(Q, {Addr0});
+        if (R.status != SolverResult::Violated || !A.solver().confirms(Q, R))
+          continue;
+        LdsRace Race;
+        Race.first = &A0;
+        Race.second = &A1;
+        readThread(P, 0, R.assignment, Race.firstThread);
+        readThread(P, 1, R.assignment, Race.secondThread);
+        Race.element = evaluate(Addr0, R.assignment).value_or(0);
+        Race.elementText = formatElement(A0.array, Race.element);
+        Race.interval = C.description;
+        Race.context = witnessContext(A, P, A0, A1, R.assignment);
+        Races.push_back(std::move(Race));
+        Reported.insert({A0.expr, A1.expr});
+        break;
+      }
+    }
+  }
+  return Races;
+}
+
+} // namespace ave::inv::lds

@@ -1,0 +1,251 @@
+// Two-thread encoding shared by the race, barrier and uninitialised-read
+// checks. The barrier-interval rules (DESIGN.md, "Other checks"):
+//  - accesses at the same program-order epoch meet when every enclosing
+//    loop that contains a barrier runs the same iteration in both threads
+//    (barriers keep the threads of a block in step); a loop without a
+//    barrier lets each thread be at any iteration;
+//  - an access at the tail of an iteration (after the loop's last barrier)
+//    meets one at the head of the next iteration (before its first barrier);
+//  - an access inside a loop with barriers meets one outside the loop only
+//    in the first iteration (head) or the last (tail).
+
+#include "ave/invariants/lds/ThreadPair.h"
+
+#include "ave/invariants/KernelAnalysis.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/Type.h"
+
+namespace ave::inv::lds {
+
+namespace {
+
+bool threadDependentSymbol(const Term *S) {
+  return S->symbolKind() == SymbolKind::ThreadIdx || S->symbolKind() == SymbolKind::LoopCounter;
+}
+
+bool hasBarriers(const LoopContext &L) { return L.firstEpoch != L.lastEpoch; }
+
+size_t commonLoops(const LdsAccess &A, const LdsAccess &B) {
+  size_t N = 0;
+  while (N < A.loops.size() && N < B.loops.size() && A.loops[N].id == B.loops[N].id)
+    ++N;
+  return N;
+}
+
+} // namespace
+
+bool isFollowable(const Term *T) {
+  if (!T)
+    return false;
+  for (const Term *S : collectSymbols(T)) {
+    switch (S->symbolKind()) {
+    case SymbolKind::ThreadIdx:
+    case SymbolKind::BlockIdx:
+    case SymbolKind::BlockDim:
+    case SymbolKind::GridDim:
+    case SymbolKind::Param:
+    case SymbolKind::LoopCounter:
+      continue;
+    default:
+      return false;
+    }
+  }
+  // `tok(r)` read from memory: the same function for every thread, but two
+  // threads' arguments may map to one value nobody can see; only a
+  // thread-independent application is followed.
+  for (const Term *App : collectApplications(T))
+    for (const Term *S : collectSymbols(App))
+      if (threadDependentSymbol(S))
+        return false;
+  return true;
+}
+
+bool isAddressTaken(clang::ASTContext &Ctx, const clang::Expr *Access) {
+  if (!Access)
+    return false;
+  clang::DynTypedNodeList Parents = Ctx.getParents(*Access);
+  while (!Parents.empty()) {
+    const auto *E = Parents[0].get<clang::Expr>();
+    if (!E)
+      return false;
+    if (llvm::isa<clang::ParenExpr>(E) || llvm::isa<clang::ImplicitCastExpr>(E)) {
+      Parents = Ctx.getParents(*E);
+      continue;
+    }
+    const auto *UO = llvm::dyn_cast<clang::UnaryOperator>(E);
+    return UO && UO->getOpcode() == clang::UO_AddrOf;
+  }
+  return false;
+}
+
+ThreadPair::ThreadPair(KernelAnalysis &Analysis) : Analysis(Analysis), Terms(Analysis.terms()) {
+  for (unsigned Th = 0; Th < 2; ++Th)
+    for (unsigned D = 0; D < 3; ++D) {
+      Tid[Th][D] = Terms.freshCopy(Analysis.threadIdx(D));
+      Renaming[Th][Analysis.threadIdx(D)] = Tid[Th][D];
+    }
+  for (const Term *F : Analysis.kernelFacts()) {
+    bool AboutThreads = false;
+    for (const Term *S : collectSymbols(F))
+      AboutThreads |= S->symbolKind() == SymbolKind::ThreadIdx;
+    if (!AboutThreads)
+      continue;
+    for (unsigned Th = 0; Th < 2; ++Th)
+      Facts[Th].push_back(substitute(Terms, F, Renaming[Th]));
+  }
+}
+
+const Term *ThreadPair::rename(unsigned Th, const Term *T) {
+  for (const Term *S : collectSymbols(T))
+    if (S->symbolKind() == SymbolKind::LoopCounter && !Renaming[Th].count(S))
+      Renaming[Th][S] = Terms.freshCopy(S);
+  return substitute(Terms, T, Renaming[Th]);
+}
+
+const Term *ThreadPair::distinctThreads() {
+  const Term *Differ = Terms.falseTerm();
+  for (unsigned D = 0; D < 3; ++D)
+    Differ = Terms.logicalOr(Differ, Terms.ne(Tid[0][D], Tid[1][D]));
+  return Differ;
+}
+
+const Term *ThreadPair::sameWavefront(unsigned WaveSize) {
+  auto Linear = [&](unsigned Th) {
+    const Term *X = Tid[Th][0], *Y = Tid[Th][1], *Z = Tid[Th][2];
+    const Term *DX = Analysis.blockDim(0), *DY = Analysis.blockDim(1);
+    return Terms.add(X, Terms.mul(DX, Terms.add(Y, Terms.mul(DY, Z))));
+  };
+  const Term *W = Terms.constant(WaveSize);
+  return Terms.eq(Terms.div(Linear(0), W), Terms.div(Linear(1), W));
+}
+
+const Term *ThreadPair::loopStep(const LoopContext &L) {
+  return L.step ? L.step : Terms.constant(1);
+}
+
+const Term *ThreadPair::loopInit(const LoopContext &L) {
+  return L.init ? L.init : Terms.constant(0);
+}
+
+const Term *ThreadPair::iterationIndex(unsigned Th, const LoopContext &L) {
+  return rename(Th, Terms.sub(L.counter, loopInit(L)));
+}
+
+const Term *ThreadPair::firstIteration(unsigned Th, const LoopContext &L) {
+  return Terms.eq(iterationIndex(Th, L), Terms.constant(0));
+}
+
+const Term *ThreadPair::lastIteration(unsigned Th, const LoopContext &L) {
+  // No next iteration: the loop's own facts fail for counter + step. A
+  // loop whose facts do not say when it ends (a while loop) puts no bound.
+  if (!L.canonical)
+    return Terms.trueTerm();
+  TermMap Next{{L.counter, Terms.add(L.counter, loopStep(L))}};
+  const Term *NextRuns = substitute(Terms, Terms.allOf(L.facts), Next);
+  return rename(Th, Terms.logicalNot(NextRuns));
+}
+
+const Term *ThreadPair::sameIteration(const LoopContext &L) {
+  return Terms.eq(iterationIndex(0, L), iterationIndex(1, L));
+}
+
+const Term *ThreadPair::nextIteration(const LoopContext &L) {
+  return Terms.eq(iterationIndex(1, L), Terms.add(iterationIndex(0, L), loopStep(L)));
+}
+
+void ThreadPair::boundaryIterations(unsigned Th, const LdsAccess &A, size_t From,
+                                    std::vector<const Term *> &Out) {
+  for (size_t I = From; I < A.loops.size(); ++I) {
+    const LoopContext &L = A.loops[I];
+    if (!hasBarriers(L))
+      continue;
+    if (A.epoch == L.firstEpoch)
+      Out.push_back(firstIteration(Th, L));
+    else if (A.epoch == L.lastEpoch)
+      Out.push_back(lastIteration(Th, L));
+  }
+}
+
+std::vector<IntervalCase> ThreadPair::sameInterval(const LdsAccess &A0, const LdsAccess &A1) {
+  std::vector<IntervalCase> Cases;
+  size_t Common = commonLoops(A0, A1);
+  if (A0.epoch == A1.epoch) {
+    IntervalCase C;
+    C.description = "same barrier interval";
+    for (size_t I = 0; I < Common; ++I)
+      if (hasBarriers(A0.loops[I]))
+        C.constraints.push_back(sameIteration(A0.loops[I]));
+    boundaryIterations(0, A0, Common, C.constraints);
+    boundaryIterations(1, A1, Common, C.constraints);
+    Cases.push_back(std::move(C));
+  }
+  for (size_t W = 0; W < Common; ++W) {
+    const LoopContext &Wrap = A0.loops[W];
+    if (!hasBarriers(Wrap))
+      continue;
+    // Thread 0's access at the tail of iteration i, thread 1's at the head
+    // of iteration i+1 (and the other way round, with the roles swapped
+    // through the step's sign).
+    for (bool ZeroFirst : {true, false}) {
+      const LdsAccess &First = ZeroFirst ? A0 : A1;
+      const LdsAccess &Second = ZeroFirst ? A1 : A0;
+      if (First.epoch != Wrap.lastEpoch || Second.epoch != Wrap.firstEpoch)
+        continue;
+      IntervalCase C;
+      C.description = "the end of one iteration and the start of the next";
+      for (size_t I = 0; I < W; ++I)
+        if (hasBarriers(A0.loops[I]))
+          C.constraints.push_back(sameIteration(A0.loops[I]));
+      C.constraints.push_back(ZeroFirst
+                                  ? nextIteration(Wrap)
+                                  : Terms.eq(iterationIndex(0, Wrap),
+                                             Terms.add(iterationIndex(1, Wrap), loopStep(Wrap))));
+      boundaryIterations(0, A0, W + 1, C.constraints);
+      boundaryIterations(1, A1, W + 1, C.constraints);
+      Cases.push_back(std::move(C));
+    }
+  }
+  return Cases;
+}
+
+} // namespace ave::inv::lds
+
+namespace ave::inv::lds {
+
+std::string formatElement(const clang::ValueDecl *Array, int64_t Flat) {
+  std::string Name = Array ? Array->getNameAsString() : "?";
+  std::vector<uint64_t> Dims;
+  if (Array) {
+    const clang::Type *Ty = Array->getType().getTypePtr();
+    while (const auto *CAT =
+               llvm::dyn_cast<clang::ConstantArrayType>(Ty->getUnqualifiedDesugaredType())) {
+      Dims.push_back(CAT->getSize().getZExtValue());
+      Ty = CAT->getElementType().getTypePtr();
+    }
+  }
+  uint64_t Total = 1;
+  for (uint64_t D : Dims)
+    Total *= D;
+  if (Dims.size() < 2 || Flat < 0 || uint64_t(Flat) >= Total)
+    return Name + "[" + std::to_string(Flat) + "]";
+  std::vector<uint64_t> Index(Dims.size());
+  uint64_t Rest = uint64_t(Flat);
+  for (size_t I = Dims.size(); I-- > 0;) {
+    Index[I] = Rest % Dims[I];
+    Rest /= Dims[I];
+  }
+  for (uint64_t I : Index)
+    Name += "[" + std::to_string(I) + "]";
+  return Name;
+}
+
+std::string formatThread(const int64_t (&Thread)[3]) {
+  return "(" + std::to_string(Thread[0]) + "," + std::to_string(Thread[1]) + "," +
+         std::to_string(Thread[2]) + ")";
+}
+
+} // namespace ave::inv::lds
