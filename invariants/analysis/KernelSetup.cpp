@@ -167,10 +167,14 @@ void ProvenanceInterpreter::applyKernelLevelPragmas() {
     const ann::LaunchShape &Shape = Launch->pragma.launch;
     for (size_t D = 0; D < 3; ++D) {
       if (D < Shape.block.size()) {
-        if (const Term *V = termForAnnotationInt(Shape.block[D], nullptr))
+        if (const Term *V = termForAnnotationInt(Shape.block[D], nullptr)) {
           KernelFacts.push_back(T.eq(BDim[D], V));
+          if (V->isConstant())
+            LaunchBlock[D] = V->value();
+        }
       } else {
         KernelFacts.push_back(T.eq(BDim[D], T.constant(1)));
+        LaunchBlock[D] = 1;
       }
       if (D < Shape.grid.size())
         if (const Term *V = termForAnnotationInt(Shape.grid[D], nullptr))

@@ -10,31 +10,6 @@
 
 namespace ave::inv {
 
-namespace {
-
-DataValue substituteAll(TermContext &T, DataValue V, const TermMap &Map) {
-  for (ProvenanceCase &C : V.cases) {
-    C.validity = substitute(T, C.validity, Map);
-    for (const Term *&K : C.constraints)
-      K = substitute(T, K, Map);
-    for (auto &[Name, Term] : C.coords)
-      Term = substitute(T, Term, Map);
-    for (ValueOrigin &O : C.origins) {
-      for (const Term *&W : O.writerThread)
-        W = substitute(T, W, Map);
-      if (O.element)
-        O.element = substitute(T, O.element, Map);
-    }
-  }
-  for (Reduction &R : V.reductions) {
-    R.term = substitute(T, R.term, Map);
-    for (const Term *&K : R.constraints)
-      K = substitute(T, K, Map);
-  }
-  return V;
-}
-
-} // namespace
 
 AbstractValue ProvenanceInterpreter::matrixCore(const MatrixLaneModel &M, const AbstractValue &A,
                                                 const AbstractValue &B, const AbstractValue &Acc,
@@ -54,7 +29,7 @@ AbstractValue ProvenanceInterpreter::matrixCore(const MatrixLaneModel &M, const 
       Elem = readPrivateElement(*V.array, P.element);
     if (Elem.kind != AbstractValue::Kind::Data)
       return DataValue::unknown("matrix-core operand is not a data value");
-    return substituteAll(T, Elem.data, TermMap{{Tid[0], AtLane(P.lane)}});
+    return substituteData(T, Elem.data, TermMap{{Tid[0], AtLane(P.lane)}});
   };
   DataValue OA = OperandAt(A, M.aPlace(T, I, KK));
   DataValue OB = OperandAt(B, M.bPlace(T, KK, J));
@@ -74,7 +49,7 @@ AbstractValue ProvenanceInterpreter::matrixCore(const MatrixLaneModel &M, const 
   // existential of the instruction: kind Other keeps it shared.
   const Term *Slot = T.freshSymbol("reg", SymbolKind::Other);
   auto [CI, CJ] = M.cEntry(T, OwnLane, Slot);
-  DataValue AtSlot = substituteAll(T, Product.data, TermMap{{I, CI}, {J, CJ}});
+  DataValue AtSlot = substituteData(T, Product.data, TermMap{{I, CI}, {J, CJ}});
   for (ProvenanceCase &C : AtSlot.cases)
     C.constraints.push_back(T.lt(Slot, T.constant(M.cElements)));
 

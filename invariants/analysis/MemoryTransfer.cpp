@@ -12,8 +12,6 @@
 
 namespace ave::inv {
 
-namespace {
-
 DataValue substituteData(TermContext &T, const DataValue &V, const TermMap &Map) {
   DataValue Out = V;
   for (ProvenanceCase &C : Out.cases) {
@@ -29,10 +27,13 @@ DataValue substituteData(TermContext &T, const DataValue &V, const TermMap &Map)
         O.element = substitute(T, O.element, Map);
     }
   }
+  for (Reduction &R : Out.reductions) {
+    R.term = substitute(T, R.term, Map);
+    for (const Term *&K : R.constraints)
+      K = substitute(T, K, Map);
+  }
   return Out;
 }
-
-} // namespace
 
 AbstractValue ProvenanceInterpreter::readPrivateElement(const PrivateArray &Arr,
                                                        const Term *Index) {
@@ -398,8 +399,12 @@ void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index,
       Obligations.push_back(std::move(O));
     }
   }
+  // One coverage question per reduced name (a value combined from several
+  // threads carries one record per contribution).
+  std::set<std::string> Covered;
   for (const Reduction &R : V.reductions)
-    emitCoverage(R, Site);
+    if (Covered.insert(R.name).second)
+      emitCoverage(R, Site);
 }
 
 } // namespace ave::inv

@@ -190,6 +190,9 @@ std::set<std::string> ProvenanceInterpreter::reduceOverLoop(DataValue &V, const 
       R.constraints.push_back(C.validity);
       R.loops.push_back(Frame.span);
       R.site = Frame.loop ? Frame.loop->getBeginLoc() : clang::SourceLocation();
+      for (unsigned D = 0; D < 3; ++D)
+        if (occursIn(Tid[D], R.term))
+          R.partialOverThreadDims.push_back(D);
       // The same name from several cases is one reduction; keep the first.
       if (std::none_of(V.reductions.begin(), V.reductions.end(),
                        [&](const Reduction &X) { return X.name == R.name; }))
@@ -260,9 +263,29 @@ void ProvenanceInterpreter::finishAccumulations(const LoopFrame &Frame, const Ca
   }
 }
 
-void ProvenanceInterpreter::emitCoverage(const Reduction &R, const clang::Expr *Site) {
+void ProvenanceInterpreter::emitCoverage(const Reduction &Partial, const clang::Expr *Site) {
   if (!Opts.implicitInvariants)
     return;
+  // A partial sum that reached this store through shared memory from other
+  // threads (its index mentions a writer thread's ids) is taken to be
+  // combined over every thread of the block: the thread ids join the
+  // iteration space. That the combination (an LDS tree, say) really visits
+  // every thread once is assumed here, not proven.
+  Reduction R = Partial;
+  for (const Term *S : collectSymbols(R.term)) {
+    if (S->symbolKind() != SymbolKind::ThreadIdx || S->name().find('\'') == std::string::npos)
+      continue;
+    unsigned D = S->dim();
+    if (std::find(R.partialOverThreadDims.begin(), R.partialOverThreadDims.end(), D) ==
+        R.partialOverThreadDims.end())
+      continue;
+    ReductionLoop Threads;
+    Threads.counter = S;
+    Threads.name = std::string("threadIdx.") + "xyz"[D];
+    Threads.facts = {T.ge(S, T.constant(0)), T.lt(S, BDim[D])};
+    Threads.tripCount = LaunchBlock[D] ? T.constant(*LaunchBlock[D]) : BDim[D];
+    R.loops.push_back(std::move(Threads));
+  }
   // The bound of the reduced name, from the first input tag declaring it.
   const Term *Bound = nullptr;
   std::string Tensor;
@@ -291,6 +314,8 @@ void ProvenanceInterpreter::emitCoverage(const Reduction &R, const clang::Expr *
     for (const Term *S : Symbols)
       if (S->symbolKind() == SymbolKind::LoopCounter || S->symbolKind() == SymbolKind::Fresh ||
           S->name().find('\'') != std::string::npos) {
+        if (First.count(S))
+          continue;
         First[S] = T.freshCopy(S);
         Second[S] = T.freshCopy(S);
       }

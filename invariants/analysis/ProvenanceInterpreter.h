@@ -19,6 +19,7 @@
 #include "clang/AST/Stmt.h"
 
 #include <deque>
+#include <optional>
 #include <map>
 #include <set>
 
@@ -28,6 +29,9 @@ class VarDecl;
 } // namespace clang
 
 namespace ave::inv {
+
+// The value with every term (cases, origins, reductions) rewritten by Map.
+DataValue substituteData(TermContext &T, const DataValue &V, const TermMap &Map);
 
 class ProvenanceInterpreter {
 public:
@@ -167,6 +171,7 @@ private:
   LayoutMatcher Matcher;
 
   const Term *Tid[3] = {}, *Bid[3] = {}, *BDim[3] = {}, *GDim[3] = {};
+  std::optional<int64_t> LaunchBlock[3]; // blockDim fixed by `#pragma ave launch`
   std::vector<const Term *> KernelFacts;
   std::vector<const Term *> Path;
   std::vector<LoopFrame> Loops;

@@ -13,7 +13,7 @@ import sys
 
 # Kinds this checker owns, and kernels whose models are still to come.
 CHECKED_KINDS = ("tag-mismatch", "reduction-coverage")
-PENDING = ("mfma_f16_tile", "block_reduce")
+PENDING = ()
 
 
 def expected_kind(path):

@@ -48,6 +48,9 @@ struct Reduction {
   std::vector<const Term *> constraints;
   std::vector<ReductionLoop> loops; // innermost first
   clang::SourceLocation site;       // the accumulation
+  // Thread dimensions the index depended on when it was reduced: a partial
+  // sum per thread, to be combined across those threads before the store.
+  std::vector<unsigned> partialOverThreadDims;
 };
 
 // The abstract value of a floating-point (or otherwise non-index) expression.
