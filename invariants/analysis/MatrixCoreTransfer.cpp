@@ -20,8 +20,12 @@ AbstractValue ProvenanceInterpreter::matrixCore(const MatrixLaneModel &M, const 
   const Term *KK = T.freshSymbol("kk", SymbolKind::LoopCounter);
   const Term *Lanes = T.constant(M.lanes);
   // This thread's lane, and the thread holding lane L of the same wave.
-  const Term *OwnLane = T.rem(Tid[0], Lanes);
-  auto AtLane = [&](const Term *L) { return T.add(T.sub(Tid[0], OwnLane), L); };
+  // With a launch of at most one wave in x, the lane is threadIdx.x itself.
+  bool OneWave = LaunchBlock[0] && *LaunchBlock[0] <= int64_t(M.lanes);
+  const Term *OwnLane = OneWave ? Tid[0] : T.rem(Tid[0], Lanes);
+  auto AtLane = [&](const Term *L) {
+    return OneWave ? L : T.add(T.sub(Tid[0], OwnLane), L);
+  };
 
   auto OperandAt = [&](const AbstractValue &V, LanePlace P) -> DataValue {
     AbstractValue Elem = V;

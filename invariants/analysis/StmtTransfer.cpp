@@ -34,6 +34,49 @@ public:
   }
 };
 
+// Shared arrays a statement reads before it writes them, in source order:
+// only then can a read see the previous iteration's write.
+class SharedReadBeforeWrite : public clang::RecursiveASTVisitor<SharedReadBeforeWrite> {
+public:
+  bool Found = false;
+  std::set<const clang::ValueDecl *> Written;
+  static const clang::ValueDecl *sharedBase(const clang::Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    while (const auto *AS = llvm::dyn_cast<clang::ArraySubscriptExpr>(E))
+      E = AS->getBase()->IgnoreParenImpCasts();
+    if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(E))
+      if (DRE->getDecl()->hasAttr<clang::CUDASharedAttr>())
+        return DRE->getDecl();
+    return nullptr;
+  }
+  bool TraverseBinaryOperator(clang::BinaryOperator *BO) {
+    if (!BO->isAssignmentOp())
+      return RecursiveASTVisitor::TraverseBinaryOperator(BO);
+    // The right side (and, for `op=`, the old value) is read first.
+    TraverseStmt(BO->getRHS());
+    const clang::ValueDecl *Base = sharedBase(BO->getLHS());
+    if (Base && BO->isCompoundAssignmentOp() && !Written.count(Base))
+      Found = true;
+    if (auto *AS = llvm::dyn_cast<clang::ArraySubscriptExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+      TraverseStmt(AS->getIdx());
+    if (Base)
+      Written.insert(Base);
+    return true;
+  }
+  bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr *AS) {
+    if (const clang::ValueDecl *Base = sharedBase(AS))
+      if (!Written.count(Base))
+        Found = true;
+    return true;
+  }
+};
+
+bool readsSharedBeforeWriting(const clang::Stmt *Body) {
+  SharedReadBeforeWrite V;
+  V.TraverseStmt(const_cast<clang::Stmt *>(Body));
+  return V.Found;
+}
+
 bool endsWithReturn(const clang::Stmt *S) {
   if (!S)
     return false;
@@ -388,7 +431,7 @@ void ProvenanceInterpreter::visitLoopBody(const clang::Stmt *Loop, const clang::
   size_t PathDepth = Path.size();
   Path.insert(Path.end(), Frame.span.facts.begin(), Frame.span.facts.end());
   Loops.push_back(Frame);
-  {
+  if (readsSharedBeforeWriting(Body)) {
     // First pass: only to learn which shared-memory writes the body makes,
     // so that reads early in the body can see the previous iteration's.
     size_t Obls = Obligations.size(), NoteCount = Notes.size(), Writes = LdsWrites.size();
