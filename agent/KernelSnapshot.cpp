@@ -1,0 +1,126 @@
+#include "ave/agent/KernelSnapshot.h"
+
+#include "ave/agent/BankConflicts.h"
+#include "ave/annotations/KernelAnnotations.h"
+#include "ave/invariants/KernelAnalysis.h"
+#if AVE_HAVE_LDS_CHECKS
+#include "ave/invariants/lds/SharedMemoryChecks.h"
+#include "ave/invariants/lds/ThreadPair.h"
+#endif
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+namespace ave::agent {
+
+unsigned KernelSnapshot::count(inv::SolverResult::Status S) const {
+  unsigned N = 0;
+  for (const ObligationOutcome &O : obligations)
+    N += O.status == S;
+  return N;
+}
+
+namespace {
+
+std::string accessText(clang::ASTContext &Ctx, const inv::LdsAccess &A) {
+  clang::SourceRange R = A.expr ? A.expr->getSourceRange() : A.range;
+  clang::CharSourceRange File = clang::Lexer::makeFileCharRange(
+      clang::CharSourceRange::getTokenRange(R), Ctx.getSourceManager(), Ctx.getLangOpts());
+  if (File.isInvalid())
+    return A.array ? A.array->getNameAsString() : "?";
+  return clang::Lexer::getSourceText(File, Ctx.getSourceManager(), Ctx.getLangOpts()).str();
+}
+
+ObligationOutcome outcomeOf(const clang::SourceManager &SM, const inv::ObligationResult &R) {
+  ObligationOutcome O;
+  O.kind = inv::obligationKindName(R.obligation.kind);
+  O.summary = R.obligation.summary;
+  O.status = R.status;
+  O.location = frontend::toSourcePoint(SM, R.obligation.range.getBegin());
+  if (R.status == inv::SolverResult::Violated) {
+    O.message = R.obligation.failure;
+    for (const inv::CounterexampleLine &L : R.counterexample)
+      O.counterexample.push_back({frontend::toSourcePoint(SM, L.location), L.text});
+  } else if (R.status == inv::SolverResult::Unknown) {
+    O.message = R.reason;
+  }
+  return O;
+}
+
+void checkRaces([[maybe_unused]] inv::KernelAnalysis &Analysis,
+                [[maybe_unused]] clang::ASTContext &Ctx, [[maybe_unused]] frontend::Target Target,
+                [[maybe_unused]] KernelSnapshot &Snap) {
+#if AVE_HAVE_LDS_CHECKS
+  inv::lds::SharedCheckOptions Opts;
+  Opts.waveSize = frontend::targetInfo(Target).waveSize;
+  Opts.lockstepWavefronts = Target != frontend::Target::Sm90;
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  for (const inv::lds::LdsRace &Race : inv::lds::findLdsRaces(Analysis, Ctx, Opts)) {
+    RaceOutcome R;
+    R.array = Race.second && Race.second->array ? Race.second->array->getNameAsString() : "";
+    R.location = frontend::toSourcePoint(SM, Race.second ? Race.second->range.getBegin()
+                                                         : clang::SourceLocation());
+    R.message = "threads " + inv::lds::formatThread(Race.firstThread) + " and " +
+                inv::lds::formatThread(Race.secondThread) + " race on " + Race.elementText;
+    Snap.races.push_back(std::move(R));
+  }
+  Snap.racesChecked = true;
+#endif
+}
+
+} // namespace
+
+std::vector<KernelSnapshot> snapshotKernels(frontend::ParsedUnit &Unit, const SnapshotOptions &Opts,
+                                            const WithAnalysis &Also) {
+  std::vector<KernelSnapshot> Out;
+  clang::ASTContext &Ctx = Unit.context;
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  inv::AnalysisOptions AOpts;
+  AOpts.z3TimeoutMs = Opts.z3TimeoutMs;
+  AOpts.waveSize = frontend::targetInfo(Opts.target).waveSize;
+  for (const clang::FunctionDecl *K : ann::findKernels(Ctx)) {
+    if (!SM.isWrittenInMainFile(K->getLocation()))
+      continue;
+    if (!Opts.kernel.empty() && K->getNameAsString() != Opts.kernel)
+      continue;
+    KernelSnapshot Snap;
+    Snap.kernel = K->getNameAsString();
+    ann::KernelAnnotations A = ann::collectKernelAnnotations(Ctx, *K, Unit.pragmas);
+    if (!A.errors.empty()) {
+      for (const ann::AnnotationError &E : A.errors) {
+        frontend::SourcePoint P = frontend::toSourcePoint(SM, E.range.getBegin());
+        Snap.annotationErrors.push_back(P.file + ":" + std::to_string(P.line) + ":" +
+                                        std::to_string(P.column) + ": " + E.message);
+      }
+      Out.push_back(std::move(Snap));
+      continue;
+    }
+    Snap.annotated = !A.tags.empty() || !A.pragmas.empty();
+    inv::KernelAnalysis Analysis(Ctx, A, AOpts);
+    inv::KernelReport Report = Analysis.solveObligations();
+    Snap.analysisMillis = Report.analysisMillis;
+    for (const inv::ObligationResult &R : Report.results)
+      Snap.obligations.push_back(outcomeOf(SM, R));
+    for (const inv::LdsAccess &Access : Analysis.ldsAccesses()) {
+      LdsAccessRating Rating;
+      Rating.array = Access.array ? Access.array->getNameAsString() : "?";
+      Rating.text = accessText(Ctx, Access);
+      Rating.location = frontend::toSourcePoint(SM, Access.range.getBegin());
+      Rating.isWrite = Access.isWrite;
+      AccessConflict C = accessConflictDegree(Analysis, Ctx, Access, Opts.target);
+      Rating.conflictDegree = C.degree;
+      Rating.note = C.note;
+      Snap.accesses.push_back(std::move(Rating));
+    }
+    checkRaces(Analysis, Ctx, Opts.target, Snap);
+    if (Also)
+      Also(*K, Analysis);
+    Out.push_back(std::move(Snap));
+  }
+  return Out;
+}
+
+} // namespace ave::agent

@@ -1,0 +1,323 @@
+#include "ave/agent/RewritePipeline.h"
+
+#include "VerificationStages.h"
+#include "ave/agent/BankConflicts.h"
+#include "ave/agent/InMemoryParse.h"
+#include "ave/agent/UnifiedDiff.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <set>
+
+namespace ave::agent {
+
+const char *stageStatusName(StageStatus S) {
+  switch (S) {
+  case StageStatus::Passed:
+    return "passed";
+  case StageStatus::Failed:
+    return "failed";
+  case StageStatus::Skipped:
+    return "skipped";
+  }
+  return "skipped";
+}
+
+namespace {
+
+using stages::millisSince;
+
+SnapshotOptions snapshotOptions(const PipelineOptions &Opts) {
+  SnapshotOptions S;
+  S.target = Opts.args.target;
+  S.z3TimeoutMs = Opts.z3TimeoutMs;
+  S.kernel = Opts.kernel;
+  return S;
+}
+
+// Runs one rewrite over every selected kernel of `Text` and applies the
+// candidates. Snapshots of `Text` come back in `Snapshots` when asked for.
+struct RewriteStep {
+  std::string text;
+  std::string error;
+  bool parsed = false;
+};
+
+RewriteStep applyOne(const std::string &File, const std::string &Text, const rw::RewriteSpec &Spec,
+                     const PipelineOptions &Opts, RewriteOutcome &Outcome,
+                     std::vector<KernelSnapshot> *Snapshots) {
+  RewriteStep Step;
+  clang::tooling::Replacements All;
+  std::vector<KernelSnapshot> Snaps;
+  bool SawKernel = false;
+  InMemoryParseResult Parse = parseHipSource(File, Text, Opts.args, [&](frontend::ParsedUnit &U) {
+    Snaps = snapshotKernels(
+        U, snapshotOptions(Opts), [&](const clang::FunctionDecl &K, inv::KernelAnalysis &Analysis) {
+          SawKernel = true;
+          BankModelAdvisor Advisor(Analysis, U.context, Opts.args.target);
+          rw::RewriteRequest Request{U.context, K, Spec.parameters, &Advisor};
+          rw::RewriteResult R = Spec.rewriter->run(Request);
+          if (!R.error.empty()) {
+            Step.error = R.error;
+            return;
+          }
+          Outcome.notes.insert(Outcome.notes.end(), R.notes.begin(), R.notes.end());
+          for (rw::Candidate &C : R.candidates) {
+            bool Fits = true;
+            for (const clang::tooling::Replacement &Edit : C.replacements)
+              if (llvm::Error Err = All.add(Edit)) {
+                Outcome.notes.push_back(
+                    {{},
+                     "not applicable: " + C.summary +
+                         " conflicts with an earlier edit: " + llvm::toString(std::move(Err))});
+                Fits = false;
+                break;
+              }
+            if (Fits)
+              Outcome.applied.push_back(
+                  {C.rewrite, C.parameters, C.kernel, C.array, C.summary, C.obligations});
+          }
+        });
+  });
+  Step.parsed = Parse.parsed;
+  if (!Parse.parsed) {
+    Step.error = "cannot parse " + File + " as HIP device code:\n" + Parse.diagnostics;
+    return Step;
+  }
+  if (!SawKernel && Step.error.empty())
+    Step.error = Opts.kernel.empty() ? File + " has no __global__ kernel"
+                                     : File + " has no kernel named '" + Opts.kernel + "'";
+  if (Snapshots)
+    *Snapshots = std::move(Snaps);
+  AppliedText Applied = applyToText(Text, All);
+  if (!Applied.error.empty() && Step.error.empty())
+    Step.error = "cannot apply the edits: " + Applied.error;
+  Step.text = Applied.error.empty() ? Applied.text : Text;
+  return Step;
+}
+
+std::set<std::pair<std::string, std::string>> changedArrays(const RewriteOutcome &Outcome) {
+  std::set<std::pair<std::string, std::string>> Out;
+  for (const AppliedRewrite &A : Outcome.applied)
+    Out.insert({A.kernel, A.array});
+  return Out;
+}
+
+// Accesses keep their program order under a layout rewrite, so the i-th
+// access of an array before is the i-th after.
+void pairBankDegrees(const std::vector<KernelSnapshot> &Before,
+                     const std::vector<KernelSnapshot> &After, RewriteOutcome &Outcome) {
+  auto Changed = changedArrays(Outcome);
+  for (const KernelSnapshot &Old : Before) {
+    const KernelSnapshot *New = nullptr;
+    for (const KernelSnapshot &K : After)
+      if (K.kernel == Old.kernel)
+        New = &K;
+    std::map<std::string, std::vector<const LdsAccessRating *>> NewByArray;
+    if (New)
+      for (const LdsAccessRating &A : New->accesses)
+        NewByArray[A.array].push_back(&A);
+    std::map<std::string, size_t> Seen;
+    for (const LdsAccessRating &A : Old.accesses) {
+      if (!Changed.count({Old.kernel, A.array}))
+        continue;
+      BankChange C;
+      C.kernel = Old.kernel;
+      C.array = A.array;
+      C.before = A.text;
+      C.location = A.location;
+      C.isWrite = A.isWrite;
+      C.degreeBefore = A.conflictDegree;
+      C.note = A.note;
+      size_t I = Seen[A.array]++;
+      auto &List = NewByArray[A.array];
+      if (I < List.size()) {
+        C.after = List[I]->text;
+        C.degreeAfter = List[I]->conflictDegree;
+        if (C.note.empty())
+          C.note = List[I]->note;
+      }
+      Outcome.banks.push_back(std::move(C));
+    }
+  }
+}
+
+std::string readWholeFile(const std::string &Path, std::string &Error) {
+  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false);
+  if (!Buffer) {
+    Error = Path + ": error: cannot read the file: " + Buffer.getError().message();
+    return "";
+  }
+  return (*Buffer)->getBuffer().str();
+}
+
+// The patched text on disk, beside nothing the user owns, for the compilers
+// and the user's commands.
+struct PatchedCopy {
+  std::string dir, path;
+  ~PatchedCopy() {
+    if (!path.empty())
+      llvm::sys::fs::remove(path);
+    if (!dir.empty())
+      llvm::sys::fs::remove(dir);
+  }
+};
+
+bool writePatchedCopy(const std::string &File, const std::string &Text, PatchedCopy &Copy) {
+  llvm::SmallString<128> Dir;
+  if (llvm::sys::fs::createUniqueDirectory("ave-rewrite", Dir))
+    return false;
+  Copy.dir = std::string(Dir);
+  llvm::SmallString<128> Path(Dir);
+  llvm::sys::path::append(Path, llvm::sys::path::filename(File));
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Path, EC);
+  if (EC)
+    return false;
+  OS << Text;
+  Copy.path = std::string(Path);
+  return true;
+}
+
+void verify(const std::string &File, const std::vector<KernelSnapshot> &Before,
+            const PipelineOptions &Opts, RewriteOutcome &Outcome) {
+  auto Add = [&](StageResult S) {
+    bool Failed = S.status == StageStatus::Failed;
+    Outcome.stages.push_back(std::move(S));
+    return !Failed;
+  };
+  auto Start = std::chrono::steady_clock::now();
+  std::vector<KernelSnapshot> After;
+  InMemoryParseResult Parse =
+      parseHipSource(File, Outcome.patched, Opts.args, [&](frontend::ParsedUnit &U) {
+        After = snapshotKernels(U, snapshotOptions(Opts));
+      });
+  StageResult ParseStage;
+  ParseStage.name = "parse";
+  ParseStage.status = Parse.parsed ? StageStatus::Passed : StageStatus::Failed;
+  ParseStage.message = Parse.parsed ? "the patched file parses" : "the patched file does not parse";
+  ParseStage.millis = millisSince(Start);
+  if (!Parse.parsed) {
+    llvm::SmallVector<llvm::StringRef> Lines;
+    llvm::StringRef(Parse.diagnostics).split(Lines, '\n', -1, false);
+    for (llvm::StringRef L : Lines)
+      ParseStage.evidence.push_back(L.str());
+  }
+  if (!Add(std::move(ParseStage)))
+    return;
+
+  StageResult Inv = stages::compareInvariants(Before, After);
+  Inv.millis = 0;
+  for (const KernelSnapshot &K : After)
+    Inv.millis += K.analysisMillis;
+  Outcome.provenAfter = Inv.data.value("proven_after", 0u);
+  pairBankDegrees(Before, After, Outcome);
+  if (!Add(std::move(Inv)))
+    return;
+  if (!Add(stages::compareRaces(Before, After)))
+    return;
+
+  PatchedCopy Copy;
+  if (!writePatchedCopy(File, Outcome.patched, Copy)) {
+    StageResult S;
+    S.name = "compile";
+    S.status = StageStatus::Failed;
+    S.message = "cannot write the patched copy to a temporary directory";
+    Add(std::move(S));
+    return;
+  }
+  CompileInputs In;
+  In.sourcePath = Copy.path;
+  llvm::SmallString<256> OriginalDir(File);
+  llvm::sys::fs::make_absolute(OriginalDir);
+  llvm::sys::path::remove_filename(OriginalDir);
+  In.includeDirs.push_back(std::string(OriginalDir));
+  In.includeDirs.insert(In.includeDirs.end(), Opts.args.includeDirs.begin(),
+                        Opts.args.includeDirs.end());
+  In.hipOnCudaIncludeDir = Opts.hipOnCudaIncludeDir;
+  if (Opts.compileAmd) {
+    if (!Add(stages::compile(compileForAmd(In, "gfx942"), frontend::Target::Gfx942)))
+      return;
+  } else {
+    Add({"compile-gfx942", StageStatus::Skipped, 0, "disabled", {}, nlohmann::json::object()});
+  }
+  if (Opts.compileNvidia) {
+    if (!Add(stages::compile(compileForNvidia(In, "sm_90"), frontend::Target::Sm90)))
+      return;
+  } else {
+    Add({"compile-sm_90", StageStatus::Skipped, 0, "disabled", {}, nlohmann::json::object()});
+  }
+  if (!Add(stages::runCommand("test", Opts.testCommand, Copy.path, File)))
+    return;
+  Add(stages::runCommand("bench", Opts.benchCommand, Copy.path, File));
+}
+
+} // namespace
+
+RewriteOutcome rewriteAndVerify(const std::string &File, const std::vector<rw::RewriteSpec> &Specs,
+                                const PipelineOptions &Opts) {
+  auto Start = std::chrono::steady_clock::now();
+  RewriteOutcome Outcome;
+  Outcome.file = File;
+  Outcome.original = readWholeFile(File, Outcome.error);
+  if (!Outcome.error.empty())
+    return Outcome;
+  std::vector<KernelSnapshot> Before;
+  std::string Text = Outcome.original;
+  for (size_t I = 0; I < Specs.size(); ++I) {
+    RewriteStep Step = applyOne(File, Text, Specs[I], Opts, Outcome, I == 0 ? &Before : nullptr);
+    if (!Step.error.empty()) {
+      Outcome.error = Step.error;
+      return Outcome;
+    }
+    Text = Step.text;
+  }
+  for (const KernelSnapshot &K : Before)
+    Outcome.provenBefore += K.count(inv::SolverResult::Proven);
+  Outcome.patched = Text;
+  Outcome.diff = unifiedDiff(Outcome.original, Outcome.patched, "a/" + File, "b/" + File);
+  if (Outcome.changed() && Opts.verify) {
+    verify(File, Before, Opts, Outcome);
+    Outcome.verified =
+        std::none_of(Outcome.stages.begin(), Outcome.stages.end(),
+                     [](const StageResult &S) { return S.status == StageStatus::Failed; });
+  }
+  Outcome.totalMillis = millisSince(Start);
+  return Outcome;
+}
+
+std::string writeFileAtomically(const std::string &Path, const std::string &Text,
+                                const std::string &BackupPath) {
+  llvm::SmallString<256> Temp;
+  llvm::SmallString<256> Model(Path);
+  Model += ".ave-%%%%%%";
+  int FD = -1;
+  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Temp))
+    return "cannot create a temporary file beside " + Path + ": " + EC.message();
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Text;
+    OS.close();
+    if (OS.has_error()) {
+      OS.clear_error();
+      llvm::sys::fs::remove(Temp);
+      return "cannot write " + std::string(Temp);
+    }
+  }
+  if (!BackupPath.empty())
+    if (std::error_code EC = llvm::sys::fs::copy_file(Path, BackupPath)) {
+      llvm::sys::fs::remove(Temp);
+      return "cannot keep a backup at " + BackupPath + ": " + EC.message();
+    }
+  if (std::error_code EC = llvm::sys::fs::rename(Temp, Path)) {
+    llvm::sys::fs::remove(Temp);
+    return "cannot replace " + Path + ": " + EC.message();
+  }
+  return "";
+}
+
+} // namespace ave::agent

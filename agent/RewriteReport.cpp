@@ -1,0 +1,147 @@
+#include "ave/agent/RewriteReport.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace ave::agent {
+
+namespace {
+
+std::string where(const frontend::SourcePoint &P) {
+  return P.valid() ? std::to_string(P.line) + ":" + std::to_string(P.column) : "?";
+}
+
+std::string degreeText(const std::optional<unsigned> &D) {
+  return D ? std::to_string(*D) + "-way" : "?";
+}
+
+std::string parametersText(const rw::ParameterValues &P) {
+  std::string Out;
+  for (const auto &[Key, Value] : P)
+    if (!Value.empty())
+      Out += (Out.empty() ? "" : ", ") + Key + "=" + Value;
+  return Out;
+}
+
+nlohmann::json pointJson(const frontend::SourcePoint &P) {
+  if (!P.valid())
+    return nullptr;
+  return {{"file", P.file}, {"line", P.line}, {"column", P.column}};
+}
+
+nlohmann::json optionalJson(const std::optional<unsigned> &V) {
+  return V ? nlohmann::json(*V) : nlohmann::json(nullptr);
+}
+
+const char *verdict(const RewriteOutcome &O) {
+  if (!O.error.empty())
+    return "error";
+  if (!O.changed())
+    return "nothing-applied";
+  if (O.stages.empty())
+    return "not-verified";
+  return O.verified ? "accepted" : "rejected";
+}
+
+} // namespace
+
+void printReport(llvm::raw_ostream &OS, const RewriteOutcome &O) {
+  OS << "rewrite report for " << O.file << "\n";
+  if (!O.error.empty()) {
+    OS << "error: " << O.error << "\n";
+    return;
+  }
+  for (const AppliedRewrite &A : O.applied)
+    OS << "  " << A.rewrite << " (" << parametersText(A.parameters) << ") on " << A.kernel << ": "
+       << A.summary << "\n";
+  for (const rw::RewriteNote &N : O.notes) {
+    OS << "  ";
+    if (N.position.line)
+      OS << N.position.file << ":" << N.position.line << ":" << N.position.column << ": ";
+    OS << "note: " << N.message << "\n";
+  }
+  if (!O.banks.empty()) {
+    OS << "LDS bank conflicts (first wavefront), before -> after:\n";
+    for (const BankChange &B : O.banks) {
+      OS << "  " << B.kernel << " " << where(B.location) << " " << (B.isWrite ? "write " : "read  ")
+         << B.before;
+      if (!B.after.empty() && B.after != B.before)
+        OS << " -> " << B.after;
+      OS << ": " << degreeText(B.degreeBefore) << " -> " << degreeText(B.degreeAfter);
+      if (!B.degreeBefore && !B.note.empty())
+        OS << " (" << B.note << ")";
+      OS << "\n";
+    }
+  }
+  if (O.changed())
+    OS << "obligations proven: " << O.provenBefore << " before, "
+       << (O.stages.empty() ? std::string("not checked") : std::to_string(O.provenAfter))
+       << " after\n";
+  if (!O.stages.empty()) {
+    OS << "verification:\n";
+    for (const StageResult &S : O.stages) {
+      OS << "  " << llvm::left_justify(S.name, 15) << " "
+         << llvm::left_justify(stageStatusName(S.status), 8) << " "
+         << llvm::format("%7.0f ms", S.millis) << "  " << S.message << "\n";
+      for (const std::string &E : S.evidence)
+        OS << "      " << E << "\n";
+    }
+  }
+  OS << "result: " << verdict(O) << " (" << llvm::format("%.2f", O.totalMillis / 1000.0) << " s)\n";
+}
+
+nlohmann::json reportJson(const RewriteOutcome &O) {
+  nlohmann::json J = {{"file", O.file}, {"result", verdict(O)}, {"total_ms", O.totalMillis}};
+  if (!O.error.empty())
+    J["error"] = O.error;
+  nlohmann::json Applied = nlohmann::json::array();
+  for (const AppliedRewrite &A : O.applied) {
+    nlohmann::json Obligations = nlohmann::json::array();
+    for (const rw::KeptObligation &K : A.obligations)
+      Obligations.push_back({{"kind", rw::keptObligationName(K.kind)},
+                             {"subject", K.subject},
+                             {"description", K.description}});
+    Applied.push_back({{"rewrite", A.rewrite},
+                       {"parameters", A.parameters},
+                       {"kernel", A.kernel},
+                       {"array", A.array},
+                       {"summary", A.summary},
+                       {"obligations", std::move(Obligations)}});
+  }
+  J["applied"] = std::move(Applied);
+  nlohmann::json Notes = nlohmann::json::array();
+  for (const rw::RewriteNote &N : O.notes)
+    Notes.push_back({{"message", N.message},
+                     {"location", N.position.line ? nlohmann::json{{"file", N.position.file},
+                                                                   {"line", N.position.line},
+                                                                   {"column", N.position.column}}
+                                                  : nlohmann::json(nullptr)}});
+  J["notes"] = std::move(Notes);
+  nlohmann::json Banks = nlohmann::json::array();
+  for (const BankChange &B : O.banks)
+    Banks.push_back({{"kernel", B.kernel},
+                     {"array", B.array},
+                     {"access", B.before},
+                     {"access_after", B.after},
+                     {"location", pointJson(B.location)},
+                     {"write", B.isWrite},
+                     {"conflict_before", optionalJson(B.degreeBefore)},
+                     {"conflict_after", optionalJson(B.degreeAfter)},
+                     {"note", B.note}});
+  J["bank_conflicts"] = std::move(Banks);
+  J["proven_before"] = O.provenBefore;
+  J["proven_after"] = O.provenAfter;
+  nlohmann::json Stages = nlohmann::json::array();
+  for (const StageResult &S : O.stages)
+    Stages.push_back({{"name", S.name},
+                      {"status", stageStatusName(S.status)},
+                      {"ms", S.millis},
+                      {"message", S.message},
+                      {"evidence", S.evidence},
+                      {"data", S.data}});
+  J["stages"] = std::move(Stages);
+  J["diff"] = O.diff;
+  return J;
+}
+
+} // namespace ave::agent

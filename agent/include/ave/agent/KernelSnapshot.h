@@ -1,0 +1,76 @@
+// What the analysis says about each kernel of one parsed file, copied out as
+// plain data while the AST is alive: the obligations with their status, the
+// LDS accesses with their bank-conflict degree, and the shared-memory races.
+// The pipeline takes one snapshot of the original and one of the patched
+// text and compares them.
+#pragma once
+
+#include "ave/frontend/Diagnostics.h"
+#include "ave/frontend/HipFrontend.h"
+#include "ave/invariants/Solver.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class FunctionDecl;
+}
+namespace ave::inv {
+class KernelAnalysis;
+}
+
+namespace ave::agent {
+
+struct ObligationOutcome {
+  std::string kind; // obligationKindName
+  std::string summary;
+  inv::SolverResult::Status status = inv::SolverResult::Unknown;
+  std::string message; // violated: the failure; unproven: the reason
+  frontend::SourcePoint location;
+  std::vector<frontend::DiagnosticNote> counterexample;
+};
+
+struct LdsAccessRating {
+  std::string array;
+  std::string text; // the access as written, e.g. tile[tx][ty]
+  frontend::SourcePoint location;
+  bool isWrite = false;
+  std::optional<unsigned> conflictDegree; // nullopt: the bank model could not rate it
+  std::string note;
+};
+
+struct RaceOutcome {
+  std::string array;
+  std::string message;
+  frontend::SourcePoint location;
+};
+
+struct KernelSnapshot {
+  std::string kernel;
+  bool annotated = false;
+  std::vector<std::string> annotationErrors;
+  std::vector<ObligationOutcome> obligations;
+  std::vector<LdsAccessRating> accesses; // program order
+  std::vector<RaceOutcome> races;
+  bool racesChecked = false;
+  double analysisMillis = 0;
+  unsigned count(inv::SolverResult::Status S) const;
+};
+
+struct SnapshotOptions {
+  frontend::Target target = frontend::Target::Gfx942;
+  unsigned z3TimeoutMs = 10000;
+  std::string kernel; // empty: every kernel of the file
+};
+
+// Called for each analysed kernel while its analysis is alive (the rewriters
+// run here, with the bank model over this analysis as their advisor).
+using WithAnalysis = std::function<void(const clang::FunctionDecl &, inv::KernelAnalysis &)>;
+
+// Analyses every selected kernel of the unit.
+std::vector<KernelSnapshot> snapshotKernels(frontend::ParsedUnit &Unit, const SnapshotOptions &Opts,
+                                            const WithAnalysis &Also = nullptr);
+
+} // namespace ave::agent

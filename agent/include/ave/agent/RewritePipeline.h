@@ -1,0 +1,88 @@
+// Verify before apply. A rewrite request becomes a patch in memory, and the
+// patch must pass every enabled stage before any file changes:
+//   parse       the patched text re-parses as HIP device code
+//   invariants  every obligation proven on the original is proven on the
+//               patched text (a counterexample rejects it)
+//   lds-races   no shared-memory race the original did not have
+//   compile-*   clang-19 for gfx942 (resources from the metadata, LDS within
+//               the target's capacity), nvcc for sm_90 when installed
+//   test, bench the user's --test-cmd / --bench-cmd
+// The first failing stage rejects the patch; later stages are not run. The
+// outcome keeps every stage's time, result and evidence for the report.
+#pragma once
+
+#include "ave/agent/KernelSnapshot.h"
+#include "ave/agent/TargetCompile.h"
+#include "ave/frontend/HipArgs.h"
+#include "ave/rewriters/Registry.h"
+#include "nlohmann/json.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ave::agent {
+
+enum class StageStatus { Passed, Failed, Skipped };
+const char *stageStatusName(StageStatus S);
+
+struct StageResult {
+  std::string name;
+  StageStatus status = StageStatus::Skipped;
+  double millis = 0;
+  std::string message;               // one line
+  std::vector<std::string> evidence; // counterexample lines, compiler errors, output tail
+  nlohmann::json data = nlohmann::json::object();
+};
+
+struct PipelineOptions {
+  frontend::HipArgsOptions args;
+  std::string kernel; // empty: every kernel in the file
+  bool verify = true;
+  bool compileAmd = true;
+  bool compileNvidia = true; // when nvcc is installed
+  std::string hipOnCudaIncludeDir;
+  std::string testCommand; // run by /bin/sh; $AVE_PATCHED_FILE names the patched copy
+  std::string benchCommand;
+  unsigned z3TimeoutMs = 10000;
+};
+
+struct AppliedRewrite {
+  std::string rewrite;
+  rw::ParameterValues parameters;
+  std::string kernel, array, summary;
+  std::vector<rw::KeptObligation> obligations;
+};
+
+struct BankChange {
+  std::string kernel, array, before, after; // access text before / after
+  frontend::SourcePoint location;           // in the original
+  bool isWrite = false;
+  std::optional<unsigned> degreeBefore, degreeAfter;
+  std::string note;
+};
+
+struct RewriteOutcome {
+  std::string file;
+  std::string original, patched, diff;
+  std::vector<AppliedRewrite> applied;
+  std::vector<rw::RewriteNote> notes;
+  std::vector<StageResult> stages;
+  std::vector<BankChange> banks;
+  unsigned provenBefore = 0, provenAfter = 0;
+  bool verified = false; // every enabled stage ran and passed
+  std::string error;     // input or usage error: nothing was attempted
+  double totalMillis = 0;
+  bool changed() const { return !diff.empty(); }
+};
+
+RewriteOutcome rewriteAndVerify(const std::string &File, const std::vector<rw::RewriteSpec> &Specs,
+                                const PipelineOptions &Opts);
+
+// Writes Text to Path through a temporary file in the same directory and a
+// rename, so a reader never sees half a file. BackupPath (if not empty)
+// receives the old contents first. Returns an error message or "".
+std::string writeFileAtomically(const std::string &Path, const std::string &Text,
+                                const std::string &BackupPath = "");
+
+} // namespace ave::agent

@@ -1,0 +1,52 @@
+// The compile stage: the patched file must build for every enabled target.
+// gfx942 goes through clang-19 (`-S`, device only) and its AMDGPU metadata
+// gives each kernel's resource use; sm_90 goes through nvcc with the
+// project's HIP-on-CUDA header when nvcc is installed.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ave::agent {
+
+struct KernelResources {
+  std::string symbol; // mangled name
+  int vgprs = -1, sgprs = -1, agprs = -1;
+  int ldsBytes = -1;     // .group_segment_fixed_size
+  int privateBytes = -1; // scratch per lane
+  int vgprSpills = -1, sgprSpills = -1;
+  unsigned mfma = 0; // v_mfma instructions in the kernel body
+};
+
+struct CompileResult {
+  std::string target;    // "gfx942", "sm_90"
+  bool available = true; // false: the compiler is not installed (skipped)
+  bool ok = false;
+  std::string command;
+  std::string errors; // the compiler's stderr when it failed
+  double millis = 0;
+  std::vector<KernelResources> kernels; // AMD only
+};
+
+struct CompileInputs {
+  std::string sourcePath;               // the file to compile (the patched text on disk)
+  std::vector<std::string> includeDirs; // -I for both compilers
+  std::string hipOnCudaIncludeDir;      // runtime/include/ave/hip_on_cuda
+};
+
+CompileResult compileForAmd(const CompileInputs &In, std::string_view Arch = "gfx942");
+CompileResult compileForNvidia(const CompileInputs &In, std::string_view Arch = "sm_90");
+
+// Kernel resource use read from a gfx9 `-S` output (metadata + v_mfma count).
+std::vector<KernelResources> parseAmdAssembly(std::string_view Asm);
+
+// runtime/include/ave/hip_on_cuda of this source tree ($AVE_HIP_ON_CUDA_DIR overrides).
+std::string defaultHipOnCudaIncludeDir();
+
+// An executable on PATH, or at one of `Fallbacks`.
+std::optional<std::string> findProgram(const std::string &Name,
+                                       const std::vector<std::string> &Fallbacks = {});
+
+} // namespace ave::agent

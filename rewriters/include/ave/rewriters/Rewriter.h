@@ -1,0 +1,112 @@
+// The rewriter interface. A rewrite is data (as in Clang Transformer): a
+// rewriter looks at one kernel's AST and answers with candidates, each a set
+// of tooling::Replacements plus the obligations the patched kernel must
+// keep, and with a "not applicable: <reason>" note for every site it cannot
+// handle. Rewriters never touch files and never call a solver: applying,
+// diffing and verifying a candidate live in agent/.
+#pragma once
+
+#include "clang/Basic/SourceLocation.h"
+#include "clang/Tooling/Core/Replacement.h"
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class FunctionDecl;
+class SourceManager;
+class VarDecl;
+} // namespace clang
+
+namespace ave::rw {
+
+struct ParameterSpec {
+  std::string name;
+  std::string defaultValue; // "auto": chosen by the rewriter (or its advisor)
+  std::string help;
+};
+
+struct RewriterInfo {
+  std::string name; // as spelled in --apply
+  std::string summary;
+  std::vector<ParameterSpec> parameters;
+};
+
+using ParameterValues = std::map<std::string, std::string>;
+
+// Every parameter of `Info` with the given value or its default.
+ParameterValues withDefaults(const RewriterInfo &Info, const ParameterValues &Given);
+
+// What the patched kernel must still satisfy; agent/ knows how to check each.
+enum class KeptObligationKind {
+  InvariantProofs,   // every obligation proven on the original stays proven
+  NoNewLdsRaces,     // no LDS race that the original did not have
+  LdsCapacity,       // static LDS still fits the target
+  LdsAddressPairing, // two accesses meet at one element after iff before
+};
+const char *keptObligationName(KeptObligationKind K);
+
+struct KeptObligation {
+  KeptObligationKind kind = KeptObligationKind::InvariantProofs;
+  std::string subject; // e.g. the array name; empty: whole kernel
+  std::string description;
+};
+
+// A file position resolved while the AST is alive (notes outlive it).
+struct SourcePosition {
+  std::string file;
+  unsigned line = 0;
+  unsigned column = 0;
+};
+SourcePosition positionOf(const clang::SourceManager &SM, clang::SourceLocation Loc);
+
+struct RewriteNote {
+  SourcePosition position;
+  std::string message; // "not applicable: <reason>" or an informational note
+};
+
+struct Candidate {
+  std::string rewrite;        // rewriter name
+  ParameterValues parameters; // every parameter with its resolved value
+  std::string kernel;
+  std::string array;   // the __shared__ array it changes
+  std::string summary; // one line, e.g. "pad tile[32][32] to tile[32][32 + 1]"
+  clang::tooling::Replacements replacements;
+  std::vector<KeptObligation> obligations;
+};
+
+struct RewriteResult {
+  std::vector<Candidate> candidates;
+  std::vector<RewriteNote> notes;
+  std::string error; // a bad parameter value: nothing was attempted
+};
+
+// Answers layout questions a rewriter cannot answer from the AST alone (the
+// bank model lives with the analysis, which rewriters must not depend on).
+class LayoutAdvisor {
+public:
+  virtual ~LayoutAdvisor();
+  // The smallest padding of `Array`'s innermost extent that removes its bank
+  // conflicts (or reduces them most); nullopt when the advisor cannot tell.
+  virtual std::optional<unsigned> conflictFreePad(const clang::VarDecl &Array) const = 0;
+};
+
+struct RewriteRequest {
+  clang::ASTContext &context;
+  const clang::FunctionDecl &kernel;
+  ParameterValues parameters; // as given; missing ones take their default
+  const LayoutAdvisor *advisor = nullptr;
+};
+
+class Rewriter {
+public:
+  virtual ~Rewriter();
+  virtual const RewriterInfo &info() const = 0;
+  virtual RewriteResult run(const RewriteRequest &Request) const = 0;
+};
+
+} // namespace ave::rw

@@ -1,0 +1,48 @@
+// Every use of a static `__shared__` array inside one kernel, sorted into
+// element accesses (the array subscripted in every dimension) and other uses
+// (decay to a pointer, sizeof, address of an element) that a layout rewrite
+// cannot follow.
+#pragma once
+
+#include "clang/Basic/SourceLocation.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class ArraySubscriptExpr;
+class Expr;
+class FunctionDecl;
+class VarDecl;
+} // namespace clang
+
+namespace ave::rw {
+
+struct ArrayAccess {
+  const clang::ArraySubscriptExpr *expr = nullptr; // the outermost subscript
+  std::vector<const clang::Expr *> indices;        // outermost dimension first
+  bool isWrite = false;                            // assigned, compound-assigned, ++/--
+};
+
+struct UnfollowedUse {
+  clang::SourceLocation location;
+  std::string why;
+};
+
+struct SharedArrayUses {
+  const clang::VarDecl *array = nullptr;
+  std::vector<uint64_t> extents;                // outermost first; empty: not a static array
+  const clang::Expr *innermostExtent = nullptr; // as written in the declaration
+  std::vector<ArrayAccess> accesses;            // in source order
+  std::vector<UnfollowedUse> unfollowed;
+};
+
+// `__shared__` variables declared in the kernel body, in source order.
+std::vector<const clang::VarDecl *> sharedArraysOf(const clang::FunctionDecl &Kernel);
+
+SharedArrayUses collectSharedArrayUses(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel,
+                                       const clang::VarDecl &Array);
+
+} // namespace ave::rw

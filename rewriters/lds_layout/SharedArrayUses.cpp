@@ -1,0 +1,133 @@
+#include "ave/rewriters/lds_layout/SharedArrayUses.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/TypeLoc.h"
+
+namespace ave::rw {
+
+namespace {
+
+class SharedDeclFinder : public clang::RecursiveASTVisitor<SharedDeclFinder> {
+public:
+  bool VisitVarDecl(clang::VarDecl *VD) {
+    if (VD->hasAttr<clang::CUDASharedAttr>())
+      Found.push_back(VD);
+    return true;
+  }
+  std::vector<const clang::VarDecl *> Found;
+};
+
+class DeclRefFinder : public clang::RecursiveASTVisitor<DeclRefFinder> {
+public:
+  explicit DeclRefFinder(const clang::VarDecl &Array) : Array(Array) {}
+  bool VisitDeclRefExpr(clang::DeclRefExpr *E) {
+    if (E->getDecl() == &Array)
+      Found.push_back(E);
+    return true;
+  }
+  const clang::VarDecl &Array;
+  std::vector<const clang::DeclRefExpr *> Found;
+};
+
+// The parent of E that is not a parenthesis or an implicit cast, with the
+// child it was reached from (so "is E the base?" compares like with like).
+struct Climb {
+  const clang::Stmt *parent = nullptr;
+  const clang::Expr *child = nullptr;
+};
+
+Climb climb(clang::ASTContext &Ctx, const clang::Expr *E) {
+  const clang::Expr *Child = E;
+  while (true) {
+    auto Parents = Ctx.getParents(*Child);
+    if (Parents.size() != 1)
+      return {};
+    const clang::Stmt *P = Parents[0].get<clang::Stmt>();
+    if (!P)
+      return {};
+    if (llvm::isa<clang::ParenExpr>(P) || llvm::isa<clang::ImplicitCastExpr>(P)) {
+      Child = llvm::cast<clang::Expr>(P);
+      continue;
+    }
+    return {P, Child};
+  }
+}
+
+bool isWriteContext(const clang::Stmt *Parent, const clang::Expr *Child) {
+  if (const auto *B = llvm::dyn_cast_or_null<clang::BinaryOperator>(Parent))
+    return B->isAssignmentOp() && B->getLHS() == Child;
+  if (const auto *U = llvm::dyn_cast_or_null<clang::UnaryOperator>(Parent))
+    return U->isIncrementDecrementOp();
+  return false;
+}
+
+void readExtents(const clang::VarDecl &Array, SharedArrayUses &Out) {
+  const clang::TypeSourceInfo *TSI = Array.getTypeSourceInfo();
+  if (!TSI)
+    return;
+  clang::TypeLoc TL = TSI->getTypeLoc();
+  while (auto AL = TL.getAs<clang::ConstantArrayTypeLoc>()) {
+    const auto *CAT = llvm::cast<clang::ConstantArrayType>(AL.getTypePtr());
+    Out.extents.push_back(CAT->getSize().getZExtValue());
+    Out.innermostExtent = AL.getSizeExpr();
+    TL = AL.getElementLoc();
+  }
+}
+
+} // namespace
+
+std::vector<const clang::VarDecl *> sharedArraysOf(const clang::FunctionDecl &Kernel) {
+  SharedDeclFinder Finder;
+  if (Kernel.getBody())
+    Finder.TraverseStmt(Kernel.getBody());
+  return Finder.Found;
+}
+
+SharedArrayUses collectSharedArrayUses(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel,
+                                       const clang::VarDecl &Array) {
+  SharedArrayUses Out;
+  Out.array = &Array;
+  readExtents(Array, Out);
+  DeclRefFinder Finder(Array);
+  if (Kernel.getBody())
+    Finder.TraverseStmt(Kernel.getBody());
+  const size_t Rank = Out.extents.size();
+  for (const clang::DeclRefExpr *Ref : Finder.Found) {
+    ArrayAccess Access;
+    const clang::Expr *Node = Ref;
+    bool Complete = Rank > 0;
+    for (size_t D = 0; D < Rank; ++D) {
+      Climb Up = climb(Ctx, Node);
+      const auto *Sub = llvm::dyn_cast_or_null<clang::ArraySubscriptExpr>(Up.parent);
+      if (!Sub || Sub->getBase() != Up.child) {
+        Complete = false;
+        break;
+      }
+      Access.indices.push_back(Sub->getIdx());
+      Node = Sub;
+    }
+    if (!Complete) {
+      Out.unfollowed.push_back(
+          {Ref->getLocation(),
+           "'" + Array.getNameAsString() + "' is used other than by indexing every dimension"});
+      continue;
+    }
+    Access.expr = llvm::cast<clang::ArraySubscriptExpr>(Node);
+    Climb Up = climb(Ctx, Node);
+    if (const auto *U = llvm::dyn_cast_or_null<clang::UnaryOperator>(Up.parent);
+        U && U->getOpcode() == clang::UO_AddrOf) {
+      Out.unfollowed.push_back({U->getBeginLoc(), "the address of an element of '" +
+                                                      Array.getNameAsString() +
+                                                      "' is taken (a vector or pointer access)"});
+      continue;
+    }
+    Access.isWrite = isWriteContext(Up.parent, Up.child);
+    Out.accesses.push_back(std::move(Access));
+  }
+  return Out;
+}
+
+} // namespace ave::rw
