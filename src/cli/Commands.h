@@ -43,6 +43,7 @@ using SelectedCommand = std::function<int()>;
 void registerKernelsCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected);
 void registerAnnotationsCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected);
 void registerCheckCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected);
+void registerLintCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected);
 
 int runKernels(const GlobalOptions &G, const std::vector<std::string> &Files);
 int runAnnotations(const GlobalOptions &G, const std::vector<std::string> &Files);

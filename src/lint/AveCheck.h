@@ -1,0 +1,66 @@
+// Shared ground of the ave-* clang-tidy checks: every check looks at the same
+// kernels of one translation unit, so the pragma log, the bound annotations
+// and the (expensive) provenance analysis of each kernel are made once per
+// translation unit and shared. Each check class only turns findings into
+// diagnostics. Internal to src/lint.
+#pragma once
+
+#include "ave/annotations/KernelAnnotations.h"
+#include "ave/annotations/PragmaLog.h"
+#include "ave/invariants/KernelAnalysis.h"
+#include "ave/invariants/lds/SharedMemoryChecks.h"
+#include "clang-tidy/ClangTidyCheck.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+
+namespace ave::lint {
+
+struct KernelState {
+  const clang::FunctionDecl *kernel = nullptr;
+  ann::KernelAnnotations annotations;
+  bool annotated = false;
+  std::unique_ptr<inv::KernelAnalysis> analysis; // null when annotations are malformed
+  std::optional<inv::KernelReport> report;       // solved on first use
+  std::optional<inv::lds::SharedMemoryFindings> shared;
+};
+
+// One translation unit's kernels, created when its preprocessor is seen.
+class UnitState {
+public:
+  static UnitState &forPreprocessor(clang::Preprocessor &PP);
+  static UnitState *current();
+
+  const ann::PragmaLog &pragmas() const { return *Log; }
+  // The kernel's state, analysed on first request.
+  KernelState &kernel(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel);
+  inv::KernelReport &report(KernelState &K);
+  inv::lds::SharedMemoryFindings &shared(clang::ASTContext &Ctx, KernelState &K);
+
+private:
+  const clang::Preprocessor *PP = nullptr;
+  std::shared_ptr<ann::PragmaLog> Log;
+  std::map<const clang::FunctionDecl *, std::unique_ptr<KernelState>> Kernels;
+};
+
+// Base class: matches every non-dependent `__global__` definition outside
+// system headers and hands it to checkKernel with its shared state.
+class AveKernelCheck : public clang::tidy::ClangTidyCheck {
+public:
+  using ClangTidyCheck::ClangTidyCheck;
+  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
+    return LO.CPlusPlus;
+  }
+  void registerPPCallbacks(const clang::SourceManager &SM, clang::Preprocessor *PP,
+                           clang::Preprocessor *ModuleExpanderPP) override;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+
+protected:
+  virtual void checkKernel(clang::ASTContext &Ctx, UnitState &Unit, KernelState &K) = 0;
+  // Adds the counterexample line(s) as notes at Loc.
+  void noteAt(clang::SourceLocation Loc, llvm::StringRef Text);
+};
+
+} // namespace ave::lint

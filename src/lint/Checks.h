@@ -1,0 +1,37 @@
+// The ave-* checks, one class each; registered by name in AveTidyModule.cpp.
+#pragma once
+
+#include "AveCheck.h"
+
+namespace ave::lint {
+
+#define AVE_KERNEL_CHECK(Class)                                                                    \
+  class Class : public AveKernelCheck {                                                            \
+  public:                                                                                          \
+    using AveKernelCheck::AveKernelCheck;                                                          \
+                                                                                                   \
+  protected:                                                                                       \
+    void checkKernel(clang::ASTContext &Ctx, UnitState &Unit, KernelState &K) override;            \
+  };
+
+AVE_KERNEL_CHECK(InvariantCheck)
+AVE_KERNEL_CHECK(LdsRaceCheck)
+AVE_KERNEL_CHECK(BarrierDivergenceCheck)
+AVE_KERNEL_CHECK(LdsUninitializedCheck)
+AVE_KERNEL_CHECK(LdsBankConflictCheck)
+AVE_KERNEL_CHECK(LdsCapacityCheck)
+#undef AVE_KERNEL_CHECK
+
+// Malformed annotations (per kernel) and stray pragmas (per translation
+// unit), unused tags.
+class AnnotationCheck : public AveKernelCheck {
+public:
+  using AveKernelCheck::AveKernelCheck;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+
+protected:
+  void checkKernel(clang::ASTContext &Ctx, UnitState &Unit, KernelState &K) override;
+};
+
+} // namespace ave::lint

@@ -1,0 +1,497 @@
+// `ave-rewrite lint`: clang-tidy's own driver (clangTidyMain) with the ave-*
+// module linked in, so every clang-tidy flag, `.clang-tidy` file, NOLINT
+// comment and --export-fixes works as in clang-tidy. Around it, what
+// clang-tidy does not do:
+//  - HIP device-only parsing (the front end's flags, or a rewritten copy of
+//    the -p compilation database), `--checks=-*,ave-*` unless the user
+//    configures checks;
+//  - --format json|sarif, --target, -j N (one child process per file), a
+//    summary line on stderr and exit codes 0 clean / 1 findings / 2 usage or
+//    input error. The diagnostics for all of these are read back from the
+//    --export-fixes YAML, which lists every diagnostic.
+
+#include "ave/lint/LintCommand.h"
+
+#include "../cli/Commands.h"
+#include "CLI/CLI.hpp"
+#include "ave/frontend/HipArgs.h"
+#include "ave/lint/LintReport.h"
+#include "ave/lint/LintSettings.h"
+#include "ave/lint/OutputFormats.h"
+#include "clang-tidy/GlobList.h"
+#include "clang-tidy/tool/ClangTidyMain.h"
+
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <fcntl.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+namespace ave::lint {
+
+extern volatile int AveTidyModuleAnchorSource;
+static int AveTidyModuleAnchorDestination [[maybe_unused]] = AveTidyModuleAnchorSource;
+
+namespace {
+
+enum class Format { Text, Json, Sarif };
+
+// clang-tidy options whose value may follow as the next argument.
+bool takesValue(llvm::StringRef Opt) {
+  Opt = Opt.ltrim('-');
+  return Opt == "p" || Opt == "checks" || Opt == "config" || Opt == "config-file" ||
+         Opt == "export-fixes" || Opt == "header-filter" || Opt == "exclude-header-filter" ||
+         Opt == "line-filter" || Opt == "format-style" || Opt == "warnings-as-errors" ||
+         Opt == "extra-arg" || Opt == "extra-arg-before" || Opt == "vfsoverlay" ||
+         Opt == "store-check-profile" || Opt == "load";
+}
+
+struct ParsedArgs {
+  std::vector<std::string> tidyOptions; // clang-tidy options, files removed
+  std::vector<std::string> files;
+  std::vector<std::string> compilerArgs; // after `--`
+  bool sawDoubleDash = false;
+  Format format = Format::Text;
+  unsigned jobs = 1;
+  std::string buildDir, exportFixes, warningsAsErrors, runJson;
+  bool checksGiven = false, configGiven = false;
+  std::string error;
+};
+
+// Value of `--name=V` / `-name=V` / `--name V`; advances I for the last.
+bool optionValue(const std::vector<std::string> &Args, size_t &I, llvm::StringRef Name,
+                 std::string &Out) {
+  llvm::StringRef A = llvm::StringRef(Args[I]).ltrim('-');
+  if (A.consume_front(Name)) {
+    if (A.consume_front("=")) {
+      Out = A.str();
+      return true;
+    }
+    if (A.empty() && I + 1 < Args.size()) {
+      Out = Args[++I];
+      return true;
+    }
+  }
+  return false;
+}
+
+ParsedArgs parseArgs(const std::vector<std::string> &Args) {
+  ParsedArgs P;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    llvm::StringRef A = Args[I];
+    std::string V;
+    if (A == "--") {
+      P.sawDoubleDash = true;
+      P.compilerArgs.assign(Args.begin() + I + 1, Args.end());
+      break;
+    }
+    if (!A.starts_with("-")) {
+      P.files.push_back(Args[I]);
+      continue;
+    }
+    llvm::StringRef Name = A.ltrim('-').split('=').first;
+    if (Name == "format" && optionValue(Args, I, "format", V)) {
+      if (V == "text")
+        P.format = Format::Text;
+      else if (V == "json")
+        P.format = Format::Json;
+      else if (V == "sarif")
+        P.format = Format::Sarif;
+      else
+        P.error = "--format must be text, json or sarif, not '" + V + "'";
+      continue;
+    }
+    if (A.starts_with("-j") && A != "-j" && Name != "jobs") {
+      if (llvm::StringRef(A).drop_front(2).getAsInteger(10, P.jobs) || P.jobs == 0)
+        P.error = "-j needs a positive number";
+      continue;
+    }
+    if ((A == "-j" || Name == "jobs") && optionValue(Args, I, A == "-j" ? "j" : "jobs", V)) {
+      if (llvm::StringRef(V).getAsInteger(10, P.jobs) || P.jobs == 0)
+        P.error = "-j needs a positive number";
+      continue;
+    }
+    if (Name == "target" && optionValue(Args, I, "target", V)) {
+      std::optional<frontend::Target> T = frontend::parseTarget(V);
+      if (!T)
+        P.error = "--target must be gfx942, gfx90a or sm_90";
+      else
+        lintSettings().target = *T;
+      continue;
+    }
+    if (Name == "z3-timeout-ms" && optionValue(Args, I, "z3-timeout-ms", V)) {
+      if (llvm::StringRef(V).getAsInteger(10, lintSettings().z3TimeoutMs))
+        P.error = "--z3-timeout-ms needs a number";
+      continue;
+    }
+    if (Name == "ave-run-json" && optionValue(Args, I, "ave-run-json", V)) {
+      P.runJson = V;
+      continue;
+    }
+    if (Name == "p" && optionValue(Args, I, "p", V)) {
+      P.buildDir = V;
+      continue;
+    }
+    if (Name == "export-fixes" && optionValue(Args, I, "export-fixes", V)) {
+      P.exportFixes = V;
+      continue;
+    }
+    if (Name == "warnings-as-errors") {
+      size_t J = I;
+      if (optionValue(Args, J, "warnings-as-errors", V))
+        P.warningsAsErrors = V;
+    }
+    P.checksGiven |= Name == "checks";
+    P.configGiven |= Name == "config" || Name == "config-file";
+    P.tidyOptions.push_back(Args[I]);
+    if (takesValue(Name) && !A.contains('=') && I + 1 < Args.size())
+      P.tidyOptions.push_back(Args[++I]);
+  }
+  return P;
+}
+
+frontend::HipArgsOptions hipOptions(const LintInvocation &Inv) {
+  frontend::HipArgsOptions O;
+  O.target = lintSettings().target;
+  O.resourceDir = frontend::defaultResourceDir();
+  O.includeDirs.push_back(frontend::annotationsIncludeDir());
+  O.extraArgs = Inv.extraArgs;
+  return O;
+}
+
+// Compiler flags for a file without a compile command: the front end's,
+// without its own output-suppressing -w (clang-diagnostic-* is the user's
+// choice here).
+std::vector<std::string> deviceFlags(const LintInvocation &Inv) {
+  std::vector<std::string> Args = frontend::defaultHipArgs(hipOptions(Inv));
+  Args.erase(Args.begin()); // the compiler name
+  std::erase(Args, "-w");
+  return Args;
+}
+
+bool hasClangTidyConfig(const std::vector<std::string> &Files) {
+  llvm::SmallString<256> Dir(Files.empty() ? "." : Files.front());
+  llvm::sys::fs::make_absolute(Dir);
+  for (llvm::StringRef Cur = llvm::sys::path::parent_path(Dir); !Cur.empty();
+       Cur = llvm::sys::path::parent_path(Cur)) {
+    llvm::SmallString<256> C(Cur);
+    llvm::sys::path::append(C, ".clang-tidy");
+    if (llvm::sys::fs::exists(C))
+      return true;
+  }
+  return false;
+}
+
+std::string tempPath(llvm::StringRef Prefix, llvm::StringRef Suffix) {
+  llvm::SmallString<256> P;
+  llvm::sys::fs::createTemporaryFile(Prefix, Suffix, P);
+  return P.str().str();
+}
+
+// A copy of the compilation database with every command rewritten into a
+// HIP device-only syntax check for the target (see HipArgs.h).
+std::string deviceCompilationDatabase(const std::string &BuildDir, const LintInvocation &Inv,
+                                      std::string &Error) {
+  std::unique_ptr<clang::tooling::CompilationDatabase> DB =
+      clang::tooling::CompilationDatabase::loadFromDirectory(BuildDir, Error);
+  if (!DB)
+    return "";
+  nlohmann::json Commands = nlohmann::json::array();
+  for (const clang::tooling::CompileCommand &C : DB->getAllCompileCommands())
+    Commands.push_back(
+        {{"directory", C.Directory},
+         {"file", C.Filename},
+         {"arguments", frontend::adjustCompileCommand(C.CommandLine, hipOptions(Inv))}});
+  llvm::SmallString<256> Dir;
+  if (std::error_code EC = llvm::sys::fs::createUniqueDirectory("ave-lint-db", Dir)) {
+    Error = EC.message();
+    return "";
+  }
+  std::ofstream(std::string(Dir) + "/compile_commands.json") << Commands.dump(1);
+  return Dir.str().str();
+}
+
+LintResult runInProcess(const LintInvocation &Inv, const ParsedArgs &P, bool QuietStdout) {
+  LintResult R;
+  R.files = P.files;
+  std::vector<std::string> Argv{"ave-rewrite lint"};
+  if (!P.checksGiven && !P.configGiven && !hasClangTidyConfig(P.files))
+    Argv.push_back("--checks=-*,ave-*");
+  Argv.insert(Argv.end(), P.tidyOptions.begin(), P.tidyOptions.end());
+  std::string Export = P.exportFixes.empty() ? tempPath("ave-lint", "yaml") : P.exportFixes;
+  llvm::sys::fs::remove(Export);
+  Argv.push_back("--export-fixes=" + Export);
+  if (QuietStdout)
+    Argv.push_back("--quiet");
+
+  std::string BuildDir = P.buildDir.empty() ? Inv.buildDir : P.buildDir;
+  std::string DbDir;
+  if (BuildDir.empty() && !P.sawDoubleDash && !P.files.empty()) {
+    // clang-tidy would find a compile_commands.json above the file itself;
+    // find it first so that it is rewritten for the device like -p.
+    llvm::SmallString<256> Dir(P.files.front());
+    llvm::sys::fs::make_absolute(Dir);
+    for (llvm::StringRef Cur = llvm::sys::path::parent_path(Dir); !Cur.empty() && BuildDir.empty();
+         Cur = llvm::sys::path::parent_path(Cur)) {
+      llvm::SmallString<256> C(Cur);
+      llvm::sys::path::append(C, "compile_commands.json");
+      if (llvm::sys::fs::exists(C))
+        BuildDir = Cur.str();
+    }
+  }
+  if (!BuildDir.empty()) {
+    std::string Error;
+    DbDir = deviceCompilationDatabase(BuildDir, Inv, Error);
+    if (DbDir.empty()) {
+      llvm::errs() << "ave-rewrite lint: error: cannot read the compilation database in '"
+                   << BuildDir << "': " << Error << "\n";
+      R.toolFailed = true;
+      return R;
+    }
+    Argv.push_back("-p=" + DbDir);
+  }
+  Argv.insert(Argv.end(), P.files.begin(), P.files.end());
+  if (DbDir.empty() || P.sawDoubleDash) {
+    Argv.push_back("--");
+    Argv.insert(Argv.end(), P.compilerArgs.begin(), P.compilerArgs.end());
+    for (const std::string &F : deviceFlags(Inv))
+      Argv.push_back(F);
+  }
+
+  std::vector<const char *> CArgv;
+  for (const std::string &A : Argv)
+    CArgv.push_back(A.c_str());
+  CArgv.push_back(nullptr);
+  lintStats() = {};
+  llvm::outs().flush();
+  int SavedStdout = -1;
+  if (QuietStdout) {
+    SavedStdout = dup(1);
+    int Null = open("/dev/null", O_WRONLY);
+    dup2(Null, 1);
+    close(Null);
+  }
+  int Rc = clang::tidy::clangTidyMain(int(Argv.size()), CArgv.data());
+  llvm::outs().flush();
+  if (SavedStdout >= 0) {
+    dup2(SavedStdout, 1);
+    close(SavedStdout);
+  }
+  std::string Error;
+  if (!readExportedDiagnostics(Export, R.diagnostics, Error))
+    llvm::errs() << "ave-rewrite lint: error: " << Error << "\n";
+  if (P.exportFixes.empty())
+    llvm::sys::fs::remove(Export);
+  if (!DbDir.empty()) {
+    llvm::sys::fs::remove(DbDir + "/compile_commands.json");
+    llvm::sys::fs::remove(DbDir);
+  }
+  R.kernels = lintStats().kernels;
+  R.inputErrors = lintStats().inputErrors;
+  R.toolFailed = Rc != 0 && R.diagnostics.empty();
+  return R;
+}
+
+void writeRunJson(const std::string &Path, const LintResult &R) {
+  nlohmann::json K = nlohmann::json::array();
+  for (const KernelSeen &S : R.kernels)
+    K.push_back({{"file", S.file}, {"name", S.name}, {"annotated", S.annotated}});
+  std::ofstream(Path) << nlohmann::json{
+      {"kernels", K},
+      {"inputErrors", R.inputErrors},
+      {"toolFailed",
+       R.toolFailed}}.dump();
+}
+
+// -j N: one child `ave-rewrite lint` per file, N at a time; their text goes
+// to stdout in file order, their diagnostics come back through files.
+LintResult runInChildren(const LintInvocation &Inv, const ParsedArgs &P,
+                         const std::vector<std::string> &OriginalArgs) {
+  LintResult R;
+  R.files = P.files;
+  std::string Self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  struct Child {
+    llvm::sys::ProcessInfo info;
+    std::string out, err, yaml, json;
+    bool done = false;
+    int rc = 0;
+  };
+  std::vector<Child> Children(P.files.size());
+  std::vector<std::string> Common{"lint"};
+  for (size_t I = 0; I < OriginalArgs.size(); ++I) {
+    llvm::StringRef A = OriginalArgs[I];
+    if (A == "--")
+      break;
+    std::string V;
+    size_t J = I;
+    llvm::StringRef Name = A.ltrim('-').split('=').first;
+    if (A.starts_with("-j") || Name == "jobs" || Name == "format" || Name == "export-fixes") {
+      if ((A == "-j" ||
+           ((Name == "jobs" || Name == "format" || Name == "export-fixes") && !A.contains('='))) &&
+          optionValue(OriginalArgs, J, Name == "jobs" ? "jobs" : Name, V))
+        I = J;
+      continue;
+    }
+    if (!A.starts_with("-")) {
+      continue; // a file
+    }
+    Common.push_back(OriginalArgs[I]);
+    if (takesValue(Name) && !A.contains('=') && I + 1 < OriginalArgs.size())
+      Common.push_back(OriginalArgs[++I]);
+  }
+  if (!Inv.buildDir.empty() && P.buildDir.empty())
+    Common.push_back("-p=" + Inv.buildDir);
+  Common.push_back(std::string("--target=") +
+                   std::string(frontend::targetInfo(lintSettings().target).name));
+  for (const std::string &E : Inv.extraArgs)
+    Common.push_back("--extra-arg=" + E);
+  std::vector<std::string> Tail;
+  if (P.sawDoubleDash) {
+    Tail.push_back("--");
+    Tail.insert(Tail.end(), P.compilerArgs.begin(), P.compilerArgs.end());
+  }
+  size_t Next = 0, Running = 0, Printed = 0;
+  auto Start = [&](size_t I) {
+    Child &C = Children[I];
+    C.out = tempPath("ave-lint-out", "txt");
+    C.err = tempPath("ave-lint-err", "txt");
+    C.yaml = tempPath("ave-lint", "yaml");
+    C.json = tempPath("ave-lint-run", "json");
+    std::vector<std::string> Args{Self};
+    Args.insert(Args.end(), Common.begin(), Common.end());
+    Args.push_back("--export-fixes=" + C.yaml);
+    Args.push_back("--ave-run-json=" + C.json);
+    if (P.format != Format::Text)
+      Args.push_back("--quiet");
+    Args.push_back(P.files[I]);
+    Args.insert(Args.end(), Tail.begin(), Tail.end());
+    std::vector<llvm::StringRef> Refs(Args.begin(), Args.end());
+    std::optional<llvm::StringRef> Redirects[] = {std::nullopt, llvm::StringRef(C.out),
+                                                  llvm::StringRef(C.err)};
+    C.info = llvm::sys::ExecuteNoWait(Self, Refs, std::nullopt, Redirects);
+  };
+  auto Flush = [&] {
+    while (Printed < Children.size() && Children[Printed].done) {
+      Child &C = Children[Printed++];
+      if (P.format == Format::Text) {
+        if (auto B = llvm::MemoryBuffer::getFile(C.out))
+          llvm::outs() << (*B)->getBuffer();
+      }
+      llvm::outs().flush();
+      if (auto B = llvm::MemoryBuffer::getFile(C.err))
+        llvm::errs() << (*B)->getBuffer();
+    }
+  };
+  while (Printed < Children.size()) {
+    while (Running < P.jobs && Next < Children.size()) {
+      Start(Next++);
+      ++Running;
+    }
+    // Wait for the oldest running child (output order is file order anyway).
+    for (size_t I = Printed; I < Next; ++I) {
+      if (Children[I].done)
+        continue;
+      llvm::sys::ProcessInfo Done = llvm::sys::Wait(Children[I].info, std::nullopt);
+      Children[I].done = true;
+      Children[I].rc = Done.ReturnCode;
+      --Running;
+      break;
+    }
+    Flush();
+  }
+  std::vector<std::string> Yamls;
+  for (Child &C : Children) {
+    std::string Error;
+    if (!readExportedDiagnostics(C.yaml, R.diagnostics, Error))
+      llvm::errs() << "ave-rewrite lint: error: " << Error << "\n";
+    Yamls.push_back(C.yaml);
+    std::ifstream In(C.json);
+    nlohmann::json J = nlohmann::json::parse(In, nullptr, false);
+    if (J.is_discarded() || !J.is_object()) {
+      R.toolFailed = true; // the child died before reporting
+    } else {
+      for (const auto &K : J["kernels"])
+        R.kernels.push_back({K["file"], K["name"], K["annotated"]});
+      R.inputErrors += J["inputErrors"].get<unsigned>();
+      R.toolFailed |= J["toolFailed"].get<bool>();
+    }
+    if (C.rc == 2 && R.diagnostics.empty())
+      R.toolFailed = true;
+  }
+  if (!P.exportFixes.empty()) {
+    std::string Error;
+    if (!mergeExportedFixes(Yamls, P.exportFixes, Error))
+      llvm::errs() << "ave-rewrite lint: error: " << Error << "\n";
+  }
+  for (Child &C : Children)
+    for (const std::string &F : {C.out, C.err, C.yaml, C.json})
+      llvm::sys::fs::remove(F);
+  return R;
+}
+
+} // namespace
+
+int runLint(const LintInvocation &Inv) {
+  lintSettings().target = Inv.target;
+  ParsedArgs P = parseArgs(Inv.args);
+  if (!P.error.empty()) {
+    llvm::errs() << "ave-rewrite lint: error: " << P.error << "\n";
+    return 2;
+  }
+  bool Children = P.jobs > 1 && P.files.size() > 1 && P.runJson.empty();
+  LintResult R =
+      Children ? runInChildren(Inv, P, Inv.args) : runInProcess(Inv, P, P.format != Format::Text);
+  if (!P.runJson.empty()) {
+    writeRunJson(P.runJson, R);
+    return R.exitCode();
+  }
+  if (P.format == Format::Json) {
+    llvm::outs() << toJson(R).dump(2) << "\n";
+  } else if (P.format == Format::Sarif) {
+    SarifOptions O;
+    O.toolVersion = AVE_VERSION;
+    O.sourceRoot = findSourceRoot(".");
+    std::string Globs = P.warningsAsErrors;
+    if (!Globs.empty()) {
+      auto List = std::make_shared<clang::tidy::GlobList>(Globs);
+      O.warningAsError = [List](const std::string &Check) { return List->contains(Check); };
+    }
+    llvm::outs() << toSarif(R, O).dump(2) << "\n";
+  }
+  llvm::outs().flush();
+  llvm::errs() << R.summaryLine() << "\n";
+  return R.exitCode();
+}
+
+} // namespace ave::lint
+
+namespace ave::cli {
+
+void registerLintCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected) {
+  CLI::App *Lint = App.add_subcommand(
+      "lint", "clang-tidy with the ave-* checks: invariants, LDS races, barriers, bank conflicts "
+              "(takes clang-tidy's options, plus --format text|json|sarif, -j N, --target)");
+  Lint->prefix_command();
+  Lint->fallthrough(false);
+  Lint->allow_extras();
+  Lint->set_help_flag(); // --help goes to clang-tidy
+  Lint->callback([&G, &Selected, Lint] {
+    auto Args = std::make_shared<std::vector<std::string>>(Lint->remaining());
+    Selected = [&G, Args] {
+      lint::LintInvocation Inv;
+      Inv.args = *Args;
+      Inv.target = G.frontend.args.target;
+      Inv.buildDir = G.frontend.buildDir;
+      Inv.extraArgs = G.frontend.args.extraArgs;
+      return lint::runLint(Inv);
+    };
+  });
+}
+
+} // namespace ave::cli

@@ -1,0 +1,34 @@
+// What `ave-rewrite lint` tells its clang-tidy checks beyond clang-tidy's own
+// options, and what the checks tell it back about the kernels they saw.
+// One process runs one lint (children of `-j` are processes), so this is
+// process-wide state.
+#pragma once
+
+#include "ave/frontend/Target.h"
+
+#include <string>
+#include <vector>
+
+namespace ave::lint {
+
+struct LintSettings {
+  frontend::Target target = frontend::Target::Gfx942;
+  unsigned z3TimeoutMs = 10000;
+};
+
+struct KernelSeen {
+  std::string file;
+  std::string name;
+  bool annotated = false;
+};
+
+struct LintStats {
+  std::vector<KernelSeen> kernels;
+  unsigned inputErrors = 0; // malformed annotations
+};
+
+LintSettings &lintSettings();
+LintStats &lintStats();
+void noteKernel(const std::string &File, const std::string &Name, bool Annotated);
+
+} // namespace ave::lint
