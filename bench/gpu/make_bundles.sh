@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Writes the bench bundles measured on the H200 (bench/RESULTS.md) into
+# DIR (default build/bundles) with the ave-rewrite at AVE (default
+# build/ave-rewrite). Run from the repository root.
+set -euo pipefail
+ave=${AVE:-build/ave-rewrite}
+dir=${1:-build/bundles}
+rm -rf "$dir"
+mkdir -p "$dir"
+gemm=M=4096,N=4096,K=4096
+small=M=2048,N=2048,K=2048
+h() { "$ave" harness "$@"; }
+h testdata/tiled_gemm.hip --kernel sgemm --shape $gemm -o "$dir/tiled_gemm"
+h testdata/naive_gemm.hip --kernel naive_gemm --shape $gemm -o "$dir/naive_gemm"
+# The pipelined rewrite against its original: both checked, timed interleaved.
+h testdata/double_buffered_gemm.hip --kernel double_buffered_gemm --shape $gemm \
+  --reference testdata/tiled_gemm.hip --reference-kernel sgemm -o "$dir/double_buffered_gemm"
+h testdata/transpose_lds.hip --kernel transpose_lds --shape R=8192,C=8192 -o "$dir/transpose_lds"
+h testdata/transpose_swizzle.hip --kernel transpose_swizzle --shape R=8192,C=8192 \
+  --reference testdata/transpose_lds.hip --reference-kernel transpose_lds \
+  -o "$dir/transpose_swizzle"
+h testdata/block_reduce.hip --kernel block_reduce --shape R=8192,C=16384 -o "$dir/block_reduce"
+for planted in returns_zeros writes_input caches_output; do
+  h bench/gpu/planted/$planted.hip --kernel sgemm --shape $small -o "$dir/planted_$planted"
+done

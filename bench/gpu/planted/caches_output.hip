@@ -1,0 +1,39 @@
+// PLANTED BUG for the bench bundle (must be rejected): the tiled SGEMM of
+// testdata/tiled_gemm.hip that computes C on its first launch and, on every
+// later launch, returns at once, leaving the previous output in place (an
+// output "cache" keyed on nothing). Timed on the same buffers it looks
+// infinitely fast and right; fresh inputs and a poisoned output catch it.
+// Expected verdict: non-finite-or-unwritten-output (the poison stays).
+#include <ave/annotations.h>
+#include <hip/hip_runtime.h>
+
+__device__ unsigned blocks_finished = 0;
+
+__global__ void sgemm(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
+                      const float *B AVE_TAG("B(k < K, n < N) = k * N + n"),
+                      float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N, int K) {
+#pragma ave launch block(16, 16) grid(N / 16, M / 16)
+#pragma ave assume M % 16 == 0 && N % 16 == 0 && K % 16 == 0 && K >= 16
+  __shared__ float As[16][16], Bs[16][16];
+  // PLANTED: every block of the first launch starts before the last one
+  // finishes, so only later launches see the counter at the block count.
+  if (atomicAdd(&blocks_finished, 0u) >= gridDim.x * gridDim.y)
+    return;
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * 16 + ty, col = blockIdx.x * 16 + tx;
+  float acc = 0.0f;
+  for (int k0 = 0; k0 < K; k0 += 16) {
+    As[ty][tx] = A[row * K + k0 + tx];
+    Bs[ty][tx] = B[(k0 + ty) * N + col];
+    __syncthreads();
+    for (int k = 0; k < 16; ++k) {
+#pragma ave assert tag(As[ty][k]) == A(row, k0 + k) && tag(Bs[k][tx]) == B(k0 + k, col)
+      acc += As[ty][k] * Bs[k][tx];
+    }
+    __syncthreads();
+  }
+  C[row * N + col] = acc;
+  __syncthreads();
+  if (tx == 0 && ty == 0)
+    atomicAdd(&blocks_finished, 1u);
+}

@@ -1,0 +1,28 @@
+// The kernel-specific sources of a bench bundle (private to ave_harness).
+#pragma once
+
+#include "ave/harness/BundleGenerator.h"
+
+#include <string>
+
+namespace ave::harness {
+
+// problem.h: tensors, shapes, launch, assumptions, FLOPs, GEMM anchor map.
+std::string problemHeader(const BundleRequest &request, std::string &error);
+
+// ground_truth.hip: the einsum in double precision and its launcher.
+std::string groundTruthSource(const BenchSpec &spec, std::string &error);
+
+// launch_candidate.hip / launch_reference.hip: includes `sourcePath` with the
+// kernel renamed to `renamedKernel` and defines `launcherName`.
+std::string launcherSource(const BenchSpec &spec, const std::string &sourcePath,
+                           const std::string &renamedKernel, const std::string &launcherName,
+                           std::string &error);
+
+// `const int64_t size_M = s[0];` for every size, one per line.
+std::string sizeLocals(const BenchSpec &spec, const std::string &indent);
+
+// C++ for an annotation expression over sizes and coordinates.
+std::string cppOf(const ann::Expr &expr, std::string &error);
+
+} // namespace ave::harness

@@ -1,0 +1,102 @@
+// What `ave-rewrite harness` knows about one kernel before it writes a bench
+// bundle: which pointer parameters are input and output tensors (const
+// pointee = input), their element types and tags (coordinate bounds give the
+// shape, the layout gives the index), which scalar parameters are sizes the
+// user binds with --shape, the launch shape of `#pragma ave launch`, the
+// kernel-level `assume` facts the shape must satisfy, and the einsum the tags
+// spell. It is plain data: the bundle generator never sees the AST.
+#pragma once
+
+#include "ave/annotations/Expr.h"
+#include "ave/annotations/Pragma.h"
+#include "ave/annotations/TagSpec.h"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+}
+namespace ave::ann {
+struct KernelAnnotations;
+}
+namespace ave::model {
+struct KernelModel;
+}
+
+namespace ave::harness {
+
+enum class ElementType { F32, F64, F16, BF16 };
+
+const char *elementTypeName(ElementType type); // "f32", ...
+// The dtype spelled as the generated C++ reads it: "float", "__half", ...
+std::optional<ElementType> elementTypeFromSpelling(const std::string &spelling);
+
+struct BenchTensor {
+  std::string param;       // the kernel parameter
+  std::string pointeeType; // as the kernel spells it, e.g. "float"
+  ElementType type = ElementType::F32;
+  bool output = false;     // non-const pointee
+  ann::TagSpec tag;        // names resolved by the annotation binding
+};
+
+struct SizeParam {
+  std::string name;
+  std::string type; // e.g. "int"
+};
+
+// One kernel parameter in declaration order: a tensor or a size.
+struct ParamSlot {
+  bool isTensor = false;
+  std::size_t index = 0; // into BenchSpec::tensors or BenchSpec::sizes
+};
+
+// out = sum over `reduced` of the product of `inputs` (a contraction; a plain
+// reduction when there is one input), or, when the output carries the same
+// tensor name as an input, a copy of it with the coordinates permuted
+// (`X(r, c)` in, `X(c, r)` out: a transpose).
+struct Einsum {
+  enum class Kind { Contraction, Copy };
+  Kind kind = Kind::Contraction;
+  std::size_t output = 0;
+  std::vector<std::size_t> inputs;         // tensor indices
+  std::vector<std::string> reduced;        // coordinates not in the output
+  // A(m, k) B(k, n) -> C(m, n), each dense row-major: the BLAS GEMM anchor
+  // applies (indices into BenchSpec::tensors).
+  bool isGemm = false;
+  std::size_t gemmA = 0, gemmB = 0, gemmC = 0;
+  std::string m, n, k; // the GEMM's coordinate names
+  std::string text;    // "A(m, k) B(k, n) -> C(m, n)"
+};
+
+struct BenchSpec {
+  std::string kernel;
+  std::vector<BenchTensor> tensors; // pointer parameters, in order
+  std::vector<SizeParam> sizes;     // scalar integer parameters, in order
+  std::vector<ParamSlot> params;    // every parameter, in order
+  ann::LaunchShape launch;
+  std::vector<ann::Expr> assumptions; // kernel-level `assume` predicates
+  Einsum einsum;
+
+  const BenchTensor &output() const { return tensors[einsum.output]; }
+  // The bound of coordinate `name` (from the first tensor that has it).
+  const ann::Expr *coordinateBound(const std::string &name) const;
+};
+
+struct BenchSpecResult {
+  std::optional<BenchSpec> spec;
+  std::string error; // set when spec is empty
+};
+
+// From the kernel model and the bound annotations of one kernel. Errors (no
+// launch pragma, an untagged pointer, a float scalar parameter, two outputs,
+// a template kernel...) say what the bundle would need.
+BenchSpecResult buildBenchSpec(const model::KernelModel &kernel,
+                               const ann::KernelAnnotations &annotations);
+
+// The einsum the tags spell; pure, on the tensors alone.
+std::optional<Einsum> deriveEinsum(const std::vector<BenchTensor> &tensors, std::string &error);
+
+} // namespace ave::harness

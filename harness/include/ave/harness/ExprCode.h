@@ -1,0 +1,21 @@
+// Annotation expressions as C++ source for the generated bundle: tag bounds
+// and layouts become index arithmetic, launch and assume become host code.
+#pragma once
+
+#include "ave/annotations/Expr.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace ave::harness {
+
+// How the generated code names an identifier node (a size, a coordinate);
+// nullopt: the name cannot appear in generated code (the error says which).
+using NameSpelling = std::function<std::optional<std::string>(const ann::Expr &identifier)>;
+
+// Fully parenthesised int64_t arithmetic, e.g. "((int64_t(m) * K) + k)".
+// Named integer constants become their value. Empty on error.
+std::string exprToCpp(const ann::Expr &expr, const NameSpelling &spell, std::string &error);
+
+} // namespace ave::harness

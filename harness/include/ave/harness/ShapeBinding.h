@@ -1,0 +1,53 @@
+// Sizes for a bench run: `--shape M=4096,N=4096,K=4096` binds each scalar
+// size parameter of the kernel, and annotation expressions (tag bounds and
+// layouts, launch, assume) are evaluated under those bindings.
+#pragma once
+
+#include "ave/annotations/Expr.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ave::harness {
+
+struct BenchSpec;
+
+using Bindings = std::map<std::string, std::int64_t>;
+
+// One value per size parameter, in the kernel's parameter order.
+struct Shape {
+  std::vector<std::string> names;
+  std::vector<std::int64_t> values;
+  Bindings bindings() const;
+  std::string text() const; // "M=4096,N=4096,K=4096"
+};
+
+// "M=4096,N=4096,K=4096" (blanks allowed around the separators).
+std::optional<Bindings> parseShapeText(const std::string &text, std::string &error);
+
+// Orders `given` as the kernel's size parameters; every size must be bound
+// and every name must be a size.
+std::optional<Shape> shapeForSpec(const BenchSpec &spec, const Bindings &given, std::string &error);
+
+// Integer value of an annotation expression with C semantics for / and %
+// (truncation), comparisons and logic giving 0/1. Identifiers resolve to
+// the binding of their name (parameters, coordinates) or, for named
+// constants, to their value.
+std::optional<std::int64_t> evaluate(const ann::Expr &expr, const Bindings &bindings,
+                                     std::string &error);
+
+// The text of the first kernel-level assumption `shape` violates, or empty.
+std::string violatedAssumption(const BenchSpec &spec, const Shape &shape, std::string &error);
+
+// The second shape a bundle checks: every size becomes an odd multiple of
+// the granule the kernel's `assume` facts require of it (`M % 16 == 0`: 16;
+// none: 1), just under the given size and different for each size (the
+// i-th size steps i odd multiples further down), so power-of-two accidents
+// and swapped dimensions show. Every assumption must still hold.
+std::optional<Shape> oddMultipleShape(const BenchSpec &spec, const Shape &given,
+                                      std::string &error);
+
+} // namespace ave::harness
