@@ -73,6 +73,7 @@ int main(int argc, char **argv) {
   ave::cli::registerAnnotationsCommand(App, G, Selected);
   ave::cli::registerCheckCommand(App, G, Selected);
   ave::cli::registerLintCommand(App, G, Selected);
+  ave::cli::registerHarnessCommand(App, G, Selected);
 
   std::vector<std::string> LaterArgs;
   for (const LaterCommand &Later : LaterCommands) {

@@ -1,0 +1,159 @@
+// The generated bundle compiles: with nvcc for sm_90 (built and linked
+// exactly as build.sh does on the GPU host; skipped where nvcc is absent)
+// and with clang-19 for gfx942, device side, against the system's HIP
+// headers (the AMD path; the host-only BLAS anchor is not device code).
+
+#include "KernelSpecLoader.h"
+
+#include "ave/harness/BundleGenerator.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+#include "gtest/gtest.h"
+
+namespace ave::harness {
+namespace {
+
+KernelSource sourceOf(const std::string &relative) {
+  std::string path = std::string(AVE_SOURCE_DIR) + "/" + relative;
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  return {path, buffer ? (*buffer)->getBuffer().str() : ""};
+}
+
+// A bundle for `kernel` of `file` (optionally against a reference) in a new
+// temporary directory; returns the directory.
+std::string makeBundle(const std::string &file, const std::string &kernel, const Bindings &shape,
+                       const std::string &referenceFile = "",
+                       const std::string &referenceKernel = "") {
+  BenchSpecResult spec = testing::loadSpec(file, kernel);
+  EXPECT_TRUE(spec.spec) << spec.error;
+  if (!spec.spec)
+    return "";
+  BundleRequest request;
+  request.candidate = *spec.spec;
+  request.candidateSource = sourceOf(file);
+  if (!referenceFile.empty()) {
+    BenchSpecResult ref = testing::loadSpec(referenceFile, referenceKernel);
+    EXPECT_TRUE(ref.spec) << ref.error;
+    request.reference = *ref.spec;
+    request.referenceSource = sourceOf(referenceFile);
+  }
+  std::string error;
+  auto given = shapeForSpec(request.candidate, shape, error);
+  EXPECT_TRUE(given) << error;
+  auto odd = oddMultipleShape(request.candidate, *given, error);
+  EXPECT_TRUE(odd) << error;
+  request.shape = *given;
+  request.oddShape = *odd;
+  BundleResult bundle = generateBundle(request);
+  EXPECT_FALSE(bundle.files.empty()) << bundle.error;
+  llvm::SmallString<256> dir;
+  llvm::sys::fs::createUniqueDirectory("ave-bundle", dir);
+  EXPECT_EQ(writeBundle(bundle.files, std::string(dir)), "");
+  return std::string(dir);
+}
+
+int runIn(const std::string &dir, llvm::StringRef program, std::vector<llvm::StringRef> args,
+          std::string &log) {
+  llvm::SmallString<256> logPath(dir);
+  llvm::sys::path::append(logPath, "compile.log");
+  std::string logFile(logPath);
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(logFile),
+                                                llvm::StringRef(logFile)};
+  llvm::SmallString<256> cwd;
+  llvm::sys::fs::current_path(cwd);
+  llvm::sys::fs::set_current_path(dir);
+  std::string error;
+  args.insert(args.begin(), program);
+  int rc = llvm::sys::ExecuteAndWait(program, args, std::nullopt, redirects, 0, 0, &error);
+  llvm::sys::fs::set_current_path(cwd);
+  auto text = llvm::MemoryBuffer::getFile(logFile);
+  log = error + (text ? (*text)->getBuffer().str() : "");
+  return rc;
+}
+
+std::optional<std::string> findNvcc() {
+  if (const char *env = std::getenv("NVCC"); env && llvm::sys::fs::can_execute(env))
+    return std::string(env);
+  if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/nvcc"))
+    return std::string("/usr/local/cuda/bin/nvcc");
+  if (auto found = llvm::sys::findProgramByName("nvcc"))
+    return *found;
+  return std::nullopt;
+}
+
+TEST(BundleCompileTest, BundleHasEveryPieceItNeeds) {
+  std::string dir = makeBundle("testdata/double_buffered_gemm.hip", "double_buffered_gemm",
+                               {{"M", 256}, {"N", 256}, {"K", 256}}, "testdata/tiled_gemm.hip",
+                               "sgemm");
+  ASSERT_FALSE(dir.empty());
+  for (const char *file :
+       {"problem.h", "ground_truth.hip", "launch_candidate.hip", "launch_reference.hip",
+        "driver_main.hip", "ave_check.h", "ave_anchor.h", "anchor_blas.cpp", "build.sh", "run.sh",
+        "include/ave/annotations.h", "include/hip_on_cuda/hip/hip_runtime.h",
+        "kernel/candidate/double_buffered_gemm.hip", "kernel/reference/tiled_gemm.hip"}) {
+    llvm::SmallString<256> path(dir);
+    llvm::sys::path::append(path, file);
+    EXPECT_TRUE(llvm::sys::fs::exists(path)) << file;
+  }
+  llvm::SmallString<256> script(dir);
+  llvm::sys::path::append(script, "build.sh");
+  EXPECT_TRUE(llvm::sys::fs::can_execute(script));
+  auto problem = llvm::MemoryBuffer::getFile(dir + "/problem.h");
+  ASSERT_TRUE(problem);
+  std::string text = (*problem)->getBuffer().str();
+  EXPECT_NE(text.find("kShapes[2][3] = {{256, 256, 256}, {240, 208, 176}}"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("kIsGemm = true"), std::string::npos);
+  EXPECT_NE(text.find("kHasReferenceKernel = true"), std::string::npos);
+}
+
+TEST(BundleCompileTest, ReferenceWithOtherParametersIsRefused) {
+  BenchSpecResult gemm = testing::loadSpec("testdata/tiled_gemm.hip", "sgemm");
+  BenchSpecResult transpose = testing::loadSpec("testdata/transpose_lds.hip", "transpose_lds");
+  ASSERT_TRUE(gemm.spec && transpose.spec);
+  EXPECT_NE(compareSignatures(*gemm.spec, *transpose.spec).find("parameters"), std::string::npos);
+}
+
+TEST(BundleCompileTest, CompilesWithNvccForSm90) {
+  std::optional<std::string> nvcc = findNvcc();
+  if (!nvcc)
+    GTEST_SKIP() << "nvcc not found (set NVCC or install CUDA)";
+  std::string dir = makeBundle("testdata/double_buffered_gemm.hip", "double_buffered_gemm",
+                               {{"M", 256}, {"N", 256}, {"K", 256}}, "testdata/tiled_gemm.hip",
+                               "sgemm");
+  ASSERT_FALSE(dir.empty());
+  std::string log;
+  setenv("NVCC", nvcc->c_str(), 1);
+  int rc = runIn(dir, "/bin/bash", {"build.sh", "nvcc"}, log);
+  EXPECT_EQ(rc, 0) << log;
+  EXPECT_TRUE(llvm::sys::fs::can_execute(dir + "/bench")) << log;
+}
+
+TEST(BundleCompileTest, CompilesWithClangForGfx942) {
+  auto clang = llvm::sys::findProgramByName("clang++-19");
+  if (!clang)
+    GTEST_SKIP() << "clang++-19 not found";
+  for (auto [file, kernel, shape] :
+       {std::tuple<const char *, const char *, Bindings>{
+            "testdata/tiled_gemm.hip", "sgemm", {{"M", 256}, {"N", 256}, {"K", 256}}},
+        {"testdata/transpose_swizzle.hip", "transpose_swizzle", {{"R", 256}, {"C", 256}}},
+        {"testdata/block_reduce.hip", "block_reduce", {{"R", 64}, {"C", 1024}}}}) {
+    std::string dir = makeBundle(file, kernel, shape);
+    ASSERT_FALSE(dir.empty());
+    for (const char *tu : {"driver_main.hip", "ground_truth.hip", "launch_candidate.hip"}) {
+      std::string log;
+      int rc = runIn(dir, *clang,
+                     {"-x", "hip", "--offload-arch=gfx942", "-nogpulib", "--cuda-device-only",
+                      "-fsyntax-only", "-std=c++17", "-Werror", "-I", "include", "-I", ".", tu},
+                     log);
+      EXPECT_EQ(rc, 0) << kernel << " " << tu << ":\n" << log;
+    }
+  }
+}
+
+} // namespace
+} // namespace ave::harness
