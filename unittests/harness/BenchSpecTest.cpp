@@ -65,7 +65,7 @@ TEST(BenchSpecTest, OddMultipleShapeKeepsAssumptionsAndSeparatesSizes) {
   auto smallOdd = oddMultipleShape(*r.spec, *small, error);
   ASSERT_TRUE(smallOdd) << error;
   EXPECT_EQ(smallOdd->values, (std::vector<int64_t>{16, 16, 16}));
-  auto bad = shapeForSpec(*r.spec, {{"M", 4096}, {"N", 4000}, {"K", 4096}}, error);
+  auto bad = shapeForSpec(*r.spec, {{"M", 4096}, {"N", 4008}, {"K", 4096}}, error);
   ASSERT_TRUE(bad);
   EXPECT_EQ(violatedAssumption(*r.spec, *bad, error),
             "M % 16 == 0 && N % 16 == 0 && K % 16 == 0 && K >= 16");
@@ -75,42 +75,42 @@ TEST(BenchSpecTest, OddMultipleShapeKeepsAssumptionsAndSeparatesSizes) {
 }
 
 TEST(BenchSpecTest, ExplainsWhatTheBundleCannotDo) {
-  std::string untagged = writeTempFile("untagged.hip", R"(
+  std::string untagged = writeTempFile("untagged.hip", R"cpp(
 #include <ave/annotations.h>
 #include <hip/hip_runtime.h>
 __global__ void k(const float *A, float *C AVE_TAG("C(i < N)"), int N) {
 #pragma ave launch block(64) grid(N / 64)
   C[0] = A[0];
 }
-)");
+)cpp");
   BenchSpecResult r = loadSpec(untagged, "k");
   EXPECT_FALSE(r.spec);
   EXPECT_NE(r.error.find("pointer parameter 'A' has no AVE_TAG"), std::string::npos) << r.error;
 
-  std::string noLaunch = writeTempFile("nolaunch.hip", R"(
+  std::string noLaunch = writeTempFile("nolaunch.hip", R"cpp(
 #include <ave/annotations.h>
 #include <hip/hip_runtime.h>
 __global__ void k(const float *A AVE_TAG("A(i < N)"), float *C AVE_TAG("C(i < N)"), int N) {
   C[0] = A[0];
 }
-)");
+)cpp");
   r = loadSpec(noLaunch, "k");
   EXPECT_FALSE(r.spec);
   EXPECT_NE(r.error.find("#pragma ave launch"), std::string::npos) << r.error;
 
-  std::string floatScalar = writeTempFile("alpha.hip", R"(
+  std::string floatScalar = writeTempFile("alpha.hip", R"cpp(
 #include <ave/annotations.h>
 #include <hip/hip_runtime.h>
 __global__ void k(const float *A AVE_TAG("A(i < N)"), float *C AVE_TAG("C(i < N)"), float alpha, int N) {
 #pragma ave launch block(64) grid(N / 64)
   C[0] = alpha * A[0];
 }
-)");
+)cpp");
   r = loadSpec(floatScalar, "k");
   EXPECT_FALSE(r.spec);
   EXPECT_NE(r.error.find("'alpha'"), std::string::npos) << r.error;
 
-  std::string twoOutputs = writeTempFile("two.hip", R"(
+  std::string twoOutputs = writeTempFile("two.hip", R"cpp(
 #include <ave/annotations.h>
 #include <hip/hip_runtime.h>
 __global__ void k(const float *A AVE_TAG("A(i < N)"), float *C AVE_TAG("C(i < N)"),
@@ -118,7 +118,7 @@ __global__ void k(const float *A AVE_TAG("A(i < N)"), float *C AVE_TAG("C(i < N)
 #pragma ave launch block(64) grid(N / 64)
   C[0] = D[0] = A[0];
 }
-)");
+)cpp");
   r = loadSpec(twoOutputs, "k");
   EXPECT_FALSE(r.spec);
   EXPECT_NE(r.error.find("exactly one output"), std::string::npos) << r.error;
