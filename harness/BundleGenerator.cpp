@@ -56,7 +56,8 @@ std::string compareSignatures(const BenchSpec &candidate, const BenchSpec &refer
   for (std::size_t i = 0; i < candidate.params.size(); ++i) {
     const ParamSlot &c = candidate.params[i], &r = reference.params[i];
     if (c.isTensor != r.isTensor)
-      return "parameter " + std::to_string(i + 1) + " is a tensor in one kernel, a size in the other";
+      return "parameter " + std::to_string(i + 1) +
+             " is a tensor in one kernel, a size in the other";
     if (c.isTensor) {
       const BenchTensor &a = candidate.tensors[c.index], &b = reference.tensors[r.index];
       if (a.type != b.type || a.output != b.output)
@@ -76,19 +77,19 @@ BundleResult generateBundle(const BundleRequest &request) {
   BundleResult result;
   std::vector<BundleFile> files = staticBundleFiles();
   std::string candidatePath, referencePath, error;
-  if (std::string e = addKernelSources(request.candidateSource, "kernel/candidate", files,
-                                       candidatePath);
+  if (std::string e =
+          addKernelSources(request.candidateSource, "kernel/candidate", files, candidatePath);
       !e.empty()) {
     result.error = e;
     return result;
   }
   files.push_back({"problem.h", problemHeader(request, error), false});
   files.push_back({"ground_truth.hip", groundTruthSource(request.candidate, error), false});
-  files.push_back({"launch_candidate.hip",
-                   launcherSource(request.candidate, candidatePath,
-                                  "ave_candidate_" + request.candidate.kernel,
-                                  "aveLaunchCandidate", error),
-                   false});
+  files.push_back(
+      {"launch_candidate.hip",
+       launcherSource(request.candidate, candidatePath, "ave_candidate_" + request.candidate.kernel,
+                      "aveLaunchCandidate", error),
+       false});
   if (request.reference) {
     if (!request.referenceSource) {
       result.error = "a reference kernel needs its source";
@@ -98,17 +99,17 @@ BundleResult generateBundle(const BundleRequest &request) {
       result.error = "--reference: " + e;
       return result;
     }
-    if (std::string e = addKernelSources(*request.referenceSource, "kernel/reference", files,
-                                         referencePath);
+    if (std::string e =
+            addKernelSources(*request.referenceSource, "kernel/reference", files, referencePath);
         !e.empty()) {
       result.error = e;
       return result;
     }
-    files.push_back({"launch_reference.hip",
-                     launcherSource(*request.reference, referencePath,
-                                    "ave_reference_" + request.reference->kernel,
-                                    "aveLaunchReference", error),
-                     false});
+    files.push_back(
+        {"launch_reference.hip",
+         launcherSource(*request.reference, referencePath,
+                        "ave_reference_" + request.reference->kernel, "aveLaunchReference", error),
+         false});
   }
   if (!error.empty()) {
     result.error = "kernel '" + request.candidate.kernel + "': " + error;

@@ -170,8 +170,9 @@ std::string problemHeader(const BundleRequest &request, std::string &error) {
   o << "}\n\n";
 
   o << "// Terms summed into each output element (1 for a copy).\n";
-  o << "inline double reductionLength(const int64_t *s) {\n" << sizeLocals(spec, "  ")
-    << "  return double(" << productOfBounds(spec, e.reduced, error) << ");\n}\n\n";
+  o << "inline double reductionLength(const int64_t *s) {\n"
+    << sizeLocals(spec, "  ") << "  return double(" << productOfBounds(spec, e.reduced, error)
+    << ");\n}\n\n";
 
   o << "// Multiply-adds count two; 0 when the einsum has fewer than two inputs\n"
        "// (the result is then reported in GB/s only).\n";

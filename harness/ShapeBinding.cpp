@@ -86,8 +86,8 @@ std::optional<Bindings> parseShapeText(const std::string &text, std::string &err
   std::size_t start = 0;
   while (start <= text.size()) {
     std::size_t comma = text.find(',', start);
-    std::string item = trim(text.substr(start, comma == std::string::npos ? std::string::npos
-                                                                           : comma - start));
+    std::string item =
+        trim(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
     start = comma == std::string::npos ? text.size() + 1 : comma + 1;
     std::size_t eq = item.find('=');
     if (eq == std::string::npos) {
@@ -118,13 +118,14 @@ std::optional<Bindings> parseShapeText(const std::string &text, std::string &err
   return out;
 }
 
-std::optional<Shape> shapeForSpec(const BenchSpec &spec, const Bindings &given, std::string &error) {
+std::optional<Shape> shapeForSpec(const BenchSpec &spec, const Bindings &given,
+                                  std::string &error) {
   Shape shape;
   for (const SizeParam &s : spec.sizes) {
     auto it = given.find(s.name);
     if (it == given.end()) {
-      error = "--shape does not give size parameter '" + s.name + "' of kernel '" + spec.kernel +
-              "'";
+      error =
+          "--shape does not give size parameter '" + s.name + "' of kernel '" + spec.kernel + "'";
       return std::nullopt;
     }
     shape.names.push_back(s.name);

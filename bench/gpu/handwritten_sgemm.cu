@@ -7,13 +7,12 @@
 //   nvcc -x cu -std=c++17 -O3 -arch=sm_90 -I runtime/include/ave/hip_on_cuda \
 //        -I annotations/include -I . bench/gpu/handwritten_sgemm.cu -o handwritten_sgemm
 //   ./handwritten_sgemm [N=4096] [runs=20]
-#include <hip/hip_runtime.h>
-
 #include "testdata/tiled_gemm.hip"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <hip/hip_runtime.h>
 #include <random>
 #include <vector>
 

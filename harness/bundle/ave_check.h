@@ -203,7 +203,7 @@ struct Comparison {
   size_t mismatches = 0; // finite but outside the tolerance
   double tolerance = 0;
   double maxAbsError = 0;
-  double maxRelError = 0; // max |got - want| / sum |terms|
+  double maxRelError = 0;  // max |got - want| / sum |terms|
   double normRelError = 0; // ||got - want||_2 / ||want||_2 over finite elements
   size_t worstIndex = 0;
   double worstGot = 0, worstWant = 0;
@@ -251,7 +251,8 @@ inline Comparison compareWithReference(const unsigned char *got, DType type,
     c.worstGot = loadAsDouble(got, type, firstBad);
     c.worstWant = want[firstBad];
   }
-  c.normRelError = wantSquares > 0 ? std::sqrt(errorSquares / wantSquares) : std::sqrt(errorSquares);
+  c.normRelError =
+      wantSquares > 0 ? std::sqrt(errorSquares / wantSquares) : std::sqrt(errorSquares);
   return c;
 }
 
@@ -363,10 +364,10 @@ inline TrialResult runTrial(KernelUnderTest &kernel, const std::vector<TensorSpe
   result.comparison = compareWithReference(got.data(), out.type, want, absSum, tolerance);
   const Comparison &c = result.comparison;
   if (c.nonFinite)
-    return fail(Verdict::NonFinite, std::to_string(c.nonFinite) + " of " +
-                                        std::to_string(c.elements) +
-                                        " elements NaN/Inf (unwritten outputs stay NaN), first at " +
-                                        std::to_string(c.worstIndex));
+    return fail(Verdict::NonFinite,
+                std::to_string(c.nonFinite) + " of " + std::to_string(c.elements) +
+                    " elements NaN/Inf (unwritten outputs stay NaN), first at " +
+                    std::to_string(c.worstIndex));
   if (c.mismatches)
     return fail(Verdict::Mismatch,
                 std::to_string(c.mismatches) + " of " + std::to_string(c.elements) +

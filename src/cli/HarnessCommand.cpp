@@ -2,10 +2,8 @@
 // writes a self-contained bench bundle (ave/harness/BundleGenerator.h) that
 // checks and times the kernel on any host with nvcc or hipcc.
 
-#include "Commands.h"
-
 #include "CLI/CLI.hpp"
-
+#include "Commands.h"
 #include "ave/annotations/KernelAnnotations.h"
 #include "ave/harness/BenchSpec.h"
 #include "ave/harness/BundleGenerator.h"
@@ -123,14 +121,14 @@ int runHarness(const GlobalOptions &G, const HarnessOptions &H) {
     return fail(e);
   const harness::Einsum &e = request.candidate.einsum;
   if (G.format == OutputFormat::Json) {
-    nlohmann::json j = {{"kernel", request.candidate.kernel},
-                        {"bundle", H.outputDir},
-                        {"einsum", e.text},
-                        {"gemm_anchor", e.isGemm},
-                        {"shapes", {shape->text(), odd->text()}},
-                        {"reference", H.reference.empty() ? nlohmann::json(nullptr)
-                                                          : nlohmann::json(H.reference)},
-                        {"files", bundle.files.size()}};
+    nlohmann::json j = {
+        {"kernel", request.candidate.kernel},
+        {"bundle", H.outputDir},
+        {"einsum", e.text},
+        {"gemm_anchor", e.isGemm},
+        {"shapes", {shape->text(), odd->text()}},
+        {"reference", H.reference.empty() ? nlohmann::json(nullptr) : nlohmann::json(H.reference)},
+        {"files", bundle.files.size()}};
     llvm::outs() << j.dump(2) << "\n";
     return 0;
   }
@@ -142,7 +140,8 @@ int runHarness(const GlobalOptions &G, const HarnessOptions &H) {
                << "  reference: "
                << (H.reference.empty() ? "double-precision einsum only"
                                        : "double-precision einsum and " + H.reference)
-               << "\n  run: " << H.outputDir << "/run.sh   (nvcc or hipcc; ./build.sh hipcc for AMD)\n";
+               << "\n  run: " << H.outputDir
+               << "/run.sh   (nvcc or hipcc; ./build.sh hipcc for AMD)\n";
   return 0;
 }
 

@@ -1,7 +1,6 @@
 // BenchSpec from real kernels: tensors, sizes, launch, einsum, shapes.
 
 #include "KernelSpecLoader.h"
-
 #include "ave/harness/ShapeBinding.h"
 
 #include "gtest/gtest.h"

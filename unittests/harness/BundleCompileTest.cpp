@@ -4,7 +4,6 @@
 // headers (the AMD path; the host-only BLAS anchor is not device code).
 
 #include "KernelSpecLoader.h"
-
 #include "ave/harness/BundleGenerator.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -86,9 +85,9 @@ std::optional<std::string> findNvcc() {
 }
 
 TEST(BundleCompileTest, BundleHasEveryPieceItNeeds) {
-  std::string dir = makeBundle("testdata/double_buffered_gemm.hip", "double_buffered_gemm",
-                               {{"M", 256}, {"N", 256}, {"K", 256}}, "testdata/tiled_gemm.hip",
-                               "sgemm");
+  std::string dir =
+      makeBundle("testdata/double_buffered_gemm.hip", "double_buffered_gemm",
+                 {{"M", 256}, {"N", 256}, {"K", 256}}, "testdata/tiled_gemm.hip", "sgemm");
   ASSERT_FALSE(dir.empty());
   for (const char *file :
        {"problem.h", "ground_truth.hip", "launch_candidate.hip", "launch_reference.hip",
@@ -122,9 +121,9 @@ TEST(BundleCompileTest, CompilesWithNvccForSm90) {
   std::optional<std::string> nvcc = findNvcc();
   if (!nvcc)
     GTEST_SKIP() << "nvcc not found (set NVCC or install CUDA)";
-  std::string dir = makeBundle("testdata/double_buffered_gemm.hip", "double_buffered_gemm",
-                               {{"M", 256}, {"N", 256}, {"K", 256}}, "testdata/tiled_gemm.hip",
-                               "sgemm");
+  std::string dir =
+      makeBundle("testdata/double_buffered_gemm.hip", "double_buffered_gemm",
+                 {{"M", 256}, {"N", 256}, {"K", 256}}, "testdata/tiled_gemm.hip", "sgemm");
   ASSERT_FALSE(dir.empty());
   std::string log;
   setenv("NVCC", nvcc->c_str(), 1);

@@ -6,7 +6,6 @@
 #include "ave_check.h"
 
 #include "gtest/gtest.h"
-
 #include <cstring>
 #include <functional>
 
@@ -79,7 +78,8 @@ private:
 };
 
 std::vector<TensorSpec> gemmTensors() {
-  return {{"A", DType::F32, M * K, false}, {"B", DType::F32, K * N, false},
+  return {{"A", DType::F32, M * K, false},
+          {"B", DType::F32, K * N, false},
           {"C", DType::F32, M * N, true}};
 }
 
@@ -194,7 +194,7 @@ TEST(CheckerProtocolTest, HalfAndBfloatConversionsRoundToNearestEven) {
   EXPECT_EQ(floatToHalf(-2.0f), 0xC000);
   EXPECT_EQ(floatToHalf(65504.0f), 0x7BFF);
   EXPECT_EQ(floatToHalf(1e6f), 0x7C00);
-  EXPECT_EQ(floatToHalf(5.9604645e-08f), 0x0001); // smallest subnormal
+  EXPECT_EQ(floatToHalf(5.9604645e-08f), 0x0001);     // smallest subnormal
   EXPECT_EQ(floatToHalf(1.0f + 1.0f / 2048), 0x3C00); // tie to even
   EXPECT_EQ(halfToFloat(0x3555), 0.333251953125f);
   EXPECT_EQ(floatToBf16(1.0f), 0x3F80);

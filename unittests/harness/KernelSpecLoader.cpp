@@ -15,7 +15,8 @@ BenchSpecResult loadSpec(const std::string &path, const std::string &kernel) {
   frontend::FrontendOptions options;
   options.args.resourceDir = frontend::defaultResourceDir();
   options.args.includeDirs.push_back(frontend::annotationsIncludeDir());
-  std::string file = path.empty() || path[0] == '/' ? path : std::string(AVE_SOURCE_DIR) + "/" + path;
+  std::string file =
+      path.empty() || path[0] == '/' ? path : std::string(AVE_SOURCE_DIR) + "/" + path;
   BenchSpecResult result;
   result.error = "kernel '" + kernel + "' not found in " + file;
   frontend::FrontendResult parsed =

@@ -38,8 +38,8 @@ struct BenchTensor {
   std::string param;       // the kernel parameter
   std::string pointeeType; // as the kernel spells it, e.g. "float"
   ElementType type = ElementType::F32;
-  bool output = false;     // non-const pointee
-  ann::TagSpec tag;        // names resolved by the annotation binding
+  bool output = false; // non-const pointee
+  ann::TagSpec tag;    // names resolved by the annotation binding
 };
 
 struct SizeParam {
@@ -61,8 +61,8 @@ struct Einsum {
   enum class Kind { Contraction, Copy };
   Kind kind = Kind::Contraction;
   std::size_t output = 0;
-  std::vector<std::size_t> inputs;         // tensor indices
-  std::vector<std::string> reduced;        // coordinates not in the output
+  std::vector<std::size_t> inputs;  // tensor indices
+  std::vector<std::string> reduced; // coordinates not in the output
   // A(m, k) B(k, n) -> C(m, n), each dense row-major: the BLAS GEMM anchor
   // applies (indices into BenchSpec::tensors).
   bool isGemm = false;
