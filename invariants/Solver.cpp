@@ -1,5 +1,7 @@
 #include "ave/invariants/Solver.h"
 
+#include "ave/invariants/RangeSimplifier.h"
+
 #include "ave/invariants/Counterexample.h"
 #include "ave/invariants/Z3Encoder.h"
 
@@ -43,8 +45,8 @@ struct ObligationSolver::Backend {
 
 // Terms are hash-consed in the context, so the solver needs nothing from it
 // beyond the terms themselves; it is named to tie a solver to one kernel.
-ObligationSolver::ObligationSolver(TermContext &, unsigned timeoutMs)
-    : TimeoutMs(timeoutMs), State(std::make_unique<Z3State>()) {}
+ObligationSolver::ObligationSolver(TermContext &ctx, unsigned timeoutMs)
+    : Ctx(ctx), TimeoutMs(timeoutMs), State(std::make_unique<Z3State>()) {}
 
 ObligationSolver::~ObligationSolver() = default;
 
@@ -93,6 +95,16 @@ SolverResult ObligationSolver::check(const Term *violation,
     return result;
   };
 
+  // Interval reasoning removes the `/` and `%` whose operands are already
+  // in range (lane and tile arithmetic) before Z3 has to case-split on them.
+  const Term *original = violation;
+  {
+    RangeSimplifier ranges(Ctx);
+    for (const Term *fact : Facts)
+      ranges.addFacts(fact);
+    ranges.addFacts(violation);
+    violation = ranges.simplify(violation);
+  }
   bool bitVectors = FactsNeedBitVectors || containsBitwise(violation);
   Backend &backend = backendFor(bitVectors);
   if (!backend.FactError.empty()) {
@@ -127,6 +139,7 @@ SolverResult ObligationSolver::check(const Term *violation,
       for (const Term *fact : Facts)
         collectLeaves(fact, leaves);
       collectLeaves(violation, leaves);
+      collectLeaves(original, leaves);
       for (const Term *t : observe)
         collectLeaves(t, leaves);
       for (const Term *leaf : leaves)

@@ -169,7 +169,7 @@ LayoutMatchResult ProvenanceInterpreter::matchTagLayout(const TensorInfo &TI, co
   if (M.matched) {
     std::vector<const Term *> Query = Path;
     Query.push_back(T.logicalNot(T.allOf(M.sideConditions)));
-    if (Solver.check(T.allOf(Query)).status == SolverResult::Proven)
+    if (ask("layout side conditions", T.allOf(Query)).status == SolverResult::Proven)
       return M;
   }
   LayoutMatchResult D = Matcher.match(TI.layout, Index, LayoutMatchStrategy::Division);
@@ -233,6 +233,40 @@ void ProvenanceInterpreter::storeShared(const clang::ValueDecl *Array, const Ter
   LdsWrites.push_back(std::move(W));
 }
 
+bool ProvenanceInterpreter::solveWriterThread(const Term *WriterAddress, const Term *Index,
+                                              const Term *Validity,
+                                              std::vector<const Term *> &Writer,
+                                              std::vector<const Term *> &SideConditions) {
+  // The write address as a layout over the writer's thread ids
+  // (`ty'*16 + tx'`): matching the read address against it gives the writer
+  // as a term of the reader's state (ty' = ty, tx' = k) instead of an
+  // existential the solver has to search for.
+  TagLayout Layout;
+  Layout.address = WriterAddress;
+  std::vector<unsigned> Dims;
+  for (unsigned D = 0; D < 3; ++D)
+    if (occursIn(Writer[D], WriterAddress)) {
+      if (!LaunchBlock[D])
+        return false;
+      Layout.coordinates.push_back({Writer[D], T.constant(*LaunchBlock[D])});
+      Dims.push_back(D);
+    }
+  if (Dims.empty())
+    return false;
+  LayoutMatchResult M = Matcher.match(Layout, Index);
+  if (!M.matched)
+    return false;
+  std::vector<const Term *> Query = Path;
+  Query.push_back(Validity);
+  Query.push_back(T.logicalNot(T.allOf(M.sideConditions)));
+  if (ask("writer solved", T.allOf(Query)).status != SolverResult::Proven)
+    return false;
+  for (unsigned D : Dims)
+    Writer[D] = M.coordinates.at(Writer[D]);
+  SideConditions = M.sideConditions;
+  return true;
+}
+
 AbstractValue ProvenanceInterpreter::loadShared(const clang::ValueDecl *Array, const Term *Index,
                                                 const clang::Expr *Site) {
   unsigned ReadSeq = ++Seq;
@@ -288,30 +322,41 @@ AbstractValue ProvenanceInterpreter::loadShared(const clang::ValueDecl *Array, c
     }
     std::vector<const Term *> Writer;
     for (unsigned D = 0; D < 3; ++D) {
-      const Term *Copy = T.freshCopy(Tid[D]);
-      Map[Tid[D]] = Copy;
-      Writer.push_back(Copy);
-      Constraints.push_back(T.ge(Copy, T.constant(0)));
-      Constraints.push_back(T.lt(Copy, BDim[D]));
+      Writer.push_back(T.freshCopy(Tid[D]));
+      Map[Tid[D]] = Writer.back();
     }
-    size_t OwnFrom = Cand.previousOf ? Common : Common;
-    for (size_t L = OwnFrom; L < W->loops.size(); ++L)
+    for (size_t L = Common; L < W->loops.size(); ++L)
       if (!(Cand.previousOf && W->loops[L].id == Cand.previousOf->id))
         Map[W->loops[L].span.counter] = T.freshCopy(W->loops[L].span.counter);
+    const Term *WriterAddress = substitute(T, W->address, Map);
+    std::vector<const Term *> SideConditions;
+    bool Solved = solveWriterThread(WriterAddress, Index, Validity, Writer, SideConditions);
+    for (unsigned D = 0; D < 3; ++D) {
+      Map[Tid[D]] = Writer[D];
+      if (Writer[D]->isSymbol() && Writer[D]->symbolKind() == SymbolKind::ThreadIdx) {
+        Constraints.push_back(T.ge(Writer[D], T.constant(0)));
+        Constraints.push_back(T.lt(Writer[D], BDim[D]));
+      }
+    }
     for (const Term *G : W->guard)
       Constraints.push_back(substitute(T, G, Map));
-    Constraints.push_back(T.eq(substitute(T, W->address, Map), Index));
+    if (Solved)
+      Constraints.insert(Constraints.end(), SideConditions.begin(), SideConditions.end());
+    else
+      Constraints.push_back(T.eq(WriterAddress, Index));
 
     // A write that can never hold this element is not the writer.
     std::vector<const Term *> Query = pathContext();
     Query.push_back(Validity);
     Query.push_back(T.logicalNot(Covered));
     Query.insert(Query.end(), Constraints.begin(), Constraints.end());
-    SolverResult Reach = Solver.check(T.allOf(Query));
+    SolverResult Reach = ask("lds writer reachable", T.allOf(Query));
     if (Reach.status == SolverResult::Proven)
       continue;
 
     DataValue Copied = substituteData(T, W->value, Map);
+    for (Reduction &R : Copied.reductions)
+      R.crossedThreads = true;
     if (Copied.kind == DataValue::Kind::Unknown)
       return AbstractValue::ofData(Copied);
     const Term *Applies = T.logicalAnd(Validity, T.logicalNot(Covered));

@@ -6,6 +6,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
@@ -13,6 +14,22 @@
 namespace ave::inv {
 
 std::vector<const Term *> ProvenanceInterpreter::pathContext() const { return Path; }
+
+SolverResult ProvenanceInterpreter::ask(const char *Why, const Term *Query) {
+  SolverResult R = Solver.check(Query);
+  auto &[Count, Millis] = QueryCost[Why];
+  ++Count;
+  Millis += R.millis;
+  return R;
+}
+
+ProvenanceInterpreter::~ProvenanceInterpreter() {
+  if (!std::getenv("AVE_PROFILE"))
+    return;
+  for (const auto &[Why, Cost] : QueryCost)
+    llvm::errs() << "ave-profile: " << Why << ": " << Cost.first << " queries, "
+                 << llvm::format("%.1f", Cost.second) << " ms\n";
+}
 
 Obligation ProvenanceInterpreter::makeObligation(ObligationKind K, const clang::Expr *Site) const {
   Obligation O;
@@ -127,15 +144,16 @@ bool ProvenanceInterpreter::variesWithLoop(const Term *Value,
   for (const Term *C : Constraints)
     for (const Term *S : collectSymbols(C))
       Symbols.push_back(S);
-  bool Mentions = false;
-  for (const Term *S : Symbols)
-    if (S == Frame.span.counter)
-      Mentions = true;
-  if (!Mentions) {
-    // Only through constraints on fresh symbols can it still vary; those
-    // mention the counter too, so a value free of it is invariant.
+  // A value built only from symbols that exist before the loop is the
+  // same in every iteration, whatever its constraints say.
+  bool PerIteration = false;
+  for (const Term *S : collectSymbols(Value))
+    if (S == Frame.span.counter ||
+        (S->id() >= Frame.firstTermId && S->symbolKind() != SymbolKind::Other &&
+         S->symbolKind() != SymbolKind::Param))
+      PerIteration = true;
+  if (!PerIteration)
     return false;
-  }
   // Copied per iteration: the counter and the existential symbols the body
   // introduced (writer-thread copies, inner counters, fresh values); symbols
   // from before the loop (enclosing counters, parameters, slots) are shared.
@@ -156,7 +174,7 @@ bool ProvenanceInterpreter::variesWithLoop(const Term *Value,
       Query.push_back(substitute(T, C, *M));
   }
   Query.push_back(T.ne(substitute(T, Value, First), substitute(T, Value, Second)));
-  SolverResult R = Solver.check(T.allOf(Query));
+  SolverResult R = ask("varies with loop", T.allOf(Query));
   if (std::getenv("AVE_DEBUG_VARIES")) {
     llvm::errs() << "varies? loop " << Frame.span.name << " value " << print(Value) << " -> "
                  << (R.status != SolverResult::Proven) << "\n";
@@ -193,6 +211,8 @@ std::set<std::string> ProvenanceInterpreter::reduceOverLoop(DataValue &V, const 
       for (unsigned D = 0; D < 3; ++D)
         if (occursIn(Tid[D], R.term))
           R.partialOverThreadDims.push_back(D);
+      R.perThreadTerm = R.term;
+      R.perThreadConstraints = R.constraints;
       // The same name from several cases is one reduction; keep the first.
       if (std::none_of(V.reductions.begin(), V.reductions.end(),
                        [&](const Reduction &X) { return X.name == R.name; }))
@@ -272,19 +292,27 @@ void ProvenanceInterpreter::emitCoverage(const Reduction &Partial, const clang::
   // iteration space. That the combination (an LDS tree, say) really visits
   // every thread once is assumed here, not proven.
   Reduction R = Partial;
-  for (const Term *S : collectSymbols(R.term)) {
-    if (S->symbolKind() != SymbolKind::ThreadIdx || S->name().find('\'') == std::string::npos)
-      continue;
-    unsigned D = S->dim();
-    if (std::find(R.partialOverThreadDims.begin(), R.partialOverThreadDims.end(), D) ==
-        R.partialOverThreadDims.end())
-      continue;
-    ReductionLoop Threads;
-    Threads.counter = S;
-    Threads.name = std::string("threadIdx.") + "xyz"[D];
-    Threads.facts = {T.ge(S, T.constant(0)), T.lt(S, BDim[D])};
-    Threads.tripCount = LaunchBlock[D] ? T.constant(*LaunchBlock[D]) : BDim[D];
-    R.loops.push_back(std::move(Threads));
+  if (R.crossedThreads && !R.partialOverThreadDims.empty() && R.perThreadTerm) {
+    TermMap AnyThread;
+    std::vector<ReductionLoop> Threads;
+    for (unsigned D : R.partialOverThreadDims) {
+      const Term *Any = T.freshCopy(Tid[D]);
+      AnyThread[Tid[D]] = Any;
+      ReductionLoop L;
+      L.counter = Any;
+      L.name = std::string("threadIdx.") + "xyz"[D];
+      L.facts = {T.ge(Any, T.constant(0)), T.lt(Any, BDim[D])};
+      L.tripCount = LaunchBlock[D] ? T.constant(*LaunchBlock[D]) : BDim[D];
+      Threads.push_back(std::move(L));
+    }
+    R.term = substitute(T, R.perThreadTerm, AnyThread);
+    R.constraints.clear();
+    for (const Term *C : R.perThreadConstraints)
+      R.constraints.push_back(substitute(T, C, AnyThread));
+    for (ReductionLoop &L : R.loops)
+      for (const Term *&F : L.facts)
+        F = substitute(T, F, AnyThread);
+    R.loops.insert(R.loops.end(), Threads.begin(), Threads.end());
   }
   // The bound of the reduced name, from the first input tag declaring it.
   const Term *Bound = nullptr;

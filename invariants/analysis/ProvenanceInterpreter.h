@@ -39,6 +39,7 @@ public:
                         TermContext &Terms, ObligationSolver &Solver, const AnalysisOptions &Opts);
 
   void run();
+  ~ProvenanceInterpreter();
 
   std::vector<Obligation> &obligations() { return Obligations; }
   const std::vector<const Term *> &kernelFacts() const { return KernelFacts; }
@@ -137,6 +138,9 @@ private:
   AbstractValue loadGlobal(const TensorInfo &T, const Term *Index, const clang::Expr *Site);
   AbstractValue loadShared(const clang::ValueDecl *Array, const Term *Index,
                            const clang::Expr *Site);
+  bool solveWriterThread(const Term *WriterAddress, const Term *Index, const Term *Validity,
+                         std::vector<const Term *> &Writer,
+                         std::vector<const Term *> &SideConditions);
   void storeShared(const clang::ValueDecl *Array, const Term *Index, const DataValue &V,
                    const clang::Expr *Site);
   void storeOutput(const TensorInfo &T, const Term *Index, const DataValue &V,
@@ -161,6 +165,9 @@ private:
   bool variesWithLoop(const Term *T, const std::vector<const Term *> &Constraints,
                       const LoopFrame &Frame);
   Obligation makeObligation(ObligationKind K, const clang::Expr *Site) const;
+  // Every solver question the interpretation itself asks goes through here,
+  // so its cost can be reported per kind (AVE_PROFILE=1).
+  SolverResult ask(const char *Why, const Term *Query);
   std::string text(const clang::Stmt *S) const;
 
   clang::ASTContext &Ctx;
@@ -191,6 +198,7 @@ private:
   std::vector<AnalysisNote> Notes;
   std::vector<LdsAccess> Accesses;
   std::vector<BarrierSite> Barriers;
+  std::map<std::string, std::pair<unsigned, double>> QueryCost; // why -> (count, ms)
   unsigned Epoch = 0;
 };
 

@@ -51,6 +51,11 @@ struct Reduction {
   // Thread dimensions the index depended on when it was reduced: a partial
   // sum per thread, to be combined across those threads before the store.
   std::vector<unsigned> partialOverThreadDims;
+  // The index and constraints as the reducing thread saw them (not renamed
+  // when the value later crosses to another thread), and whether it did.
+  const Term *perThreadTerm = nullptr;
+  std::vector<const Term *> perThreadConstraints;
+  bool crossedThreads = false;
 };
 
 // The abstract value of a floating-point (or otherwise non-index) expression.

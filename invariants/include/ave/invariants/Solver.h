@@ -57,6 +57,7 @@ private:
   struct Backend;
   Backend &backendFor(bool bitVectors);
 
+  TermContext &Ctx; // for simplifying queries before encoding
   unsigned TimeoutMs;
   std::vector<const Term *> Facts;
   bool FactsNeedBitVectors = false;

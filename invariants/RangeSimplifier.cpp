@@ -1,0 +1,227 @@
+#include "ave/invariants/RangeSimplifier.h"
+
+#include "ave/invariants/Polynomial.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ave::inv {
+
+namespace {
+
+constexpr int64_t IntMin = std::numeric_limits<int32_t>::min();
+constexpr int64_t IntMax = std::numeric_limits<int32_t>::max();
+
+std::optional<Interval> clampToInt(int64_t Lo, int64_t Hi) {
+  if (Lo < IntMin || Hi > IntMax || Lo > Hi)
+    return std::nullopt;
+  return Interval{Lo, Hi};
+}
+
+} // namespace
+
+void RangeSimplifier::collectConjuncts(const Term *T, std::vector<const Term *> &Out) const {
+  if (T->kind() == TermKind::LogicalAnd) {
+    for (const Term *Op : T->operands())
+      collectConjuncts(Op, Out);
+    return;
+  }
+  Out.push_back(T);
+}
+
+void RangeSimplifier::tighten(const Term *Sym, std::optional<int64_t> Lo,
+                              std::optional<int64_t> Hi) {
+  auto It = Bounds.find(Sym);
+  Interval I = It == Bounds.end() ? Interval{IntMin, IntMax} : It->second;
+  if (Lo)
+    I.lo = std::max(I.lo, *Lo);
+  if (Hi)
+    I.hi = std::min(I.hi, *Hi);
+  if (I.lo <= I.hi)
+    Bounds[Sym] = I;
+  Memo.clear();
+}
+
+void RangeSimplifier::addFacts(const Term *Fact) {
+  std::vector<const Term *> Conjuncts;
+  collectConjuncts(Fact, Conjuncts);
+  // Two rounds: a bound like `tid < blockDim.x` is usable once blockDim.x
+  // is pinned by `blockDim.x == 64`.
+  for (int Round = 0; Round < 2; ++Round) {
+    for (const Term *C : Conjuncts) {
+      if (C->numOperands() != 2)
+        continue;
+      const Term *A = C->operand(0), *B = C->operand(1);
+      std::optional<Interval> IA = A->isSymbol() ? std::nullopt : interval(A);
+      std::optional<Interval> IB = B->isSymbol() ? std::nullopt : interval(B);
+      if (B->isSymbol() && Bounds.count(B) && Bounds[B].lo == Bounds[B].hi)
+        IB = Bounds[B];
+      if (A->isSymbol() && Bounds.count(A) && Bounds[A].lo == Bounds[A].hi)
+        IA = Bounds[A];
+      switch (C->kind()) {
+      case TermKind::Lt: // A < B
+        if (A->isSymbol() && IB)
+          tighten(A, std::nullopt, IB->hi - 1);
+        if (B->isSymbol() && IA)
+          tighten(B, IA->lo + 1, std::nullopt);
+        break;
+      case TermKind::Le:
+        if (A->isSymbol() && IB)
+          tighten(A, std::nullopt, IB->hi);
+        if (B->isSymbol() && IA)
+          tighten(B, IA->lo, std::nullopt);
+        break;
+      case TermKind::Gt: // A > B
+        if (A->isSymbol() && IB)
+          tighten(A, IB->lo + 1, std::nullopt);
+        if (B->isSymbol() && IA)
+          tighten(B, std::nullopt, IA->hi - 1);
+        break;
+      case TermKind::Ge:
+        if (A->isSymbol() && IB)
+          tighten(A, IB->lo, std::nullopt);
+        if (B->isSymbol() && IA)
+          tighten(B, std::nullopt, IA->hi);
+        break;
+      case TermKind::Eq:
+        if (A->isSymbol() && B->isConstant())
+          tighten(A, B->value(), B->value());
+        if (B->isSymbol() && A->isConstant())
+          tighten(B, A->value(), A->value());
+        break;
+      default:
+        break;
+      }
+    }
+  }
+}
+
+std::map<const Term *, int64_t> RangeSimplifier::pinned() const {
+  std::map<const Term *, int64_t> Out;
+  for (const auto &[Sym, I] : Bounds)
+    if (I.lo == I.hi)
+      Out[Sym] = I.lo;
+  return Out;
+}
+
+std::optional<Interval> RangeSimplifier::interval(const Term *T) {
+  switch (T->kind()) {
+  case TermKind::Constant:
+    return Interval{T->value(), T->value()};
+  case TermKind::Symbol: {
+    auto It = Bounds.find(T);
+    if (It == Bounds.end())
+      return std::nullopt;
+    return It->second;
+  }
+  case TermKind::Add:
+  case TermKind::Sub: {
+    std::optional<Interval> Acc = interval(T->operand(0));
+    for (size_t I = 1; Acc && I < T->numOperands(); ++I) {
+      std::optional<Interval> R = interval(T->operand(I));
+      if (!R)
+        return std::nullopt;
+      Acc = T->kind() == TermKind::Add ? clampToInt(Acc->lo + R->lo, Acc->hi + R->hi)
+                                       : clampToInt(Acc->lo - R->hi, Acc->hi - R->lo);
+    }
+    return Acc;
+  }
+  case TermKind::Mul: {
+    std::optional<Interval> Acc = interval(T->operand(0));
+    for (size_t I = 1; Acc && I < T->numOperands(); ++I) {
+      std::optional<Interval> R = interval(T->operand(I));
+      if (!R)
+        return std::nullopt;
+      int64_t P[] = {Acc->lo * R->lo, Acc->lo * R->hi, Acc->hi * R->lo, Acc->hi * R->hi};
+      Acc = clampToInt(*std::min_element(P, P + 4), *std::max_element(P, P + 4));
+    }
+    return Acc;
+  }
+  case TermKind::Neg: {
+    std::optional<Interval> I = interval(T->operand(0));
+    return I ? clampToInt(-I->hi, -I->lo) : std::nullopt;
+  }
+  case TermKind::Div:
+  case TermKind::Rem: {
+    const Term *D = T->operand(1);
+    std::optional<Interval> X = interval(T->operand(0));
+    if (!D->isConstant() || D->value() <= 0 || !X || X->lo < 0)
+      return std::nullopt;
+    int64_t C = D->value();
+    if (T->kind() == TermKind::Div)
+      return Interval{X->lo / C, X->hi / C};
+    return X->hi < C ? *X : Interval{0, C - 1};
+  }
+  case TermKind::Select: {
+    std::optional<Interval> A = interval(T->operand(1)), B = interval(T->operand(2));
+    if (!A || !B)
+      return std::nullopt;
+    return Interval{std::min(A->lo, B->lo), std::max(A->hi, B->hi)};
+  }
+  default:
+    if (isComparison(T->kind()) || T->kind() == TermKind::LogicalAnd ||
+        T->kind() == TermKind::LogicalOr || T->kind() == TermKind::LogicalNot)
+      return Interval{0, 1};
+    return std::nullopt;
+  }
+}
+
+const Term *RangeSimplifier::divRem(const Term *T) {
+  const Term *X = T->operand(0), *D = T->operand(1);
+  if (!D->isConstant() || D->value() <= 0)
+    return T;
+  int64_t C = D->value();
+  std::optional<Interval> IX = interval(X);
+  if (!IX || IX->lo < 0)
+    return T;
+  bool Div = T->kind() == TermKind::Div;
+  if (IX->hi < C)
+    return Div ? Ctx.constant(0) : X;
+  // x = C*a + r with r in [0, C): x / C = a, x % C = r (x >= 0).
+  Polynomial P = toPolynomial(Ctx, X);
+  Polynomial Multiple, Rest;
+  for (const auto &[Mono, Coeff] : P.terms()) {
+    Polynomial Piece = Polynomial::monomial(Mono, Coeff);
+    std::optional<Polynomial> Sum =
+        Coeff % C == 0 ? Multiple.plus(Piece) : Rest.plus(Piece);
+    if (!Sum)
+      return T;
+    (Coeff % C == 0 ? Multiple : Rest) = *Sum;
+  }
+  if (Multiple.isZero())
+    return T;
+  const Term *R = toTerm(Ctx, Rest);
+  std::optional<Interval> IR = interval(R);
+  if (!IR || IR->lo < 0 || IR->hi >= C)
+    return T;
+  return Div ? toTerm(Ctx, Multiple.dividedExactly(C)) : R;
+}
+
+const Term *RangeSimplifier::rewrite(const Term *T) {
+  if (T->isConstant())
+    return T;
+  if (T->isSymbol()) {
+    auto It = Bounds.find(T);
+    if (It != Bounds.end() && It->second.lo == It->second.hi)
+      return Ctx.constant(It->second.lo);
+    return T;
+  }
+  auto Memoized = Memo.find(T);
+  if (Memoized != Memo.end())
+    return Memoized->second;
+  std::vector<const Term *> Ops;
+  bool Changed = false;
+  for (const Term *Op : T->operands()) {
+    Ops.push_back(rewrite(Op));
+    Changed = Changed || Ops.back() != Op;
+  }
+  const Term *Out = Changed ? Ctx.rebuild(T, Ops) : T;
+  if (Out->kind() == TermKind::Div || Out->kind() == TermKind::Rem)
+    Out = divRem(Out);
+  Memo[T] = Out;
+  return Out;
+}
+
+const Term *RangeSimplifier::simplify(const Term *T) { return rewrite(T); }
+
+} // namespace ave::inv

@@ -1,0 +1,45 @@
+// Range-based simplification before a query reaches Z3. Lane and tile index
+// arithmetic is full of `/` and `%` by constants whose operands are already
+// known to be small (`(i + 16*(kk/4)) % 64` with i < 16, kk < 16); Z3 has to
+// case-split on each of them and can time out, while interval reasoning
+// removes them outright. Only bounds implied by the asserted facts and by the
+// query's own top-level conjuncts are used, so the simplified query is
+// equisatisfiable with the original.
+#pragma once
+
+#include "ave/invariants/Term.h"
+
+#include <map>
+#include <optional>
+
+namespace ave::inv {
+
+struct Interval {
+  int64_t lo;
+  int64_t hi; // inclusive
+};
+
+class RangeSimplifier {
+public:
+  explicit RangeSimplifier(TermContext &Ctx) : Ctx(Ctx) {}
+
+  // Records the symbol bounds stated by the top-level conjuncts of `Fact`
+  // (`x >= 0`, `x < 16`, `blockDim.x == 64`, `tid < blockDim.x`).
+  void addFacts(const Term *Fact);
+  const Term *simplify(const Term *T);
+  // Symbols whose value the facts fix (replaced by constants when simplifying).
+  std::map<const Term *, int64_t> pinned() const;
+  std::optional<Interval> interval(const Term *T);
+
+private:
+  void collectConjuncts(const Term *T, std::vector<const Term *> &Out) const;
+  void tighten(const Term *Sym, std::optional<int64_t> Lo, std::optional<int64_t> Hi);
+  const Term *rewrite(const Term *T);
+  const Term *divRem(const Term *T);
+
+  TermContext &Ctx;
+  std::map<const Term *, Interval> Bounds;
+  std::map<const Term *, const Term *> Memo;
+};
+
+} // namespace ave::inv
