@@ -26,7 +26,12 @@ unsigned KernelSnapshot::count(inv::SolverResult::Status S) const {
 namespace {
 
 std::string accessText(clang::ASTContext &Ctx, const inv::LdsAccess &A) {
-  clang::SourceRange R = A.expr ? A.expr->getSourceRange() : A.range;
+  // A store is logged with its assignment; show the element it writes.
+  const clang::Expr *E = A.expr;
+  if (const auto *Assign = llvm::dyn_cast_or_null<clang::BinaryOperator>(E);
+      Assign && Assign->isAssignmentOp())
+    E = Assign->getLHS();
+  clang::SourceRange R = E ? E->getSourceRange() : A.range;
   clang::CharSourceRange File = clang::Lexer::makeFileCharRange(
       clang::CharSourceRange::getTokenRange(R), Ctx.getSourceManager(), Ctx.getLangOpts());
   if (File.isInvalid())

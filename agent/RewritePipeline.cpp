@@ -11,6 +11,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <future>
 #include <set>
 
 namespace ave::agent {
@@ -59,7 +60,7 @@ RewriteStep applyOne(const std::string &File, const std::string &Text, const rw:
         U, snapshotOptions(Opts), [&](const clang::FunctionDecl &K, inv::KernelAnalysis &Analysis) {
           SawKernel = true;
           BankModelAdvisor Advisor(Analysis, U.context, Opts.args.target);
-          rw::RewriteRequest Request{U.context, K, Spec.parameters, &Advisor};
+          rw::RewriteRequest Request{U.context, K, Spec.parameters, &Advisor, &U.pragmas};
           rw::RewriteResult R = Spec.rewriter->run(Request);
           if (!R.error.empty()) {
             Step.error = R.error;
@@ -239,21 +240,41 @@ void verify(const std::string &File, const std::vector<KernelSnapshot> &Before,
   In.includeDirs.insert(In.includeDirs.end(), Opts.args.includeDirs.begin(),
                         Opts.args.includeDirs.end());
   In.hipOnCudaIncludeDir = Opts.hipOnCudaIncludeDir;
-  if (Opts.compileAmd) {
-    if (!Add(stages::compile(compileForAmd(In, "gfx942"), frontend::Target::Gfx942)))
-      return;
-  } else {
+  // The compilers are independent processes: run them side by side and
+  // report them in order.
+  auto Nvidia = std::async(std::launch::async, [&] {
+    return Opts.compileNvidia ? std::optional<CompileResult>(compileForNvidia(In, "sm_90"))
+                              : std::nullopt;
+  });
+  std::optional<CompileResult> Amd;
+  if (Opts.compileAmd)
+    Amd = compileForAmd(In, "gfx942");
+  std::optional<CompileResult> Cuda = Nvidia.get();
+  if (!Amd)
     Add({"compile-gfx942", StageStatus::Skipped, 0, "disabled", {}, nlohmann::json::object()});
-  }
-  if (Opts.compileNvidia) {
-    if (!Add(stages::compile(compileForNvidia(In, "sm_90"), frontend::Target::Sm90)))
-      return;
-  } else {
+  else if (!Add(stages::compile(*Amd, frontend::Target::Gfx942)))
+    return;
+  if (!Cuda)
     Add({"compile-sm_90", StageStatus::Skipped, 0, "disabled", {}, nlohmann::json::object()});
-  }
+  else if (!Add(stages::compile(*Cuda, frontend::Target::Sm90)))
+    return;
   if (!Add(stages::runCommand("test", Opts.testCommand, Copy.path, File)))
     return;
   Add(stages::runCommand("bench", Opts.benchCommand, Copy.path, File));
+}
+
+// Paths under the working directory are shown relative to it, so the diff
+// applies with `git apply` / `patch -p1` from there.
+std::string diffLabel(const std::string &File) {
+  llvm::SmallString<256> Absolute(File), Cwd;
+  llvm::sys::fs::make_absolute(Absolute);
+  llvm::sys::path::remove_dots(Absolute, true);
+  if (llvm::sys::fs::current_path(Cwd))
+    return File;
+  llvm::StringRef Rel(Absolute);
+  if (!Rel.consume_front(Cwd) || !Rel.consume_front("/"))
+    return std::string(Absolute);
+  return Rel.str();
 }
 
 } // namespace
@@ -279,7 +300,10 @@ RewriteOutcome rewriteAndVerify(const std::string &File, const std::vector<rw::R
   for (const KernelSnapshot &K : Before)
     Outcome.provenBefore += K.count(inv::SolverResult::Proven);
   Outcome.patched = Text;
-  Outcome.diff = unifiedDiff(Outcome.original, Outcome.patched, "a/" + File, "b/" + File);
+  std::string Label = diffLabel(File);
+  Outcome.diff = unifiedDiff(Outcome.original, Outcome.patched,
+                             llvm::sys::path::is_absolute(Label) ? Label : "a/" + Label,
+                             llvm::sys::path::is_absolute(Label) ? Label : "b/" + Label);
   if (Outcome.changed() && Opts.verify) {
     verify(File, Before, Opts, Outcome);
     Outcome.verified =

@@ -134,7 +134,8 @@ std::vector<KernelResources> parseAmdAssembly(std::string_view Asm) {
   for (KernelResources &K : Kernels) {
     if (K.symbol.empty())
       continue;
-    size_t Begin = Asm.find("\n" + K.symbol + ":");
+    const std::string Label = K.symbol + ":";
+    size_t Begin = Asm.starts_with(Label) ? 0 : Asm.find("\n" + Label);
     if (Begin == std::string_view::npos)
       continue;
     size_t End = Asm.find(".Lfunc_end", Begin);

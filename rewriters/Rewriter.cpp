@@ -14,8 +14,6 @@ const char *keptObligationName(KeptObligationKind K) {
     return "no-new-lds-races";
   case KeptObligationKind::LdsCapacity:
     return "lds-capacity";
-  case KeptObligationKind::LdsAddressPairing:
-    return "lds-address-pairing";
   }
   return "invariant-proofs";
 }

@@ -23,7 +23,7 @@ std::vector<SharedArrayUses> selectArrays(const RewriteRequest &Request, Rewrite
   for (const clang::VarDecl *VD : sharedArraysOf(Request.kernel)) {
     if (!Wanted.empty() && VD->getName() != Wanted)
       continue;
-    Out.push_back(collectSharedArrayUses(Request.context, Request.kernel, *VD));
+    Out.push_back(collectSharedArrayUses(Request.context, Request.kernel, *VD, Request.pragmas));
   }
   if (Out.empty())
     addNotApplicable(Result, Request.context, Request.kernel.getLocation(),

@@ -11,8 +11,7 @@
 //     would read another element).
 // Refused: dynamic (extern) arrays, pointer or vector uses, edits that would
 // split a macro, and arrays already padded ("already padded").
-// Obligations: the kernel's proofs, no new race, capacity, and the pairing
-// of accesses (the data flow through LDS is unchanged).
+// Obligations: the kernel's proofs, no new race, and the LDS capacity.
 
 #include "LayoutSites.h"
 #include "ave/rewriters/EditRange.h"
@@ -33,8 +32,6 @@ std::vector<KeptObligation> padObligations(const std::string &Array) {
   return {
       {KeptObligationKind::InvariantProofs, "",
        "every invariant proven on the original stays proven"},
-      {KeptObligationKind::LdsAddressPairing, Array,
-       "two accesses of '" + Array + "' meet at one element after padding iff they did before"},
       {KeptObligationKind::NoNewLdsRaces, Array, "no new LDS race on '" + Array + "'"},
       {KeptObligationKind::LdsCapacity, Array, "the padded '" + Array + "' still fits in LDS"},
   };
@@ -165,6 +162,12 @@ private:
 
   bool padFlat(const SharedArrayUses &Uses, unsigned Pad, const RewriteRequest &Request,
                RewriteResult &Result, Candidate &C) const {
+    if (!Uses.annotationAccesses.empty()) {
+      addNotApplicable(Result, Request.context, Uses.annotationAccesses.front().location,
+                       "an annotation indexes the 1-D array '" + C.array +
+                           "', which lds-pad does not rewrite");
+      return false;
+    }
     std::vector<FlatIndex> Indices;
     for (const ArrayAccess &A : Uses.accesses) {
       FlatIndex F = decomposeFlatIndex(Request.context, A.indices[0]);

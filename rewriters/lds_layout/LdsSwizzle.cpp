@@ -130,11 +130,9 @@ public:
       C.obligations = {
           {KeptObligationKind::InvariantProofs, "",
            "every invariant proven on the original stays proven"},
-          {KeptObligationKind::LdsAddressPairing, Array,
-           "two accesses of '" + Array +
-               "' meet at one element after swizzling iff they did before"},
           {KeptObligationKind::NoNewLdsRaces, Array, "no new LDS race on '" + Array + "'"}};
-      if (!buildEdits(Sites, F, *Unit, Request, Result, C))
+      if (!buildEdits(Sites, F, *Unit, Request, Result, C) ||
+          !editAnnotations(Uses, F, *Unit, Request, Result, C))
         continue;
       C.summary = "swizzle " + Array + ": column c -> c ^ " +
                   (*Unit == 1 ? "(" + F + ")" : "((" + F + ") * " + std::to_string(*Unit) + ")") +
@@ -197,11 +195,7 @@ private:
       std::optional<std::string> Row = textOf(S.row, Request, Name, Result);
       if (!Row)
         return false;
-      std::string Mask = instantiate(F, isSimple(*Row) ? *Row : "(" + *Row + ")");
-      if (!isSimple(Mask))
-        Mask = "(" + Mask + ")";
-      if (Unit != 1)
-        Mask = "(" + Mask + " * " + std::to_string(Unit) + ")";
+      std::string Mask = maskFor(F, *Row, Unit);
       const clang::Expr *Target = S.column ? S.column : S.product;
       std::optional<std::string> Old = textOf(Target, Request, Name, Result);
       if (!Old)
@@ -226,6 +220,41 @@ private:
       }
     }
     return true;
+  }
+
+  // `tag(As[ty][k])` in an assertion names the element the code reads, so
+  // it moves with the code.
+  bool editAnnotations(const SharedArrayUses &Uses, const std::string &F, unsigned Unit,
+                       const RewriteRequest &Request, RewriteResult &Result, Candidate &C) const {
+    for (const AnnotationAccess &A : Uses.annotationAccesses) {
+      if (!A.refusal.empty() || A.indices.size() < 2) {
+        addNotApplicable(Result, Request.context, A.location,
+                         A.refusal.empty() ? "an annotation indexes the 1-D array '" + C.array +
+                                                 "', which lds-swizzle does not rewrite"
+                                           : A.refusal);
+        return false;
+      }
+      const std::string &Row = A.indices[A.indices.size() - 2];
+      const std::string &Col = A.indices.back();
+      std::string Mask = maskFor(F, Row, Unit);
+      std::string New = (isSimple(Col) ? Col : "(" + Col + ")") + " ^ " + Mask;
+      if (llvm::Error Err =
+              C.replacements.add(replaceRange(Request.context, A.ranges.back(), New))) {
+        addNotApplicable(Result, Request.context, A.location,
+                         "overlapping edits: " + llvm::toString(std::move(Err)));
+        return false;
+      }
+    }
+    return true;
+  }
+
+  static std::string maskFor(const std::string &F, const std::string &Row, unsigned Unit) {
+    std::string Mask = instantiate(F, isSimple(Row) ? Row : "(" + Row + ")");
+    if (!isSimple(Mask))
+      Mask = "(" + Mask + ")";
+    if (Unit != 1)
+      Mask = "(" + Mask + " * " + std::to_string(Unit) + ")";
+    return Mask;
   }
 
   RewriterInfo Info;

@@ -1,10 +1,13 @@
 #include "ave/rewriters/lds_layout/SharedArrayUses.h"
 
+#include "ave/annotations/KernelAnnotations.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/TypeLoc.h"
+#include "clang/Basic/SourceManager.h"
 
 namespace ave::rw {
 
@@ -77,6 +80,83 @@ void readExtents(const clang::VarDecl &Array, SharedArrayUses &Out) {
   }
 }
 
+// Finds full-depth subscripts of `Array` in an annotation expression.
+class AnnotationWalker {
+public:
+  AnnotationWalker(const clang::ASTContext &Ctx, const clang::VarDecl &Array,
+                   const ann::RecordedPragma &Pragma, SharedArrayUses &Out)
+      : Ctx(Ctx), Array(Array), Pragma(Pragma), Out(Out) {}
+
+  void walk(const ann::Expr &E) {
+    if (E.kind == ann::ExprKind::Subscript) {
+      std::vector<const ann::Expr *> Indices;
+      const ann::Expr *Base = &E;
+      while (Base->kind == ann::ExprKind::Subscript) {
+        Indices.insert(Indices.begin(), &Base->operands[1]);
+        Base = &Base->operands[0];
+      }
+      if (isArray(*Base)) {
+        record(E, Indices);
+        for (const ann::Expr *I : Indices)
+          walk(*I);
+        return;
+      }
+    } else if (isArray(E)) {
+      Out.unfollowed.push_back(
+          {Pragma.locationOf(E.begin), "an annotation uses '" + Array.getNameAsString() +
+                                           "' other than by indexing every dimension"});
+      return;
+    }
+    for (const ann::Expr &Operand : E.operands)
+      walk(Operand);
+  }
+
+private:
+  bool isArray(const ann::Expr &E) const {
+    return E.kind == ann::ExprKind::Identifier && E.resolution.decl == &Array;
+  }
+
+  void record(const ann::Expr &E, const std::vector<const ann::Expr *> &Indices) {
+    AnnotationAccess A;
+    A.location = Pragma.locationOf(E.begin);
+    if (Indices.size() != Out.extents.size()) {
+      Out.unfollowed.push_back({A.location, "an annotation uses '" + Array.getNameAsString() +
+                                                "' other than by indexing every dimension"});
+      return;
+    }
+    const clang::SourceManager &SM = Ctx.getSourceManager();
+    for (const ann::Expr *I : Indices) {
+      A.indices.push_back(Pragma.text.substr(I->begin, I->end - I->begin));
+      clang::CharSourceRange R = Pragma.rangeOf(I->begin, I->end);
+      bool InFile = R.getBegin().isFileID() && R.getEnd().isFileID() &&
+                    SM.isWrittenInMainFile(R.getBegin()) &&
+                    SM.getFileID(R.getBegin()) == SM.getFileID(R.getEnd());
+      if (!InFile)
+        A.refusal = "the annotation naming it is inside a macro";
+      A.ranges.push_back(R);
+    }
+    Out.annotationAccesses.push_back(std::move(A));
+  }
+
+  const clang::ASTContext &Ctx;
+  const clang::VarDecl &Array;
+  const ann::RecordedPragma &Pragma;
+  SharedArrayUses &Out;
+};
+
+void collectAnnotationAccesses(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel,
+                               const clang::VarDecl &Array, const ann::PragmaLog &Log,
+                               SharedArrayUses &Out) {
+  ann::KernelAnnotations A = ann::collectKernelAnnotations(Ctx, Kernel, Log);
+  for (const ann::BoundPragma &P : A.pragmas) {
+    if (P.pragma.kind != ann::PragmaKind::Assert && P.pragma.kind != ann::PragmaKind::Assume)
+      continue;
+    if (P.logIndex >= Log.pragmas.size())
+      continue;
+    AnnotationWalker(Ctx, Array, Log.pragmas[P.logIndex], Out).walk(P.pragma.predicate);
+  }
+}
+
 } // namespace
 
 std::vector<const clang::VarDecl *> sharedArraysOf(const clang::FunctionDecl &Kernel) {
@@ -87,7 +167,7 @@ std::vector<const clang::VarDecl *> sharedArraysOf(const clang::FunctionDecl &Ke
 }
 
 SharedArrayUses collectSharedArrayUses(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel,
-                                       const clang::VarDecl &Array) {
+                                       const clang::VarDecl &Array, const ann::PragmaLog *Pragmas) {
   SharedArrayUses Out;
   Out.array = &Array;
   readExtents(Array, Out);
@@ -127,6 +207,8 @@ SharedArrayUses collectSharedArrayUses(clang::ASTContext &Ctx, const clang::Func
     Access.isWrite = isWriteContext(Up.parent, Up.child);
     Out.accesses.push_back(std::move(Access));
   }
+  if (Pragmas && !Out.extents.empty())
+    collectAnnotationAccesses(Ctx, Kernel, Array, *Pragmas, Out);
   return Out;
 }
 

@@ -44,6 +44,7 @@ void registerKernelsCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Se
 void registerAnnotationsCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected);
 void registerCheckCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected);
 void registerLintCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected);
+void registerRewriteCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected);
 void registerHarnessCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected);
 
 int runKernels(const GlobalOptions &G, const std::vector<std::string> &Files);

@@ -34,7 +34,6 @@ struct LaterCommand {
 // Subcommands whose capability lands with a later piece of work: they are
 // listed so scripts can discover them, and say so instead of pretending.
 constexpr LaterCommand LaterCommands[] = {
-    {"rewrite", "apply verified LDS-layout rewrites as patches", "rewrite engine"},
     {"optimize", "search over verified rewrites for a faster kernel", "agent"},
     {"review", "check a pull request's patch keeps every invariant", "review"},
 };
@@ -73,6 +72,7 @@ int main(int argc, char **argv) {
   ave::cli::registerAnnotationsCommand(App, G, Selected);
   ave::cli::registerCheckCommand(App, G, Selected);
   ave::cli::registerLintCommand(App, G, Selected);
+  ave::cli::registerRewriteCommand(App, G, Selected);
   ave::cli::registerHarnessCommand(App, G, Selected);
 
   std::vector<std::string> LaterArgs;

@@ -22,6 +22,10 @@ class SourceManager;
 class VarDecl;
 } // namespace clang
 
+namespace ave::ann {
+struct PragmaLog;
+}
+
 namespace ave::rw {
 
 struct ParameterSpec {
@@ -43,10 +47,9 @@ ParameterValues withDefaults(const RewriterInfo &Info, const ParameterValues &Gi
 
 // What the patched kernel must still satisfy; agent/ knows how to check each.
 enum class KeptObligationKind {
-  InvariantProofs,   // every obligation proven on the original stays proven
-  NoNewLdsRaces,     // no LDS race that the original did not have
-  LdsCapacity,       // static LDS still fits the target
-  LdsAddressPairing, // two accesses meet at one element after iff before
+  InvariantProofs, // every obligation proven on the original stays proven
+  NoNewLdsRaces,   // no LDS race that the original did not have
+  LdsCapacity,     // static LDS still fits the target
 };
 const char *keptObligationName(KeptObligationKind K);
 
@@ -100,6 +103,9 @@ struct RewriteRequest {
   const clang::FunctionDecl &kernel;
   ParameterValues parameters; // as given; missing ones take their default
   const LayoutAdvisor *advisor = nullptr;
+  // The file's `#pragma ave` log: assertions that name an array's elements
+  // are rewritten with the code. Null: the file has none.
+  const ann::PragmaLog *pragmas = nullptr;
 };
 
 class Rewriter {

@@ -18,12 +18,25 @@ class FunctionDecl;
 class VarDecl;
 } // namespace clang
 
+namespace ave::ann {
+struct PragmaLog;
+}
+
 namespace ave::rw {
 
 struct ArrayAccess {
   const clang::ArraySubscriptExpr *expr = nullptr; // the outermost subscript
   std::vector<const clang::Expr *> indices;        // outermost dimension first
   bool isWrite = false;                            // assigned, compound-assigned, ++/--
+};
+
+// An element of the array named inside a `#pragma ave assert/assume`
+// (`tag(As[ty][k])`): a layout rewrite must move it with the code.
+struct AnnotationAccess {
+  std::vector<std::string> indices;           // as written, outermost first
+  std::vector<clang::CharSourceRange> ranges; // file range of each index
+  clang::SourceLocation location;
+  std::string refusal; // not empty: the text cannot be edited (e.g. inside a macro)
 };
 
 struct UnfollowedUse {
@@ -33,16 +46,18 @@ struct UnfollowedUse {
 
 struct SharedArrayUses {
   const clang::VarDecl *array = nullptr;
-  std::vector<uint64_t> extents;                // outermost first; empty: not a static array
-  const clang::Expr *innermostExtent = nullptr; // as written in the declaration
-  std::vector<ArrayAccess> accesses;            // in source order
+  std::vector<uint64_t> extents;                    // outermost first; empty: not a static array
+  const clang::Expr *innermostExtent = nullptr;     // as written in the declaration
+  std::vector<ArrayAccess> accesses;                // in source order
+  std::vector<AnnotationAccess> annotationAccesses; // in pragmas, in source order
   std::vector<UnfollowedUse> unfollowed;
 };
 
 // `__shared__` variables declared in the kernel body, in source order.
 std::vector<const clang::VarDecl *> sharedArraysOf(const clang::FunctionDecl &Kernel);
 
+// `Pragmas` (may be null) lets the annotations' accesses be found too.
 SharedArrayUses collectSharedArrayUses(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel,
-                                       const clang::VarDecl &Array);
+                                       const clang::VarDecl &Array, const ann::PragmaLog *Pragmas);
 
 } // namespace ave::rw

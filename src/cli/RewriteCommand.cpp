@@ -1,0 +1,159 @@
+// `ave-rewrite rewrite`: apply LDS-layout rewrites to a kernel file as a
+// patch, verified before anything is printed as accepted or written (see
+// agent/RewritePipeline.h). The unified diff goes to stdout, the report to
+// stderr (or both, as one JSON document, with --format json).
+
+#include "CLI/CLI.hpp"
+#include "Commands.h"
+#include "ave/agent/RewritePipeline.h"
+#include "ave/agent/RewriteReport.h"
+#include "ave/agent/TargetCompile.h"
+#include "ave/rewriters/Registry.h"
+#include "ave/rewriters/TestHooks.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+namespace ave::cli {
+
+namespace {
+
+struct RewriteOptions {
+  std::string file;
+  std::string apply;
+  std::string kernel;
+  std::string output;
+  bool diff = false;
+  bool inPlace = false;
+  bool noBackup = false;
+  bool noVerify = false;
+  bool noNvcc = false;
+  bool list = false;
+  std::string testCommand, benchCommand;
+  unsigned z3TimeoutMs = 10000;
+  std::string injectBug;
+};
+
+void printRewriterList(bool Json) {
+  const rw::RewriterRegistry &Registry = rw::RewriterRegistry::builtin();
+  if (Json) {
+    nlohmann::json List = nlohmann::json::array();
+    for (const rw::Rewriter *R : Registry.all()) {
+      nlohmann::json Params = nlohmann::json::array();
+      for (const rw::ParameterSpec &P : R->info().parameters)
+        Params.push_back({{"name", P.name}, {"default", P.defaultValue}, {"help", P.help}});
+      List.push_back(
+          {{"name", R->info().name}, {"summary", R->info().summary}, {"parameters", Params}});
+    }
+    llvm::outs() << nlohmann::json{{"rewriters", List}}.dump(2) << "\n";
+    return;
+  }
+  for (const rw::Rewriter *R : Registry.all()) {
+    llvm::outs() << R->info().name << ": " << R->info().summary << "\n";
+    for (const rw::ParameterSpec &P : R->info().parameters)
+      llvm::outs() << "  " << P.name << "="
+                   << (P.defaultValue.empty() ? std::string("<none>") : P.defaultValue) << "  "
+                   << P.help << "\n";
+  }
+}
+
+int runRewrite(const GlobalOptions &G, const RewriteOptions &O) {
+  const bool Json = G.format == OutputFormat::Json;
+  if (O.list) {
+    printRewriterList(Json);
+    return 0;
+  }
+  if (O.file.empty() || O.apply.empty()) {
+    llvm::errs() << "ave-rewrite rewrite: error: give a FILE and --apply REWRITE[:param=value,...] "
+                    "(--list shows the rewrites)\n";
+    return 2;
+  }
+  if (O.inPlace + !O.output.empty() + O.diff > 1) {
+    llvm::errs() << "ave-rewrite rewrite: error: --diff, --in-place and -o exclude each other\n";
+    return 2;
+  }
+  rw::ParsedSpecs Specs = rw::parseRewriteSpecs(O.apply, rw::RewriterRegistry::builtin());
+  if (!Specs.error.empty()) {
+    llvm::errs() << "ave-rewrite rewrite: error: " << Specs.error << "\n";
+    return 2;
+  }
+  if (O.injectBug == "swizzle-writes-only")
+    rw::testing::injectBug(rw::testing::InjectedBug::SwizzleWritesOnly);
+
+  agent::PipelineOptions P;
+  P.args = G.frontend.args;
+  P.kernel = O.kernel;
+  P.verify = !O.noVerify;
+  P.compileNvidia = !O.noNvcc;
+  P.hipOnCudaIncludeDir = agent::defaultHipOnCudaIncludeDir();
+  P.testCommand = O.testCommand;
+  P.benchCommand = O.benchCommand;
+  P.z3TimeoutMs = O.z3TimeoutMs;
+  agent::RewriteOutcome Outcome = agent::rewriteAndVerify(O.file, Specs.specs, P);
+
+  const bool Usable =
+      Outcome.error.empty() && Outcome.changed() && (Outcome.verified || O.noVerify);
+  std::string WriteError;
+  if (Usable && O.inPlace)
+    WriteError =
+        agent::writeFileAtomically(O.file, Outcome.patched, O.noBackup ? "" : O.file + ".orig");
+  else if (Usable && !O.output.empty())
+    WriteError = agent::writeFileAtomically(O.output, Outcome.patched);
+
+  if (Json) {
+    nlohmann::json Doc = agent::reportJson(Outcome);
+    if (!Usable)
+      Doc["diff"] = "";
+    if (!WriteError.empty())
+      Doc["write_error"] = WriteError;
+    llvm::outs() << Doc.dump(2) << "\n";
+  } else {
+    if (Usable && !O.inPlace && O.output.empty())
+      llvm::outs() << Outcome.diff;
+    agent::printReport(llvm::errs(), Outcome);
+    if (Usable && O.inPlace && WriteError.empty())
+      llvm::errs() << "wrote " << O.file
+                   << (O.noBackup ? "" : " (original kept as " + O.file + ".orig)") << "\n";
+    else if (Usable && !O.output.empty() && WriteError.empty())
+      llvm::errs() << "wrote " << O.output << "\n";
+  }
+  if (!WriteError.empty()) {
+    llvm::errs() << "ave-rewrite rewrite: error: " << WriteError << "\n";
+    return 2;
+  }
+  if (!Outcome.error.empty())
+    return 2;
+  return Usable ? 0 : 1;
+}
+
+} // namespace
+
+void registerRewriteCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected) {
+  auto O = std::make_shared<RewriteOptions>();
+  CLI::App *Cmd = App.add_subcommand(
+      "rewrite", "Apply LDS-layout rewrites (lds-pad, lds-swizzle) as a verified patch");
+  Cmd->add_option("file", O->file, "HIP source file");
+  Cmd->add_option(
+      "--apply", O->apply,
+      "Rewrites to apply in order: name[:param=value...][,name...], e.g. lds-pad:pad=1");
+  Cmd->add_option("--kernel", O->kernel, "Only this kernel (default: every kernel in the file)");
+  Cmd->add_flag("--diff", O->diff, "Print the patch as a unified diff (the default)");
+  Cmd->add_flag("--in-place", O->inPlace, "Write the patched file over FILE (keeps FILE.orig)");
+  Cmd->add_flag("--no-backup", O->noBackup, "With --in-place: do not keep FILE.orig");
+  Cmd->add_option("-o,--output", O->output, "Write the patched file to OUT");
+  Cmd->add_flag("--no-verify", O->noVerify, "Skip verification (the report says so)");
+  Cmd->add_flag("--no-nvcc", O->noNvcc, "Do not compile for sm_90 even when nvcc is installed");
+  Cmd->add_flag("--list", O->list, "List the rewrites and their parameters");
+  Cmd->add_option("--test-cmd", O->testCommand,
+                  "Shell command that must succeed on the patched copy ($AVE_PATCHED_FILE)");
+  Cmd->add_option("--bench-cmd", O->benchCommand,
+                  "Shell command run last on the patched copy ($AVE_PATCHED_FILE)");
+  Cmd->add_option("--z3-timeout-ms", O->z3TimeoutMs, "Per-query solver timeout")
+      ->capture_default_str();
+  // Test-only: proves the pipeline rejects a rewrite that breaks the data flow.
+  Cmd->add_option("--inject-bug", O->injectBug)
+      ->check(CLI::IsMember({"swizzle-writes-only"}))
+      ->group("");
+  Cmd->callback([&G, &Selected, O] { Selected = [&G, O] { return runRewrite(G, *O); }; });
+}
+
+} // namespace ave::cli

@@ -1,0 +1,219 @@
+// The verification pipeline on the bundled kernels: accepted rewrites match
+// their golden patches and compile; a rewrite that breaks the data flow
+// (injected through the test hook) is rejected with a counterexample.
+#include "ave/agent/RewritePipeline.h"
+#include "ave/agent/RewriteReport.h"
+#include "ave/agent/UnifiedDiff.h"
+#include "ave/rewriters/TestHooks.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+#include <gtest/gtest.h>
+
+namespace ave::agent {
+namespace {
+
+std::string testdata(const std::string &Name) {
+  return std::string(AVE_SOURCE_DIR) + "/testdata/" + Name;
+}
+
+std::string readText(const std::string &Path) {
+  auto B = llvm::MemoryBuffer::getFile(Path);
+  return B ? (*B)->getBuffer().str() : "";
+}
+
+// AVE_UPDATE_GOLDENS=1 rewrites the golden patches from this run (review
+// the change in git before committing it).
+std::string golden(const std::string &Name, const std::string &Diff) {
+  std::string Path = testdata("rewrite/" + Name);
+  if (std::getenv("AVE_UPDATE_GOLDENS"))
+    EXPECT_EQ(writeFileAtomically(Path, Diff), "");
+  return readText(Path);
+}
+
+// The hunks of a unified diff (the ---/+++ labels name paths that differ
+// between the golden's checkout and this run).
+std::string hunks(const std::string &Diff) {
+  size_t At = Diff.find("@@");
+  return At == std::string::npos ? "" : Diff.substr(At);
+}
+
+PipelineOptions options(bool Nvcc = false) {
+  PipelineOptions P;
+  P.args.resourceDir = AVE_RESOURCE_DIR;
+  P.args.includeDirs.push_back(AVE_ANNOTATIONS_INCLUDE);
+  P.compileNvidia = Nvcc;
+  P.hipOnCudaIncludeDir = defaultHipOnCudaIncludeDir();
+  return P;
+}
+
+std::vector<rw::RewriteSpec> specs(const std::string &Text) {
+  rw::ParsedSpecs P = rw::parseRewriteSpecs(Text, rw::RewriterRegistry::builtin());
+  EXPECT_TRUE(P.error.empty()) << P.error;
+  return P.specs;
+}
+
+const StageResult *stage(const RewriteOutcome &O, const std::string &Name) {
+  for (const StageResult &S : O.stages)
+    if (S.name == Name)
+      return &S;
+  return nullptr;
+}
+
+std::string reportText(const RewriteOutcome &O) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  printReport(OS, O);
+  return Text;
+}
+
+TEST(Pipeline, PadTransposeRemovesTheColumnReadConflictAndMatchesTheGolden) {
+  RewriteOutcome O = rewriteAndVerify(testdata("transpose_lds.hip"), specs("lds-pad"), options());
+  ASSERT_TRUE(O.error.empty()) << O.error;
+  ASSERT_TRUE(O.verified) << reportText(O);
+  EXPECT_EQ(hunks(O.diff), hunks(golden("transpose_lds.lds-pad.patch", O.diff)));
+  ASSERT_EQ(O.applied.size(), 1u);
+  EXPECT_EQ(O.applied[0].parameters.at("pad"), "1"); // chosen by the bank model
+  // The column read tile[tx][ty]: 32-way before, conflict-free after.
+  bool SawRead = false;
+  for (const BankChange &B : O.banks)
+    if (!B.isWrite) {
+      SawRead = true;
+      EXPECT_EQ(B.degreeBefore, 32u);
+      EXPECT_EQ(B.degreeAfter, 1u);
+    }
+  EXPECT_TRUE(SawRead);
+  EXPECT_EQ(O.provenAfter, O.provenBefore);
+  EXPECT_GT(O.provenBefore, 0u);
+  const StageResult *Amd = stage(O, "compile-gfx942");
+  ASSERT_NE(Amd, nullptr);
+  EXPECT_EQ(Amd->status, StageStatus::Passed);
+  EXPECT_EQ(Amd->data["kernels"][0]["lds_bytes"], 32 * 33 * 4);
+}
+
+TEST(Pipeline, SwizzleTransposeAndTiledGemmMatchTheirGoldens) {
+  for (const char *Kernel : {"transpose_lds", "tiled_gemm"}) {
+    RewriteOutcome O =
+        rewriteAndVerify(testdata(std::string(Kernel) + ".hip"), specs("lds-swizzle"), options());
+    ASSERT_TRUE(O.verified) << reportText(O);
+    EXPECT_EQ(hunks(O.diff), hunks(golden(std::string(Kernel) + ".lds-swizzle.patch", O.diff)))
+        << O.diff;
+    EXPECT_EQ(stage(O, "compile-gfx942")->status, StageStatus::Passed);
+  }
+}
+
+TEST(Pipeline, SwizzleAppliedToWritesOnlyIsRejectedWithACounterexample) {
+  rw::testing::injectBug(rw::testing::InjectedBug::SwizzleWritesOnly);
+  RewriteOutcome O =
+      rewriteAndVerify(testdata("transpose_lds.hip"), specs("lds-swizzle:f=r"), options());
+  rw::testing::injectBug(rw::testing::InjectedBug::None);
+  ASSERT_TRUE(O.error.empty()) << O.error;
+  EXPECT_TRUE(O.changed());
+  EXPECT_FALSE(O.verified);
+  const StageResult *Inv = stage(O, "invariants");
+  ASSERT_NE(Inv, nullptr);
+  EXPECT_EQ(Inv->status, StageStatus::Failed);
+  std::string Evidence;
+  for (const std::string &E : Inv->evidence)
+    Evidence += E + "\n";
+  EXPECT_NE(Evidence.find("counterexample"), std::string::npos) << Evidence;
+  // The first failing stage rejects: nothing after it ran.
+  EXPECT_EQ(stage(O, "compile-gfx942"), nullptr);
+  EXPECT_EQ(reportJson(O)["result"], "rejected");
+}
+
+TEST(Pipeline, TestCommandSeesThePatchedCopyAndCanReject) {
+  PipelineOptions P = options();
+  P.testCommand = "grep -q '32 + 1' \"$AVE_PATCHED_FILE\"";
+  RewriteOutcome Ok = rewriteAndVerify(testdata("transpose_lds.hip"), specs("lds-pad:pad=1"), P);
+  EXPECT_TRUE(Ok.verified) << reportText(Ok);
+  EXPECT_EQ(stage(Ok, "test")->status, StageStatus::Passed);
+  P.testCommand = "echo wrong answer; exit 3";
+  RewriteOutcome Bad = rewriteAndVerify(testdata("transpose_lds.hip"), specs("lds-pad:pad=1"), P);
+  EXPECT_FALSE(Bad.verified);
+  const StageResult *T = stage(Bad, "test");
+  ASSERT_NE(T, nullptr);
+  EXPECT_EQ(T->status, StageStatus::Failed);
+  EXPECT_EQ(T->message, "exit 3");
+  ASSERT_FALSE(T->evidence.empty());
+  EXPECT_EQ(T->evidence.back(), "wrong answer");
+  EXPECT_EQ(stage(Bad, "bench"), nullptr);
+}
+
+TEST(Pipeline, PaddingAPaddedKernelIsRefusedCleanly) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("ave-agent-test", Dir));
+  std::string Padded = std::string(Dir) + "/transpose_lds.hip";
+  RewriteOutcome Once =
+      rewriteAndVerify(testdata("transpose_lds.hip"), specs("lds-pad:pad=1"), options());
+  ASSERT_TRUE(Once.verified);
+  ASSERT_EQ(writeFileAtomically(Padded, Once.patched, ""), "");
+  RewriteOutcome Twice = rewriteAndVerify(Padded, specs("lds-pad:pad=1"), options());
+  EXPECT_TRUE(Twice.error.empty()) << Twice.error;
+  EXPECT_FALSE(Twice.changed());
+  ASSERT_FALSE(Twice.notes.empty());
+  EXPECT_NE(Twice.notes[0].message.find("already padded"), std::string::npos)
+      << Twice.notes[0].message;
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+TEST(Pipeline, MissingFileIsAnInputError) {
+  RewriteOutcome O = rewriteAndVerify("/nonexistent/k.hip", specs("lds-pad"), options());
+  EXPECT_NE(O.error.find("cannot read"), std::string::npos);
+}
+
+TEST(Pipeline, PatchedKernelsCompileForSm90WhenNvccIsInstalled) {
+  if (!findProgram("nvcc", {"/usr/local/cuda/bin/nvcc"}))
+    GTEST_SKIP() << "nvcc not installed";
+  RewriteOutcome O =
+      rewriteAndVerify(testdata("transpose_lds.hip"), specs("lds-pad,lds-swizzle:array=nothing"),
+                       options(/*Nvcc=*/true));
+  ASSERT_TRUE(O.verified) << reportText(O);
+  EXPECT_EQ(stage(O, "compile-sm_90")->status, StageStatus::Passed);
+}
+
+TEST(WriteFileAtomically, KeepsABackupAndReplacesTheFile) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("ave-agent-test", Dir));
+  std::string Path = std::string(Dir) + "/k.hip";
+  ASSERT_EQ(writeFileAtomically(Path, "old\n"), "");
+  ASSERT_EQ(writeFileAtomically(Path, "new\n", Path + ".orig"), "");
+  EXPECT_EQ(readText(Path), "new\n");
+  EXPECT_EQ(readText(Path + ".orig"), "old\n");
+  EXPECT_NE(writeFileAtomically(std::string(Dir) + "/missing/dir/k.hip", "x"), "");
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+TEST(UnifiedDiff, HunksWithContext) {
+  std::string A = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n";
+  std::string B = "1\n2\n3\n4\nfive\n6\n7\n8\n9\n10\n";
+  EXPECT_EQ(unifiedDiff(A, B, "a/f", "b/f"),
+            "--- a/f\n+++ b/f\n@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n");
+  EXPECT_EQ(unifiedDiff(A, A, "a/f", "b/f"), "");
+  EXPECT_EQ(unifiedDiff("x\n", "x\ny\n", "a", "b"), "--- a\n+++ b\n@@ -1,1 +1,2 @@\n x\n+y\n");
+}
+
+TEST(AmdAssembly, ReadsKernelResourcesAndMfmaCount) {
+  const char *Asm =
+      "_Z1kv:\n  v_mfma_f32_16x16x16f16 a[0:3], v[0:1], v[2:3], 0\n"
+      "  v_mfma_f32_16x16x16f16 a[0:3], v[0:1], v[2:3], a[0:3]\n.Lfunc_end0:\n"
+      "amdhsa.kernels:\n  - .agpr_count:     4\n    .args:\n      - .name: x\n"
+      "        .size: 8\n    .group_segment_fixed_size: 4224\n    .name:           _Z1kv\n"
+      "    .sgpr_count:     20\n    .sgpr_spill_count: 0\n    .vgpr_count:     12\n"
+      "    .vgpr_spill_count: 1\namdhsa.target: amdgcn-amd-amdhsa--gfx942\n";
+  std::vector<KernelResources> K = parseAmdAssembly(Asm);
+  ASSERT_EQ(K.size(), 1u);
+  EXPECT_EQ(K[0].symbol, "_Z1kv");
+  EXPECT_EQ(K[0].ldsBytes, 4224);
+  EXPECT_EQ(K[0].vgprs, 12);
+  EXPECT_EQ(K[0].sgprs, 20);
+  EXPECT_EQ(K[0].agprs, 4);
+  EXPECT_EQ(K[0].vgprSpills, 1);
+  EXPECT_EQ(K[0].mfma, 2u);
+}
+
+} // namespace
+} // namespace ave::agent
