@@ -1,0 +1,82 @@
+"""Speed of one full rewrite + verification: `ave-rewrite rewrite FILE --apply R`
+does parse + analysis of the original, the rewrite, re-parse + re-proof of the
+patched text, the LDS race check, the gfx942 compile (and nvcc sm_90 when
+installed, in parallel with it). Budget: <= 5 s wall per kernel, the gfx942
+compile included. Medians of N runs per case; writes a JSON result.
+
+Usage: python3 bench/rewrite_speed.py build/ave-rewrite [--runs 5] [-o bench/results/rewrite-speed.json]
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import time
+
+CASES = [("transpose_lds", "lds-pad"), ("transpose_lds", "lds-swizzle"),
+         ("tiled_gemm", "lds-swizzle"), ("tiled_gemm", "lds-pad:pad=1")]
+BUDGET_S = 5.0
+
+
+def run_case(binary, path, rewrite, nvcc, runs):
+    cmd = [binary, "--format", "json", "rewrite", path, "--apply", rewrite]
+    if not nvcc:
+        cmd.append("--no-nvcc")
+    walls, stages, result = [], {}, None
+    for _ in range(runs):
+        start = time.perf_counter()
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        walls.append(time.perf_counter() - start)
+        doc = json.loads(proc.stdout)
+        result = doc["result"]
+        for s in doc["stages"]:
+            stages.setdefault(s["name"], []).append(s["ms"])
+    return {
+        "result": result,
+        "wall_s_median": round(statistics.median(walls), 3),
+        "wall_s_max": round(max(walls), 3),
+        "within_budget": max(walls) <= BUDGET_S,
+        "stage_ms_median": {k: round(statistics.median(v), 1) for k, v in stages.items()},
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("binary")
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("-o", "--output", default="bench/results/rewrite-speed.json")
+    args = ap.parse_args()
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    have_nvcc = shutil.which("nvcc") is not None or os.access("/usr/local/cuda/bin/nvcc", os.X_OK)
+    rows = []
+    for kernel, rewrite in CASES:
+        path = os.path.join(root, "testdata", kernel + ".hip")
+        for nvcc in ([False, True] if have_nvcc else [False]):
+            row = {"kernel": kernel, "rewrite": rewrite,
+                   "targets": ["gfx942", "sm_90"] if nvcc else ["gfx942"]}
+            row.update(run_case(args.binary, path, rewrite, nvcc, args.runs))
+            rows.append(row)
+            print(f"{kernel:14} {rewrite:14} {'+'.join(row['targets']):13} {row['result']:9} "
+                  f"median {row['wall_s_median']:.2f} s  max {row['wall_s_max']:.2f} s")
+    doc = {
+        "what": "wall time of one `ave-rewrite rewrite` (rewrite + full verification) per kernel",
+        "budget_s": BUDGET_S,
+        "all_within_budget": all(r["within_budget"] for r in rows),
+        "runs": args.runs,
+        "machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
+                    "load_avg_1m": round(os.getloadavg()[0], 2)},
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "cases": rows,
+    }
+    os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
+    with open(args.output, "w") as f:
+        json.dump(doc, f, indent=2)
+        f.write("\n")
+    return 0 if doc["all_within_budget"] and all(r["result"] == "accepted" for r in rows) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
