@@ -197,6 +197,41 @@ const Term *RangeSimplifier::divRem(const Term *T) {
   return Div ? toTerm(Ctx, Multiple.dividedExactly(C)) : R;
 }
 
+// C guarantees (x / c) * c + x % c == x: in a sum, `c*a*(x/c) + a*(x%c)`
+// folds back to `a*x`, which is what lane arithmetic like
+// `4*(kk/4) + kk%4` leaves behind once the ranges are applied.
+static const Term *foldDivRemPairs(TermContext &Ctx, const Term *Sum) {
+  if (Sum->kind() != TermKind::Add)
+    return Sum;
+  Polynomial P = toPolynomial(Ctx, Sum);
+  for (const auto &[Mono, Coeff] : P.terms()) {
+    if (Mono.size() != 1 || Mono[0]->kind() != TermKind::Rem)
+      continue;
+    const Term *X = Mono[0]->operand(0), *C = Mono[0]->operand(1);
+    if (!C->isConstant() || C->value() <= 0)
+      continue;
+    const Term *Quot = Ctx.div(X, C);
+    Monomial QuotMono{Quot};
+    if (P.coefficientOf(QuotMono) != Coeff * C->value())
+      continue;
+    std::optional<Polynomial> Without =
+        P.minus(Polynomial::monomial(Mono, Coeff));
+    if (!Without)
+      continue;
+    Without = Without->minus(Polynomial::monomial(QuotMono, Coeff * C->value()));
+    if (!Without)
+      continue;
+    std::optional<Polynomial> XPoly = toPolynomial(Ctx, X).scaled(Coeff);
+    if (!XPoly)
+      continue;
+    std::optional<Polynomial> Folded = Without->plus(*XPoly);
+    if (!Folded)
+      continue;
+    return foldDivRemPairs(Ctx, toTerm(Ctx, *Folded));
+  }
+  return Sum;
+}
+
 const Term *RangeSimplifier::rewrite(const Term *T) {
   if (T->isConstant())
     return T;
@@ -218,6 +253,8 @@ const Term *RangeSimplifier::rewrite(const Term *T) {
   const Term *Out = Changed ? Ctx.rebuild(T, Ops) : T;
   if (Out->kind() == TermKind::Div || Out->kind() == TermKind::Rem)
     Out = divRem(Out);
+  else if (Out->kind() == TermKind::Add)
+    Out = foldDivRemPairs(Ctx, Out);
   Memo[T] = Out;
   return Out;
 }

@@ -55,7 +55,10 @@ AbstractValue ProvenanceInterpreter::matrixCore(const MatrixLaneModel &M, const 
   auto [CI, CJ] = M.cEntry(T, OwnLane, Slot);
   DataValue AtSlot = substituteData(T, Product.data, TermMap{{I, CI}, {J, CJ}});
   for (ProvenanceCase &C : AtSlot.cases)
+  {
+    C.constraints.push_back(T.ge(Slot, T.constant(0)));
     C.constraints.push_back(T.lt(Slot, T.constant(M.cElements)));
+  }
 
   // kk is summed inside the instruction: a loop of M.k iterations.
   LoopFrame Inside;

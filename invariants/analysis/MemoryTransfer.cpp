@@ -330,7 +330,9 @@ AbstractValue ProvenanceInterpreter::loadShared(const clang::ValueDecl *Array, c
         Map[W->loops[L].span.counter] = T.freshCopy(W->loops[L].span.counter);
     const Term *WriterAddress = substitute(T, W->address, Map);
     std::vector<const Term *> SideConditions;
-    bool Solved = solveWriterThread(WriterAddress, Index, Validity, Writer, SideConditions);
+    bool Solved = solveWriterThread(WriterAddress, Index,
+                                    T.logicalAnd(Validity, T.logicalNot(Covered)), Writer,
+                                    SideConditions);
     for (unsigned D = 0; D < 3; ++D) {
       Map[Tid[D]] = Writer[D];
       if (Writer[D]->isSymbol() && Writer[D]->symbolKind() == SymbolKind::ThreadIdx) {

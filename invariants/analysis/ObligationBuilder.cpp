@@ -40,6 +40,25 @@ Obligation ProvenanceInterpreter::makeObligation(ObligationKind K, const clang::
   return O;
 }
 
+bool ProvenanceInterpreter::contradicts(const Term *A, const Term *B) {
+  std::vector<const Term *> CA, CB;
+  auto Flatten = [](const Term *X, std::vector<const Term *> &Out, auto &Self) -> void {
+    if (X->kind() == TermKind::LogicalAnd) {
+      for (const Term *Op : X->operands())
+        Self(Op, Out, Self);
+      return;
+    }
+    Out.push_back(X);
+  };
+  Flatten(A, CA, Flatten);
+  Flatten(B, CB, Flatten);
+  for (const Term *X : CA)
+    for (const Term *Y : CB)
+      if (Y == T.logicalNot(X) || X == T.logicalNot(Y))
+        return true;
+  return false;
+}
+
 ProvenanceCase ProvenanceInterpreter::mergeCases(const ProvenanceCase &A, const ProvenanceCase &B) {
   ProvenanceCase C = A;
   C.validity = T.logicalAnd(A.validity, B.validity);
@@ -126,6 +145,10 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
   Out.kind = DataValue::Kind::Tagged;
   for (const ProvenanceCase &X : A.cases)
     for (const ProvenanceCase &Y : B.cases) {
+      // The prologue's case of one operand never meets the loop's case of
+      // the other: their validities exclude each other.
+      if (contradicts(X.validity, Y.validity))
+        continue;
       requireAgreement(X, Y, Except, Site, What);
       Out.cases.push_back(mergeCases(X, Y));
     }

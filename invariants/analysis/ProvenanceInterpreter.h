@@ -161,6 +161,8 @@ private:
                             Obligation &O, std::string &Why);
   AbstractValue evalAnnotationValue(const ann::Expr &E);
   std::vector<const Term *> pathContext() const;
+  // Syntactic: one validity has a conjunct whose negation the other has.
+  bool contradicts(const Term *A, const Term *B);
   ProvenanceCase mergeCases(const ProvenanceCase &A, const ProvenanceCase &B);
   bool variesWithLoop(const Term *T, const std::vector<const Term *> &Constraints,
                       const LoopFrame &Frame);

@@ -34,12 +34,12 @@ public:
   }
 };
 
-// Shared arrays a statement reads before it writes them, in source order:
-// only then can a read see the previous iteration's write.
-class SharedReadBeforeWrite : public clang::RecursiveASTVisitor<SharedReadBeforeWrite> {
+// Which shared arrays a loop body reads before it writes them, walking in
+// evaluation order (right side of an assignment first).
+class SharedReadBeforeWrite {
 public:
-  bool Found = false;
-  std::set<const clang::ValueDecl *> Written;
+  std::set<const clang::ValueDecl *> Written, ReadFirst;
+
   static const clang::ValueDecl *sharedBase(const clang::Expr *E) {
     E = E->IgnoreParenImpCasts();
     while (const auto *AS = llvm::dyn_cast<clang::ArraySubscriptExpr>(E))
@@ -49,32 +49,54 @@ public:
         return DRE->getDecl();
     return nullptr;
   }
-  bool TraverseBinaryOperator(clang::BinaryOperator *BO) {
-    if (!BO->isAssignmentOp())
-      return RecursiveASTVisitor::TraverseBinaryOperator(BO);
-    // The right side (and, for `op=`, the old value) is read first.
-    TraverseStmt(BO->getRHS());
-    const clang::ValueDecl *Base = sharedBase(BO->getLHS());
-    if (Base && BO->isCompoundAssignmentOp() && !Written.count(Base))
-      Found = true;
-    if (auto *AS = llvm::dyn_cast<clang::ArraySubscriptExpr>(BO->getLHS()->IgnoreParenImpCasts()))
-      TraverseStmt(AS->getIdx());
-    if (Base)
-      Written.insert(Base);
-    return true;
+  void read(const clang::ValueDecl *D) {
+    if (D && !Written.count(D))
+      ReadFirst.insert(D);
   }
-  bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr *AS) {
-    if (const clang::ValueDecl *Base = sharedBase(AS))
-      if (!Written.count(Base))
-        Found = true;
-    return true;
+  void walkIndices(const clang::Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    while (const auto *AS = llvm::dyn_cast<clang::ArraySubscriptExpr>(E)) {
+      walk(AS->getIdx());
+      E = AS->getBase()->IgnoreParenImpCasts();
+    }
+  }
+  void walk(const clang::Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *BO = llvm::dyn_cast<clang::BinaryOperator>(S); BO && BO->isAssignmentOp()) {
+      walk(BO->getRHS());
+      const clang::ValueDecl *Base = sharedBase(BO->getLHS());
+      if (!Base) {
+        walk(BO->getLHS());
+        return;
+      }
+      walkIndices(BO->getLHS());
+      if (BO->isCompoundAssignmentOp())
+        read(Base);
+      Written.insert(Base);
+      return;
+    }
+    if (const auto *AS = llvm::dyn_cast<clang::ArraySubscriptExpr>(S)) {
+      if (const clang::ValueDecl *Base = sharedBase(AS)) {
+        walkIndices(AS);
+        read(Base);
+        return;
+      }
+    }
+    for (const clang::Stmt *Child : S->children())
+      walk(Child);
   }
 };
 
+// True when the body reads a shared array before writing it *and* writes it
+// later: only then can a read see the previous iteration's write.
 bool readsSharedBeforeWriting(const clang::Stmt *Body) {
   SharedReadBeforeWrite V;
-  V.TraverseStmt(const_cast<clang::Stmt *>(Body));
-  return V.Found;
+  V.walk(Body);
+  for (const clang::ValueDecl *D : V.ReadFirst)
+    if (V.Written.count(D))
+      return true;
+  return false;
 }
 
 bool endsWithReturn(const clang::Stmt *S) {
