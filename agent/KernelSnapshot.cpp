@@ -72,6 +72,15 @@ void checkRaces([[maybe_unused]] inv::KernelAnalysis &Analysis,
                 inv::lds::formatThread(Race.secondThread) + " race on " + Race.elementText;
     Snap.races.push_back(std::move(R));
   }
+  for (const inv::lds::BarrierDivergence &B : inv::lds::findDivergentBarriers(Analysis)) {
+    RaceOutcome R;
+    R.location =
+        frontend::toSourcePoint(SM, B.barrier && B.barrier->call ? B.barrier->call->getBeginLoc()
+                                                                 : clang::SourceLocation());
+    R.message = "barrier reached by thread " + inv::lds::formatThread(B.arrivingThread) +
+                " but not by " + inv::lds::formatThread(B.missingThread);
+    Snap.divergentBarriers.push_back(std::move(R));
+  }
   Snap.racesChecked = true;
 #endif
 }

@@ -101,7 +101,7 @@ StageResult compareInvariants(const std::vector<KernelSnapshot> &Before,
 StageResult compareRaces(const std::vector<KernelSnapshot> &Before,
                          const std::vector<KernelSnapshot> &After) {
   StageResult S;
-  S.name = "lds-races";
+  S.name = "races-barriers";
   bool Checked = !After.empty();
   for (const KernelSnapshot &K : After)
     Checked = Checked && K.racesChecked;
@@ -109,24 +109,35 @@ StageResult compareRaces(const std::vector<KernelSnapshot> &Before,
     S.message = "the LDS race check is not available";
     return S;
   }
-  unsigned New = 0;
-  for (const KernelSnapshot &K : After) {
-    const KernelSnapshot *Old = findKernel(Before, K.kernel);
+  unsigned NewRaces = 0, NewBarriers = 0;
+  // Findings are matched by array (races) or count (barriers): a layout
+  // rewrite may move a known race's witness, but must not add one.
+  auto CountNew = [&](const std::vector<RaceOutcome> &Old, const std::vector<RaceOutcome> &New,
+                      const std::string &Kernel) {
     std::map<std::string, unsigned> OldCount;
-    if (Old)
-      for (const RaceOutcome &R : Old->races)
-        ++OldCount[R.array];
-    for (const RaceOutcome &R : K.races) {
+    for (const RaceOutcome &R : Old)
+      ++OldCount[R.array];
+    unsigned Added = 0;
+    for (const RaceOutcome &R : New) {
       if (OldCount[R.array] > 0) {
         --OldCount[R.array];
         continue;
       }
-      ++New;
-      S.evidence.push_back(where(R.location) + ": " + K.kernel + ": " + R.message);
+      ++Added;
+      S.evidence.push_back(where(R.location) + ": " + Kernel + ": " + R.message);
     }
+    return Added;
+  };
+  for (const KernelSnapshot &K : After) {
+    const KernelSnapshot *Old = findKernel(Before, K.kernel);
+    static const std::vector<RaceOutcome> None;
+    NewRaces += CountNew(Old ? Old->races : None, K.races, K.kernel);
+    NewBarriers += CountNew(Old ? Old->divergentBarriers : None, K.divergentBarriers, K.kernel);
   }
-  S.status = New ? StageStatus::Failed : StageStatus::Passed;
-  S.message = New ? std::to_string(New) + " new LDS race(s)" : "no new LDS race";
+  S.status = NewRaces + NewBarriers ? StageStatus::Failed : StageStatus::Passed;
+  S.message = NewRaces + NewBarriers ? std::to_string(NewRaces) + " new LDS race(s), " +
+                                           std::to_string(NewBarriers) + " new divergent barrier(s)"
+                                     : "no new LDS race or divergent barrier";
   return S;
 }
 

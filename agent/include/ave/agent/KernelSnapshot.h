@@ -54,6 +54,7 @@ struct KernelSnapshot {
   std::vector<ObligationOutcome> obligations;
   std::vector<LdsAccessRating> accesses; // program order
   std::vector<RaceOutcome> races;
+  std::vector<RaceOutcome> divergentBarriers; // array: empty
   bool racesChecked = false;
   double analysisMillis = 0;
   unsigned count(inv::SolverResult::Status S) const;

@@ -3,7 +3,7 @@
 //   parse       the patched text re-parses as HIP device code
 //   invariants  every obligation proven on the original is proven on the
 //               patched text (a counterexample rejects it)
-//   lds-races   no shared-memory race the original did not have
+//   races-barriers  no LDS race or divergent barrier the original did not have
 //   compile-*   clang-19 for gfx942 (resources from the metadata, LDS within
 //               the target's capacity), nvcc for sm_90 when installed
 //   test, bench the user's --test-cmd / --bench-cmd
