@@ -9,9 +9,9 @@
 
 namespace ave::inv::lds {
 
-std::vector<BarrierDivergence> findDivergentBarriers(KernelAnalysis &A) {
+std::vector<BarrierDivergence> findDivergentBarriers(KernelAnalysis &A, const LaunchShape &Shape) {
   std::vector<BarrierDivergence> Out;
-  ThreadPair P(A);
+  ThreadPair P(A, Shape);
   TermContext &T = P.terms();
   for (const BarrierSite &B : A.barriers()) {
     if (B.guard.empty())

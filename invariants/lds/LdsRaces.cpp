@@ -59,6 +59,19 @@ std::string witnessContext(KernelAnalysis &A, ThreadPair &P, const LdsAccess &A0
   return S + Loops(0, A0, "first") + Loops(1, A1, "second");
 }
 
+int64_t elementCount(const clang::ValueDecl *Array) {
+  int64_t N = 1;
+  const clang::Type *Ty = Array->getType().getTypePtr();
+  bool Any = false;
+  while (const auto *CAT =
+             llvm::dyn_cast<clang::ConstantArrayType>(Ty->getUnqualifiedDesugaredType())) {
+    N *= int64_t(CAT->getSize().getZExtValue());
+    Ty = CAT->getElementType().getTypePtr();
+    Any = true;
+  }
+  return Any ? N : 0;
+}
+
 } // namespace
 
 std::vector<LdsRace> findLdsRaces(KernelAnalysis &A, clang::ASTContext &Ctx,
@@ -78,7 +91,7 @@ std::vector<LdsRace> findLdsRaces(KernelAnalysis &A, clang::ASTContext &Ctx,
     }
     Plain.push_back(&Acc);
   }
-  ThreadPair P(A);
+  ThreadPair P(A, Opts.launch);
   TermContext &T = P.terms();
   // One report per pair of source expressions (a loop body is logged once).
   std::set<std::pair<const clang::Expr *, const clang::Expr *>> Reported;
@@ -104,6 +117,13 @@ std::vector<LdsRace> findLdsRaces(KernelAnalysis &A, clang::ASTContext &Ctx,
       const Term *Addr0 = P.rename(0, A0.address);
       const Term *Addr1 = P.rename(1, A1.address);
       Base.push_back(T.eq(Addr0, Addr1));
+      // Out-of-bounds accesses are another bug; here both stay in the array.
+      if (int64_t Size = elementCount(A0.array)) {
+        for (const Term *Addr : {Addr0, Addr1}) {
+          Base.push_back(T.ge(Addr, T.constant(0)));
+          Base.push_back(T.lt(Addr, T.constant(Size)));
+        }
+      }
       for (const IntervalCase &C : Cases) {
         std::vector<const Term *> Query = Base;
         Query.insert(Query.end(), C.constraints.begin(), C.constraints.end());

@@ -17,6 +17,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Type.h"
 
 namespace ave::inv::lds {
@@ -82,7 +83,209 @@ bool isAddressTaken(clang::ASTContext &Ctx, const clang::Expr *Access) {
   return false;
 }
 
-ThreadPair::ThreadPair(KernelAnalysis &Analysis) : Analysis(Analysis), Terms(Analysis.terms()) {
+namespace {
+
+// Strips parentheses, implicit casts and the HIP headers' conversion
+// operators (`threadIdx.x` converts through `operator unsigned int`).
+const clang::Expr *stripConversions(const clang::Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Call = llvm::dyn_cast<clang::CXXMemberCallExpr>(E))
+      if (llvm::isa_and_nonnull<clang::CXXConversionDecl>(Call->getMethodDecl())) {
+        E = Call->getImplicitObjectArgument();
+        continue;
+      }
+    if (const auto *Cast = llvm::dyn_cast<clang::CastExpr>(E)) {
+      E = Cast->getSubExpr();
+      continue;
+    }
+    return E;
+  }
+  return E;
+}
+
+// `Name.d` for a builtin such as threadIdx: d, or -1.
+int builtinDimension(const clang::Expr *E, llvm::StringRef Name) {
+  const auto *ME = llvm::dyn_cast_or_null<clang::MemberExpr>(stripConversions(E));
+  if (!ME)
+    return -1;
+  const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
+  if (!DRE || DRE->getDecl()->getName() != Name)
+    return -1;
+  llvm::StringRef F = ME->getMemberDecl()->getName();
+  return F == "x" ? 0 : F == "y" ? 1 : F == "z" ? 2 : -1;
+}
+
+// `threadIdx.d`, or a local initialised with it (`int tx = threadIdx.x`): d,
+// or -1.
+int threadDimension(const clang::Expr *E) {
+  int D = builtinDimension(E, "threadIdx");
+  if (D >= 0)
+    return D;
+  const auto *DRE = llvm::dyn_cast_or_null<clang::DeclRefExpr>(stripConversions(E));
+  const auto *VD = DRE ? llvm::dyn_cast<clang::VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !VD->hasLocalStorage() || !VD->getInit() || llvm::isa<clang::ParmVarDecl>(VD))
+    return -1;
+  return builtinDimension(VD->getInit(), "threadIdx");
+}
+
+class LaunchScan : public clang::RecursiveASTVisitor<LaunchScan> {
+public:
+  explicit LaunchScan(clang::ASTContext &Ctx) : Ctx(Ctx) {}
+  LaunchShape Shape;
+  bool UsedDim[3] = {false, false, false};
+  std::optional<int64_t> Below[3];
+  void bound(int D, int64_t B) {
+    if (D >= 0 && B > 0 && (!Below[D] || B < *Below[D]))
+      Below[D] = B;
+  }
+  bool VisitMemberExpr(clang::MemberExpr *ME) {
+    int D = builtinDimension(ME, "threadIdx");
+    if (D < 0)
+      D = builtinDimension(ME, "blockDim");
+    if (D >= 0)
+      UsedDim[D] = true;
+    return true;
+  }
+  bool VisitBinaryOperator(clang::BinaryOperator *BO) {
+    // blockIdx.d * C + threadIdx.d
+    if (BO->getOpcode() != clang::BO_Add)
+      return true;
+    for (auto [Mul, Tid] : {std::pair{BO->getLHS(), BO->getRHS()}, {BO->getRHS(), BO->getLHS()}}) {
+      int D = threadDimension(Tid);
+      const auto *M = llvm::dyn_cast<clang::BinaryOperator>(Mul->IgnoreParenImpCasts());
+      if (D < 0 || !M || M->getOpcode() != clang::BO_Mul)
+        continue;
+      for (auto [B, C] : {std::pair{M->getLHS(), M->getRHS()}, {M->getRHS(), M->getLHS()}}) {
+        clang::Expr::EvalResult R;
+        if (builtinDimension(B, "blockIdx") == D && !C->isValueDependent() &&
+            C->EvaluateAsInt(R, Ctx))
+          bound(D, R.Val.getInt().getExtValue());
+      }
+    }
+    return true;
+  }
+  bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr *AS) {
+    // tile[threadIdx.y][threadIdx.x] on a shared array of constant shape.
+    const clang::Expr *Base = AS->getBase()->IgnoreParenImpCasts();
+    const clang::Expr *Root = Base;
+    while (const auto *A = llvm::dyn_cast<clang::ArraySubscriptExpr>(Root))
+      Root = A->getBase()->IgnoreParenImpCasts();
+    const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(Root);
+    if (!DRE || !DRE->getDecl()->hasAttr<clang::CUDASharedAttr>() || Unconditional <= 0)
+      return true;
+    const auto *CAT = Ctx.getAsConstantArrayType(Base->IgnoreImpCasts()->getType());
+    if (!CAT)
+      return true;
+    int64_t Size = int64_t(CAT->getSize().getZExtValue());
+    const clang::Expr *Idx = AS->getIdx();
+    int64_t Offset = 0;
+    if (const auto *Sum = llvm::dyn_cast<clang::BinaryOperator>(stripConversions(Idx));
+        Sum && Sum->getOpcode() == clang::BO_Add) {
+      for (auto [Id, C] :
+           {std::pair{Sum->getLHS(), Sum->getRHS()}, {Sum->getRHS(), Sum->getLHS()}}) {
+        clang::Expr::EvalResult R;
+        if (threadDimension(Id) >= 0 && !C->isValueDependent() && C->EvaluateAsInt(R, Ctx) &&
+            R.Val.getInt().getExtValue() >= 0) {
+          Idx = Id;
+          Offset = R.Val.getInt().getExtValue();
+          break;
+        }
+        // `threadIdx.y + j` with j the counter of a constant-bound loop:
+        // in bounds up to j's last value.
+        const auto *Counter = llvm::dyn_cast<clang::DeclRefExpr>(stripConversions(C));
+        auto Last = Counter ? LastValue.find(Counter->getDecl()) : LastValue.end();
+        if (threadDimension(Id) >= 0 && Last != LastValue.end() && Last->second >= 0) {
+          Idx = Id;
+          Offset = Last->second;
+          break;
+        }
+      }
+    }
+    bound(threadDimension(Idx), Size - Offset);
+    return true;
+  }
+  // Only accesses every thread runs bound the ids: not under if, ?: or &&.
+  // (A loop with a thread-dependent trip count indexes with its counter,
+  // not with a thread id, so loop bodies count as run by every thread.)
+  // `for (int j = C0; j < C1; j += S)`: j's last value, while in the body.
+  bool TraverseForStmt(clang::ForStmt *S) {
+    const clang::VarDecl *Var = nullptr;
+    if (const auto *DS = llvm::dyn_cast_or_null<clang::DeclStmt>(S->getInit()))
+      if (DS->isSingleDecl())
+        Var = llvm::dyn_cast<clang::VarDecl>(DS->getSingleDecl());
+    std::optional<int64_t> Init, Bound, Step;
+    auto Const = [&](const clang::Expr *E) -> std::optional<int64_t> {
+      clang::Expr::EvalResult R;
+      if (E && !E->isValueDependent() && E->EvaluateAsInt(R, Ctx))
+        return R.Val.getInt().getExtValue();
+      return std::nullopt;
+    };
+    if (Var && Var->getInit())
+      Init = Const(Var->getInit());
+    if (const auto *Cond = llvm::dyn_cast_or_null<clang::BinaryOperator>(S->getCond()))
+      if (Cond->getOpcode() == clang::BO_LT || Cond->getOpcode() == clang::BO_LE) {
+        Bound = Const(Cond->getRHS());
+        if (Bound && Cond->getOpcode() == clang::BO_LE)
+          ++*Bound;
+      }
+    if (const auto *Inc = llvm::dyn_cast_or_null<clang::UnaryOperator>(S->getInc());
+        Inc && Inc->isIncrementOp())
+      Step = 1;
+    if (const auto *Inc = llvm::dyn_cast_or_null<clang::CompoundAssignOperator>(S->getInc());
+        Inc && Inc->getOpcode() == clang::BO_AddAssign)
+      Step = Const(Inc->getRHS());
+    if (Var && Init && Bound && Step && *Step > 0 && *Bound > *Init)
+      LastValue[Var] = *Init + ((*Bound - *Init - 1) / *Step) * *Step;
+    bool R = Base::TraverseForStmt(S);
+    if (Var)
+      LastValue.erase(Var);
+    return R;
+  }
+  bool TraverseIfStmt(clang::IfStmt *S) {
+    return guarded([&] { return Base::TraverseIfStmt(S); });
+  }
+  bool TraverseConditionalOperator(clang::ConditionalOperator *S) {
+    return guarded([&] { return Base::TraverseConditionalOperator(S); });
+  }
+  bool TraverseSwitchStmt(clang::SwitchStmt *S) {
+    return guarded([&] { return Base::TraverseSwitchStmt(S); });
+  }
+  bool TraverseBinaryOperator(clang::BinaryOperator *S) {
+    if (S->isLogicalOp())
+      return guarded([&] { return Base::TraverseBinaryOperator(S); });
+    return Base::TraverseBinaryOperator(S);
+  }
+
+private:
+  using Base = clang::RecursiveASTVisitor<LaunchScan>;
+  template <typename F> bool guarded(F Fn) {
+    --Unconditional;
+    bool R = Fn();
+    ++Unconditional;
+    return R;
+  }
+  clang::ASTContext &Ctx;
+  int Unconditional = 1;
+  std::map<const clang::ValueDecl *, int64_t> LastValue;
+};
+
+} // namespace
+
+LaunchShape inferLaunchShape(const clang::FunctionDecl &Kernel, clang::ASTContext &Ctx) {
+  LaunchScan Scan(Ctx);
+  Scan.TraverseStmt(Kernel.getBody());
+  LaunchShape Shape;
+  for (unsigned D = 0; D < 3; ++D) {
+    Shape.used[D] = Scan.UsedDim[D];
+    Shape.threadsBelow[D] = Scan.Below[D];
+  }
+  Shape.used[0] = true;
+  return Shape;
+}
+
+ThreadPair::ThreadPair(KernelAnalysis &Analysis, const LaunchShape &Shape)
+    : Analysis(Analysis), Terms(Analysis.terms()) {
   for (unsigned Th = 0; Th < 2; ++Th)
     for (unsigned D = 0; D < 3; ++D) {
       Tid[Th][D] = Terms.freshCopy(Analysis.threadIdx(D));
@@ -96,6 +299,21 @@ ThreadPair::ThreadPair(KernelAnalysis &Analysis) : Analysis(Analysis), Terms(Ana
       continue;
     for (unsigned Th = 0; Th < 2; ++Th)
       Facts[Th].push_back(substitute(Terms, F, Renaming[Th]));
+  }
+  // A launch pragma fixes blockDim; only without one does the text decide.
+  for (unsigned D = 0; D < 3; ++D) {
+    bool Fixed = false;
+    for (const Term *F : Analysis.kernelFacts())
+      Fixed |= F->kind() == TermKind::Eq && occursIn(Analysis.blockDim(D), F) &&
+               (F->operand(0)->isConstant() || F->operand(1)->isConstant());
+    if (Fixed)
+      continue;
+    for (unsigned Th = 0; Th < 2; ++Th) {
+      if (!Shape.used[D])
+        Facts[Th].push_back(Terms.eq(Tid[Th][D], Terms.constant(0)));
+      else if (Shape.threadsBelow[D])
+        Facts[Th].push_back(Terms.lt(Tid[Th][D], Terms.constant(*Shape.threadsBelow[D])));
+    }
   }
 }
 

@@ -65,7 +65,8 @@ bool shareLoop(const LdsAccess &A, const LdsAccess &B) {
 } // namespace
 
 std::vector<UninitializedRead> findUninitializedReads(KernelAnalysis &A, clang::ASTContext &Ctx,
-                                                      const clang::FunctionDecl &Kernel) {
+                                                      const clang::FunctionDecl &Kernel,
+                                                      const LaunchShape &Shape) {
   std::vector<UninitializedRead> Out;
   const std::vector<LdsAccess> &Log = A.ldsAccesses();
   // Arrays every use of which the log accounts for, as plain loads/stores.
@@ -84,7 +85,7 @@ std::vector<UninitializedRead> findUninitializedReads(KernelAnalysis &A, clang::
       if (!Logged.count(DRE))
         Opaque.insert(Array);
 
-  ThreadPair P(A);
+  ThreadPair P(A, Shape);
   TermContext &T = P.terms();
   std::set<const clang::Expr *> Reported;
   for (const LdsAccess &Read : Log) {

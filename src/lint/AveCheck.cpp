@@ -83,9 +83,11 @@ inv::lds::SharedMemoryFindings &UnitState::shared(clang::ASTContext &Ctx, Kernel
     const frontend::TargetInfo &Info = frontend::targetInfo(lintSettings().target);
     Opts.waveSize = Info.waveSize;
     Opts.lockstepWavefronts = Info.target != frontend::Target::Sm90;
+    Opts.launch = inv::lds::inferLaunchShape(*K.kernel, Ctx);
     F.races = inv::lds::findLdsRaces(*K.analysis, Ctx, Opts, &F.skipped);
-    F.divergentBarriers = inv::lds::findDivergentBarriers(*K.analysis);
-    F.uninitializedReads = inv::lds::findUninitializedReads(*K.analysis, Ctx, *K.kernel);
+    F.divergentBarriers = inv::lds::findDivergentBarriers(*K.analysis, Opts.launch);
+    F.uninitializedReads =
+        inv::lds::findUninitializedReads(*K.analysis, Ctx, *K.kernel, Opts.launch);
     K.shared = std::move(F);
   }
   return *K.shared;

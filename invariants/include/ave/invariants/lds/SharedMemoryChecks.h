@@ -5,6 +5,7 @@
 #pragma once
 
 #include "ave/invariants/LdsAccess.h"
+#include "ave/invariants/lds/ThreadPair.h"
 
 #include <cstdint>
 #include <string>
@@ -26,6 +27,8 @@ struct SharedCheckOptions {
   // a `volatile` shared array in program order do not race (the classic
   // warp-synchronous reduction tail). Off for NVIDIA (independent threads).
   bool lockstepWavefronts = true;
+  // What the kernel text says about the launch (inferLaunchShape).
+  LaunchShape launch;
 };
 
 struct LdsRace {
@@ -70,11 +73,13 @@ struct SharedMemoryFindings {
 std::vector<LdsRace> findLdsRaces(KernelAnalysis &A, clang::ASTContext &Ctx,
                                   const SharedCheckOptions &Opts,
                                   std::vector<SkippedAccess> *Skipped = nullptr);
-std::vector<BarrierDivergence> findDivergentBarriers(KernelAnalysis &A);
+std::vector<BarrierDivergence> findDivergentBarriers(KernelAnalysis &A,
+                                                     const LaunchShape &Shape = {});
 // Kernel: the analysed kernel, whose body shows every use of each array
 // (an array passed to a call or written in a construct the interpreter does
 // not log is not judged).
 std::vector<UninitializedRead> findUninitializedReads(KernelAnalysis &A, clang::ASTContext &Ctx,
-                                                      const clang::FunctionDecl &Kernel);
+                                                      const clang::FunctionDecl &Kernel,
+                                                      const LaunchShape &Shape = {});
 
 } // namespace ave::inv::lds

@@ -10,12 +10,14 @@
 #include "ave/invariants/Term.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace clang {
 class ASTContext;
 class Expr;
+class FunctionDecl;
 } // namespace clang
 
 namespace ave::inv {
@@ -42,9 +44,20 @@ struct IntervalCase {
   std::string description; // "same iteration", "iteration i and i+1 of the loop at line N"
 };
 
+// What the kernel's text says about its launch when no `#pragma ave launch`
+// does: a thread-id dimension the kernel never reads is launched 1 wide;
+// `blockIdx.x * C + threadIdx.x` means C threads per block in x (blocks tile
+// the index space); `tile[threadIdx.y][threadIdx.x]` executed by every
+// thread keeps each id below its dimension (in-bounds subscripts).
+struct LaunchShape {
+  bool used[3] = {true, true, true};
+  std::optional<int64_t> threadsBelow[3]; // threadIdx.d < bound
+};
+LaunchShape inferLaunchShape(const clang::FunctionDecl &Kernel, clang::ASTContext &Ctx);
+
 class ThreadPair {
 public:
-  explicit ThreadPair(KernelAnalysis &Analysis);
+  explicit ThreadPair(KernelAnalysis &Analysis, const LaunchShape &Shape = {});
 
   TermContext &terms() { return Terms; }
   // Thread `Th`'s (0 or 1) view of a term: thread ids and loop counters

@@ -1,0 +1,57 @@
+"""Every race mutant (`// EXPECT: lds-race line N`) gets an ave-lds-race
+finding at line N (the reported access or its note) naming two different
+threads and the element; every correct kernel gets no race, barrier or
+uninitialised-read finding.
+
+Usage: lint_mutants.py AVE_REWRITE TESTDATA
+"""
+import json
+import pathlib
+import re
+import subprocess
+import sys
+
+THREAD = re.compile(r"threadIdx=\((\d+),(\d+),(\d+)\)")
+
+
+def lint(ave, files, checks):
+    out = subprocess.run([ave, "lint", "-j", "2", "--format", "json", "--checks=" + checks] + files,
+                         capture_output=True, text=True)
+    if out.returncode == 2:
+        sys.exit(f"lint failed on {files}:\n{out.stderr}")
+    return json.loads(out.stdout)
+
+
+def main():
+    ave, testdata = sys.argv[1], pathlib.Path(sys.argv[2])
+    mutants = {}
+    for f in sorted(testdata.glob("mutants/*/*.hip")):
+        m = re.search(r"EXPECT: lds-race line (\d+)", f.read_text())
+        if m:
+            mutants[str(f)] = int(m.group(1))
+    failures = []
+    doc = lint(ave, list(mutants), "-*,ave-lds-race")
+    for f, line in mutants.items():
+        hits = [d for d in doc["diagnostics"] if d["location"]["file"] == f]
+        ok = False
+        for d in hits:
+            lines = [d["location"]["line"]] + [n["location"]["line"] for n in d["notes"] if n["location"]]
+            threads = THREAD.findall(d["message"])
+            element = re.search(r"\w+(\[\d+\])+", d["message"])
+            if line in lines and len(threads) == 2 and threads[0] != threads[1] and element:
+                ok = True
+        print(f"{'ok  ' if ok else 'FAIL'} {pathlib.Path(f).relative_to(testdata)}: race at line {line}"
+              + ("" if ok else f" not reported: {[d['message'] for d in hits]}"))
+        if not ok:
+            failures.append(f)
+    correct = sorted(str(f) for f in testdata.glob("*.hip"))
+    doc = lint(ave, correct, "-*,ave-lds-race,ave-barrier-divergence,ave-lds-uninitialized")
+    for d in doc["diagnostics"]:
+        print(f"FAIL {d['location']['file']}:{d['location']['line']}: {d['message']} [{d['check']}]")
+        failures.append(d["location"]["file"])
+    print(f"{len(mutants)} race mutants, {len(correct)} correct kernels: {len(failures)} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

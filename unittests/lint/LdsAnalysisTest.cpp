@@ -1,0 +1,221 @@
+// The shared-memory analyses of invariants/lds on small kernels: the bank
+// model (degrees per target, padding), races across loop iterations, barrier
+// divergence and uninitialised reads.
+
+#include "ave/annotations/KernelAnnotations.h"
+#include "ave/annotations/PragmaLog.h"
+#include "ave/invariants/KernelAnalysis.h"
+#include "ave/invariants/lds/BankModel.h"
+#include "ave/invariants/lds/SharedMemoryChecks.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Tooling/Tooling.h"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using namespace ave;
+
+const char *const Prelude = R"(#include "ave/annotations.h"
+#include <hip/hip_runtime.h>
+)";
+
+using KernelFn = std::function<void(clang::ASTContext &, const clang::FunctionDecl &,
+                                    inv::KernelAnalysis &)>;
+
+class Action : public clang::ASTFrontendAction {
+public:
+  explicit Action(KernelFn F) : Fn(std::move(F)) {}
+  bool BeginSourceFileAction(clang::CompilerInstance &CI) override {
+    Log = ann::installPragmaRecorder(CI.getPreprocessor());
+    return true;
+  }
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &,
+                                                        llvm::StringRef) override {
+    struct Consumer : clang::ASTConsumer {
+      Action *Self;
+      explicit Consumer(Action *S) : Self(S) {}
+      void HandleTranslationUnit(clang::ASTContext &Ctx) override {
+        ASSERT_FALSE(Ctx.getDiagnostics().hasErrorOccurred());
+        std::vector<const clang::FunctionDecl *> Kernels = ann::findKernels(Ctx);
+        ASSERT_EQ(Kernels.size(), 1u);
+        ann::KernelAnnotations A = ann::collectKernelAnnotations(Ctx, *Kernels[0], *Self->Log);
+        inv::KernelAnalysis Analysis(Ctx, A, {});
+        Self->Fn(Ctx, *Kernels[0], Analysis);
+      }
+    };
+    return std::make_unique<Consumer>(this);
+  }
+
+private:
+  KernelFn Fn;
+  std::shared_ptr<ann::PragmaLog> Log;
+};
+
+void analyse(const std::string &Body, KernelFn Fn) {
+  std::vector<std::string> Args = {"-x", "hip", "--offload-arch=gfx942", "--cuda-device-only",
+                                   "-nogpulib", "-resource-dir", AVE_RESOURCE_DIR, "-I",
+                                   AVE_SOURCE_DIR "/annotations/include"};
+  bool Ran = false;
+  ASSERT_TRUE(clang::tooling::runToolOnCodeWithArgs(
+      std::make_unique<Action>([&](clang::ASTContext &C, const clang::FunctionDecl &K,
+                                   inv::KernelAnalysis &A) {
+        Ran = true;
+        Fn(C, K, A);
+      }),
+      std::string(Prelude) + Body, Args, "k.hip"));
+  ASSERT_TRUE(Ran);
+}
+
+const inv::LdsAccess &onlyRead(inv::KernelAnalysis &A) {
+  for (const inv::LdsAccess &X : A.ldsAccesses())
+    if (!X.isWrite)
+      return X;
+  ADD_FAILURE() << "no read";
+  return A.ldsAccesses().front();
+}
+
+const char *const Transpose = R"(
+__global__ void t(const float *in, float *out) {
+#pragma ave launch block(32, 32)
+  __shared__ float tile[32][32];
+  tile[threadIdx.y][threadIdx.x] = in[threadIdx.y * 32 + threadIdx.x];
+  __syncthreads();
+  out[threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];
+}
+)";
+
+TEST(BankModel, ColumnReadIs32WayOnGfx942AndPaddingRemovesIt) {
+  analyse(Transpose, [](clang::ASTContext &, const clang::FunctionDecl &, inv::KernelAnalysis &A) {
+    inv::lds::BankModelParams Gfx{64, 32, 4};
+    inv::lds::BankConflictReport R = inv::lds::analyzeBankConflicts(onlyRead(A), A, Gfx);
+    ASSERT_TRUE(R.analysed) << R.reason;
+    EXPECT_EQ(R.degree, 32u);
+    EXPECT_EQ(R.laneGroup, 32u);
+    EXPECT_EQ(R.activeLanes, 64u);
+    EXPECT_EQ(R.lanes.size(), 32u);
+    EXPECT_EQ(R.elements[1], 32); // lane 1 reads tile[1][0]
+    inv::lds::BankConflictReport Padded = inv::lds::analyzeBankConflicts(onlyRead(A), A, Gfx, 1);
+    EXPECT_EQ(Padded.degree, 1u);
+    std::vector<const inv::LdsAccess *> All;
+    for (const inv::LdsAccess &X : A.ldsAccesses())
+      All.push_back(&X);
+    EXPECT_EQ(inv::lds::conflictFreePadding(All, A, Gfx), std::optional<unsigned>(1));
+  });
+}
+
+TEST(BankModel, RowWriteIsConflictFree) {
+  analyse(Transpose, [](clang::ASTContext &, const clang::FunctionDecl &, inv::KernelAnalysis &A) {
+    const inv::LdsAccess &W = A.ldsAccesses().front();
+    ASSERT_TRUE(W.isWrite);
+    inv::lds::BankConflictReport R = inv::lds::analyzeBankConflicts(W, A, {32, 32, 4});
+    ASSERT_TRUE(R.analysed);
+    EXPECT_EQ(R.degree, 1u);
+  });
+}
+
+TEST(BankModel, WideAccessesAreServedInEightLaneGroups) {
+  analyse(R"(
+__global__ void w(const float4 *in, float4 *out) {
+  __shared__ float4 v[512];
+  out[threadIdx.x] = v[threadIdx.x * 2];
+})",
+          [](clang::ASTContext &, const clang::FunctionDecl &, inv::KernelAnalysis &A) {
+            inv::lds::BankConflictReport R =
+                inv::lds::analyzeBankConflicts(onlyRead(A), A, {64, 32, 4});
+            ASSERT_TRUE(R.analysed) << R.reason;
+            EXPECT_EQ(R.accessBytes, 16u);
+            EXPECT_EQ(R.laneGroup, 8u);
+            EXPECT_EQ(R.degree, 2u); // lanes 0 and 4 of a group: 128 B apart
+          });
+}
+
+TEST(LdsRace, ReadAtTopOfNextIterationMeetsWriteAtBottom) {
+  analyse(R"(
+__global__ void k(const float *in, float *out, int n) {
+  __shared__ float s[256];
+  float acc = 0;
+  for (int i = 0; i < n; ++i) {
+    acc += s[255 - threadIdx.x];
+    __syncthreads();
+    s[threadIdx.x] = in[i];
+  }
+  out[threadIdx.x] = acc;
+})",
+          [](clang::ASTContext &Ctx, const clang::FunctionDecl &, inv::KernelAnalysis &A) {
+            std::vector<inv::lds::LdsRace> Races = inv::lds::findLdsRaces(A, Ctx, {});
+            ASSERT_EQ(Races.size(), 1u);
+            EXPECT_EQ(Races[0].interval, "the end of one iteration and the start of the next");
+            EXPECT_NE(inv::lds::formatThread(Races[0].firstThread),
+                      inv::lds::formatThread(Races[0].secondThread));
+          });
+}
+
+TEST(LdsRace, BarrierAtBothEndsOfTheBodySeparatesIterations) {
+  analyse(R"(
+__global__ void k(const float *in, float *out, int n) {
+  __shared__ float s[256];
+  float acc = 0;
+  for (int i = 0; i < n; ++i) {
+    s[threadIdx.x] = in[i];
+    __syncthreads();
+    acc += s[255 - threadIdx.x];
+    __syncthreads();
+  }
+  out[threadIdx.x] = acc;
+})",
+          [](clang::ASTContext &Ctx, const clang::FunctionDecl &, inv::KernelAnalysis &A) {
+            EXPECT_TRUE(inv::lds::findLdsRaces(A, Ctx, {}).empty());
+            EXPECT_TRUE(inv::lds::findDivergentBarriers(A).empty());
+          });
+}
+
+TEST(LdsRace, IndexThroughUnmodelledCallIsSkippedNotGuessed) {
+  analyse(R"(
+__device__ int lane_of();
+__global__ void k(float *out) {
+  __shared__ float s[64];
+  s[lane_of()] = 1.0f;
+  out[0] = s[0];
+})",
+          [](clang::ASTContext &Ctx, const clang::FunctionDecl &, inv::KernelAnalysis &A) {
+            std::vector<inv::lds::SkippedAccess> Skipped;
+            EXPECT_TRUE(inv::lds::findLdsRaces(A, Ctx, {}, &Skipped).empty());
+            EXPECT_EQ(Skipped.size(), 1u);
+          });
+}
+
+TEST(BarrierDivergence, ThreadDependentLoopTripCount) {
+  analyse(R"(
+__global__ void k(float *x) {
+  for (int i = threadIdx.x; i < 100; i += 64)
+    __syncthreads();
+})",
+          [](clang::ASTContext &, const clang::FunctionDecl &, inv::KernelAnalysis &A) {
+            std::vector<inv::lds::BarrierDivergence> D = inv::lds::findDivergentBarriers(A);
+            ASSERT_EQ(D.size(), 1u);
+          });
+}
+
+TEST(UninitializedRead, HalfWrittenArray) {
+  analyse(R"(
+__global__ void k(float *out) {
+  __shared__ float s[128];
+  s[threadIdx.x % 64] = 1.0f;
+  __syncthreads();
+  out[threadIdx.x] = s[64 + threadIdx.x % 64];
+  out[threadIdx.x] += s[threadIdx.x % 64];
+})",
+          [](clang::ASTContext &Ctx, const clang::FunctionDecl &K, inv::KernelAnalysis &A) {
+            std::vector<inv::lds::UninitializedRead> U = inv::lds::findUninitializedReads(A, Ctx, K);
+            ASSERT_EQ(U.size(), 1u);
+            EXPECT_GE(U[0].element, 64);
+            EXPECT_LT(U[0].element, 128);
+          });
+}
+
+} // namespace
