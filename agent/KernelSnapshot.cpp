@@ -113,6 +113,13 @@ std::vector<KernelSnapshot> snapshotKernels(frontend::ParsedUnit &Unit, const Sn
       continue;
     }
     Snap.annotated = !A.tags.empty() || !A.pragmas.empty();
+    if (K->isDependentContext()) {
+      Snap.dependent = true;
+      if (Also)
+        Also(*K, nullptr);
+      Out.push_back(std::move(Snap));
+      continue;
+    }
     inv::KernelAnalysis Analysis(Ctx, A, AOpts);
     inv::KernelReport Report = Analysis.solveObligations();
     Snap.analysisMillis = Report.analysisMillis;
@@ -131,7 +138,7 @@ std::vector<KernelSnapshot> snapshotKernels(frontend::ParsedUnit &Unit, const Sn
     }
     checkRaces(Analysis, Ctx, Opts.target, Snap);
     if (Also)
-      Also(*K, Analysis);
+      Also(*K, &Analysis);
     Out.push_back(std::move(Snap));
   }
   return Out;

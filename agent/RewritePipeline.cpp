@@ -57,10 +57,13 @@ RewriteStep applyOne(const std::string &File, const std::string &Text, const rw:
   bool SawKernel = false;
   InMemoryParseResult Parse = parseHipSource(File, Text, Opts.args, [&](frontend::ParsedUnit &U) {
     Snaps = snapshotKernels(
-        U, snapshotOptions(Opts), [&](const clang::FunctionDecl &K, inv::KernelAnalysis &Analysis) {
+        U, snapshotOptions(Opts), [&](const clang::FunctionDecl &K, inv::KernelAnalysis *Analysis) {
           SawKernel = true;
-          BankModelAdvisor Advisor(Analysis, U.context, Opts.args.target);
-          rw::RewriteRequest Request{U.context, K, Spec.parameters, &Advisor, &U.pragmas};
+          std::optional<BankModelAdvisor> Advisor;
+          if (Analysis)
+            Advisor.emplace(*Analysis, U.context, Opts.args.target);
+          rw::RewriteRequest Request{U.context, K, Spec.parameters, Advisor ? &*Advisor : nullptr,
+                                     &U.pragmas};
           rw::RewriteResult R = Spec.rewriter->run(Request);
           if (!R.error.empty()) {
             Step.error = R.error;

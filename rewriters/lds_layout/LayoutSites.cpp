@@ -37,8 +37,10 @@ bool layoutIsFollowable(const SharedArrayUses &Uses, const RewriteRequest &Reque
                         const std::string &Rewrite, RewriteResult &Result) {
   const std::string Name = Uses.array->getNameAsString();
   if (Uses.extents.empty()) {
+    const bool Dependent = Uses.array->getType()->isDependentSizedArrayType();
     addNotApplicable(Result, Request.context, Uses.array->getLocation(),
-                     Rewrite + " needs a static extent, '" + Name + "' has none");
+                     Rewrite + " needs a static extent, and '" + Name + "' has " +
+                         (Dependent ? "one that depends on a template parameter" : "none"));
     return false;
   }
   if (!Uses.unfollowed.empty()) {

@@ -160,6 +160,30 @@ TEST(Pipeline, PaddingAPaddedKernelIsRefusedCleanly) {
   llvm::sys::fs::remove_directories(Dir);
 }
 
+// A template kernel's pattern has dependent types: it is rewritten as text
+// but not analysed (its analysis would need concrete sizes).
+TEST(Pipeline, TemplateKernelIsRefusedWithoutAnalysingThePattern) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("ave-agent-test", Dir));
+  std::string Path = std::string(Dir) + "/tpl.hip";
+  ASSERT_EQ(writeFileAtomically(Path, R"(#include <hip/hip_runtime.h>
+template <int T> __global__ void k(float *out) {
+  __shared__ float t[T][T];
+  t[threadIdx.y][threadIdx.x] = 1.0f;
+  __syncthreads();
+  out[threadIdx.x] = t[threadIdx.x][threadIdx.y];
+}
+template __global__ void k<32>(float *);
+)"),
+            "");
+  RewriteOutcome O = rewriteAndVerify(Path, specs("lds-pad:pad=1"), options());
+  EXPECT_TRUE(O.error.empty()) << O.error;
+  EXPECT_FALSE(O.changed());
+  ASSERT_FALSE(O.notes.empty());
+  EXPECT_NE(O.notes[0].message.find("depends on a template parameter"), std::string::npos);
+  llvm::sys::fs::remove_directories(Dir);
+}
+
 TEST(Pipeline, MissingFileIsAnInputError) {
   RewriteOutcome O = rewriteAndVerify("/nonexistent/k.hip", specs("lds-pad"), options());
   EXPECT_NE(O.error.find("cannot read"), std::string::npos);

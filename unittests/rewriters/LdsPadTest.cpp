@@ -153,3 +153,23 @@ TEST(LdsPad, NamedArrayThatDoesNotExist) {
 
 } // namespace
 } // namespace ave::rw::test
+
+namespace ave::rw::test {
+namespace {
+
+TEST(LdsPad, TemplateExtentIsRefusedWithTheReason) {
+  SnippetRewrite R = rewriteSnippet(R"(template <int T> __global__ void k(float *out) {
+  __shared__ float t[T][T];
+  t[threadIdx.y][threadIdx.x] = 1.0f;
+  out[0] = t[threadIdx.x][threadIdx.y];
+}
+template __global__ void k<32>(float *);
+)",
+                                    "lds-pad", {{"pad", "1"}});
+  EXPECT_TRUE(R.candidates.empty());
+  EXPECT_TRUE(anyNoteContains(R, "'t' has one that depends on a template parameter"))
+      << (R.notes.empty() ? "" : R.notes[0]);
+}
+
+} // namespace
+} // namespace ave::rw::test

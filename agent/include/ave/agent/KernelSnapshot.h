@@ -50,6 +50,7 @@ struct RaceOutcome {
 struct KernelSnapshot {
   std::string kernel;
   bool annotated = false;
+  bool dependent = false; // a template pattern: not analysed
   std::vector<std::string> annotationErrors;
   std::vector<ObligationOutcome> obligations;
   std::vector<LdsAccessRating> accesses; // program order
@@ -66,9 +67,11 @@ struct SnapshotOptions {
   std::string kernel; // empty: every kernel of the file
 };
 
-// Called for each analysed kernel while its analysis is alive (the rewriters
-// run here, with the bank model over this analysis as their advisor).
-using WithAnalysis = std::function<void(const clang::FunctionDecl &, inv::KernelAnalysis &)>;
+// Called for each selected kernel while its analysis is alive (the rewriters
+// run here, with the bank model over this analysis as their advisor). The
+// analysis is null for a template pattern: its types are dependent, so only
+// its instantiations can be analysed, but the pattern is the text to edit.
+using WithAnalysis = std::function<void(const clang::FunctionDecl &, inv::KernelAnalysis *)>;
 
 // Analyses every selected kernel of the unit.
 std::vector<KernelSnapshot> snapshotKernels(frontend::ParsedUnit &Unit, const SnapshotOptions &Opts,
