@@ -20,6 +20,8 @@ namespace ave::inv {
 struct PointerValue {
   const clang::ValueDecl *base = nullptr;
   const Term *offset = nullptr;
+  // Base elements per pointee: 4 for `reinterpret_cast<const float4 *>(A)`.
+  unsigned lanes = 1;
 };
 
 // Thread-private arrays and vectors (float4, half4 operands): elements

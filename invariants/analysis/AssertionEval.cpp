@@ -219,6 +219,14 @@ AbstractValue ProvenanceInterpreter::evalAnnotationValue(const ann::Expr &E) {
       return AbstractValue::ofInt(V);
     return AbstractValue::none();
   }
+  if (E.kind == ann::ExprKind::Member && E.operands.size() == 1) {
+    // `v.w` of a float4-style vector.
+    int Field = E.name == "x" ? 0 : E.name == "y" ? 1 : E.name == "z" ? 2 : E.name == "w" ? 3 : -1;
+    AbstractValue Base = evalAnnotationValue(E.operands[0]);
+    if (Field >= 0 && Base.kind == AbstractValue::Kind::Array)
+      return readPrivateElement(*Base.array, T.constant(Field));
+    return AbstractValue::none();
+  }
   if (E.kind != ann::ExprKind::Subscript)
     return AbstractValue::none();
   // Collect the subscript chain: base[i0][i1]...

@@ -81,7 +81,25 @@ AbstractValue ProvenanceInterpreter::eval(const clang::Expr *E) {
     }
     if (isDataType(To) && Sub.kind == AbstractValue::Kind::Int)
       return AbstractValue::ofData(DataValue::neutral()); // a number computed from indices
+    if (To->isPointerType() && Sub.kind == AbstractValue::Kind::Pointer && Sub.pointer.base &&
+        Sub.pointer.lanes == 1)
+      Sub.pointer.lanes = vectorLanes(Sub.pointer.base, To->getPointeeType());
     return Sub;
+  }
+  if (const auto *CCE = llvm::dyn_cast<clang::CXXConstructExpr>(E)) {
+    // Copies of vector values (`float4 v = p[i]`).
+    if (CCE->getNumArgs() == 1)
+      return eval(CCE->getArg(0));
+    return AbstractValue::ofData(DataValue::neutral());
+  }
+  if (const auto *OCE = llvm::dyn_cast<clang::CXXOperatorCallExpr>(E)) {
+    // `v = w` on vector classes (float4) is a call to operator=.
+    if (OCE->getOperator() == clang::OO_Equal && OCE->getNumArgs() == 2) {
+      AbstractValue V = eval(OCE->getArg(1));
+      assign(OCE->getArg(0), V, OCE);
+      return V;
+    }
+    return AbstractValue::ofData(DataValue::unknown("overloaded operator the analysis does not model"));
   }
   if (const auto *MCE = llvm::dyn_cast<clang::CXXMemberCallExpr>(E)) {
     // Conversion operators of the HIP coordinate structs.
@@ -114,7 +132,15 @@ AbstractValue ProvenanceInterpreter::eval(const clang::Expr *E) {
     return AbstractValue::ofData(DataValue::unknown("conditional between data values"));
   }
   if (const auto *ME = llvm::dyn_cast<clang::MemberExpr>(E)) {
-    // A field of a vector struct (float4 .x): the whole value's provenance.
+    // `v.x` of a float4-style vector: its element.
+    const clang::Expr *Root = nullptr;
+    int Field = vectorFieldIndex(ME, Root);
+    if (Field >= 0) {
+      AbstractValue V = eval(Root);
+      if (V.kind == AbstractValue::Kind::Array)
+        return readPrivateElement(*V.array, T.constant(Field));
+      return V;
+    }
     return eval(ME->getBase());
   }
   if (const auto *EVE = llvm::dyn_cast<clang::ExtVectorElementExpr>(E))
@@ -203,8 +229,9 @@ AbstractValue ProvenanceInterpreter::evalBinary(const clang::BinaryOperator *BO)
   if (L.kind == AbstractValue::Kind::Pointer && R.kind == AbstractValue::Kind::Int &&
       (Op == clang::BO_Add || Op == clang::BO_Sub)) {
     AbstractValue V = L;
-    V.pointer.offset = Op == clang::BO_Add ? T.add(L.pointer.offset, R.term)
-                                           : T.sub(L.pointer.offset, R.term);
+    const Term *Step = T.mul(R.term, T.constant(L.pointer.lanes));
+    V.pointer.offset = Op == clang::BO_Add ? T.add(L.pointer.offset, Step)
+                                           : T.sub(L.pointer.offset, Step);
     return V;
   }
   if (R.kind == AbstractValue::Kind::Pointer && L.kind == AbstractValue::Kind::Int &&
@@ -324,16 +351,27 @@ AbstractValue ProvenanceInterpreter::evalCall(const clang::CallExpr *Call) {
       DataValue::unknown("call to '" + Name.str() + "' combines several tagged values"));
 }
 
-void ProvenanceInterpreter::assign(const clang::Expr *LHS, AbstractValue V,
-                                   const clang::Expr *Site) {
-  LHS = LHS->IgnoreParenImpCasts();
-  if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(LHS)) {
-    Env[DRE->getDecl()] = std::move(V);
-    return;
+int ProvenanceInterpreter::vectorFieldIndex(const clang::MemberExpr *ME,
+                                            const clang::Expr *&Root) const {
+  // `v.x` on a HIP vector type is `.x` of an anonymous struct in an
+  // anonymous union of the base class: strip those to reach `v`.
+  llvm::StringRef Field = ME->getMemberDecl()->getName();
+  int Index = Field == "x" ? 0 : Field == "y" ? 1 : Field == "z" ? 2 : Field == "w" ? 3 : -1;
+  if (Index < 0)
+    return -1;
+  const clang::Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+  while (const auto *Inner = llvm::dyn_cast<clang::MemberExpr>(Base)) {
+    const auto *FD = llvm::dyn_cast<clang::FieldDecl>(Inner->getMemberDecl());
+    if (!FD || !FD->isAnonymousStructOrUnion())
+      return -1;
+    Base = Inner->getBase()->IgnoreParenImpCasts();
   }
-  Address A = addressOf(LHS);
-  if (!A.valid())
-    return;
+  Root = Base;
+  return Index;
+}
+
+void ProvenanceInterpreter::storeScalar(const Address &A, const AbstractValue &V,
+                                        const clang::Expr *Site) {
   if (isSharedArray(A.base)) {
     storeShared(A.base, A.offset,
                 V.kind == AbstractValue::Kind::Data ? V.data
@@ -349,6 +387,8 @@ void ProvenanceInterpreter::assign(const clang::Expr *LHS, AbstractValue V,
   }
   auto Local = Env.find(A.base);
   if (Local != Env.end() && Local->second.kind == AbstractValue::Kind::Array) {
+    // Copy on write: saved environments (branches, loop passes) share it.
+    Local->second.array = std::make_shared<PrivateArray>(*Local->second.array);
     PrivateArray &Arr = *Local->second.array;
     if (A.offset->isConstant()) {
       Arr.constantSlots[A.offset->value()] = V;
@@ -362,6 +402,44 @@ void ProvenanceInterpreter::assign(const clang::Expr *LHS, AbstractValue V,
       Arr.slotValue = AbstractValue::ofData(DataValue::unknown("private array written at an index the analysis does not model"));
     }
   }
+}
+
+void ProvenanceInterpreter::assign(const clang::Expr *LHS, AbstractValue V,
+                                   const clang::Expr *Site) {
+  LHS = LHS->IgnoreParenImpCasts();
+  if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(LHS)) {
+    Env[DRE->getDecl()] = std::move(V);
+    return;
+  }
+  if (const auto *ME = llvm::dyn_cast<clang::MemberExpr>(LHS)) {
+    const clang::Expr *Root = nullptr;
+    int Field = vectorFieldIndex(ME, Root);
+    const auto *DRE = Root ? llvm::dyn_cast<clang::DeclRefExpr>(Root) : nullptr;
+    if (Field >= 0 && DRE) {
+      auto It = Env.find(DRE->getDecl());
+      if (It == Env.end() || It->second.kind != AbstractValue::Kind::Array) {
+        AbstractValue Arr;
+        Arr.kind = AbstractValue::Kind::Array;
+        Arr.array = std::make_shared<PrivateArray>();
+        It = Env.insert_or_assign(DRE->getDecl(), Arr).first;
+      }
+      storeScalar({DRE->getDecl(), T.constant(Field), 1}, V, Site);
+    }
+    return;
+  }
+  Address A = addressOf(LHS);
+  if (!A.valid())
+    return;
+  if (A.lanes > 1) {
+    for (unsigned L = 0; L < A.lanes; ++L) {
+      AbstractValue Elem = V.kind == AbstractValue::Kind::Array
+                               ? readPrivateElement(*V.array, T.constant(L))
+                               : AbstractValue::ofData(DataValue::unknown("vector store of a non-vector"));
+      storeScalar({A.base, T.add(A.offset, T.constant(L)), 1}, Elem, Site);
+    }
+    return;
+  }
+  storeScalar(A, V, Site);
 }
 
 } // namespace ave::inv

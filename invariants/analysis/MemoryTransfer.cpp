@@ -61,6 +61,24 @@ AbstractValue ProvenanceInterpreter::readPrivateElement(const PrivateArray &Arr,
   return AbstractValue::ofData(DataValue::unknown("private array element never written"));
 }
 
+unsigned ProvenanceInterpreter::vectorLanes(const clang::ValueDecl *Base,
+                                            clang::QualType Pointee) const {
+  // Elements of the base per pointee, when the pointee is a vector of them.
+  clang::QualType Elem = Base->getType();
+  if (Elem->isPointerType())
+    Elem = Elem->getPointeeType();
+  while (const auto *AT = Ctx.getAsArrayType(Elem))
+    Elem = AT->getElementType();
+  if (Elem->isIncompleteType() || Pointee->isIncompleteType() || Elem->isVoidType())
+    return 1;
+  uint64_t ElemBytes = Ctx.getTypeSizeInChars(Elem).getQuantity();
+  uint64_t PointeeBytes = Ctx.getTypeSizeInChars(Pointee).getQuantity();
+  bool VectorLike = Pointee->isVectorType() || Pointee->isRecordType();
+  if (!VectorLike || ElemBytes == 0 || PointeeBytes % ElemBytes != 0)
+    return 1;
+  return unsigned(PointeeBytes / ElemBytes);
+}
+
 bool ProvenanceInterpreter::isSharedArray(const clang::ValueDecl *D) const {
   return D && D->hasAttr<clang::CUDASharedAttr>();
 }
@@ -86,7 +104,7 @@ ProvenanceInterpreter::Address ProvenanceInterpreter::addressOf(const clang::Exp
       return {};
     AbstractValue P = eval(UO->getSubExpr());
     if (P.kind == AbstractValue::Kind::Pointer)
-      return {P.pointer.base, P.pointer.offset};
+      return {P.pointer.base, P.pointer.offset, P.pointer.lanes};
     return {};
   }
   const auto *AS = llvm::dyn_cast<clang::ArraySubscriptExpr>(E);
@@ -111,7 +129,9 @@ ProvenanceInterpreter::Address ProvenanceInterpreter::addressOf(const clang::Exp
     if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(Base)) {
       AbstractValue V = evalDeclRef(DRE);
       if (V.kind == AbstractValue::Kind::Pointer)
-        return {V.pointer.base, T.add(V.pointer.offset, Scaled)};
+        return {V.pointer.base,
+                T.add(V.pointer.offset, T.mul(Scaled, T.constant(V.pointer.lanes))),
+                V.pointer.lanes};
       if (V.kind == AbstractValue::Kind::Array)
         return {DRE->getDecl(), Scaled};
       return {};
@@ -123,7 +143,8 @@ ProvenanceInterpreter::Address ProvenanceInterpreter::addressOf(const clang::Exp
   }
   AbstractValue P = eval(Base);
   if (P.kind == AbstractValue::Kind::Pointer)
-    return {P.pointer.base, T.add(P.pointer.offset, Scaled)};
+    return {P.pointer.base, T.add(P.pointer.offset, T.mul(Scaled, T.constant(P.pointer.lanes))),
+            P.pointer.lanes};
   return {};
 }
 
@@ -134,6 +155,22 @@ AbstractValue ProvenanceInterpreter::evalSubscriptLoad(const clang::Expr *E) {
       return AbstractValue::ofInt(T.freshSymbol("load", SymbolKind::Fresh));
     return AbstractValue::ofData(DataValue::unknown("load through an address the analysis does not follow"));
   }
+  if (A.lanes > 1) {
+    // A float4-style load: one value per element, each from its own address.
+    AbstractValue Vec;
+    Vec.kind = AbstractValue::Kind::Array;
+    Vec.array = std::make_shared<PrivateArray>();
+    Vec.array->size = A.lanes;
+    for (unsigned L = 0; L < A.lanes; ++L) {
+      Address Elem{A.base, T.add(A.offset, T.constant(L)), 1};
+      Vec.array->constantSlots[L] = loadScalar(Elem, E);
+    }
+    return Vec;
+  }
+  return loadScalar(A, E);
+}
+
+AbstractValue ProvenanceInterpreter::loadScalar(const Address &A, const clang::Expr *E) {
   if (E->getType()->isArrayType())
     return AbstractValue::ofPointer(A.base, A.offset); // a row of a 2-D array
   if (isSharedArray(A.base)) {

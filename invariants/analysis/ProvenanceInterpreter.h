@@ -131,9 +131,14 @@ private:
   struct Address {
     const clang::ValueDecl *base = nullptr; // param, shared array or local array
     const Term *offset = nullptr;
+    unsigned lanes = 1; // a vector access covers offset .. offset + lanes - 1
     bool valid() const { return base && offset; }
   };
   Address addressOf(const clang::Expr *E);
+  AbstractValue loadScalar(const Address &A, const clang::Expr *E);
+  void storeScalar(const Address &A, const AbstractValue &V, const clang::Expr *Site);
+  unsigned vectorLanes(const clang::ValueDecl *Base, clang::QualType Pointee) const;
+  int vectorFieldIndex(const clang::MemberExpr *ME, const clang::Expr *&Root) const;
   LayoutMatchResult matchTagLayout(const TensorInfo &T, const Term *Index);
   AbstractValue loadGlobal(const TensorInfo &T, const Term *Index, const clang::Expr *Site);
   AbstractValue loadShared(const clang::ValueDecl *Array, const Term *Index,
