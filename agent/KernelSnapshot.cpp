@@ -55,6 +55,58 @@ ObligationOutcome outcomeOf(const clang::SourceManager &SM, const inv::Obligatio
   return O;
 }
 
+std::optional<int64_t> fixedBlockDim(inv::KernelAnalysis &A, unsigned D) {
+  for (const inv::Term *F : A.kernelFacts()) {
+    if (F->kind() != inv::TermKind::Eq)
+      continue;
+    const inv::Term *L = F->operand(0), *R = F->operand(1);
+    if (L->isConstant())
+      std::swap(L, R);
+    if (L == A.blockDim(D) && R->isConstant())
+      return R->value();
+  }
+  return std::nullopt;
+}
+
+// Evaluates the address for every thread of block 0 (first iteration of each
+// enclosing loop). Empty when some symbol has no such value (a parameter).
+std::vector<int64_t> sampleElements(inv::KernelAnalysis &A, const inv::LdsAccess &Access,
+                                    const unsigned (&Dims)[3]) {
+  std::vector<int64_t> Out;
+  inv::Assignment Values;
+  for (unsigned D = 0; D < 3; ++D) {
+    Values[A.blockIdx(D)] = 0;
+    Values[A.blockDim(D)] = Dims[D];
+  }
+  for (unsigned Z = 0; Z < Dims[2]; ++Z)
+    for (unsigned Y = 0; Y < Dims[1]; ++Y)
+      for (unsigned X = 0; X < Dims[0]; ++X) {
+        Values[A.threadIdx(0)] = X;
+        Values[A.threadIdx(1)] = Y;
+        Values[A.threadIdx(2)] = Z;
+        bool Known = true;
+        for (const inv::LoopContext &L : Access.loops) {
+          std::optional<int64_t> First = L.init ? inv::evaluate(L.init, Values) : std::nullopt;
+          if (!L.counter || !First) {
+            Known = false;
+            break;
+          }
+          Values[L.counter] = *First;
+        }
+        std::optional<int64_t> Element =
+            Known ? inv::evaluate(Access.address, Values) : std::nullopt;
+        if (!Element)
+          return {};
+        bool Runs = true;
+        for (const inv::Term *G : Access.guard) {
+          std::optional<int64_t> V = inv::evaluate(G, Values);
+          Runs = Runs && (!V || *V != 0);
+        }
+        Out.push_back(Runs ? *Element : LdsAccessRating::NotExecuted);
+      }
+  return Out;
+}
+
 void checkRaces([[maybe_unused]] inv::KernelAnalysis &Analysis,
                 [[maybe_unused]] clang::ASTContext &Ctx, [[maybe_unused]] frontend::Target Target,
                 [[maybe_unused]] KernelSnapshot &Snap) {
@@ -125,6 +177,13 @@ std::vector<KernelSnapshot> snapshotKernels(frontend::ParsedUnit &Unit, const Sn
     Snap.analysisMillis = Report.analysisMillis;
     for (const inv::ObligationResult &R : Report.results)
       Snap.obligations.push_back(outcomeOf(SM, R));
+    unsigned Threads = 1;
+    for (unsigned D = 0; D < 3; ++D) {
+      std::optional<int64_t> Dim = fixedBlockDim(Analysis, D);
+      const unsigned Fallback = D == 0 ? frontend::targetInfo(Opts.target).waveSize : 1;
+      Snap.blockDim[D] = Dim && *Dim > 0 && *Dim <= 1024 ? unsigned(*Dim) : Fallback;
+      Threads *= Snap.blockDim[D];
+    }
     for (const inv::LdsAccess &Access : Analysis.ldsAccesses()) {
       LdsAccessRating Rating;
       Rating.array = Access.array ? Access.array->getNameAsString() : "?";
@@ -134,6 +193,8 @@ std::vector<KernelSnapshot> snapshotKernels(frontend::ParsedUnit &Unit, const Sn
       AccessConflict C = accessConflictDegree(Analysis, Ctx, Access, Opts.target);
       Rating.conflictDegree = C.degree;
       Rating.note = C.note;
+      if (Threads <= 1024)
+        Rating.sampledElements = sampleElements(Analysis, Access, Snap.blockDim);
       Snap.accesses.push_back(std::move(Rating));
     }
     checkRaces(Analysis, Ctx, Opts.target, Snap);

@@ -222,6 +222,8 @@ void verify(const std::string &File, const std::vector<KernelSnapshot> &Before,
   pairBankDegrees(Before, After, Outcome);
   if (!Add(std::move(Inv)))
     return;
+  if (!Add(stages::compareElementPairing(Before, After, changedArrays(Outcome))))
+    return;
   if (!Add(stages::compareRaces(Before, After)))
     return;
 

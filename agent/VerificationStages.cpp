@@ -141,6 +141,107 @@ StageResult compareRaces(const std::vector<KernelSnapshot> &Before,
   return S;
 }
 
+namespace {
+
+std::string threadText(unsigned Index, const unsigned (&Dims)[3]) {
+  return "(" + std::to_string(Index % Dims[0]) + "," + std::to_string(Index / Dims[0] % Dims[1]) +
+         "," + std::to_string(Index / (Dims[0] * Dims[1])) + ")";
+}
+
+struct Point {
+  const LdsAccessRating *access;
+  unsigned thread;
+};
+
+} // namespace
+
+StageResult compareElementPairing(const std::vector<KernelSnapshot> &Before,
+                                  const std::vector<KernelSnapshot> &After,
+                                  const std::set<std::pair<std::string, std::string>> &Arrays) {
+  StageResult S;
+  S.name = "lds-pairing";
+  unsigned Compared = 0, Unsampled = 0;
+  for (const KernelSnapshot &Old : Before) {
+    const KernelSnapshot *New = findKernel(After, Old.kernel);
+    if (!New)
+      continue;
+    for (const auto &[Kernel, Array] : Arrays) {
+      if (Kernel != Old.kernel)
+        continue;
+      std::vector<const LdsAccessRating *> A, B;
+      for (const LdsAccessRating &R : Old.accesses)
+        if (R.array == Array)
+          A.push_back(&R);
+      for (const LdsAccessRating &R : New->accesses)
+        if (R.array == Array)
+          B.push_back(&R);
+      if (A.size() != B.size()) {
+        S.status = StageStatus::Failed;
+        S.evidence.push_back(Kernel + ": '" + Array + "' has " + std::to_string(A.size()) +
+                             " accesses before and " + std::to_string(B.size()) + " after");
+        continue;
+      }
+      // Element before -> element after (and back) must be a function both ways.
+      std::map<int64_t, std::pair<int64_t, Point>> Forward, Backward;
+      auto Mismatch = [&](const Point &P, const Point &Q, const std::string &How) {
+        S.status = StageStatus::Failed;
+        S.evidence.push_back(Kernel + ": thread " + threadText(P.thread, Old.blockDim) + " at " +
+                             P.access->text + " (" + std::to_string(P.access->location.line) +
+                             ") and thread " + threadText(Q.thread, Old.blockDim) + " at " +
+                             Q.access->text + " (" + std::to_string(Q.access->location.line) +
+                             ") " + How);
+      };
+      for (size_t I = 0; I < A.size() && S.evidence.empty(); ++I) {
+        if (A[I]->sampledElements.empty() ||
+            A[I]->sampledElements.size() != B[I]->sampledElements.size()) {
+          ++Unsampled;
+          continue;
+        }
+        ++Compared;
+        for (unsigned T = 0; T < A[I]->sampledElements.size() && S.evidence.empty(); ++T) {
+          int64_t E0 = A[I]->sampledElements[T], E1 = B[I]->sampledElements[T];
+          Point P{A[I], T};
+          if ((E0 == LdsAccessRating::NotExecuted) != (E1 == LdsAccessRating::NotExecuted)) {
+            Mismatch(P, P, "runs before the rewrite but not after, or the reverse");
+            break;
+          }
+          if (E0 == LdsAccessRating::NotExecuted)
+            continue;
+          auto [F, NewF] = Forward.try_emplace(E0, E1, P);
+          if (!NewF && F->second.first != E1)
+            Mismatch(F->second.second, P,
+                     "meet at element " + std::to_string(E0) +
+                         " before the rewrite but at elements " + std::to_string(F->second.first) +
+                         " and " + std::to_string(E1) + " after");
+          auto [Bk, NewB] = Backward.try_emplace(E1, E0, P);
+          if (!NewB && Bk->second.first != E0 && S.evidence.empty())
+            Mismatch(Bk->second.second, P,
+                     "touch different elements (" + std::to_string(Bk->second.first) + " and " +
+                         std::to_string(E0) + ") before the rewrite but the same element " +
+                         std::to_string(E1) + " after");
+        }
+      }
+    }
+  }
+  if (S.status == StageStatus::Failed) {
+    S.message = "the rewrite changes which accesses meet at one element";
+    return S;
+  }
+  if (Compared == 0) {
+    S.message = "no access could be sampled (addresses depend on parameters)";
+    return S;
+  }
+  S.status = StageStatus::Passed;
+  unsigned Dims[3] = {1, 1, 1};
+  if (!Before.empty())
+    std::copy(Before.front().blockDim, Before.front().blockDim + 3, Dims);
+  S.message = std::to_string(Compared) + " accesses meet at the same elements before and after" +
+              " (block 0 of (" + std::to_string(Dims[0]) + "," + std::to_string(Dims[1]) + "," +
+              std::to_string(Dims[2]) + "), first loop iterations" +
+              (Unsampled ? ", " + std::to_string(Unsampled) + " not sampled" : std::string()) + ")";
+  return S;
+}
+
 StageResult compile(const CompileResult &R, frontend::Target Target) {
   StageResult S;
   S.name = "compile-" + R.target;

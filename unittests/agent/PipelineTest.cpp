@@ -125,6 +125,40 @@ TEST(Pipeline, SwizzleAppliedToWritesOnlyIsRejectedWithACounterexample) {
   EXPECT_EQ(reportJson(O)["result"], "rejected");
 }
 
+// Without assertions there is no obligation to lose; the element-pairing
+// stage still sees that reads no longer meet the writes they met before.
+TEST(Pipeline, BrokenSwizzleOfAnUnannotatedKernelIsRejectedByElementPairing) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("ave-agent-test", Dir));
+  std::string Path = std::string(Dir) + "/plain_transpose.hip";
+  ASSERT_EQ(writeFileAtomically(Path, R"(#include <hip/hip_runtime.h>
+__global__ void transpose(const float *in, float *out, int n) {
+#pragma ave launch block(32, 32)
+  __shared__ float tile[32][32];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  tile[ty][tx] = in[(blockIdx.y * 32 + ty) * n + blockIdx.x * 32 + tx];
+  __syncthreads();
+  out[(blockIdx.x * 32 + ty) * n + blockIdx.y * 32 + tx] = tile[tx][ty];
+}
+)"),
+            "");
+  RewriteOutcome Good = rewriteAndVerify(Path, specs("lds-swizzle"), options());
+  EXPECT_TRUE(Good.verified) << reportText(Good);
+  EXPECT_EQ(stage(Good, "lds-pairing")->status, StageStatus::Passed);
+  rw::testing::injectBug(rw::testing::InjectedBug::SwizzleWritesOnly);
+  RewriteOutcome Bad = rewriteAndVerify(Path, specs("lds-swizzle"), options());
+  rw::testing::injectBug(rw::testing::InjectedBug::None);
+  EXPECT_FALSE(Bad.verified);
+  EXPECT_EQ(stage(Bad, "invariants")->status, StageStatus::Passed); // nothing to prove
+  const StageResult *Pairing = stage(Bad, "lds-pairing");
+  ASSERT_NE(Pairing, nullptr);
+  EXPECT_EQ(Pairing->status, StageStatus::Failed);
+  ASSERT_FALSE(Pairing->evidence.empty());
+  EXPECT_NE(Pairing->evidence[0].find("before the rewrite"), std::string::npos)
+      << Pairing->evidence[0];
+  llvm::sys::fs::remove_directories(Dir);
+}
+
 TEST(Pipeline, TestCommandSeesThePatchedCopyAndCanReject) {
   PipelineOptions P = options();
   P.testCommand = "grep -q '32 + 1' \"$AVE_PATCHED_FILE\"";

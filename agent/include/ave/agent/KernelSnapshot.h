@@ -9,6 +9,7 @@
 #include "ave/frontend/HipFrontend.h"
 #include "ave/invariants/Solver.h"
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -39,6 +40,13 @@ struct LdsAccessRating {
   bool isWrite = false;
   std::optional<unsigned> conflictDegree; // nullopt: the bank model could not rate it
   std::string note;
+  // The element each thread of block 0 touches in the first iteration of
+  // every enclosing loop (NotExecuted where its guard is false); empty when
+  // the address depends on something other than thread/block ids and loop
+  // counters. Compared before/after a layout rewrite: which accesses meet
+  // at one element must not change.
+  std::vector<int64_t> sampledElements;
+  static constexpr int64_t NotExecuted = INT64_MIN;
 };
 
 struct RaceOutcome {
@@ -58,6 +66,7 @@ struct KernelSnapshot {
   std::vector<RaceOutcome> divergentBarriers; // array: empty
   bool racesChecked = false;
   double analysisMillis = 0;
+  unsigned blockDim[3] = {1, 1, 1}; // the block the samples cover
   unsigned count(inv::SolverResult::Status S) const;
 };
 
