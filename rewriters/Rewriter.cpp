@@ -12,6 +12,8 @@ const char *keptObligationName(KeptObligationKind K) {
     return "invariant-proofs";
   case KeptObligationKind::NoNewLdsRaces:
     return "no-new-lds-races";
+  case KeptObligationKind::LdsElementPairing:
+    return "lds-element-pairing";
   case KeptObligationKind::LdsCapacity:
     return "lds-capacity";
   }

@@ -11,7 +11,8 @@
 //     would read another element).
 // Refused: dynamic (extern) arrays, pointer or vector uses, edits that would
 // split a macro, and arrays already padded ("already padded").
-// Obligations: the kernel's proofs, no new race, and the LDS capacity.
+// Obligations: the kernel's proofs, the element pairing of accesses, no new
+// race, and the LDS capacity.
 
 #include "LayoutSites.h"
 #include "ave/rewriters/EditRange.h"
@@ -32,6 +33,8 @@ std::vector<KeptObligation> padObligations(const std::string &Array) {
   return {
       {KeptObligationKind::InvariantProofs, "",
        "every invariant proven on the original stays proven"},
+      {KeptObligationKind::LdsElementPairing, Array,
+       "two accesses of '" + Array + "' meet at one element after padding iff they did before"},
       {KeptObligationKind::NoNewLdsRaces, Array, "no new LDS race on '" + Array + "'"},
       {KeptObligationKind::LdsCapacity, Array, "the padded '" + Array + "' still fits in LDS"},
   };

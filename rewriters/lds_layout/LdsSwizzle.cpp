@@ -130,6 +130,9 @@ public:
       C.obligations = {
           {KeptObligationKind::InvariantProofs, "",
            "every invariant proven on the original stays proven"},
+          {KeptObligationKind::LdsElementPairing, Array,
+           "two accesses of '" + Array +
+               "' meet at one element after swizzling iff they did before"},
           {KeptObligationKind::NoNewLdsRaces, Array, "no new LDS race on '" + Array + "'"}};
       if (!buildEdits(Sites, F, *Unit, Request, Result, C) ||
           !editAnnotations(Uses, F, *Unit, Request, Result, C))

@@ -47,9 +47,10 @@ ParameterValues withDefaults(const RewriterInfo &Info, const ParameterValues &Gi
 
 // What the patched kernel must still satisfy; agent/ knows how to check each.
 enum class KeptObligationKind {
-  InvariantProofs, // every obligation proven on the original stays proven
-  NoNewLdsRaces,   // no LDS race that the original did not have
-  LdsCapacity,     // static LDS still fits the target
+  InvariantProofs,   // every obligation proven on the original stays proven
+  NoNewLdsRaces,     // no LDS race that the original did not have
+  LdsCapacity,       // static LDS still fits the target
+  LdsElementPairing, // accesses that met at one element still do, and no others
 };
 const char *keptObligationName(KeptObligationKind K);
 
