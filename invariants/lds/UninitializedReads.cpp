@@ -38,6 +38,15 @@ const clang::DeclRefExpr *baseOf(const clang::Expr *E) {
     E = E->IgnoreParenImpCasts();
     if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(E))
       return DRE;
+    // A store is logged at its assignment: the array is on the left.
+    if (const auto *BO = llvm::dyn_cast<clang::BinaryOperator>(E)) {
+      E = BO->getLHS();
+      continue;
+    }
+    if (const auto *UO = llvm::dyn_cast<clang::UnaryOperator>(E)) {
+      E = UO->getSubExpr();
+      continue;
+    }
     if (const auto *AS = llvm::dyn_cast<clang::ArraySubscriptExpr>(E)) {
       E = AS->getBase();
       continue;

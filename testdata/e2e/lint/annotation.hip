@@ -4,7 +4,7 @@
 #include <hip/hip_runtime.h>
 
 __global__ void broken(const float *A AVE_TAG("A(m < M, k < K = m * K + k"), float *C, int M, int K) {
-  // CHECK-MESSAGES: :[[@LINE-1]]:58: warning: expected ')' to close '(' [ave-annotation]
+  // CHECK-MESSAGES: :[[@LINE-1]]:63: warning: expected ')' to close '(' [ave-annotation]
   C[0] = A[0];
 }
 

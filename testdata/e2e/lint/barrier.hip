@@ -1,4 +1,4 @@
-// RUN: %ave lint --checks='-*,ave-barrier-divergence' %s 2>&1 | FileCheck %s --check-prefix=CHECK-MESSAGES --implicit-check-not='[ave-barrier-divergence]'
+// RUN: not %ave lint --checks='-*,ave-barrier-divergence' %s 2>&1 | FileCheck %s --check-prefix=CHECK-MESSAGES --implicit-check-not='[ave-barrier-divergence]'
 #include <hip/hip_runtime.h>
 
 __global__ void sync_in_thread_branch(float *x) {
@@ -15,7 +15,7 @@ __global__ void sync_after_early_return(float *x, int n) {
     return;
   x[i] = 1.0f;
   __syncthreads();
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: barrier under thread-dependent control flow
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: barrier under thread-dependent control flow{{.*}}[ave-barrier-divergence]
 }
 
 __global__ void sync_in_uniform_branch(float *x, int n) {
@@ -30,5 +30,5 @@ __global__ void sync_in_uniform_branch(float *x, int n) {
 __global__ void sync_in_thread_dependent_loop(float *x) {
   for (int k = threadIdx.x; k < 64; k += 32)
     __syncthreads();
-  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: barrier under thread-dependent control flow
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: barrier under thread-dependent control flow{{.*}}[ave-barrier-divergence]
 }

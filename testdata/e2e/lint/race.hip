@@ -1,4 +1,4 @@
-// RUN: %ave lint --checks='-*,ave-lds-race' %s 2>&1 | FileCheck %s --check-prefix=CHECK-MESSAGES --implicit-check-not='[ave-lds-race]'
+// RUN: not %ave lint --checks='-*,ave-lds-race' %s 2>&1 | FileCheck %s --check-prefix=CHECK-MESSAGES --implicit-check-not='[ave-lds-race]'
 #include <hip/hip_runtime.h>
 
 __global__ void neighbour_without_sync(float *out) {
@@ -21,7 +21,7 @@ __global__ void neighbour_with_sync(float *out) {
 __global__ void everyone_writes_slot_zero(float *out) {
   __shared__ float total[4];
   total[0] = threadIdx.x;
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: data race on shared array 'total': threadIdx=({{.*}}) writes total[0] while threadIdx=({{.*}}) writes it
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: data race on shared array 'total': threadIdx=({{.*}}) writes total[0] while threadIdx=({{.*}}) writes it{{.*}}[ave-lds-race]
   __syncthreads();
   out[threadIdx.x] = total[0];
 }
@@ -41,9 +41,11 @@ __global__ void loop_carried(const float *in, float *out, int n) {
   float acc = 0.0f;
   for (int k = 0; k < n; ++k) {
     acc += tile[threadIdx.x][threadIdx.y];
-    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: data race on shared array 'tile'
     __syncthreads();
     tile[threadIdx.y][threadIdx.x] = in[k * 4096 + threadIdx.y * 64 + threadIdx.x];
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: data race on shared array 'tile': threadIdx=({{.*}}) writes tile[{{[0-9]+}}][{{[0-9]+}}] while threadIdx=({{.*}}) reads it in the same barrier interval [ave-lds-race]
+    // CHECK-MESSAGES: :[[@LINE-4]]:12: note: threadIdx=({{.*}}) reads tile[{{[0-9]+}}][{{[0-9]+}}] here
+    // CHECK-MESSAGES: :[[@LINE-3]]:5: note: counterexample: {{.*}} (the end of one iteration and the start of the next)
   }
   out[threadIdx.y * 64 + threadIdx.x] = acc;
 }

@@ -1,4 +1,4 @@
-// RUN: %ave lint --checks='-*,ave-lds-uninitialized' %s 2>&1 | FileCheck %s --check-prefix=CHECK-MESSAGES --implicit-check-not='[ave-lds-uninitialized]'
+// RUN: not %ave lint --checks='-*,ave-lds-uninitialized' %s 2>&1 | FileCheck %s --check-prefix=CHECK-MESSAGES --implicit-check-not='[ave-lds-uninitialized]'
 #include <hip/hip_runtime.h>
 
 __global__ void reads_past_the_written_half(float *out) {
