@@ -147,7 +147,7 @@ AbstractValue ProvenanceInterpreter::eval(const clang::Expr *E) {
     return eval(EVE->getBase());
   if (E->getType()->isIntegralOrEnumerationType()) {
     clang::Expr::EvalResult R;
-    if (E->EvaluateAsInt(R, Ctx))
+    if (!E->isValueDependent() && E->EvaluateAsInt(R, Ctx))
       return AbstractValue::ofInt(T.constant(R.Val.getInt().getSExtValue()));
     return AbstractValue::ofInt(T.freshSymbol("value", SymbolKind::Fresh));
   }
@@ -173,7 +173,7 @@ AbstractValue ProvenanceInterpreter::evalDeclRef(const clang::DeclRefExpr *DRE) 
     if (QT->isIntegralOrEnumerationType()) {
       if (const clang::Expr *Init = VD->getAnyInitializer()) {
         clang::Expr::EvalResult R;
-        if (Init->EvaluateAsInt(R, Ctx))
+        if (!Init->isValueDependent() && Init->EvaluateAsInt(R, Ctx))
           return AbstractValue::ofInt(T.constant(R.Val.getInt().getSExtValue()));
       }
       return AbstractValue::ofInt(T.symbol(VD->getName().str(), SymbolKind::Other));

@@ -69,7 +69,8 @@ unsigned ProvenanceInterpreter::vectorLanes(const clang::ValueDecl *Base,
     Elem = Elem->getPointeeType();
   while (const auto *AT = Ctx.getAsArrayType(Elem))
     Elem = AT->getElementType();
-  if (Elem->isIncompleteType() || Pointee->isIncompleteType() || Elem->isVoidType())
+  if (Elem->isIncompleteType() || Pointee->isIncompleteType() || Elem->isVoidType() ||
+      Elem->isDependentType() || Pointee->isDependentType())
     return 1;
   uint64_t ElemBytes = Ctx.getTypeSizeInChars(Elem).getQuantity();
   uint64_t PointeeBytes = Ctx.getTypeSizeInChars(Pointee).getQuantity();
@@ -243,7 +244,7 @@ void ProvenanceInterpreter::recordAccess(const clang::ValueDecl *Array, const Te
   clang::QualType Elem = Array->getType();
   while (const auto *AT = Ctx.getAsArrayType(Elem))
     Elem = AT->getElementType();
-  if (!Elem->isIncompleteType())
+  if (!Elem->isIncompleteType() && !Elem->isDependentType())
     A.elementBytes = unsigned(Ctx.getTypeSizeInChars(Elem).getQuantity());
   A.guard = Path;
   A.loops = loopContexts();

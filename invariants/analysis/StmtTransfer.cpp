@@ -121,6 +121,18 @@ void ProvenanceInterpreter::run() {
     else if (P.block)
       PragmasAtEnd.insert({P.block, &P});
   }
+  // A template pattern has dependent types and values that have no size or
+  // value yet; its instantiations are what runs.
+  if (Ann.kernel->isDependentContext()) {
+    if (!Ann.tags.empty() || !Ann.pragmas.empty()) {
+      Obligation O;
+      O.range = clang::SourceRange(Ann.kernel->getLocation(), Ann.kernel->getLocation());
+      O.summary = "invariants of template kernel '" + Ann.kernel->getNameAsString() + "'";
+      O.unprovenReason = "template kernels are not analysed yet";
+      Obligations.push_back(std::move(O));
+    }
+    return;
+  }
   applyKernelLevelPragmas();
   setUpTensors();
   if (const clang::Stmt *Body = Ann.kernel->getBody())
