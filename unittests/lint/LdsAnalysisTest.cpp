@@ -146,8 +146,12 @@ __global__ void k(const float *in, float *out, int n) {
   }
   out[threadIdx.x] = acc;
 })",
-          [](clang::ASTContext &Ctx, const clang::FunctionDecl &, inv::KernelAnalysis &A) {
-            std::vector<inv::lds::LdsRace> Races = inv::lds::findLdsRaces(A, Ctx, {});
+          [](clang::ASTContext &Ctx, const clang::FunctionDecl &K, inv::KernelAnalysis &A) {
+            // Only threadIdx.x is read: a 1-D block (ThreadPair.h).
+            inv::lds::SharedCheckOptions Opts;
+            Opts.launch = inv::lds::inferLaunchShape(K, Ctx);
+            EXPECT_FALSE(Opts.launch.used[1]);
+            std::vector<inv::lds::LdsRace> Races = inv::lds::findLdsRaces(A, Ctx, Opts);
             ASSERT_EQ(Races.size(), 1u);
             EXPECT_EQ(Races[0].interval, "the end of one iteration and the start of the next");
             EXPECT_NE(inv::lds::formatThread(Races[0].firstThread),
@@ -168,9 +172,11 @@ __global__ void k(const float *in, float *out, int n) {
   }
   out[threadIdx.x] = acc;
 })",
-          [](clang::ASTContext &Ctx, const clang::FunctionDecl &, inv::KernelAnalysis &A) {
-            EXPECT_TRUE(inv::lds::findLdsRaces(A, Ctx, {}).empty());
-            EXPECT_TRUE(inv::lds::findDivergentBarriers(A).empty());
+          [](clang::ASTContext &Ctx, const clang::FunctionDecl &K, inv::KernelAnalysis &A) {
+            inv::lds::SharedCheckOptions Opts;
+            Opts.launch = inv::lds::inferLaunchShape(K, Ctx);
+            EXPECT_TRUE(inv::lds::findLdsRaces(A, Ctx, Opts).empty());
+            EXPECT_TRUE(inv::lds::findDivergentBarriers(A, Opts.launch).empty());
           });
 }
 
@@ -186,6 +192,30 @@ __global__ void k(float *out) {
             std::vector<inv::lds::SkippedAccess> Skipped;
             EXPECT_TRUE(inv::lds::findLdsRaces(A, Ctx, {}, &Skipped).empty());
             EXPECT_EQ(Skipped.size(), 1u);
+          });
+}
+
+TEST(LaunchShape, TileIndexAndBlockOffsetBoundTheThreadIds) {
+  analyse(R"(
+__global__ void k(const float *in, float *out) {
+  __shared__ float tile[32][33];
+  int tx = threadIdx.x;
+  int row = blockIdx.y * 8 + threadIdx.y;
+  for (int j = 0; j < 32; j += 8)
+    tile[threadIdx.y + j][tx] = in[(row + j) * 32 + tx];
+  __syncthreads();
+  out[row] = tile[tx][threadIdx.y];
+})",
+          [](clang::ASTContext &Ctx, const clang::FunctionDecl &K, inv::KernelAnalysis &A) {
+            inv::lds::LaunchShape S = inv::lds::inferLaunchShape(K, Ctx);
+            EXPECT_TRUE(S.used[0] && S.used[1] && !S.used[2]);
+            EXPECT_EQ(S.threadsBelow[0], std::optional<int64_t>(32)); // tile[tx][..] of 32 rows
+            EXPECT_EQ(S.threadsBelow[1], std::optional<int64_t>(8));  // y + j, j <= 24; blockIdx.y * 8
+            inv::lds::SharedCheckOptions Opts;
+            Opts.launch = S;
+            EXPECT_TRUE(inv::lds::findLdsRaces(A, Ctx, Opts).empty());
+            // Without the shape, two threads 8 rows apart collide.
+            EXPECT_FALSE(inv::lds::findLdsRaces(A, Ctx, {}).empty());
           });
 }
 
