@@ -51,6 +51,8 @@ void RangeSimplifier::addFacts(const Term *Fact) {
     for (const Term *C : Conjuncts) {
       if (C->numOperands() != 2)
         continue;
+      if (boundLinear(C))
+        continue;
       const Term *A = C->operand(0), *B = C->operand(1);
       std::optional<Interval> IA = A->isSymbol() ? std::nullopt : interval(A);
       std::optional<Interval> IB = B->isSymbol() ? std::nullopt : interval(B);
@@ -94,6 +96,50 @@ void RangeSimplifier::addFacts(const Term *Fact) {
       }
     }
   }
+}
+
+bool RangeSimplifier::boundLinear(const Term *C) {
+  // `t - 1 < 0`, `k0 + 16 <= K`-style facts: A op B with A - B == a*S + c,
+  // a = +-1 and S a symbol, bounds S.
+  TermKind K = C->kind();
+  if (K != TermKind::Lt && K != TermKind::Le && K != TermKind::Gt && K != TermKind::Ge &&
+      K != TermKind::Eq)
+    return false;
+  if (C->operand(0)->isSymbol() && C->operand(1)->isConstant())
+    return false; // the plain form, handled by the caller
+  std::optional<Polynomial> Diff =
+      toPolynomial(Ctx, C->operand(0)).minus(toPolynomial(Ctx, C->operand(1)));
+  if (!Diff)
+    return false;
+  const Term *Sym = nullptr;
+  int64_t A = 0;
+  for (const auto &[Mono, Coeff] : Diff->terms()) {
+    if (Mono.empty())
+      continue;
+    if (Sym || Mono.size() != 1 || !Mono[0]->isSymbol() || (Coeff != 1 && Coeff != -1))
+      return false;
+    Sym = Mono[0];
+    A = Coeff;
+  }
+  if (!Sym)
+    return false;
+  int64_t Const = Diff->constantPart(); // A*S + Const  op  0
+  // Normalize to S op' V.
+  int64_t V = A == 1 ? -Const : Const;
+  bool Flip = A == -1;
+  auto Op = K;
+  if (Flip)
+    Op = K == TermKind::Lt ? TermKind::Gt : K == TermKind::Le ? TermKind::Ge
+       : K == TermKind::Gt ? TermKind::Lt : K == TermKind::Ge ? TermKind::Le : K;
+  switch (Op) {
+  case TermKind::Lt: tighten(Sym, std::nullopt, V - 1); break;
+  case TermKind::Le: tighten(Sym, std::nullopt, V); break;
+  case TermKind::Gt: tighten(Sym, V + 1, std::nullopt); break;
+  case TermKind::Ge: tighten(Sym, V, std::nullopt); break;
+  case TermKind::Eq: tighten(Sym, V, V); break;
+  default: return false;
+  }
+  return true;
 }
 
 std::map<const Term *, int64_t> RangeSimplifier::pinned() const {

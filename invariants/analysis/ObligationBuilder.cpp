@@ -16,7 +16,13 @@ namespace ave::inv {
 std::vector<const Term *> ProvenanceInterpreter::pathContext() const { return Path; }
 
 SolverResult ProvenanceInterpreter::ask(const char *Why, const Term *Query) {
+  // Terms are hash-consed: the same question (a loop's second pass asks
+  // many of the first pass's again) is the same pointer.
+  auto Known = AskedBefore.find(Query);
+  if (Known != AskedBefore.end())
+    return Known->second;
   SolverResult R = Solver.check(Query);
+  AskedBefore.emplace(Query, R);
   auto &[Count, Millis] = QueryCost[Why];
   ++Count;
   Millis += R.millis;
@@ -199,7 +205,7 @@ bool ProvenanceInterpreter::variesWithLoop(const Term *Value,
   Query.push_back(T.ne(substitute(T, Value, First), substitute(T, Value, Second)));
   SolverResult R = ask("varies with loop", T.allOf(Query));
   if (std::getenv("AVE_DEBUG_VARIES")) {
-    llvm::errs() << "varies? loop " << Frame.span.name << " value " << print(Value) << " -> "
+    llvm::errs() << "varies? (" << R.millis << " ms) loop " << Frame.span.name << " value " << print(Value) << " -> "
                  << (R.status != SolverResult::Proven) << "\n";
     for (const Term *C : Constraints)
       llvm::errs() << "   c: " << print(C) << "\n";

@@ -206,6 +206,7 @@ private:
   std::vector<LdsAccess> Accesses;
   std::vector<BarrierSite> Barriers;
   std::map<std::string, std::pair<unsigned, double>> QueryCost; // why -> (count, ms)
+  std::map<const Term *, SolverResult> AskedBefore;
   unsigned Epoch = 0;
 };
 
