@@ -333,10 +333,18 @@ AbstractValue ProvenanceInterpreter::loadShared(const clang::ValueDecl *Array, c
     if (Level == 0)
       break;
     auto Prev = PreviousIterationWrites.find(Loops[Level - 1].id);
+    bool Known = false;
     if (Prev != PreviousIterationWrites.end())
       for (auto It = Prev->second.rbegin(); It != Prev->second.rend(); ++It)
-        if (It->array == Array)
+        if (It->array == Array) {
           Candidates.push_back({&*It, &Loops[Level - 1]});
+          Known = true;
+        }
+    // The first pass over a loop does not know its body's writes yet, but
+    // knows that they exist: older writes then hold only in the first
+    // iteration, exactly as in the second pass.
+    if (!Known && Loops[Level - 1].writesShared.count(Array))
+      Candidates.push_back({nullptr, &Loops[Level - 1]});
   }
   if (Candidates.empty())
     return AbstractValue::ofData(DataValue::unknown("shared array read before any write"));
@@ -346,8 +354,17 @@ AbstractValue ProvenanceInterpreter::loadShared(const clang::ValueDecl *Array, c
   // iterations they cover: `Shadow` is the condition under which a newer
   // candidate applies.
   const Term *Covered = T.falseTerm();
+  const Term *CoveredForSolve = T.falseTerm();
   for (const Candidate &Cand : Candidates) {
     const LdsWrite *W = Cand.write;
+    if (!W) {
+      // Only the writer's solution may assume it: the value keeps applying
+      // to every iteration, as the first pass cannot offer another case.
+      const LoopFrame &L = *Cand.previousOf;
+      CoveredForSolve =
+          T.logicalOr(CoveredForSolve, T.ge(T.sub(L.span.counter, L.step), L.init));
+      continue;
+    }
     size_t Common = LoopDepthOf(*W);
     TermMap Map;
     std::vector<const Term *> Constraints;
@@ -368,9 +385,10 @@ AbstractValue ProvenanceInterpreter::loadShared(const clang::ValueDecl *Array, c
         Map[W->loops[L].span.counter] = T.freshCopy(W->loops[L].span.counter);
     const Term *WriterAddress = substitute(T, W->address, Map);
     std::vector<const Term *> SideConditions;
-    bool Solved = solveWriterThread(WriterAddress, Index,
-                                    T.logicalAnd(Validity, T.logicalNot(Covered)), Writer,
-                                    SideConditions);
+    bool Solved = solveWriterThread(
+        WriterAddress, Index,
+        T.logicalAnd(Validity, T.logicalNot(T.logicalOr(Covered, CoveredForSolve))), Writer,
+        SideConditions);
     for (unsigned D = 0; D < 3; ++D) {
       Map[Tid[D]] = Writer[D];
       if (Writer[D]->isSymbol() && Writer[D]->symbolKind() == SymbolKind::ThreadIdx) {

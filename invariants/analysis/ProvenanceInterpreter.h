@@ -62,6 +62,7 @@ private:
     unsigned lastSeq = 0;  // ... at loop exit (set when done)
     unsigned firstEpoch = 0;
     unsigned firstTermId = 0; // terms created from here on belong to the body
+    std::set<const clang::ValueDecl *> writesShared; // arrays its body writes
     bool canonical = false;
   };
   std::vector<LoopContext> loopContexts() const;

@@ -89,10 +89,13 @@ public:
 };
 
 // True when the body reads a shared array before writing it *and* writes it
-// later: only then can a read see the previous iteration's write.
-bool readsSharedBeforeWriting(const clang::Stmt *Body) {
+// later: only then can a read see the previous iteration's write. Written
+// receives every shared array the body writes.
+bool readsSharedBeforeWriting(const clang::Stmt *Body,
+                              std::set<const clang::ValueDecl *> &Written) {
   SharedReadBeforeWrite V;
   V.walk(Body);
+  Written = V.Written;
   for (const clang::ValueDecl *D : V.ReadFirst)
     if (V.Written.count(D))
       return true;
@@ -465,7 +468,7 @@ void ProvenanceInterpreter::visitLoopBody(const clang::Stmt *Loop, const clang::
   size_t PathDepth = Path.size();
   Path.insert(Path.end(), Frame.span.facts.begin(), Frame.span.facts.end());
   Loops.push_back(Frame);
-  if (readsSharedBeforeWriting(Body)) {
+  if (readsSharedBeforeWriting(Body, Loops.back().writesShared)) {
     // First pass: only to learn which shared-memory writes the body makes,
     // so that reads early in the body can see the previous iteration's.
     size_t Obls = Obligations.size(), NoteCount = Notes.size(), Writes = LdsWrites.size();
