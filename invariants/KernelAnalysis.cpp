@@ -14,12 +14,18 @@ namespace ave::inv {
 
 const char *obligationKindName(ObligationKind K) {
   switch (K) {
-  case ObligationKind::Assertion: return "assertion";
-  case ObligationKind::Contraction: return "contraction";
-  case ObligationKind::StoreCoordinates: return "store-coordinates";
-  case ObligationKind::ReductionFreeName: return "reduction-free-name";
-  case ObligationKind::ReductionInjective: return "reduction-injective";
-  case ObligationKind::ReductionComplete: return "reduction-complete";
+  case ObligationKind::Assertion:
+    return "assertion";
+  case ObligationKind::Contraction:
+    return "contraction";
+  case ObligationKind::StoreCoordinates:
+    return "store-coordinates";
+  case ObligationKind::ReductionFreeName:
+    return "reduction-free-name";
+  case ObligationKind::ReductionInjective:
+    return "reduction-injective";
+  case ObligationKind::ReductionComplete:
+    return "reduction-complete";
   }
   return "obligation";
 }
@@ -34,9 +40,7 @@ unsigned KernelReport::violated() const {
     return R.status == SolverResult::Violated;
   }));
 }
-unsigned KernelReport::unproven() const {
-  return unsigned(results.size()) - proven() - violated();
-}
+unsigned KernelReport::unproven() const { return unsigned(results.size()) - proven() - violated(); }
 
 namespace {
 
@@ -76,10 +80,10 @@ void decode(ObligationResult &Out, const SolverResult &R, const std::vector<cons
         Symbols.push_back(S);
   std::sort(Symbols.begin(), Symbols.end(),
             [](const Term *X, const Term *Y) { return X->id() < Y->id(); });
-  std::string Line = "counterexample: blockIdx=" +
-                     triple({I.blockIdx(0), I.blockIdx(1), I.blockIdx(2)}, A) +
-                     " threadIdx=" + triple({I.threadIdx(0), I.threadIdx(1), I.threadIdx(2)}, A) +
-                     scalarsText(Symbols, A);
+  std::string Line =
+      "counterexample: blockIdx=" + triple({I.blockIdx(0), I.blockIdx(1), I.blockIdx(2)}, A) +
+      " threadIdx=" + triple({I.threadIdx(0), I.threadIdx(1), I.threadIdx(2)}, A) +
+      scalarsText(Symbols, A);
   std::string Values;
   for (const auto &[Label, Term] : Out.obligation.observe)
     Values += (Values.empty() ? "" : ", ") + Label + "=" + valueText(Term, A);

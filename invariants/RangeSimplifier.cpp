@@ -129,15 +129,29 @@ bool RangeSimplifier::boundLinear(const Term *C) {
   bool Flip = A == -1;
   auto Op = K;
   if (Flip)
-    Op = K == TermKind::Lt ? TermKind::Gt : K == TermKind::Le ? TermKind::Ge
-       : K == TermKind::Gt ? TermKind::Lt : K == TermKind::Ge ? TermKind::Le : K;
+    Op = K == TermKind::Lt   ? TermKind::Gt
+         : K == TermKind::Le ? TermKind::Ge
+         : K == TermKind::Gt ? TermKind::Lt
+         : K == TermKind::Ge ? TermKind::Le
+                             : K;
   switch (Op) {
-  case TermKind::Lt: tighten(Sym, std::nullopt, V - 1); break;
-  case TermKind::Le: tighten(Sym, std::nullopt, V); break;
-  case TermKind::Gt: tighten(Sym, V + 1, std::nullopt); break;
-  case TermKind::Ge: tighten(Sym, V, std::nullopt); break;
-  case TermKind::Eq: tighten(Sym, V, V); break;
-  default: return false;
+  case TermKind::Lt:
+    tighten(Sym, std::nullopt, V - 1);
+    break;
+  case TermKind::Le:
+    tighten(Sym, std::nullopt, V);
+    break;
+  case TermKind::Gt:
+    tighten(Sym, V + 1, std::nullopt);
+    break;
+  case TermKind::Ge:
+    tighten(Sym, V, std::nullopt);
+    break;
+  case TermKind::Eq:
+    tighten(Sym, V, V);
+    break;
+  default:
+    return false;
   }
   return true;
 }
@@ -228,8 +242,7 @@ const Term *RangeSimplifier::divRem(const Term *T) {
   Polynomial Multiple, Rest;
   for (const auto &[Mono, Coeff] : P.terms()) {
     Polynomial Piece = Polynomial::monomial(Mono, Coeff);
-    std::optional<Polynomial> Sum =
-        Coeff % C == 0 ? Multiple.plus(Piece) : Rest.plus(Piece);
+    std::optional<Polynomial> Sum = Coeff % C == 0 ? Multiple.plus(Piece) : Rest.plus(Piece);
     if (!Sum)
       return T;
     (Coeff % C == 0 ? Multiple : Rest) = *Sum;
@@ -260,8 +273,7 @@ static const Term *foldDivRemPairs(TermContext &Ctx, const Term *Sum) {
     Monomial QuotMono{Quot};
     if (P.coefficientOf(QuotMono) != Coeff * C->value())
       continue;
-    std::optional<Polynomial> Without =
-        P.minus(Polynomial::monomial(Mono, Coeff));
+    std::optional<Polynomial> Without = P.minus(Polynomial::monomial(Mono, Coeff));
     if (!Without)
       continue;
     Without = Without->minus(Polynomial::monomial(QuotMono, Coeff * C->value()));

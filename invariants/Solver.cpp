@@ -1,11 +1,11 @@
 #include "ave/invariants/Solver.h"
 
-#include "ave/invariants/RangeSimplifier.h"
-
 #include "ave/invariants/Counterexample.h"
+#include "ave/invariants/RangeSimplifier.h"
 #include "ave/invariants/Z3Encoder.h"
 
 #include <chrono>
+#include <map>
 #include <set>
 
 namespace ave::inv {
@@ -98,12 +98,14 @@ SolverResult ObligationSolver::check(const Term *violation,
   // Interval reasoning removes the `/` and `%` whose operands are already
   // in range (lane and tile arithmetic) before Z3 has to case-split on them.
   const Term *original = violation;
+  std::map<const Term *, int64_t> pinned; // symbols the simplification fixed
   {
     RangeSimplifier ranges(Ctx);
     for (const Term *fact : Facts)
       ranges.addFacts(fact);
     ranges.addFacts(violation);
     violation = ranges.simplify(violation);
+    pinned = ranges.pinned();
   }
   bool bitVectors = FactsNeedBitVectors || containsBitwise(violation);
   Backend &backend = backendFor(bitVectors);
@@ -142,11 +144,17 @@ SolverResult ObligationSolver::check(const Term *violation,
       collectLeaves(original, leaves);
       for (const Term *t : observe)
         collectLeaves(t, leaves);
-      for (const Term *leaf : leaves)
-        if (std::optional<int64_t> v = backend.Encoder.valueIn(model, leaf)) {
+      for (const Term *leaf : leaves) {
+        // A symbol the simplification replaced by its only possible value
+        // may be absent from the Z3 query: its value is that one.
+        auto fixed = pinned.find(leaf);
+        std::optional<int64_t> v = fixed != pinned.end() ? std::optional<int64_t>(fixed->second)
+                                                         : backend.Encoder.valueIn(model, leaf);
+        if (v) {
           result.assignment[leaf] = *v;
           result.model[print(leaf)] = *v;
         }
+      }
       for (const Term *t : observe) {
         // C semantics first; Z3's value if C leaves it undefined here.
         std::optional<int64_t> v = evaluate(t, result.assignment);

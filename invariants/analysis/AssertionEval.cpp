@@ -39,8 +39,8 @@ void ProvenanceInterpreter::checkAssertion(const ann::BoundPragma &P) {
       return;
     }
     if (V.data.kind == DataValue::Kind::Unknown)
-      Problem = "the provenance of '" + ann::printExpr(E.operands[0]) + "' is unknown: " +
-                V.data.reason;
+      Problem =
+          "the provenance of '" + ann::printExpr(E.operands[0]) + "' is unknown: " + V.data.reason;
     else if (V.data.kind == DataValue::Kind::Neutral)
       Problem = "'" + ann::printExpr(E.operands[0]) + "' carries no tag";
     Operands.push_back({&E, std::move(V.data)});
@@ -116,7 +116,8 @@ const Term *ProvenanceInterpreter::assertionTerm(
     const ann::Expr &E, const std::map<const ann::Expr *, const ProvenanceCase *> &Chosen,
     Obligation &O, std::string &Why) {
   using ann::BinaryOp;
-  if (E.kind == ann::ExprKind::Binary && (E.binaryOp == BinaryOp::Eq || E.binaryOp == BinaryOp::Ne)) {
+  if (E.kind == ann::ExprKind::Binary &&
+      (E.binaryOp == BinaryOp::Eq || E.binaryOp == BinaryOp::Ne)) {
     std::map<std::string, const Term *> L, R;
     std::string LW, RW;
     bool LT = tagCoordinates(E.operands[0], Chosen, L, LW);
@@ -162,9 +163,12 @@ const Term *ProvenanceInterpreter::assertionTerm(
     if (!A)
       return nullptr;
     switch (E.unaryOp) {
-    case ann::UnaryOp::Negate: return T.neg(A);
-    case ann::UnaryOp::LogicalNot: return T.logicalNot(A);
-    case ann::UnaryOp::BitNot: return T.bitNot(A);
+    case ann::UnaryOp::Negate:
+      return T.neg(A);
+    case ann::UnaryOp::LogicalNot:
+      return T.logicalNot(A);
+    case ann::UnaryOp::BitNot:
+      return T.bitNot(A);
     }
   }
   if (E.kind == ann::ExprKind::Binary) {
@@ -173,24 +177,42 @@ const Term *ProvenanceInterpreter::assertionTerm(
     if (!A || !B)
       return nullptr;
     switch (E.binaryOp) {
-    case BinaryOp::Mul: return T.mul(A, B);
-    case BinaryOp::Div: return T.div(A, B);
-    case BinaryOp::Rem: return T.rem(A, B);
-    case BinaryOp::Add: return T.add(A, B);
-    case BinaryOp::Sub: return T.sub(A, B);
-    case BinaryOp::Shl: return T.shl(A, B);
-    case BinaryOp::Shr: return T.shr(A, B);
-    case BinaryOp::Lt: return T.lt(A, B);
-    case BinaryOp::Le: return T.le(A, B);
-    case BinaryOp::Gt: return T.gt(A, B);
-    case BinaryOp::Ge: return T.ge(A, B);
-    case BinaryOp::Eq: return T.eq(A, B);
-    case BinaryOp::Ne: return T.ne(A, B);
-    case BinaryOp::BitAnd: return T.bitAnd(A, B);
-    case BinaryOp::BitXor: return T.bitXor(A, B);
-    case BinaryOp::BitOr: return T.bitOr(A, B);
-    case BinaryOp::LogicalAnd: return T.logicalAnd(A, B);
-    case BinaryOp::LogicalOr: return T.logicalOr(A, B);
+    case BinaryOp::Mul:
+      return T.mul(A, B);
+    case BinaryOp::Div:
+      return T.div(A, B);
+    case BinaryOp::Rem:
+      return T.rem(A, B);
+    case BinaryOp::Add:
+      return T.add(A, B);
+    case BinaryOp::Sub:
+      return T.sub(A, B);
+    case BinaryOp::Shl:
+      return T.shl(A, B);
+    case BinaryOp::Shr:
+      return T.shr(A, B);
+    case BinaryOp::Lt:
+      return T.lt(A, B);
+    case BinaryOp::Le:
+      return T.le(A, B);
+    case BinaryOp::Gt:
+      return T.gt(A, B);
+    case BinaryOp::Ge:
+      return T.ge(A, B);
+    case BinaryOp::Eq:
+      return T.eq(A, B);
+    case BinaryOp::Ne:
+      return T.ne(A, B);
+    case BinaryOp::BitAnd:
+      return T.bitAnd(A, B);
+    case BinaryOp::BitXor:
+      return T.bitXor(A, B);
+    case BinaryOp::BitOr:
+      return T.bitOr(A, B);
+    case BinaryOp::LogicalAnd:
+      return T.logicalAnd(A, B);
+    case BinaryOp::LogicalOr:
+      return T.logicalOr(A, B);
     }
   }
   if (E.kind == ann::ExprKind::Call) {

@@ -99,7 +99,8 @@ AbstractValue ProvenanceInterpreter::eval(const clang::Expr *E) {
       assign(OCE->getArg(0), V, OCE);
       return V;
     }
-    return AbstractValue::ofData(DataValue::unknown("overloaded operator the analysis does not model"));
+    return AbstractValue::ofData(
+        DataValue::unknown("overloaded operator the analysis does not model"));
   }
   if (const auto *MCE = llvm::dyn_cast<clang::CXXMemberCallExpr>(E)) {
     // Conversion operators of the HIP coordinate structs.
@@ -196,25 +197,48 @@ AbstractValue ProvenanceInterpreter::evalBinary(const clang::BinaryOperator *BO)
     AbstractValue V;
     if (L.kind == AbstractValue::Kind::Int && R.kind == AbstractValue::Kind::Int) {
       switch (Op) {
-      case clang::BO_AddAssign: V = AbstractValue::ofInt(T.add(L.term, R.term)); break;
-      case clang::BO_SubAssign: V = AbstractValue::ofInt(T.sub(L.term, R.term)); break;
-      case clang::BO_MulAssign: V = AbstractValue::ofInt(T.mul(L.term, R.term)); break;
-      case clang::BO_DivAssign: V = AbstractValue::ofInt(T.div(L.term, R.term)); break;
-      case clang::BO_RemAssign: V = AbstractValue::ofInt(T.rem(L.term, R.term)); break;
-      case clang::BO_ShlAssign: V = AbstractValue::ofInt(T.shl(L.term, R.term)); break;
-      case clang::BO_ShrAssign: V = AbstractValue::ofInt(T.shr(L.term, R.term)); break;
-      case clang::BO_AndAssign: V = AbstractValue::ofInt(T.bitAnd(L.term, R.term)); break;
-      case clang::BO_OrAssign: V = AbstractValue::ofInt(T.bitOr(L.term, R.term)); break;
-      case clang::BO_XorAssign: V = AbstractValue::ofInt(T.bitXor(L.term, R.term)); break;
-      default: V = AbstractValue::ofInt(T.freshSymbol("value", SymbolKind::Fresh));
+      case clang::BO_AddAssign:
+        V = AbstractValue::ofInt(T.add(L.term, R.term));
+        break;
+      case clang::BO_SubAssign:
+        V = AbstractValue::ofInt(T.sub(L.term, R.term));
+        break;
+      case clang::BO_MulAssign:
+        V = AbstractValue::ofInt(T.mul(L.term, R.term));
+        break;
+      case clang::BO_DivAssign:
+        V = AbstractValue::ofInt(T.div(L.term, R.term));
+        break;
+      case clang::BO_RemAssign:
+        V = AbstractValue::ofInt(T.rem(L.term, R.term));
+        break;
+      case clang::BO_ShlAssign:
+        V = AbstractValue::ofInt(T.shl(L.term, R.term));
+        break;
+      case clang::BO_ShrAssign:
+        V = AbstractValue::ofInt(T.shr(L.term, R.term));
+        break;
+      case clang::BO_AndAssign:
+        V = AbstractValue::ofInt(T.bitAnd(L.term, R.term));
+        break;
+      case clang::BO_OrAssign:
+        V = AbstractValue::ofInt(T.bitOr(L.term, R.term));
+        break;
+      case clang::BO_XorAssign:
+        V = AbstractValue::ofInt(T.bitXor(L.term, R.term));
+        break;
+      default:
+        V = AbstractValue::ofInt(T.freshSymbol("value", SymbolKind::Fresh));
       }
     } else if (L.kind == AbstractValue::Kind::Pointer && R.kind == AbstractValue::Kind::Int) {
       V = L;
       V.pointer.offset = Op == clang::BO_SubAssign ? T.sub(L.pointer.offset, R.term)
                                                    : T.add(L.pointer.offset, R.term);
     } else {
-      char C = Op == clang::BO_AddAssign ? '+' : Op == clang::BO_SubAssign ? '-'
-               : Op == clang::BO_MulAssign ? '*' : '/';
+      char C = Op == clang::BO_AddAssign   ? '+'
+               : Op == clang::BO_SubAssign ? '-'
+               : Op == clang::BO_MulAssign ? '*'
+                                           : '/';
       V = combineData(L, R, C, BO);
     }
     assign(BO->getLHS(), V, BO);
@@ -230,8 +254,8 @@ AbstractValue ProvenanceInterpreter::evalBinary(const clang::BinaryOperator *BO)
       (Op == clang::BO_Add || Op == clang::BO_Sub)) {
     AbstractValue V = L;
     const Term *Step = T.mul(R.term, T.constant(L.pointer.lanes));
-    V.pointer.offset = Op == clang::BO_Add ? T.add(L.pointer.offset, Step)
-                                           : T.sub(L.pointer.offset, Step);
+    V.pointer.offset =
+        Op == clang::BO_Add ? T.add(L.pointer.offset, Step) : T.sub(L.pointer.offset, Step);
     return V;
   }
   if (R.kind == AbstractValue::Kind::Pointer && L.kind == AbstractValue::Kind::Int &&
@@ -243,25 +267,44 @@ AbstractValue ProvenanceInterpreter::evalBinary(const clang::BinaryOperator *BO)
   if (L.kind == AbstractValue::Kind::Int && R.kind == AbstractValue::Kind::Int) {
     const Term *A = L.term, *B = R.term;
     switch (Op) {
-    case clang::BO_Add: return AbstractValue::ofInt(T.add(A, B));
-    case clang::BO_Sub: return AbstractValue::ofInt(T.sub(A, B));
-    case clang::BO_Mul: return AbstractValue::ofInt(T.mul(A, B));
-    case clang::BO_Div: return AbstractValue::ofInt(T.div(A, B));
-    case clang::BO_Rem: return AbstractValue::ofInt(T.rem(A, B));
-    case clang::BO_Shl: return AbstractValue::ofInt(T.shl(A, B));
-    case clang::BO_Shr: return AbstractValue::ofInt(T.shr(A, B));
-    case clang::BO_And: return AbstractValue::ofInt(T.bitAnd(A, B));
-    case clang::BO_Or: return AbstractValue::ofInt(T.bitOr(A, B));
-    case clang::BO_Xor: return AbstractValue::ofInt(T.bitXor(A, B));
-    case clang::BO_LT: return AbstractValue::ofInt(T.lt(A, B));
-    case clang::BO_LE: return AbstractValue::ofInt(T.le(A, B));
-    case clang::BO_GT: return AbstractValue::ofInt(T.gt(A, B));
-    case clang::BO_GE: return AbstractValue::ofInt(T.ge(A, B));
-    case clang::BO_EQ: return AbstractValue::ofInt(T.eq(A, B));
-    case clang::BO_NE: return AbstractValue::ofInt(T.ne(A, B));
-    case clang::BO_LAnd: return AbstractValue::ofInt(T.logicalAnd(A, B));
-    case clang::BO_LOr: return AbstractValue::ofInt(T.logicalOr(A, B));
-    default: break;
+    case clang::BO_Add:
+      return AbstractValue::ofInt(T.add(A, B));
+    case clang::BO_Sub:
+      return AbstractValue::ofInt(T.sub(A, B));
+    case clang::BO_Mul:
+      return AbstractValue::ofInt(T.mul(A, B));
+    case clang::BO_Div:
+      return AbstractValue::ofInt(T.div(A, B));
+    case clang::BO_Rem:
+      return AbstractValue::ofInt(T.rem(A, B));
+    case clang::BO_Shl:
+      return AbstractValue::ofInt(T.shl(A, B));
+    case clang::BO_Shr:
+      return AbstractValue::ofInt(T.shr(A, B));
+    case clang::BO_And:
+      return AbstractValue::ofInt(T.bitAnd(A, B));
+    case clang::BO_Or:
+      return AbstractValue::ofInt(T.bitOr(A, B));
+    case clang::BO_Xor:
+      return AbstractValue::ofInt(T.bitXor(A, B));
+    case clang::BO_LT:
+      return AbstractValue::ofInt(T.lt(A, B));
+    case clang::BO_LE:
+      return AbstractValue::ofInt(T.le(A, B));
+    case clang::BO_GT:
+      return AbstractValue::ofInt(T.gt(A, B));
+    case clang::BO_GE:
+      return AbstractValue::ofInt(T.ge(A, B));
+    case clang::BO_EQ:
+      return AbstractValue::ofInt(T.eq(A, B));
+    case clang::BO_NE:
+      return AbstractValue::ofInt(T.ne(A, B));
+    case clang::BO_LAnd:
+      return AbstractValue::ofInt(T.logicalAnd(A, B));
+    case clang::BO_LOr:
+      return AbstractValue::ofInt(T.logicalOr(A, B));
+    default:
+      break;
     }
     return AbstractValue::ofInt(T.freshSymbol("value", SymbolKind::Fresh));
   }
@@ -295,11 +338,16 @@ AbstractValue ProvenanceInterpreter::evalUnary(const clang::UnaryOperator *UO) {
     return UO->getOpcode() == clang::UO_LNot ? AbstractValue::ofInt(T.freshSymbol("cmp"))
                                              : V; // -x keeps x's provenance
   switch (UO->getOpcode()) {
-  case clang::UO_Minus: return AbstractValue::ofInt(T.neg(V.term));
-  case clang::UO_Plus: return V;
-  case clang::UO_Not: return AbstractValue::ofInt(T.bitNot(V.term));
-  case clang::UO_LNot: return AbstractValue::ofInt(T.logicalNot(V.term));
-  default: return AbstractValue::ofInt(T.freshSymbol("value", SymbolKind::Fresh));
+  case clang::UO_Minus:
+    return AbstractValue::ofInt(T.neg(V.term));
+  case clang::UO_Plus:
+    return V;
+  case clang::UO_Not:
+    return AbstractValue::ofInt(T.bitNot(V.term));
+  case clang::UO_LNot:
+    return AbstractValue::ofInt(T.logicalNot(V.term));
+  default:
+    return AbstractValue::ofInt(T.freshSymbol("value", SymbolKind::Fresh));
   }
 }
 
@@ -331,8 +379,8 @@ AbstractValue ProvenanceInterpreter::evalCall(const clang::CallExpr *Call) {
   if ((Name == "fmaf" || Name == "fma" || Name == "__fmaf_rn" || Name == "__builtin_fmaf") &&
       Args.size() == 3)
     return combineData(combineData(Args[0], Args[1], '*', Call), Args[2], '+', Call);
-  if ((Name == "fmaxf" || Name == "fminf" || Name == "fmax" || Name == "fmin" ||
-       Name == "max" || Name == "min") &&
+  if ((Name == "fmaxf" || Name == "fminf" || Name == "fmax" || Name == "fmin" || Name == "max" ||
+       Name == "min") &&
       Args.size() == 2)
     return combineData(Args[0], Args[1], 'm', Call);
   // Unary math and conversions keep the provenance of their one data input.
@@ -374,8 +422,7 @@ void ProvenanceInterpreter::storeScalar(const Address &A, const AbstractValue &V
                                         const clang::Expr *Site) {
   if (isSharedArray(A.base)) {
     storeShared(A.base, A.offset,
-                V.kind == AbstractValue::Kind::Data ? V.data
-                                                    : DataValue::unknown("non-data value"),
+                V.kind == AbstractValue::Kind::Data ? V.data : DataValue::unknown("non-data value"),
                 Site);
     return;
   }
@@ -392,14 +439,14 @@ void ProvenanceInterpreter::storeScalar(const Address &A, const AbstractValue &V
     PrivateArray &Arr = *Local->second.array;
     if (A.offset->isConstant()) {
       Arr.constantSlots[A.offset->value()] = V;
-    } else if (A.offset->isSymbol() && !Loops.empty() &&
-               A.offset == Loops.back().span.counter) {
+    } else if (A.offset->isSymbol() && !Loops.empty() && A.offset == Loops.back().span.counter) {
       Arr.slotCounter = A.offset;
       Arr.slotValue = V;
     } else {
       Arr.slotCounter = nullptr;
       Arr.constantSlots.clear();
-      Arr.slotValue = AbstractValue::ofData(DataValue::unknown("private array written at an index the analysis does not model"));
+      Arr.slotValue = AbstractValue::ofData(
+          DataValue::unknown("private array written at an index the analysis does not model"));
     }
   }
 }
@@ -432,9 +479,10 @@ void ProvenanceInterpreter::assign(const clang::Expr *LHS, AbstractValue V,
     return;
   if (A.lanes > 1) {
     for (unsigned L = 0; L < A.lanes; ++L) {
-      AbstractValue Elem = V.kind == AbstractValue::Kind::Array
-                               ? readPrivateElement(*V.array, T.constant(L))
-                               : AbstractValue::ofData(DataValue::unknown("vector store of a non-vector"));
+      AbstractValue Elem =
+          V.kind == AbstractValue::Kind::Array
+              ? readPrivateElement(*V.array, T.constant(L))
+              : AbstractValue::ofData(DataValue::unknown("vector store of a non-vector"));
       storeScalar({A.base, T.add(A.offset, T.constant(L)), 1}, Elem, Site);
     }
     return;

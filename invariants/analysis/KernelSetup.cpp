@@ -129,24 +129,42 @@ const Term *ProvenanceInterpreter::termForAnnotationInt(const ann::Expr &E,
     if (!A || !B)
       return nullptr;
     switch (E.binaryOp) {
-    case ann::BinaryOp::Mul: return T.mul(A, B);
-    case ann::BinaryOp::Div: return T.div(A, B);
-    case ann::BinaryOp::Rem: return T.rem(A, B);
-    case ann::BinaryOp::Add: return T.add(A, B);
-    case ann::BinaryOp::Sub: return T.sub(A, B);
-    case ann::BinaryOp::Shl: return T.shl(A, B);
-    case ann::BinaryOp::Shr: return T.shr(A, B);
-    case ann::BinaryOp::Lt: return T.lt(A, B);
-    case ann::BinaryOp::Le: return T.le(A, B);
-    case ann::BinaryOp::Gt: return T.gt(A, B);
-    case ann::BinaryOp::Ge: return T.ge(A, B);
-    case ann::BinaryOp::Eq: return T.eq(A, B);
-    case ann::BinaryOp::Ne: return T.ne(A, B);
-    case ann::BinaryOp::BitAnd: return T.bitAnd(A, B);
-    case ann::BinaryOp::BitXor: return T.bitXor(A, B);
-    case ann::BinaryOp::BitOr: return T.bitOr(A, B);
-    case ann::BinaryOp::LogicalAnd: return T.logicalAnd(A, B);
-    case ann::BinaryOp::LogicalOr: return T.logicalOr(A, B);
+    case ann::BinaryOp::Mul:
+      return T.mul(A, B);
+    case ann::BinaryOp::Div:
+      return T.div(A, B);
+    case ann::BinaryOp::Rem:
+      return T.rem(A, B);
+    case ann::BinaryOp::Add:
+      return T.add(A, B);
+    case ann::BinaryOp::Sub:
+      return T.sub(A, B);
+    case ann::BinaryOp::Shl:
+      return T.shl(A, B);
+    case ann::BinaryOp::Shr:
+      return T.shr(A, B);
+    case ann::BinaryOp::Lt:
+      return T.lt(A, B);
+    case ann::BinaryOp::Le:
+      return T.le(A, B);
+    case ann::BinaryOp::Gt:
+      return T.gt(A, B);
+    case ann::BinaryOp::Ge:
+      return T.ge(A, B);
+    case ann::BinaryOp::Eq:
+      return T.eq(A, B);
+    case ann::BinaryOp::Ne:
+      return T.ne(A, B);
+    case ann::BinaryOp::BitAnd:
+      return T.bitAnd(A, B);
+    case ann::BinaryOp::BitXor:
+      return T.bitXor(A, B);
+    case ann::BinaryOp::BitOr:
+      return T.bitOr(A, B);
+    case ann::BinaryOp::LogicalAnd:
+      return T.logicalAnd(A, B);
+    case ann::BinaryOp::LogicalOr:
+      return T.logicalOr(A, B);
     }
     return nullptr;
   }
@@ -195,8 +213,8 @@ void ProvenanceInterpreter::applyKernelLevelPragmas() {
       if (const Term *F = termForAnnotationInt(P.pragma.predicate, nullptr))
         KernelFacts.push_back(F);
       else
-        Notes.push_back({P.location, "assumption '" + P.text +
-                                         "' is not an integer fact; it was not used"});
+        Notes.push_back(
+            {P.location, "assumption '" + P.text + "' is not an integer fact; it was not used"});
     }
   }
   for (const Term *F : KernelFacts)

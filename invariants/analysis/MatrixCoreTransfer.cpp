@@ -10,7 +10,6 @@
 
 namespace ave::inv {
 
-
 AbstractValue ProvenanceInterpreter::matrixCore(const MatrixLaneModel &M, const AbstractValue &A,
                                                 const AbstractValue &B, const AbstractValue &Acc,
                                                 const clang::Expr *Site) {
@@ -23,9 +22,7 @@ AbstractValue ProvenanceInterpreter::matrixCore(const MatrixLaneModel &M, const 
   // With a launch of at most one wave in x, the lane is threadIdx.x itself.
   bool OneWave = LaunchBlock[0] && *LaunchBlock[0] <= int64_t(M.lanes);
   const Term *OwnLane = OneWave ? Tid[0] : T.rem(Tid[0], Lanes);
-  auto AtLane = [&](const Term *L) {
-    return OneWave ? L : T.add(T.sub(Tid[0], OwnLane), L);
-  };
+  auto AtLane = [&](const Term *L) { return OneWave ? L : T.add(T.sub(Tid[0], OwnLane), L); };
 
   auto OperandAt = [&](const AbstractValue &V, LanePlace P) -> DataValue {
     AbstractValue Elem = V;
@@ -37,9 +34,9 @@ AbstractValue ProvenanceInterpreter::matrixCore(const MatrixLaneModel &M, const 
   };
   DataValue OA = OperandAt(A, M.aPlace(T, I, KK));
   DataValue OB = OperandAt(B, M.bPlace(T, KK, J));
-  std::vector<const Term *> Bounds = {
-      T.ge(I, T.constant(0)),  T.lt(I, T.constant(M.m)),  T.ge(J, T.constant(0)),
-      T.lt(J, T.constant(M.n)), T.ge(KK, T.constant(0)), T.lt(KK, T.constant(M.k))};
+  std::vector<const Term *> Bounds = {T.ge(I, T.constant(0)),  T.lt(I, T.constant(M.m)),
+                                      T.ge(J, T.constant(0)),  T.lt(J, T.constant(M.n)),
+                                      T.ge(KK, T.constant(0)), T.lt(KK, T.constant(M.k))};
   for (DataValue *V : {&OA, &OB})
     for (ProvenanceCase &C : V->cases)
       C.constraints.insert(C.constraints.end(), Bounds.begin(), Bounds.end());
@@ -54,8 +51,7 @@ AbstractValue ProvenanceInterpreter::matrixCore(const MatrixLaneModel &M, const 
   const Term *Slot = T.freshSymbol("reg", SymbolKind::Other);
   auto [CI, CJ] = M.cEntry(T, OwnLane, Slot);
   DataValue AtSlot = substituteData(T, Product.data, TermMap{{I, CI}, {J, CJ}});
-  for (ProvenanceCase &C : AtSlot.cases)
-  {
+  for (ProvenanceCase &C : AtSlot.cases) {
     C.constraints.push_back(T.ge(Slot, T.constant(0)));
     C.constraints.push_back(T.lt(Slot, T.constant(M.cElements)));
   }

@@ -36,7 +36,7 @@ DataValue substituteData(TermContext &T, const DataValue &V, const TermMap &Map)
 }
 
 AbstractValue ProvenanceInterpreter::readPrivateElement(const PrivateArray &Arr,
-                                                       const Term *Index) {
+                                                        const Term *Index) {
   if (Index->isConstant()) {
     auto Slot = Arr.constantSlots.find(Index->value());
     if (Slot != Arr.constantSlots.end())
@@ -130,8 +130,7 @@ ProvenanceInterpreter::Address ProvenanceInterpreter::addressOf(const clang::Exp
     if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(Base)) {
       AbstractValue V = evalDeclRef(DRE);
       if (V.kind == AbstractValue::Kind::Pointer)
-        return {V.pointer.base,
-                T.add(V.pointer.offset, T.mul(Scaled, T.constant(V.pointer.lanes))),
+        return {V.pointer.base, T.add(V.pointer.offset, T.mul(Scaled, T.constant(V.pointer.lanes))),
                 V.pointer.lanes};
       if (V.kind == AbstractValue::Kind::Array)
         return {DRE->getDecl(), Scaled};
@@ -154,7 +153,8 @@ AbstractValue ProvenanceInterpreter::evalSubscriptLoad(const clang::Expr *E) {
   if (!A.valid()) {
     if (E->getType()->isIntegralOrEnumerationType())
       return AbstractValue::ofInt(T.freshSymbol("load", SymbolKind::Fresh));
-    return AbstractValue::ofData(DataValue::unknown("load through an address the analysis does not follow"));
+    return AbstractValue::ofData(
+        DataValue::unknown("load through an address the analysis does not follow"));
   }
   if (A.lanes > 1) {
     // A float4-style load: one value per element, each from its own address.
@@ -218,8 +218,8 @@ AbstractValue ProvenanceInterpreter::loadGlobal(const TensorInfo &TI, const Term
                                                 const clang::Expr *Site) {
   LayoutMatchResult M = matchTagLayout(TI, Index);
   if (!M.matched)
-    return AbstractValue::ofData(DataValue::unknown("layout of " + TI.tensor +
-                                                    " did not match the index: " + M.reason));
+    return AbstractValue::ofData(
+        DataValue::unknown("layout of " + TI.tensor + " did not match the index: " + M.reason));
   ProvenanceCase C;
   C.validity = T.trueTerm();
   for (auto &[Sym, Value] : M.coordinates)
@@ -361,8 +361,7 @@ AbstractValue ProvenanceInterpreter::loadShared(const clang::ValueDecl *Array, c
       // Only the writer's solution may assume it: the value keeps applying
       // to every iteration, as the first pass cannot offer another case.
       const LoopFrame &L = *Cand.previousOf;
-      CoveredForSolve =
-          T.logicalOr(CoveredForSolve, T.ge(T.sub(L.span.counter, L.step), L.init));
+      CoveredForSolve = T.logicalOr(CoveredForSolve, T.ge(T.sub(L.span.counter, L.step), L.init));
       continue;
     }
     size_t Common = LoopDepthOf(*W);
@@ -440,8 +439,8 @@ AbstractValue ProvenanceInterpreter::loadShared(const clang::ValueDecl *Array, c
   return AbstractValue::ofData(std::move(Result));
 }
 
-void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index,
-                                        const DataValue &V, const clang::Expr *Site) {
+void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index, const DataValue &V,
+                                        const clang::Expr *Site) {
   if (!TI.output || !Opts.implicitInvariants)
     return;
   if (V.kind == DataValue::Kind::Neutral)

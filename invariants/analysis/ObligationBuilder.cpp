@@ -89,8 +89,8 @@ void ProvenanceInterpreter::requireAgreement(const ProvenanceCase &A, const Prov
     Obligation O = makeObligation(ObligationKind::Contraction, Site);
     O.summary = What.str() + ": both operands have the same '" + Name + "' (" + print(TA) +
                 " == " + print(TB) + ")";
-    O.failure = "tag mismatch: operands of " + What.str() + " disagree on '" + Name + "': " +
-                print(TA) + " vs " + print(TB);
+    O.failure = "tag mismatch: operands of " + What.str() + " disagree on '" + Name +
+                "': " + print(TA) + " vs " + print(TB);
     O.context.push_back(A.validity);
     O.context.push_back(B.validity);
     O.context.insert(O.context.end(), A.constraints.begin(), A.constraints.end());
@@ -145,8 +145,7 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
   // them has already reduced.
   std::set<std::string> Except = A.reduced;
   Except.insert(B.reduced.begin(), B.reduced.end());
-  std::string What = Op == '*' ? "product" : Op == '/' ? "quotient" : Op == 'm' ? "max/min"
-                                                                     : "sum";
+  std::string What = Op == '*' ? "product" : Op == '/' ? "quotient" : Op == 'm' ? "max/min" : "sum";
   DataValue Out;
   Out.kind = DataValue::Kind::Tagged;
   for (const ProvenanceCase &X : A.cases)
@@ -188,8 +187,8 @@ bool ProvenanceInterpreter::variesWithLoop(const Term *Value,
   // from before the loop (enclosing counters, parameters, slots) are shared.
   TermMap First, Second;
   for (const Term *S : Symbols) {
-    bool Introduced = S->id() >= Frame.firstTermId &&
-                      S->symbolKind() != SymbolKind::Other && S->symbolKind() != SymbolKind::Param;
+    bool Introduced = S->id() >= Frame.firstTermId && S->symbolKind() != SymbolKind::Other &&
+                      S->symbolKind() != SymbolKind::Param;
     if (S == Frame.span.counter || Introduced) {
       First[S] = T.freshCopy(S);
       Second[S] = T.freshCopy(S);
@@ -205,8 +204,8 @@ bool ProvenanceInterpreter::variesWithLoop(const Term *Value,
   Query.push_back(T.ne(substitute(T, Value, First), substitute(T, Value, Second)));
   SolverResult R = ask("varies with loop", T.allOf(Query));
   if (std::getenv("AVE_DEBUG_VARIES")) {
-    llvm::errs() << "varies? (" << R.millis << " ms) loop " << Frame.span.name << " value " << print(Value) << " -> "
-                 << (R.status != SolverResult::Proven) << "\n";
+    llvm::errs() << "varies? (" << R.millis << " ms) loop " << Frame.span.name << " value "
+                 << print(Value) << " -> " << (R.status != SolverResult::Proven) << "\n";
     for (const Term *C : Constraints)
       llvm::errs() << "   c: " << print(C) << "\n";
     for (auto &[K, V] : R.model)
@@ -275,7 +274,8 @@ std::set<std::string> ProvenanceInterpreter::reduceOverLoop(DataValue &V, const 
   return Dropped;
 }
 
-void ProvenanceInterpreter::finishAccumulations(const LoopFrame &Frame, const CarriedVars &Carried) {
+void ProvenanceInterpreter::finishAccumulations(const LoopFrame &Frame,
+                                                const CarriedVars &Carried) {
   for (const auto &[Var, Entry] : Carried) {
     const auto &[Before, Token] = Entry;
     auto It = Env.find(Var);
@@ -386,8 +386,8 @@ void ProvenanceInterpreter::emitCoverage(const Reduction &Partial, const clang::
       for (const TermMap *M : {&First, &Second})
         for (const Term *F : L.facts)
           O.context.push_back(substitute(T, F, *M));
-      Differ = T.logicalOr(Differ, T.ne(substitute(T, L.counter, First),
-                                        substitute(T, L.counter, Second)));
+      Differ = T.logicalOr(Differ,
+                           T.ne(substitute(T, L.counter, First), substitute(T, L.counter, Second)));
     }
     for (const TermMap *M : {&First, &Second})
       for (const Term *C : R.constraints)

@@ -19,8 +19,8 @@
 #include "clang/AST/Stmt.h"
 
 #include <deque>
-#include <optional>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace clang {
@@ -55,7 +55,7 @@ private:
   struct LoopFrame {
     const clang::Stmt *loop = nullptr;
     unsigned id = 0;
-    ReductionLoop span;        // counter, facts, trip count
+    ReductionLoop span;         // counter, facts, trip count
     const Term *init = nullptr; // first value of the counter
     const Term *step = nullptr;
     unsigned firstSeq = 0; // program-order sequence number at loop entry
@@ -110,9 +110,8 @@ private:
   // Drops the names of V that vary over Frame, recording their reductions.
   std::set<std::string> reduceOverLoop(DataValue &V, const LoopFrame &Frame);
   AbstractValue readPrivateElement(const PrivateArray &Arr, const Term *Index);
-  AbstractValue matrixCore(const MatrixLaneModel &M, const AbstractValue &A,
-                           const AbstractValue &B, const AbstractValue &Acc,
-                           const clang::Expr *Site);
+  AbstractValue matrixCore(const MatrixLaneModel &M, const AbstractValue &A, const AbstractValue &B,
+                           const AbstractValue &Acc, const clang::Expr *Site);
   void applyPragma(const ann::BoundPragma &P);
 
   // Expressions (ExprTransfer.cpp)

@@ -152,7 +152,8 @@ void ProvenanceInterpreter::applyPragma(const ann::BoundPragma &P) {
       Path.push_back(F);
       return;
     }
-    Notes.push_back({P.location, "assumption '" + P.text + "' is not an integer fact; it was not used"});
+    Notes.push_back(
+        {P.location, "assumption '" + P.text + "' is not an integer fact; it was not used"});
     return;
   }
   case ann::PragmaKind::Reset: {
@@ -198,8 +199,8 @@ void ProvenanceInterpreter::visitStmt(const clang::Stmt *S) {
         AbstractValue Arr;
         Arr.kind = AbstractValue::Kind::Array;
         Arr.array = std::make_shared<PrivateArray>();
-        if (const auto *IL =
-                llvm::dyn_cast_or_null<clang::InitListExpr>(VD->getInit() ? VD->getInit()->IgnoreImplicit() : nullptr))
+        if (const auto *IL = llvm::dyn_cast_or_null<clang::InitListExpr>(
+                VD->getInit() ? VD->getInit()->IgnoreImplicit() : nullptr))
           for (unsigned I = 0; I < IL->getNumInits(); ++I)
             Arr.array->constantSlots[I] = eval(IL->getInit(I));
         Env[VD] = Arr;
@@ -346,8 +347,8 @@ void ProvenanceInterpreter::visitFor(const clang::ForStmt *For) {
   const clang::VarDecl *Var = nullptr;
   const Term *Init = nullptr, *Bound = nullptr, *Step = nullptr;
   clang::BinaryOperatorKind CmpOp = clang::BO_LT;
-  if (const auto *Cond =
-          llvm::dyn_cast_or_null<clang::BinaryOperator>(For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr)) {
+  if (const auto *Cond = llvm::dyn_cast_or_null<clang::BinaryOperator>(
+          For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr)) {
     if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(Cond->getLHS()->IgnoreParenImpCasts()))
       Var = llvm::dyn_cast<clang::VarDecl>(DRE->getDecl());
     CmpOp = Cond->getOpcode();
@@ -385,9 +386,9 @@ void ProvenanceInterpreter::visitFor(const clang::ForStmt *For) {
   Frame.span.facts = {T.ge(Counter, Init), T.lt(Counter, Bound),
                       T.eq(T.rem(T.sub(Counter, Init), Step), T.constant(0))};
   const Term *Span = T.sub(Bound, Init);
-  Frame.span.tripCount = T.select(T.gt(Span, T.constant(0)),
-                                  T.div(T.add(Span, T.constant(Step->value() - 1)), Step),
-                                  T.constant(0));
+  Frame.span.tripCount =
+      T.select(T.gt(Span, T.constant(0)), T.div(T.add(Span, T.constant(Step->value() - 1)), Step),
+               T.constant(0));
   Env[Var] = AbstractValue::ofInt(Counter);
   visitLoopBody(For, For->getBody(), nullptr, std::move(Frame));
   // After the loop the counter is past the bound; nothing reads it in the

@@ -1,10 +1,8 @@
 // `ave-rewrite annotations`: the parsed tags and pragmas of each kernel, or
 // located errors for the malformed ones.
 
-#include "Commands.h"
-
 #include "CLI/CLI.hpp"
-
+#include "Commands.h"
 #include "ave/annotations/AnnotationOutput.h"
 #include "ave/annotations/KernelAnnotations.h"
 
@@ -18,8 +16,8 @@ void addAnnotationErrors(const clang::SourceManager &SM,
                          const std::vector<ann::AnnotationError> &Errors,
                          frontend::DiagnosticSink &Sink) {
   for (const ann::AnnotationError &E : Errors) {
-    frontend::Diagnostic D =
-        frontend::makeDiagnostic(SM, E.range, frontend::Severity::Error, "ave-annotation", E.message);
+    frontend::Diagnostic D = frontend::makeDiagnostic(SM, E.range, frontend::Severity::Error,
+                                                      "ave-annotation", E.message);
     if (E.note)
       D.notes.push_back({frontend::toSourcePoint(SM, E.note->range.getBegin()), E.note->message});
     Sink.add(std::move(D));
@@ -58,9 +56,11 @@ int runAnnotations(const GlobalOptions &G, const std::vector<std::string> &Files
 
 void registerAnnotationsCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected) {
   auto Files = std::make_shared<std::vector<std::string>>();
-  CLI::App *Sub = App.add_subcommand("annotations", "Print the parsed tags and pragmas of each kernel");
+  CLI::App *Sub =
+      App.add_subcommand("annotations", "Print the parsed tags and pragmas of each kernel");
   Sub->add_option("files", *Files, "HIP source files")->required();
-  Sub->callback([&G, &Selected, Files] { Selected = [&G, Files] { return runAnnotations(G, *Files); }; });
+  Sub->callback(
+      [&G, &Selected, Files] { Selected = [&G, Files] { return runAnnotations(G, *Files); }; });
 }
 
 } // namespace ave::cli

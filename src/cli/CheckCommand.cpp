@@ -1,10 +1,8 @@
 // `ave-rewrite check`: prove every explicit and implicit invariant of each
 // annotated kernel, or print a counterexample.
 
-#include "Commands.h"
-
 #include "CLI/CLI.hpp"
-
+#include "Commands.h"
 #include "ave/annotations/KernelAnnotations.h"
 #include "ave/invariants/KernelAnalysis.h"
 
@@ -103,20 +101,18 @@ int runCheck(const GlobalOptions &G, const CheckOptions &C, const std::vector<st
             Obligations.push_back(std::move(J));
           }
           for (const inv::AnalysisNote &N : Report.notes)
-            Sink.add(frontend::makeDiagnostic(SM, N.location, frontend::Severity::Note, "",
-                                              N.message));
-          nlohmann::json KJ = {{"kernel", Report.kernel},
-                               {"file", U.file},
-                               {"proven", Report.proven()},
-                               {"violated", Report.violated()},
-                               {"unproven", Report.unproven()},
-                               {"analysis_ms", Report.analysisMillis},
-                               {"solve_ms", Report.solveMillis},
-                               {"obligations", std::move(Obligations)}};
+            Sink.add(
+                frontend::makeDiagnostic(SM, N.location, frontend::Severity::Note, "", N.message));
+          nlohmann::json KJ = {
+              {"kernel", Report.kernel},        {"file", U.file},
+              {"proven", Report.proven()},      {"violated", Report.violated()},
+              {"unproven", Report.unproven()},  {"analysis_ms", Report.analysisMillis},
+              {"solve_ms", Report.solveMillis}, {"obligations", std::move(Obligations)}};
           KernelsJson.push_back(std::move(KJ));
           if (C.timing)
-            llvm::errs() << Report.kernel << ": analysis " << llvm::format("%.1f", Report.analysisMillis)
-                         << " ms (solver " << llvm::format("%.1f", Report.solveMillis) << " ms)\n";
+            llvm::errs() << Report.kernel << ": analysis "
+                         << llvm::format("%.1f", Report.analysisMillis) << " ms (solver "
+                         << llvm::format("%.1f", Report.solveMillis) << " ms)\n";
         }
       });
   Sink.sort();

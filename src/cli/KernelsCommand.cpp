@@ -1,9 +1,7 @@
 // `ave-rewrite kernels`: the kernel model of each file.
 
-#include "Commands.h"
-
 #include "CLI/CLI.hpp"
-
+#include "Commands.h"
 #include "ave/model/ModelBuilder.h"
 #include "ave/model/ModelOutput.h"
 
@@ -32,7 +30,8 @@ void registerKernelsCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Se
   auto Files = std::make_shared<std::vector<std::string>>();
   CLI::App *Sub = App.add_subcommand("kernels", "Print the kernel model of each file");
   Sub->add_option("files", *Files, "HIP source files")->required();
-  Sub->callback([&G, &Selected, Files] { Selected = [&G, Files] { return runKernels(G, *Files); }; });
+  Sub->callback(
+      [&G, &Selected, Files] { Selected = [&G, Files] { return runKernels(G, *Files); }; });
 }
 
 } // namespace ave::cli

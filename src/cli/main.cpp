@@ -1,16 +1,14 @@
 // ave-rewrite: the command-line entry point. Parses global options once and
 // hands the file list to one subcommand.
 
-#include "Commands.h"
-
 #include "CLI/CLI.hpp"
-
+#include "Commands.h"
 #include "ave/frontend/Target.h"
+#include "z3++.h"
 
 #include "clang/Basic/Version.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
-#include "z3++.h"
 
 #include <functional>
 #include <iostream>
@@ -21,8 +19,8 @@ namespace {
 std::string versionText() {
   unsigned Major, Minor, Build, Rev;
   Z3_get_version(&Major, &Minor, &Build, &Rev);
-  return "ave-rewrite " AVE_VERSION " (Clang " CLANG_VERSION_STRING ", Z3 " + std::to_string(Major) +
-         "." + std::to_string(Minor) + "." + std::to_string(Build) + ")";
+  return "ave-rewrite " AVE_VERSION " (Clang " CLANG_VERSION_STRING ", Z3 " +
+         std::to_string(Major) + "." + std::to_string(Minor) + "." + std::to_string(Build) + ")";
 }
 
 struct LaterCommand {
@@ -83,8 +81,7 @@ int main(int argc, char **argv) {
     Sub->callback([&, Later] {
       Selected = [Later] {
         llvm::errs() << "ave-rewrite: error: '" << Later.name
-                     << "' is not yet available (it arrives with the " << Later.issue
-                     << " work)\n";
+                     << "' is not yet available (it arrives with the " << Later.issue << " work)\n";
         return 2;
       };
     });
@@ -103,6 +100,7 @@ int main(int argc, char **argv) {
   G.frontend.args.resourceDir = ave::frontend::defaultResourceDir();
   G.frontend.args.includeDirs.push_back(ave::frontend::annotationsIncludeDir());
   G.format = FormatName == "json" ? ave::cli::OutputFormat::Json : ave::cli::OutputFormat::Text;
-  G.color = ColorMode == "always" || (ColorMode == "auto" && llvm::sys::Process::StandardErrHasColors());
+  G.color =
+      ColorMode == "always" || (ColorMode == "auto" && llvm::sys::Process::StandardErrHasColors());
   return Selected ? Selected() : 2;
 }

@@ -30,9 +30,10 @@ SourcePoint toSourcePoint(const clang::SourceManager &SM, clang::SourceLocation 
     clang::SourceLocation Spelling = SM.getSpellingLoc(Loc);
     // Text that came from a macro argument was written in the file; text of
     // a macro body (or a _Pragma string) is shown at the expansion.
-    FileLoc = SM.isWrittenInScratchSpace(Spelling) || !SM.getFileEntryRefForID(SM.getFileID(Spelling))
-                  ? SM.getExpansionLoc(Loc)
-                  : Spelling;
+    FileLoc =
+        SM.isWrittenInScratchSpace(Spelling) || !SM.getFileEntryRefForID(SM.getFileID(Spelling))
+            ? SM.getExpansionLoc(Loc)
+            : Spelling;
   }
   clang::PresumedLoc PLoc = SM.getPresumedLoc(FileLoc);
   if (PLoc.isInvalid())
@@ -73,9 +74,10 @@ Diagnostic makeDiagnostic(const clang::SourceManager &SM, clang::SourceRange Ran
   D.location = toSourcePoint(SM, Range.getBegin());
   if (!D.location.valid())
     return D;
-  D.sourceLine = lineText(SM, Range.getBegin().isMacroID() && SM.isMacroArgExpansion(Range.getBegin())
-                                  ? SM.getSpellingLoc(Range.getBegin())
-                                  : Range.getBegin());
+  D.sourceLine =
+      lineText(SM, Range.getBegin().isMacroID() && SM.isMacroArgExpansion(Range.getBegin())
+                       ? SM.getSpellingLoc(Range.getBegin())
+                       : Range.getBegin());
   SourcePoint End = toSourcePoint(SM, Range.getEnd());
   if (End.valid() && End.file == D.location.file && End.line == D.location.line &&
       End.column >= D.location.column)
@@ -84,8 +86,8 @@ Diagnostic makeDiagnostic(const clang::SourceManager &SM, clang::SourceRange Ran
 }
 
 unsigned DiagnosticSink::count(Severity S) const {
-  return static_cast<unsigned>(
-      std::count_if(Diags.begin(), Diags.end(), [S](const Diagnostic &D) { return D.severity == S; }));
+  return static_cast<unsigned>(std::count_if(Diags.begin(), Diags.end(),
+                                             [S](const Diagnostic &D) { return D.severity == S; }));
 }
 
 void DiagnosticSink::sort() {

@@ -53,10 +53,10 @@ bool dropsWithValue(llvm::StringRef Arg) {
 bool dropsAlone(llvm::StringRef Arg) {
   return Arg == "-c" || Arg == "-S" || Arg == "-E" || Arg == "-M" || Arg == "-MD" ||
          Arg == "-MMD" || Arg == "-fsyntax-only" || Arg == "--cuda-device-only" ||
-         Arg == "--cuda-host-only" || Arg == "-nogpulib" || Arg == "-w" ||
-         Arg.starts_with("-o") || Arg.starts_with("--offload-arch=") ||
-         Arg.starts_with("--cuda-gpu-arch=") || Arg.starts_with("-resource-dir") ||
-         Arg.starts_with("-Werror") || Arg.starts_with("-fgpu-rdc") || Arg.starts_with("-x");
+         Arg == "--cuda-host-only" || Arg == "-nogpulib" || Arg == "-w" || Arg.starts_with("-o") ||
+         Arg.starts_with("--offload-arch=") || Arg.starts_with("--cuda-gpu-arch=") ||
+         Arg.starts_with("-resource-dir") || Arg.starts_with("-Werror") ||
+         Arg.starts_with("-fgpu-rdc") || Arg.starts_with("-x");
 }
 
 } // namespace

@@ -64,11 +64,11 @@ private:
   const UnitCallback &OnUnit;
 };
 
-std::unique_ptr<clang::tooling::CompilationDatabase>
-loadDatabase(const FrontendOptions &Opts, std::string &Error) {
+std::unique_ptr<clang::tooling::CompilationDatabase> loadDatabase(const FrontendOptions &Opts,
+                                                                  std::string &Error) {
   if (Opts.buildDir.empty())
-    return std::make_unique<clang::tooling::FixedCompilationDatabase>(
-        ".", std::vector<std::string>{});
+    return std::make_unique<clang::tooling::FixedCompilationDatabase>(".",
+                                                                      std::vector<std::string>{});
   std::string LoadError;
   auto DB = clang::tooling::CompilationDatabase::loadFromDirectory(Opts.buildDir, LoadError);
   if (!DB) {

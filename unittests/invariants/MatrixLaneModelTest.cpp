@@ -5,7 +5,6 @@
 #include "ave/invariants/MatrixLaneModel.h"
 
 #include <gtest/gtest.h>
-
 #include <set>
 #include <utility>
 

@@ -1,7 +1,7 @@
-#include <string>
 #include "ave/invariants/Polynomial.h"
 
 #include <gtest/gtest.h>
+#include <string>
 
 namespace ave::inv {
 namespace {

@@ -2,6 +2,7 @@
 
 #include "ave/invariants/Counterexample.h"
 #include "ave/invariants/LayoutMatch.h"
+#include "ave/invariants/RangeSimplifier.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -291,6 +292,49 @@ TEST_F(SolverTest, EncodingProblemsAreUnknownWithAReason) {
   // The solver stays usable afterwards.
   EXPECT_EQ(solver.check(ctx.ne(x, x)).status, SolverResult::Proven);
   EXPECT_EQ(solver.check(ctx.lt(x, y)).status, SolverResult::Violated);
+}
+
+// Regression: symbols the range simplification pins (`b == 0`) leave the
+// Z3 query, but a counterexample must still give them their value, or
+// callers evaluating the original terms (the bank model) get nothing.
+TEST(SolverRangeSimplification, PinnedSymbolsKeepTheirValueInTheModel) {
+  TermContext ctx;
+  ObligationSolver solver(ctx, 2000);
+  const Term *b = ctx.symbol("b", SymbolKind::BlockIdx, 0);
+  const Term *t = ctx.symbol("t", SymbolKind::ThreadIdx, 0);
+  solver.addFact(ctx.ge(t, ctx.constant(0)));
+  solver.addFact(ctx.lt(t, ctx.constant(64)));
+  const Term *query = ctx.logicalAnd(
+      ctx.eq(b, ctx.constant(0)),
+      ctx.eq(ctx.rem(ctx.add(ctx.mul(b, ctx.constant(64)), t), ctx.constant(64)), ctx.constant(5)));
+  SolverResult r = solver.check(query);
+  ASSERT_EQ(r.status, SolverResult::Violated);
+  ASSERT_TRUE(r.assignment.count(b));
+  EXPECT_EQ(r.assignment.at(b), 0);
+  EXPECT_EQ(r.assignment.at(t), 5);
+  EXPECT_TRUE(solver.confirms(query, r));
+}
+
+// The simplifier removes `%` and `/` whose operands are in range and folds
+// `c*(x/c) + x%c` back to x.
+TEST(SolverRangeSimplification, LaneArithmeticFolds) {
+  TermContext ctx;
+  RangeSimplifier ranges(ctx);
+  const Term *i = ctx.symbol("i", SymbolKind::Fresh);
+  const Term *kk = ctx.symbol("kk", SymbolKind::LoopCounter);
+  ranges.addFacts(
+      ctx.logicalAnd(ctx.logicalAnd(ctx.ge(i, ctx.constant(0)), ctx.lt(i, ctx.constant(16))),
+                     ctx.logicalAnd(ctx.ge(kk, ctx.constant(0)), ctx.lt(kk, ctx.constant(16)))));
+  const Term *c4 = ctx.constant(4), *c16 = ctx.constant(16), *c64 = ctx.constant(64);
+  // lane = i + 16*(kk/4); lane % 64 / 16 * 4 + kk % 4 is kk.
+  const Term *lane = ctx.add(i, ctx.mul(c16, ctx.div(kk, c4)));
+  const Term *k = ctx.add(ctx.mul(ctx.div(ctx.rem(lane, c64), c16), c4), ctx.rem(kk, c4));
+  EXPECT_EQ(ranges.simplify(k), kk);
+  // t - 1 < 0 with t >= 0 pins t to 0.
+  const Term *t = ctx.symbol("t", SymbolKind::LoopCounter);
+  ranges.addFacts(ctx.logicalAnd(ctx.ge(t, ctx.constant(0)),
+                                 ctx.lt(ctx.sub(t, ctx.constant(1)), ctx.constant(0))));
+  EXPECT_EQ(ranges.simplify(ctx.rem(t, ctx.constant(2))), ctx.constant(0));
 }
 
 } // namespace

@@ -21,32 +21,32 @@ namespace ave::inv {
 struct LoopContext {
   unsigned id = 0;
   const clang::Stmt *loop = nullptr;
-  const Term *counter = nullptr;        // symbolic iteration counter
-  std::vector<const Term *> facts;      // its bounds and stride
-  const Term *init = nullptr;           // first value (null: non-canonical)
+  const Term *counter = nullptr;   // symbolic iteration counter
+  std::vector<const Term *> facts; // its bounds and stride
+  const Term *init = nullptr;      // first value (null: non-canonical)
   const Term *step = nullptr;
-  unsigned firstEpoch = 0;              // barrier epoch at loop entry
-  unsigned lastEpoch = 0;               // ... at loop exit
+  unsigned firstEpoch = 0; // barrier epoch at loop entry
+  unsigned lastEpoch = 0;  // ... at loop exit
   bool canonical = false;
 };
 
 struct LdsAccess {
   const clang::ValueDecl *array = nullptr;
-  const Term *address = nullptr;       // element index over the accessing thread
+  const Term *address = nullptr; // element index over the accessing thread
   bool isWrite = false;
   unsigned elementBytes = 4;
-  std::vector<const Term *> guard;     // path condition (if-conditions, loop facts)
-  std::vector<LoopContext> loops;      // enclosing loops, outermost first
-  unsigned epoch = 0;                  // barriers executed before it (program order)
-  unsigned seq = 0;                    // program order
-  const clang::Expr *expr = nullptr;   // the subscript expression
+  std::vector<const Term *> guard;   // path condition (if-conditions, loop facts)
+  std::vector<LoopContext> loops;    // enclosing loops, outermost first
+  unsigned epoch = 0;                // barriers executed before it (program order)
+  unsigned seq = 0;                  // program order
+  const clang::Expr *expr = nullptr; // the subscript expression
   clang::SourceRange range;
 };
 
 struct BarrierSite {
-  unsigned epoch = 0;                  // the epoch it starts
+  unsigned epoch = 0; // the epoch it starts
   const clang::Expr *call = nullptr;
-  std::vector<const Term *> guard;     // path condition at the barrier
+  std::vector<const Term *> guard; // path condition at the barrier
   std::vector<LoopContext> loops;
 };
 

@@ -34,8 +34,8 @@ enum class MatrixCoreFamily { AmdMfmaSingleBlock, NvidiaMmaM16N8K16 };
 struct MatrixLaneModel {
   std::string_view name; // the builtin (AMD) or the project helper (NVIDIA)
   MatrixCoreFamily family;
-  unsigned m, n, k;      // shape of one instruction
-  unsigned lanes;        // wave or warp size
+  unsigned m, n, k;                         // shape of one instruction
+  unsigned lanes;                           // wave or warp size
   unsigned aElements, bElements, cElements; // per lane
 
   LanePlace aPlace(TermContext &T, const Term *I, const Term *KK) const;
