@@ -197,6 +197,16 @@ AbstractValue ProvenanceInterpreter::loadScalar(const Address &A, const clang::E
   return AbstractValue::ofData(DataValue::neutral());
 }
 
+bool ProvenanceInterpreter::isLinearLayout(const TagLayout &L) {
+  // Constant strides: division by them is linear.
+  const Term *Address = Matcher.addressOf(L);
+  for (const LayoutCoordinate &C : L.coordinates)
+    for (const Term *S : collectSymbols(Address))
+      if (S != C.symbol && S->symbolKind() != SymbolKind::Coordinate)
+        return false;
+  return true;
+}
+
 LayoutMatchResult ProvenanceInterpreter::matchTagLayout(const TensorInfo &TI, const Term *Index) {
   // Coefficient matching reads `row*K + K - 1 - k` as m = row + 1,
   // k = -1 - k with side conditions that never hold; assuming them would
@@ -211,6 +221,19 @@ LayoutMatchResult ProvenanceInterpreter::matchTagLayout(const TensorInfo &TI, co
       return M;
   }
   LayoutMatchResult D = Matcher.match(TI.layout, Index, LayoutMatchStrategy::Division);
+  if (D.matched && (!M.matched || isLinearLayout(TI.layout)))
+    return D;
+  // Division by a symbolic stride is nonlinear (Z3 times out). The
+  // coefficient match stays usable when its side conditions can hold at all:
+  // they then restrict the obligations to the in-bounds executions, which is
+  // the assumption every global load makes. Side conditions that can never
+  // hold would make the obligations vacuous, so that match is refused.
+  if (M.matched) {
+    std::vector<const Term *> Query = Path;
+    Query.push_back(T.allOf(M.sideConditions));
+    if (ask("layout side conditions satisfiable", T.allOf(Query)).status == SolverResult::Violated)
+      return M;
+  }
   return D.matched ? D : M;
 }
 

@@ -139,6 +139,7 @@ private:
   void storeScalar(const Address &A, const AbstractValue &V, const clang::Expr *Site);
   unsigned vectorLanes(const clang::ValueDecl *Base, clang::QualType Pointee) const;
   int vectorFieldIndex(const clang::MemberExpr *ME, const clang::Expr *&Root) const;
+  bool isLinearLayout(const TagLayout &L);
   LayoutMatchResult matchTagLayout(const TensorInfo &T, const Term *Index);
   AbstractValue loadGlobal(const TensorInfo &T, const Term *Index, const clang::Expr *Site);
   AbstractValue loadShared(const clang::ValueDecl *Array, const Term *Index,
