@@ -63,9 +63,17 @@ std::string scalarsText(const std::vector<const Term *> &Symbols, const Assignme
   for (const Term *Sym : Symbols) {
     if (Sym->symbolKind() != SymbolKind::LoopCounter && Sym->symbolKind() != SymbolKind::Param)
       continue;
-    if (Sym->name().find('\'') != std::string::npos)
-      continue; // copies: shown through the value they feed
-    S += " " + Sym->name() + "=" + valueText(Sym, A);
+    // Loop counters are fresh symbols `k0'1`; their copies (`k0'1'7`, other
+    // iterations or writer threads) show through the values they feed.
+    std::string Name = Sym->name();
+    size_t Quote = Name.find('\'');
+    if (Quote != std::string::npos) {
+      if (Sym->symbolKind() != SymbolKind::LoopCounter ||
+          Name.find('\'', Quote + 1) != std::string::npos)
+        continue;
+      Name = Name.substr(0, Quote);
+    }
+    S += " " + Name + "=" + valueText(Sym, A);
   }
   return S;
 }

@@ -194,9 +194,12 @@ void ProvenanceInterpreter::applyKernelLevelPragmas() {
         KernelFacts.push_back(T.eq(BDim[D], T.constant(1)));
         LaunchBlock[D] = 1;
       }
-      if (D < Shape.grid.size())
+      if (D < Shape.grid.size()) {
         if (const Term *V = termForAnnotationInt(Shape.grid[D], nullptr))
           KernelFacts.push_back(T.eq(GDim[D], V));
+      } else if (!Shape.grid.empty()) {
+        KernelFacts.push_back(T.eq(GDim[D], T.constant(1))); // grid(x, y): z is 1
+      }
     }
   }
   for (unsigned D = 0; D < 3; ++D) {
