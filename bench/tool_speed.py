@@ -14,13 +14,16 @@ import subprocess
 import time
 
 KERNELS = ["naive_gemm", "tiled_gemm", "double_buffered_gemm", "transpose_lds",
-           "transpose_swizzle", "block_reduce", "mfma_f16_tile"]
+           "transpose_swizzle", "block_reduce", "mfma_f16_tile", "vector_scale"]
 
 
 def wall(cmd):
+    """Wall seconds, standard output and peak resident memory (MiB) of one run."""
     start = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    return time.perf_counter() - start, proc
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    out = proc.stdout.read()
+    _, _, usage = os.wait4(proc.pid, 0)
+    return time.perf_counter() - start, out, usage.ru_maxrss / 1024
 
 
 def main():
@@ -33,28 +36,32 @@ def main():
     rows = []
     for k in KERNELS:
         path = os.path.join(root, "testdata", k + ".hip")
-        kernels_s, check_s, analysis_ms = [], [], []
+        kernels_s, check_s, analysis_ms, peak_mib = [], [], [], []
         for _ in range(args.runs):
-            t, _ = wall([args.binary, "kernels", path, "--format", "json"])
+            t, _, _ = wall([args.binary, "kernels", path, "--format", "json"])
             kernels_s.append(t)
-            t, proc = wall([args.binary, "check", path, "--format", "json"])
+            t, out, rss = wall([args.binary, "check", path, "--format", "json"])
             check_s.append(t)
-            doc = json.loads(proc.stdout)
+            peak_mib.append(rss)
+            doc = json.loads(out)
             analysis_ms.append(sum(x["analysis_ms"] for x in doc["kernels"]))
         rows.append({
             "kernel": k,
             "kernels_wall_s_median": round(statistics.median(kernels_s), 3),
             "check_wall_s_median": round(statistics.median(check_s), 3),
             "analysis_ms_median": round(statistics.median(analysis_ms), 1),
+            "check_peak_rss_mib": round(max(peak_mib), 1),
         })
         print(f"{k:22s} kernels {rows[-1]['kernels_wall_s_median']:.3f} s  "
               f"check {rows[-1]['check_wall_s_median']:.3f} s  "
-              f"analysis {rows[-1]['analysis_ms_median']:.1f} ms")
+              f"analysis {rows[-1]['analysis_ms_median']:.1f} ms  "
+              f"peak {rows[-1]['check_peak_rss_mib']:.0f} MiB")
     result = {
         "command": f"python3 bench/tool_speed.py {args.binary} --runs {args.runs}",
         "machine": f"{platform.node()} {platform.machine()} {os.cpu_count()} cores",
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "runs": args.runs,
+        "load_average_1min": round(os.getloadavg()[0], 2),
         "kernels": rows,
     }
     os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
