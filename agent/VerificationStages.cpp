@@ -22,18 +22,6 @@ std::string where(const frontend::SourcePoint &P) {
   return P.file + ":" + std::to_string(P.line) + ":" + std::to_string(P.column);
 }
 
-const char *statusWord(inv::SolverResult::Status S) {
-  switch (S) {
-  case inv::SolverResult::Proven:
-    return "proven";
-  case inv::SolverResult::Violated:
-    return "violated";
-  case inv::SolverResult::Unknown:
-    return "unproven";
-  }
-  return "unproven";
-}
-
 const KernelSnapshot *findKernel(const std::vector<KernelSnapshot> &All, const std::string &Name) {
   for (const KernelSnapshot &K : All)
     if (K.kernel == Name)
@@ -44,7 +32,8 @@ const KernelSnapshot *findKernel(const std::vector<KernelSnapshot> &All, const s
 // An obligation of the patched kernel that failed, with its evidence.
 void reportFailure(StageResult &S, const std::string &Kernel, const ObligationOutcome &O) {
   std::string Line = where(O.location) + ": " + Kernel + ": " + O.kind + " '" + O.summary +
-                     "' is " + statusWord(O.status) + (O.message.empty() ? "" : ": " + O.message);
+                     "' is " + inv::statusName(O.status) +
+                     (O.message.empty() ? "" : ": " + O.message);
   S.evidence.push_back(Line);
   for (const frontend::DiagnosticNote &N : O.counterexample)
     S.evidence.push_back("  " + (N.location.valid() ? where(N.location) + ": " : "") +

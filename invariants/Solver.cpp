@@ -45,6 +45,18 @@ struct ObligationSolver::Backend {
 
 // Terms are hash-consed in the context, so the solver needs nothing from it
 // beyond the terms themselves; it is named to tie a solver to one kernel.
+const char *statusName(SolverResult::Status S) {
+  switch (S) {
+  case SolverResult::Proven:
+    return "proven";
+  case SolverResult::Violated:
+    return "violated";
+  case SolverResult::Unknown:
+    return "unproven";
+  }
+  return "unproven";
+}
+
 ObligationSolver::ObligationSolver(TermContext &ctx, unsigned timeoutMs)
     : Ctx(ctx), TimeoutMs(timeoutMs), State(std::make_unique<Z3State>()) {}
 

@@ -160,60 +160,12 @@ const Term *ProvenanceInterpreter::assertionTerm(
   }
   if (E.kind == ann::ExprKind::Unary) {
     const Term *A = assertionTerm(E.operands[0], Chosen, O, Why);
-    if (!A)
-      return nullptr;
-    switch (E.unaryOp) {
-    case ann::UnaryOp::Negate:
-      return T.neg(A);
-    case ann::UnaryOp::LogicalNot:
-      return T.logicalNot(A);
-    case ann::UnaryOp::BitNot:
-      return T.bitNot(A);
-    }
+    return A ? applyUnary(T, E.unaryOp, A) : nullptr;
   }
   if (E.kind == ann::ExprKind::Binary) {
     const Term *A = assertionTerm(E.operands[0], Chosen, O, Why);
     const Term *B = A ? assertionTerm(E.operands[1], Chosen, O, Why) : nullptr;
-    if (!A || !B)
-      return nullptr;
-    switch (E.binaryOp) {
-    case BinaryOp::Mul:
-      return T.mul(A, B);
-    case BinaryOp::Div:
-      return T.div(A, B);
-    case BinaryOp::Rem:
-      return T.rem(A, B);
-    case BinaryOp::Add:
-      return T.add(A, B);
-    case BinaryOp::Sub:
-      return T.sub(A, B);
-    case BinaryOp::Shl:
-      return T.shl(A, B);
-    case BinaryOp::Shr:
-      return T.shr(A, B);
-    case BinaryOp::Lt:
-      return T.lt(A, B);
-    case BinaryOp::Le:
-      return T.le(A, B);
-    case BinaryOp::Gt:
-      return T.gt(A, B);
-    case BinaryOp::Ge:
-      return T.ge(A, B);
-    case BinaryOp::Eq:
-      return T.eq(A, B);
-    case BinaryOp::Ne:
-      return T.ne(A, B);
-    case BinaryOp::BitAnd:
-      return T.bitAnd(A, B);
-    case BinaryOp::BitXor:
-      return T.bitXor(A, B);
-    case BinaryOp::BitOr:
-      return T.bitOr(A, B);
-    case BinaryOp::LogicalAnd:
-      return T.logicalAnd(A, B);
-    case BinaryOp::LogicalOr:
-      return T.logicalOr(A, B);
-    }
+    return A && B ? applyBinary(T, E.binaryOp, A, B) : nullptr;
   }
   if (E.kind == ann::ExprKind::Call) {
     Why = "'" + ann::printExpr(E) + "' is a tag, compare it with == or != against a tag";

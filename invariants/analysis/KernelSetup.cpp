@@ -61,6 +61,60 @@ void ProvenanceInterpreter::setUpTensors() {
       Contracted.insert(Name);
 }
 
+const Term *applyUnary(TermContext &T, ann::UnaryOp Op, const Term *A) {
+  switch (Op) {
+  case ann::UnaryOp::Negate:
+    return T.neg(A);
+  case ann::UnaryOp::LogicalNot:
+    return T.logicalNot(A);
+  case ann::UnaryOp::BitNot:
+    return T.bitNot(A);
+  }
+  return nullptr;
+}
+
+const Term *applyBinary(TermContext &T, ann::BinaryOp Op, const Term *A, const Term *B) {
+  switch (Op) {
+  case ann::BinaryOp::Mul:
+    return T.mul(A, B);
+  case ann::BinaryOp::Div:
+    return T.div(A, B);
+  case ann::BinaryOp::Rem:
+    return T.rem(A, B);
+  case ann::BinaryOp::Add:
+    return T.add(A, B);
+  case ann::BinaryOp::Sub:
+    return T.sub(A, B);
+  case ann::BinaryOp::Shl:
+    return T.shl(A, B);
+  case ann::BinaryOp::Shr:
+    return T.shr(A, B);
+  case ann::BinaryOp::Lt:
+    return T.lt(A, B);
+  case ann::BinaryOp::Le:
+    return T.le(A, B);
+  case ann::BinaryOp::Gt:
+    return T.gt(A, B);
+  case ann::BinaryOp::Ge:
+    return T.ge(A, B);
+  case ann::BinaryOp::Eq:
+    return T.eq(A, B);
+  case ann::BinaryOp::Ne:
+    return T.ne(A, B);
+  case ann::BinaryOp::BitAnd:
+    return T.bitAnd(A, B);
+  case ann::BinaryOp::BitXor:
+    return T.bitXor(A, B);
+  case ann::BinaryOp::BitOr:
+    return T.bitOr(A, B);
+  case ann::BinaryOp::LogicalAnd:
+    return T.logicalAnd(A, B);
+  case ann::BinaryOp::LogicalOr:
+    return T.logicalOr(A, B);
+  }
+  return nullptr;
+}
+
 const Term *ProvenanceInterpreter::termForAnnotationInt(const ann::Expr &E,
                                                         const TensorInfo *Coords) {
   using ann::ExprKind;
@@ -111,62 +165,12 @@ const Term *ProvenanceInterpreter::termForAnnotationInt(const ann::Expr &E,
   }
   case ExprKind::Unary: {
     const Term *A = termForAnnotationInt(E.operands[0], Coords);
-    if (!A)
-      return nullptr;
-    switch (E.unaryOp) {
-    case ann::UnaryOp::Negate:
-      return T.neg(A);
-    case ann::UnaryOp::LogicalNot:
-      return T.logicalNot(A);
-    case ann::UnaryOp::BitNot:
-      return T.bitNot(A);
-    }
-    return nullptr;
+    return A ? applyUnary(T, E.unaryOp, A) : nullptr;
   }
   case ExprKind::Binary: {
     const Term *A = termForAnnotationInt(E.operands[0], Coords);
     const Term *B = termForAnnotationInt(E.operands[1], Coords);
-    if (!A || !B)
-      return nullptr;
-    switch (E.binaryOp) {
-    case ann::BinaryOp::Mul:
-      return T.mul(A, B);
-    case ann::BinaryOp::Div:
-      return T.div(A, B);
-    case ann::BinaryOp::Rem:
-      return T.rem(A, B);
-    case ann::BinaryOp::Add:
-      return T.add(A, B);
-    case ann::BinaryOp::Sub:
-      return T.sub(A, B);
-    case ann::BinaryOp::Shl:
-      return T.shl(A, B);
-    case ann::BinaryOp::Shr:
-      return T.shr(A, B);
-    case ann::BinaryOp::Lt:
-      return T.lt(A, B);
-    case ann::BinaryOp::Le:
-      return T.le(A, B);
-    case ann::BinaryOp::Gt:
-      return T.gt(A, B);
-    case ann::BinaryOp::Ge:
-      return T.ge(A, B);
-    case ann::BinaryOp::Eq:
-      return T.eq(A, B);
-    case ann::BinaryOp::Ne:
-      return T.ne(A, B);
-    case ann::BinaryOp::BitAnd:
-      return T.bitAnd(A, B);
-    case ann::BinaryOp::BitXor:
-      return T.bitXor(A, B);
-    case ann::BinaryOp::BitOr:
-      return T.bitOr(A, B);
-    case ann::BinaryOp::LogicalAnd:
-      return T.logicalAnd(A, B);
-    case ann::BinaryOp::LogicalOr:
-      return T.logicalOr(A, B);
-    }
-    return nullptr;
+    return A && B ? applyBinary(T, E.binaryOp, A, B) : nullptr;
   }
   case ExprKind::Conditional: {
     const Term *C = termForAnnotationInt(E.operands[0], Coords);

@@ -30,6 +30,10 @@ class VarDecl;
 
 namespace ave::inv {
 
+// The C operators of the annotation language as terms.
+const Term *applyUnary(TermContext &T, ann::UnaryOp Op, const Term *A);
+const Term *applyBinary(TermContext &T, ann::BinaryOp Op, const Term *A, const Term *B);
+
 // The value with every term (cases, origins, reductions) rewritten by Map.
 DataValue substituteData(TermContext &T, const DataValue &V, const TermMap &Map);
 

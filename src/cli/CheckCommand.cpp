@@ -15,18 +15,6 @@ namespace ave::cli {
 
 namespace {
 
-const char *statusName(inv::SolverResult::Status S) {
-  switch (S) {
-  case inv::SolverResult::Proven:
-    return "proven";
-  case inv::SolverResult::Violated:
-    return "violated";
-  case inv::SolverResult::Unknown:
-    return "unproven";
-  }
-  return "unproven";
-}
-
 nlohmann::json pointJson(const frontend::SourcePoint &P) {
   if (!P.valid())
     return nullptr;
@@ -67,7 +55,7 @@ int runCheck(const GlobalOptions &G, const CheckOptions &C, const std::vector<st
           for (const inv::ObligationResult &O : Report.results) {
             frontend::SourcePoint Loc = frontend::toSourcePoint(SM, O.obligation.range.getBegin());
             nlohmann::json J = {{"kind", inv::obligationKindName(O.obligation.kind)},
-                                {"status", statusName(O.status)},
+                                {"status", inv::statusName(O.status)},
                                 {"summary", O.obligation.summary},
                                 {"location", pointJson(Loc)},
                                 {"millis", O.millis}};

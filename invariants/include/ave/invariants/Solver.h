@@ -31,6 +31,9 @@ struct SolverResult {
   double millis = 0;
 };
 
+/// "proven", "violated" or "unproven": how reports spell a status.
+const char *statusName(SolverResult::Status S);
+
 class ObligationSolver {
 public:
   /// Every term passed in must come from `ctx`; `timeoutMs` bounds each
