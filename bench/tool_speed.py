@@ -14,7 +14,8 @@ import subprocess
 import time
 
 KERNELS = ["naive_gemm", "tiled_gemm", "double_buffered_gemm", "transpose_lds",
-           "transpose_swizzle", "block_reduce", "mfma_f16_tile", "vector_scale"]
+           "transpose_swizzle", "block_reduce", "mfma_f16_tile", "vector_scale",
+           "mma_sync_tile"]
 
 
 def wall(cmd):

@@ -363,8 +363,14 @@ AbstractValue ProvenanceInterpreter::evalCall(const clang::CallExpr *Call) {
   std::vector<AbstractValue> Args;
   for (const clang::Expr *A : Call->arguments())
     Args.push_back(eval(A));
-  if (const MatrixLaneModel *M = findMatrixLaneModel(Name); M && Args.size() >= 3)
-    return matrixCore(*M, Args[0], Args[1], Args[2], Call);
+  if (const MatrixLaneModel *M = findMatrixLaneModel(Name); M && Args.size() >= 3) {
+    if (M->family == MatrixCoreFamily::AmdMfmaSingleBlock)
+      return matrixCore(*M, Args[0], Args[1], Args[2], Call); // acc = mfma(a, b, acc)
+    // The project helper accumulates in place: helper(acc, a, b).
+    AbstractValue Result = matrixCore(*M, Args[1], Args[2], Args[0], Call);
+    assign(Call->getArg(0), Result, Call);
+    return AbstractValue::none();
+  }
   if (Name == "min" || Name == "max" || Name == "__builtin_min" || Name == "__builtin_max") {
     if (Args.size() == 2 && Args[0].kind == AbstractValue::Kind::Int &&
         Args[1].kind == AbstractValue::Kind::Int) {

@@ -369,8 +369,11 @@ void ProvenanceInterpreter::emitCoverage(const Reduction &Partial, const clang::
     for (const ReductionLoop &L : R.loops)
       Symbols.push_back(L.counter);
     for (const Term *S : Symbols)
+      // Iteration points and the existentials they bring are copied; the
+      // thread's own choices (its ids, a result slot: kind Other) are not.
       if (S->symbolKind() == SymbolKind::LoopCounter || S->symbolKind() == SymbolKind::Fresh ||
-          S->name().find('\'') != std::string::npos) {
+          (S->symbolKind() != SymbolKind::Other && S->symbolKind() != SymbolKind::Param &&
+           S->name().find('\'') != std::string::npos)) {
         if (First.count(S))
           continue;
         First[S] = T.freshCopy(S);

@@ -32,6 +32,15 @@ public:
       note(UO->getSubExpr());
     return true;
   }
+  // Matrix-core helpers that accumulate into their first argument.
+  bool VisitCallExpr(clang::CallExpr *Call) {
+    const clang::FunctionDecl *FD = Call->getDirectCallee();
+    if (FD && FD->getIdentifier() && Call->getNumArgs() > 0)
+      if (const MatrixLaneModel *M = findMatrixLaneModel(FD->getName());
+          M && M->family == MatrixCoreFamily::NvidiaMmaM16N8K16)
+        note(Call->getArg(0));
+    return true;
+  }
 };
 
 // Which shared arrays a loop body reads before it writes them, walking in
@@ -438,7 +447,8 @@ void ProvenanceInterpreter::visitLoopBody(const clang::Stmt *Loop, const clang::
     auto It = Env.find(VD);
     if (It == Env.end())
       continue;
-    if (It->second.kind == AbstractValue::Kind::Array && VD->getType()->isVectorType()) {
+    if (It->second.kind == AbstractValue::Kind::Array &&
+        (VD->getType()->isVectorType() || VD->getType()->isConstantArrayType())) {
       // A vector assigned as a whole in the loop (`acc = mfma(a, b, acc)`):
       // each element is an accumulator at the loop head.
       AccumulatorTokens.push_back(0);
