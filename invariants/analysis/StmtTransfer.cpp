@@ -411,22 +411,53 @@ void ProvenanceInterpreter::visitWhileLike(const clang::Stmt *Loop, const clang:
   // symbol at the loop head; the loop condition holds inside the body.
   AssignedVars Assigned;
   Assigned.TraverseStmt(const_cast<clang::Stmt *>(Body));
-  if (const auto *For = llvm::dyn_cast<clang::ForStmt>(Loop); For && For->getInc())
-    Assigned.TraverseStmt(const_cast<clang::Expr *>(For->getInc()));
+  const clang::Expr *Inc = nullptr;
+  if (const auto *For = llvm::dyn_cast<clang::ForStmt>(Loop); For && For->getInc()) {
+    Inc = For->getInc();
+    Assigned.TraverseStmt(const_cast<clang::Expr *>(Inc));
+  }
+  const Term *Counter = T.freshSymbol("iter", SymbolKind::LoopCounter);
+  // A halving counter (`s /= 2`, `s >>= k`, as in tree reductions) is exact:
+  // in iteration `iter` it is init >> (k * iter), so the previous
+  // iteration's value is known too. Every other assigned integer widens.
+  const clang::VarDecl *Halving = nullptr;
+  unsigned Shift = 0;
+  if (const auto *BO = llvm::dyn_cast_or_null<clang::BinaryOperator>(
+          Inc ? Inc->IgnoreParenImpCasts() : nullptr)) {
+    const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+    clang::Expr::EvalResult R;
+    const clang::Expr *Amount = BO->getRHS();
+    if (DRE && !Amount->isValueDependent() && Amount->EvaluateAsInt(R, Ctx)) {
+      int64_t V = R.Val.getInt().getSExtValue();
+      if (BO->getOpcode() == clang::BO_DivAssign && V > 1 && (V & (V - 1)) == 0)
+        Shift = unsigned(__builtin_ctzll(uint64_t(V)));
+      else if (BO->getOpcode() == clang::BO_ShrAssign && V > 0 && V < 31)
+        Shift = unsigned(V);
+      if (Shift)
+        Halving = llvm::dyn_cast<clang::VarDecl>(DRE->getDecl());
+    }
+  }
   for (const clang::VarDecl *VD : Assigned.Vars) {
     auto It = Env.find(VD);
-    if (It != Env.end() && It->second.kind == AbstractValue::Kind::Int)
+    if (It == Env.end() || It->second.kind != AbstractValue::Kind::Int)
+      continue;
+    if (VD == Halving && It->second.term)
+      It->second =
+          AbstractValue::ofInt(T.shr(It->second.term, T.mul(Counter, T.constant(int64_t(Shift)))));
+    else
       It->second = AbstractValue::ofInt(T.freshSymbol(VD->getName().str(), SymbolKind::Fresh));
   }
   LoopFrame Frame;
   Frame.loop = Loop;
   Frame.id = NextLoopId++;
-  const Term *Counter = T.freshSymbol("iter", SymbolKind::LoopCounter);
+  Frame.canonical = Halving != nullptr; // counter from 0 by 1, values exact
   Frame.span.counter = Counter;
-  Frame.span.name = "iteration";
+  Frame.span.name = Halving ? Halving->getName().str() : "iteration";
   Frame.init = T.constant(0);
   Frame.step = T.constant(1);
   Frame.span.facts = {T.ge(Counter, T.constant(0))};
+  if (Halving)
+    Frame.span.facts.push_back(T.lt(Counter, T.constant(31)));
   if (const Term *C = Cond ? evalInt(Cond) : nullptr)
     Frame.span.facts.push_back(T.ne(C, T.constant(0)));
   Frame.span.tripCount = nullptr; // unknown: coverage through this loop is unproven
