@@ -108,6 +108,8 @@ json ruleJson(const std::string &Id) {
 std::string findSourceRoot(const std::string &Dir) {
   llvm::SmallString<256> P(Dir);
   llvm::sys::fs::make_absolute(P);
+  // "/repo/." would never prefix "/repo/file": SARIF URIs stayed absolute.
+  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
   for (llvm::StringRef Cur = P; !Cur.empty(); Cur = llvm::sys::path::parent_path(Cur)) {
     llvm::SmallString<256> Git(Cur);
     llvm::sys::path::append(Git, ".git");
