@@ -29,7 +29,8 @@ AccessConflict accessConflictDegree(inv::KernelAnalysis &Analysis, clang::ASTCon
   return {R.degree, ""};
 }
 
-std::optional<unsigned> BankModelAdvisor::conflictFreePad(const clang::VarDecl &Array) const {
+std::optional<unsigned> BankModelAdvisor::conflictFreePad(const clang::VarDecl &Array,
+                                                          unsigned RowWidth) const {
   std::vector<const inv::LdsAccess *> Accesses;
   for (const inv::LdsAccess &A : Analysis.ldsAccesses())
     if (A.array == &Array)
@@ -45,7 +46,7 @@ std::optional<unsigned> BankModelAdvisor::conflictFreePad(const clang::VarDecl &
   }
   if (ConflictFree)
     return 0u;
-  return inv::lds::conflictFreePadding(Accesses, Analysis, paramsFor(Target));
+  return inv::lds::conflictFreePadding(Accesses, Analysis, paramsFor(Target), 8, RowWidth);
 }
 
 } // namespace ave::agent

@@ -78,7 +78,8 @@ std::vector<uint64_t> arrayDimensions(const LdsAccess &Access) {
 }
 
 BankConflictReport analyzeBankConflicts(const LdsAccess &Acc, KernelAnalysis &A,
-                                        const BankModelParams &P, unsigned Padding) {
+                                        const BankModelParams &P, unsigned Padding,
+                                        unsigned RowWidth) {
   BankConflictReport Out;
   Out.accessBytes = Acc.elementBytes;
   if (!isFollowable(Acc.address)) {
@@ -96,6 +97,8 @@ BankConflictReport analyzeBankConflicts(const LdsAccess &Acc, KernelAnalysis &A,
   for (unsigned D = 0; D < 3; ++D)
     Dim[D] = evaluate(A.blockDim(D), *Base).value_or(D == 0 ? P.waveSize : 1);
   std::vector<uint64_t> Dims = arrayDimensions(Acc);
+  if (Dims.size() == 1 && RowWidth > 0 && Dims[0] % RowWidth == 0)
+    Dims = {Dims[0] / RowWidth, RowWidth}; // a flattened 2-D array
   unsigned Bytes = std::max(1u, Acc.elementBytes);
   unsigned GroupBytes = P.banks * P.bankBytes;
   Out.laneGroup = std::min(P.waveSize, std::max(1u, GroupBytes / std::max(Bytes, P.bankBytes)));
@@ -166,13 +169,13 @@ BankConflictReport analyzeBankConflicts(const LdsAccess &Acc, KernelAnalysis &A,
 
 std::optional<unsigned> conflictFreePadding(const std::vector<const LdsAccess *> &Accesses,
                                             KernelAnalysis &A, const BankModelParams &P,
-                                            unsigned MaxPadding) {
-  if (Accesses.empty() || arrayDimensions(*Accesses.front()).size() < 2)
+                                            unsigned MaxPadding, unsigned RowWidth) {
+  if (Accesses.empty() || (arrayDimensions(*Accesses.front()).size() < 2 && RowWidth == 0))
     return std::nullopt;
   for (unsigned Pad = 1; Pad <= MaxPadding; ++Pad) {
     bool Clean = true;
     for (const LdsAccess *Acc : Accesses) {
-      BankConflictReport R = analyzeBankConflicts(*Acc, A, P, Pad);
+      BankConflictReport R = analyzeBankConflicts(*Acc, A, P, Pad, RowWidth);
       if (!R.analysed || R.degree > 1) {
         Clean = false;
         break;

@@ -97,7 +97,14 @@ private:
            "pad=auto without a bank model: padding '" + Array + "' by 1"});
       return 1u;
     }
-    std::optional<unsigned> Pad = Request.advisor->conflictFreePad(*Uses.array);
+    // A 1-D array read as rows `r * W + c` is rated as its 2-D shape.
+    unsigned RowWidth = 0;
+    if (Uses.extents.size() == 1 && !Uses.accesses.empty()) {
+      FlatIndex F = decomposeFlatIndex(Request.context, Uses.accesses.front().indices[0]);
+      if (F.ok() && F.widthValue > 0)
+        RowWidth = unsigned(F.widthValue);
+    }
+    std::optional<unsigned> Pad = Request.advisor->conflictFreePad(*Uses.array, RowWidth);
     if (!Pad) {
       addNotApplicable(Result, Request.context, Uses.array->getLocation(),
                        "the bank model cannot rate the accesses of '" + Array +

@@ -37,7 +37,8 @@ class BankModelAdvisor : public rw::LayoutAdvisor {
 public:
   BankModelAdvisor(inv::KernelAnalysis &Analysis, clang::ASTContext &Ctx, frontend::Target Target)
       : Analysis(Analysis), Ctx(Ctx), Target(Target) {}
-  std::optional<unsigned> conflictFreePad(const clang::VarDecl &Array) const override;
+  std::optional<unsigned> conflictFreePad(const clang::VarDecl &Array,
+                                          unsigned RowWidth) const override;
 
 private:
   inv::KernelAnalysis &Analysis;

@@ -96,7 +96,9 @@ public:
   virtual ~LayoutAdvisor();
   // The smallest padding of `Array`'s innermost extent that removes its bank
   // conflicts (or reduces them most); nullopt when the advisor cannot tell.
-  virtual std::optional<unsigned> conflictFreePad(const clang::VarDecl &Array) const = 0;
+  // RowWidth: for a 1-D array indexed `r * W + c`, its W (0 otherwise).
+  virtual std::optional<unsigned> conflictFreePad(const clang::VarDecl &Array,
+                                                  unsigned RowWidth) const = 0;
 };
 
 struct RewriteRequest {

@@ -45,17 +45,18 @@ struct BankConflictReport {
 
 // Degree of `Access` with `PaddingElements` added to the innermost dimension
 // of its array (0: as declared). Padding applies to arrays of two or more
-// constant dimensions only.
+// constant dimensions, and to 1-D arrays read as rows of `RowWidth`
+// (`a[r * W + c]`) when RowWidth is given.
 BankConflictReport analyzeBankConflicts(const LdsAccess &Access, KernelAnalysis &Analysis,
-                                        const BankModelParams &Params,
-                                        unsigned PaddingElements = 0);
+                                        const BankModelParams &Params, unsigned PaddingElements = 0,
+                                        unsigned RowWidth = 0);
 
 // The smallest padding of the innermost dimension (1..MaxPadding elements)
 // that leaves every one of `Accesses` (all of one array) conflict-free, if
 // one does.
 std::optional<unsigned> conflictFreePadding(const std::vector<const LdsAccess *> &Accesses,
                                             KernelAnalysis &Analysis, const BankModelParams &Params,
-                                            unsigned MaxPadding = 8);
+                                            unsigned MaxPadding = 8, unsigned RowWidth = 0);
 
 // Constant dimensions of a shared array, outermost first (empty when not a
 // constant-size array).
