@@ -120,6 +120,13 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
   if (Additive && (A.accumulator || B.accumulator)) {
     DataValue &Acc = A.accumulator ? A : B;
     DataValue &Add = A.accumulator ? B : A;
+    // A contribution made under a condition of the loop body (`if (c)
+    // acc += x`, or after `if (c) continue;`) only counts where it holds.
+    if (!Loops.empty() && Path.size() > Loops.back().pathStart) {
+      std::vector<const Term *> Conds(Path.begin() + Loops.back().pathStart, Path.end());
+      for (ProvenanceCase &C : Add.cases)
+        C.validity = T.logicalAnd(C.validity, T.allOf(Conds));
+    }
     DataValue Out = Acc;
     if (Add.kind == DataValue::Kind::Tagged) {
       if (Acc.kind == DataValue::Kind::Tagged) {
@@ -217,6 +224,9 @@ bool ProvenanceInterpreter::variesWithLoop(const Term *Value,
 std::set<std::string> ProvenanceInterpreter::reduceOverLoop(DataValue &V, const LoopFrame &Frame) {
   // The contributions of this loop: drop the names that vary with it.
   std::set<std::string> Dropped;
+  const Term *Contributes = T.falseTerm();
+  for (const ProvenanceCase &C : V.cases)
+    Contributes = T.logicalOr(Contributes, C.validity);
   for (ProvenanceCase &C : V.cases) {
     // Past the loop its counter is existential: keep its bounds with the
     // case, and the case's own validity, so copies stay consistent.
@@ -239,6 +249,7 @@ std::set<std::string> ProvenanceInterpreter::reduceOverLoop(DataValue &V, const 
       for (unsigned D = 0; D < 3; ++D)
         if (occursIn(Tid[D], R.term))
           R.partialOverThreadDims.push_back(D);
+      R.contributes = Contributes;
       R.perThreadTerm = R.term;
       R.perThreadConstraints = R.constraints;
       // The same name from several cases is one reduction; keep the first.
@@ -426,11 +437,22 @@ void ProvenanceInterpreter::emitCoverage(const Reduction &Partial, const clang::
       InRange.insert(InRange.end(), R.constraints.begin(), R.constraints.end());
       const Term *OutOfRange = T.logicalAnd(
           T.allOf(InRange), T.logicalOr(T.lt(R.term, T.constant(0)), T.ge(R.term, Bound)));
-      O.violation = T.logicalOr(T.ne(Count, Bound), OutOfRange);
+      const Term *Skipped = T.falseTerm();
+      if (R.contributes) {
+        std::vector<const Term *> Iteration;
+        for (const ReductionLoop &L : R.loops)
+          Iteration.insert(Iteration.end(), L.facts.begin(), L.facts.end());
+        Skipped = T.logicalAnd(T.allOf(Iteration), T.logicalNot(R.contributes));
+      }
+      O.violation = T.logicalOr(T.logicalOr(T.ne(Count, Bound), OutOfRange), Skipped);
       O.failure = "reduction over '" + R.name + "' does not cover " + Tensor + "'s '" + R.name +
                   "' exactly: the loops run " + print(Count) + " times for a bound of " +
                   print(Bound);
       O.observe = {{"iterations", Count}, {"bound", Bound}};
+      if (R.contributes) {
+        O.failure += ", or an iteration does not contribute";
+        O.observe.push_back({"iteration contributes", R.contributes});
+      }
     }
     Obligations.push_back(std::move(O));
   }

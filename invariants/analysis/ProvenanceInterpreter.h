@@ -66,6 +66,7 @@ private:
     unsigned lastSeq = 0;  // ... at loop exit (set when done)
     unsigned firstEpoch = 0;
     unsigned firstTermId = 0; // terms created from here on belong to the body
+    size_t pathStart = 0;     // Path entries from here on are the body's own conditions
     std::set<const clang::ValueDecl *> writesShared; // arrays its body writes
     bool canonical = false;
   };

@@ -111,10 +111,13 @@ bool readsSharedBeforeWriting(const clang::Stmt *Body,
   return false;
 }
 
+// `return`, `continue` and `break`: the rest of the enclosing block (or loop
+// body) only runs when the branch was not taken.
 bool endsWithReturn(const clang::Stmt *S) {
   if (!S)
     return false;
-  if (llvm::isa<clang::ReturnStmt>(S))
+  if (llvm::isa<clang::ReturnStmt>(S) || llvm::isa<clang::ContinueStmt>(S) ||
+      llvm::isa<clang::BreakStmt>(S))
     return true;
   if (const auto *CS = llvm::dyn_cast<clang::CompoundStmt>(S))
     return !CS->body_empty() && endsWithReturn(CS->body_back());
@@ -509,6 +512,7 @@ void ProvenanceInterpreter::visitLoopBody(const clang::Stmt *Loop, const clang::
   Frame.firstTermId = unsigned(T.size());
   size_t PathDepth = Path.size();
   Path.insert(Path.end(), Frame.span.facts.begin(), Frame.span.facts.end());
+  Frame.pathStart = Path.size();
   Loops.push_back(Frame);
   if (readsSharedBeforeWriting(Body, Loops.back().writesShared)) {
     // First pass: only to learn which shared-memory writes the body makes,

@@ -56,6 +56,9 @@ struct Reduction {
   const Term *perThreadTerm = nullptr;
   std::vector<const Term *> perThreadConstraints;
   bool crossedThreads = false;
+  // When an iteration contributes at all (the disjunction of the cases'
+  // validities): an iteration that does not skips its index.
+  const Term *contributes = nullptr;
 };
 
 // The abstract value of a floating-point (or otherwise non-index) expression.
