@@ -195,7 +195,7 @@ AbstractValue ProvenanceInterpreter::evalAnnotationValue(const ann::Expr &E) {
   }
   if (E.kind == ann::ExprKind::Member && E.operands.size() == 1) {
     // `v.w` of a float4-style vector.
-    int Field = E.name == "x" ? 0 : E.name == "y" ? 1 : E.name == "z" ? 2 : E.name == "w" ? 3 : -1;
+    int Field = componentIndex(E.name);
     AbstractValue Base = evalAnnotationValue(E.operands[0]);
     if (Field >= 0 && Base.kind == AbstractValue::Kind::Array)
       return readPrivateElement(*Base.array, T.constant(Field));
@@ -233,7 +233,7 @@ AbstractValue ProvenanceInterpreter::evalAnnotationValue(const ann::Expr &E) {
   }
   const clang::ValueDecl *Target = B.kind == AbstractValue::Kind::Pointer ? B.pointer.base : D;
   if (isSharedArray(Target))
-    return loadShared(Target, Offset, nullptr);
+    return loadShared(Target, Offset);
   auto TI = Tensors.find(Target);
   if (TI != Tensors.end())
     return loadGlobal(TI->second, Offset, nullptr);

@@ -6,6 +6,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/StringSwitch.h"
 
 namespace ave::inv {
 
@@ -43,18 +44,24 @@ const Term *ProvenanceInterpreter::builtinCoordinate(const clang::Expr *E) {
   const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
   if (!DRE)
     return nullptr;
-  llvm::StringRef Field = ME->getMemberDecl()->getName();
-  unsigned D = Field == "x" ? 0 : Field == "y" ? 1 : Field == "z" ? 2 : 3;
-  if (D == 3)
+  return builtinSymbol(DRE->getDecl()->getName(), componentIndex(ME->getMemberDecl()->getName()));
+}
+
+int componentIndex(llvm::StringRef Name) {
+  return llvm::StringSwitch<int>(Name).Case("x", 0).Case("y", 1).Case("z", 2).Case("w", 3).Default(
+      -1);
+}
+
+const Term *ProvenanceInterpreter::builtinSymbol(llvm::StringRef Builtin, int D) const {
+  if (D < 0 || D > 2)
     return nullptr;
-  llvm::StringRef Name = DRE->getDecl()->getName();
-  if (Name == "threadIdx")
+  if (Builtin == "threadIdx")
     return Tid[D];
-  if (Name == "blockIdx")
+  if (Builtin == "blockIdx")
     return Bid[D];
-  if (Name == "blockDim")
+  if (Builtin == "blockDim")
     return BDim[D];
-  if (Name == "gridDim")
+  if (Builtin == "gridDim")
     return GDim[D];
   return nullptr;
 }
@@ -409,8 +416,7 @@ int ProvenanceInterpreter::vectorFieldIndex(const clang::MemberExpr *ME,
                                             const clang::Expr *&Root) const {
   // `v.x` on a HIP vector type is `.x` of an anonymous struct in an
   // anonymous union of the base class: strip those to reach `v`.
-  llvm::StringRef Field = ME->getMemberDecl()->getName();
-  int Index = Field == "x" ? 0 : Field == "y" ? 1 : Field == "z" ? 2 : Field == "w" ? 3 : -1;
+  int Index = componentIndex(ME->getMemberDecl()->getName());
   if (Index < 0)
     return -1;
   const clang::Expr *Base = ME->getBase()->IgnoreParenImpCasts();

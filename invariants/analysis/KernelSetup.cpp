@@ -150,18 +150,7 @@ const Term *ProvenanceInterpreter::termForAnnotationInt(const ann::Expr &E,
     const ann::Expr &Base = E.operands[0];
     if (Base.kind != ExprKind::Identifier || Base.resolution.kind != ann::NameKind::Builtin)
       return nullptr;
-    unsigned D = E.name == "x" ? 0 : E.name == "y" ? 1 : E.name == "z" ? 2 : 3;
-    if (D == 3)
-      return nullptr;
-    if (Base.name == "threadIdx")
-      return Tid[D];
-    if (Base.name == "blockIdx")
-      return Bid[D];
-    if (Base.name == "blockDim")
-      return BDim[D];
-    if (Base.name == "gridDim")
-      return GDim[D];
-    return nullptr;
+    return builtinSymbol(Base.name, componentIndex(E.name));
   }
   case ExprKind::Unary: {
     const Term *A = termForAnnotationInt(E.operands[0], Coords);

@@ -178,7 +178,7 @@ AbstractValue ProvenanceInterpreter::loadScalar(const Address &A, const clang::E
     recordAccess(A.base, A.offset, false, E);
     if (E->getType()->isIntegralOrEnumerationType())
       return AbstractValue::ofInt(T.apply(A.base->getName().str(), {A.offset}));
-    return loadShared(A.base, A.offset, E);
+    return loadShared(A.base, A.offset);
   }
   auto TI = Tensors.find(A.base);
   if (TI != Tensors.end())
@@ -328,10 +328,8 @@ bool ProvenanceInterpreter::solveWriterThread(const Term *WriterAddress, const T
   return true;
 }
 
-AbstractValue ProvenanceInterpreter::loadShared(const clang::ValueDecl *Array, const Term *Index,
-                                                const clang::Expr *Site) {
-  unsigned ReadSeq = ++Seq;
-  (void)ReadSeq;
+AbstractValue ProvenanceInterpreter::loadShared(const clang::ValueDecl *Array, const Term *Index) {
+  ++Seq;
   // Candidates newest first (ANALYSIS.md section 6): writes of this
   // iteration, then the previous iteration's writes of each enclosing loop
   // (innermost first), then writes from before the loops.
@@ -426,7 +424,7 @@ AbstractValue ProvenanceInterpreter::loadShared(const clang::ValueDecl *Array, c
       Constraints.push_back(T.eq(WriterAddress, Index));
 
     // A write that can never hold this element is not the writer.
-    std::vector<const Term *> Query = pathContext();
+    std::vector<const Term *> Query = Path;
     Query.push_back(Validity);
     Query.push_back(T.logicalNot(Covered));
     Query.insert(Query.end(), Constraints.begin(), Constraints.end());
@@ -458,7 +456,6 @@ AbstractValue ProvenanceInterpreter::loadShared(const clang::ValueDecl *Array, c
     if (Validity->isConstant(1))
       break;
   }
-  (void)Site;
   return AbstractValue::ofData(std::move(Result));
 }
 

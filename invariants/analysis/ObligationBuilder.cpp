@@ -13,8 +13,6 @@
 
 namespace ave::inv {
 
-std::vector<const Term *> ProvenanceInterpreter::pathContext() const { return Path; }
-
 SolverResult ProvenanceInterpreter::ask(const char *Why, const Term *Query) {
   // Terms are hash-consed: the same question (a loop's second pass asks
   // many of the first pass's again) is the same pointer.
@@ -210,14 +208,6 @@ bool ProvenanceInterpreter::variesWithLoop(const Term *Value,
   }
   Query.push_back(T.ne(substitute(T, Value, First), substitute(T, Value, Second)));
   SolverResult R = ask("varies with loop", T.allOf(Query));
-  if (std::getenv("AVE_DEBUG_VARIES")) {
-    llvm::errs() << "varies? (" << R.millis << " ms) loop " << Frame.span.name << " value "
-                 << print(Value) << " -> " << (R.status != SolverResult::Proven) << "\n";
-    for (const Term *C : Constraints)
-      llvm::errs() << "   c: " << print(C) << "\n";
-    for (auto &[K, V] : R.model)
-      llvm::errs() << "   " << K << " = " << V << "\n";
-  }
   return R.status != SolverResult::Proven;
 }
 

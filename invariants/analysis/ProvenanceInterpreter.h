@@ -30,6 +30,9 @@ class VarDecl;
 
 namespace ave::inv {
 
+// `x`, `y`, `z`, `w` -> 0..3 (vector components, builtin dimensions); -1 otherwise.
+int componentIndex(llvm::StringRef Name);
+
 // The C operators of the annotation language as terms.
 const Term *applyUnary(TermContext &T, ann::UnaryOp Op, const Term *A);
 const Term *applyBinary(TermContext &T, ann::BinaryOp Op, const Term *A, const Term *B);
@@ -106,8 +109,7 @@ private:
   void visitIf(const clang::IfStmt *If, bool &EndsPath);
   void visitFor(const clang::ForStmt *For);
   void visitWhileLike(const clang::Stmt *Loop, const clang::Expr *Cond, const clang::Stmt *Body);
-  void visitLoopBody(const clang::Stmt *Loop, const clang::Stmt *Body, const clang::Expr *Inc,
-                     LoopFrame Frame);
+  void visitLoopBody(const clang::Stmt *Body, LoopFrame Frame);
   // Per loop-carried data variable: its value before the loop and the
   // token of its loop-head placeholder.
   using CarriedVars = std::map<const clang::VarDecl *, std::pair<AbstractValue, const void *>>;
@@ -128,6 +130,8 @@ private:
   AbstractValue evalSubscriptLoad(const clang::Expr *E);
   const Term *evalInt(const clang::Expr *E);
   const Term *builtinCoordinate(const clang::Expr *E);
+  // `threadIdx`/`blockIdx`/`blockDim`/`gridDim` dimension D, or null.
+  const Term *builtinSymbol(llvm::StringRef Builtin, int D) const;
   void assign(const clang::Expr *LHS, AbstractValue V, const clang::Expr *Site);
   AbstractValue combineData(const AbstractValue &L, const AbstractValue &R, char Op,
                             const clang::Expr *Site);
@@ -147,8 +151,7 @@ private:
   bool isLinearLayout(const TagLayout &L);
   LayoutMatchResult matchTagLayout(const TensorInfo &T, const Term *Index);
   AbstractValue loadGlobal(const TensorInfo &T, const Term *Index, const clang::Expr *Site);
-  AbstractValue loadShared(const clang::ValueDecl *Array, const Term *Index,
-                           const clang::Expr *Site);
+  AbstractValue loadShared(const clang::ValueDecl *Array, const Term *Index);
   bool solveWriterThread(const Term *WriterAddress, const Term *Index, const Term *Validity,
                          std::vector<const Term *> &Writer,
                          std::vector<const Term *> &SideConditions);
@@ -171,7 +174,6 @@ private:
                             const std::map<const ann::Expr *, const ProvenanceCase *> &Chosen,
                             Obligation &O, std::string &Why);
   AbstractValue evalAnnotationValue(const ann::Expr &E);
-  std::vector<const Term *> pathContext() const;
   // Syntactic: one validity has a conjunct whose negation the other has.
   bool contradicts(const Term *A, const Term *B);
   ProvenanceCase mergeCases(const ProvenanceCase &A, const ProvenanceCase &B);

@@ -402,7 +402,7 @@ void ProvenanceInterpreter::visitFor(const clang::ForStmt *For) {
       T.select(T.gt(Span, T.constant(0)), T.div(T.add(Span, T.constant(Step->value() - 1)), Step),
                T.constant(0));
   Env[Var] = AbstractValue::ofInt(Counter);
-  visitLoopBody(For, For->getBody(), nullptr, std::move(Frame));
+  visitLoopBody(For->getBody(), std::move(Frame));
   // After the loop the counter is past the bound; nothing reads it in the
   // kernels we analyse, so it becomes a plain unknown.
   Env[Var] = AbstractValue::ofInt(T.freshSymbol(Var->getName().str() + "_end"));
@@ -464,7 +464,7 @@ void ProvenanceInterpreter::visitWhileLike(const clang::Stmt *Loop, const clang:
   if (const Term *C = Cond ? evalInt(Cond) : nullptr)
     Frame.span.facts.push_back(T.ne(C, T.constant(0)));
   Frame.span.tripCount = nullptr; // unknown: coverage through this loop is unproven
-  visitLoopBody(Loop, Body, nullptr, std::move(Frame));
+  visitLoopBody(Body, std::move(Frame));
   for (const clang::VarDecl *VD : Assigned.Vars) {
     auto It = Env.find(VD);
     if (It != Env.end() && It->second.kind == AbstractValue::Kind::Int)
@@ -472,8 +472,7 @@ void ProvenanceInterpreter::visitWhileLike(const clang::Stmt *Loop, const clang:
   }
 }
 
-void ProvenanceInterpreter::visitLoopBody(const clang::Stmt *Loop, const clang::Stmt *Body,
-                                          const clang::Expr *, LoopFrame Frame) {
+void ProvenanceInterpreter::visitLoopBody(const clang::Stmt *Body, LoopFrame Frame) {
   AssignedVars Assigned;
   Assigned.TraverseStmt(const_cast<clang::Stmt *>(Body));
   CarriedVars PreLoop;
@@ -548,7 +547,6 @@ void ProvenanceInterpreter::visitLoopBody(const clang::Stmt *Loop, const clang::
   LoopFrame Done = Loops.back();
   Loops.pop_back();
   Path.resize(PathDepth);
-  (void)Loop;
   finishAccumulations(Done, PreLoop);
 }
 
