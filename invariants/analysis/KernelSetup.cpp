@@ -1,7 +1,7 @@
 // Symbols, tensors and kernel-wide facts: what holds before the first
 // statement of the kernel runs.
 
-#include "ProvenanceInterpreter.h"
+#include "ControlFlow.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"

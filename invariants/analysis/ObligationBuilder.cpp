@@ -2,7 +2,7 @@
 // obligations: contraction agreement at every combination, accumulation
 // over loops, reduction coverage, `#pragma ave assert`.
 
-#include "ProvenanceInterpreter.h"
+#include "ControlFlow.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"

@@ -1,4 +1,4 @@
-// The provenance interpreter: walks one kernel body in program order and
+// The provenance interpreter: walks one kernel body along its Clang CFG and
 // computes, for every expression, an integer term or a provenance, and emits
 // the proof obligations of the explicit and implicit invariants. Loops are
 // interpreted once over a bounded symbolic counter; shared-memory reads find
@@ -20,11 +20,13 @@
 
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 
 namespace clang {
 class ASTContext;
+class CFGBlock;
 class VarDecl;
 } // namespace clang
 
@@ -103,13 +105,47 @@ private:
   void applyKernelLevelPragmas();
   const Term *termForAnnotationInt(const ann::Expr &E, const TensorInfo *Coords);
 
-  // Statements (StmtTransfer.cpp)
-  void visitStmt(const clang::Stmt *S);
-  void visitCompound(const clang::CompoundStmt *CS);
-  void visitIf(const clang::IfStmt *If, bool &EndsPath);
-  void visitFor(const clang::ForStmt *For);
-  void visitWhileLike(const clang::Stmt *Loop, const clang::Expr *Cond, const clang::Stmt *Body);
-  void visitLoopBody(const clang::Stmt *Body, LoopFrame Frame);
+  // Control flow (ControlFlowWalk.cpp): the body's Clang CFG, walked in
+  // reverse post-order one region (the body, or a loop body) at a time.
+  // One loop statement in the CFG.
+  struct CfgLoop {
+    const clang::Stmt *stmt = nullptr;
+    const clang::CFGBlock *header = nullptr;    // target of the back edge
+    const clang::CFGBlock *condBlock = nullptr; // ends with the loop statement
+    const clang::CFGBlock *bodyStart = nullptr;
+    const clang::CFGBlock *exit = nullptr; // where the loop goes when it ends
+    std::set<const clang::CFGBlock *> body;
+    // A break, return or goto that leaves some iteration early.
+    const clang::Stmt *leavesEarly = nullptr;
+  };
+  struct ControlFlow; // ControlFlow.h
+  using ValueEnv = std::map<const clang::ValueDecl *, AbstractValue>;
+  struct FlowState {
+    ValueEnv env;
+    std::vector<const Term *> path;
+  };
+  using RegionExits = std::map<const clang::CFGBlock *, std::vector<FlowState>>;
+  bool buildControlFlow(const clang::Stmt *Body);
+  RegionExits walkRegion(const CfgLoop *Self, FlowState In);
+  void visitBlock(const clang::CFGBlock *B, const CfgLoop *Self, RegionExits &Exits,
+                  std::map<const clang::CFGBlock *, std::vector<FlowState>> &Pending);
+  void send(const clang::CFGBlock *From, const clang::Stmt *LastItem, bool Jumps,
+            const clang::CFGBlock *To, FlowState State, const CfgLoop *Self, RegionExits &Exits,
+            std::map<const clang::CFGBlock *, std::vector<FlowState>> &Pending);
+  // The branch conditions each successor of B is taken under.
+  std::vector<std::vector<const Term *>> edgeFacts(const clang::CFGBlock *B);
+  void enterItem(const clang::Stmt *S);
+
+  // Joins (FlowMerge.cpp): values of the incoming paths under their conditions.
+  FlowState merge(std::vector<FlowState> &States);
+  AbstractValue joinValues(const Term *Cond, const AbstractValue &Then, AbstractValue Else);
+
+  // Statements and loops (StmtTransfer.cpp)
+  void declare(const clang::VarDecl *VD);
+  void runLoop(const CfgLoop &L);
+  void visitFor(const clang::ForStmt *For, const CfgLoop &L);
+  void visitWhileLike(const CfgLoop &L, const clang::Expr *Cond, const clang::Stmt *Body);
+  void visitLoopBody(const CfgLoop &L, const clang::Stmt *Body, LoopFrame Frame);
   // Per loop-carried data variable: its value before the loop and the
   // token of its loop-head placeholder.
   using CarriedVars = std::map<const clang::VarDecl *, std::pair<AbstractValue, const void *>>;
@@ -201,7 +237,8 @@ private:
   unsigned Seq = 0;
   std::map<const clang::ValueDecl *, TensorInfo> Tensors;
   std::set<std::string> InputNames, OutputNames, Contracted;
-  std::map<const clang::ValueDecl *, AbstractValue> Env;
+  ValueEnv Env;
+  std::unique_ptr<ControlFlow> Flow;
   std::vector<LdsWrite> LdsWrites;
   // Per loop id: the shared-memory writes its body makes, collected by a
   // first pass, seen by the second pass as the previous iteration's.

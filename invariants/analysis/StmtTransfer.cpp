@@ -1,7 +1,8 @@
-// Statements: program order, branches joined path-insensitively per case,
-// loops interpreted once over a bounded symbolic counter.
+// Statements: declarations, pragmas, and loops, each interpreted once over a
+// bounded symbolic counter. The walk itself follows the CFG
+// (ControlFlowWalk.cpp).
 
-#include "ProvenanceInterpreter.h"
+#include "ControlFlow.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -111,19 +112,6 @@ bool readsSharedBeforeWriting(const clang::Stmt *Body,
   return false;
 }
 
-// `return`, `continue` and `break`: the rest of the enclosing block (or loop
-// body) only runs when the branch was not taken.
-bool endsWithReturn(const clang::Stmt *S) {
-  if (!S)
-    return false;
-  if (llvm::isa<clang::ReturnStmt>(S) || llvm::isa<clang::ContinueStmt>(S) ||
-      llvm::isa<clang::BreakStmt>(S))
-    return true;
-  if (const auto *CS = llvm::dyn_cast<clang::CompoundStmt>(S))
-    return !CS->body_empty() && endsWithReturn(CS->body_back());
-  return false;
-}
-
 } // namespace
 
 void ProvenanceInterpreter::run() {
@@ -150,8 +138,14 @@ void ProvenanceInterpreter::run() {
   }
   applyKernelLevelPragmas();
   setUpTensors();
-  if (const clang::Stmt *Body = Ann.kernel->getBody())
-    visitStmt(Body);
+  const clang::Stmt *Body = Ann.kernel->getBody();
+  if (!Body || !buildControlFlow(Body))
+    return;
+  walkRegion(nullptr, FlowState{Env, Path});
+  for (const auto &[Target, P] : PragmasBefore)
+    if (!Flow->entered.count(Target))
+      Notes.push_back({P->location, "'#pragma ave " + P->text +
+                                        "' is on no path through the kernel; it was not checked"});
 }
 
 void ProvenanceInterpreter::applyPragma(const ann::BoundPragma &P) {
@@ -178,138 +172,37 @@ void ProvenanceInterpreter::applyPragma(const ann::BoundPragma &P) {
   }
 }
 
-void ProvenanceInterpreter::visitCompound(const clang::CompoundStmt *CS) {
-  size_t PathDepth = Path.size();
-  for (const clang::Stmt *S : CS->body()) {
-    auto [B, E] = PragmasBefore.equal_range(S);
-    for (auto It = B; It != E; ++It)
-      applyPragma(*It->second);
-    if (const auto *If = llvm::dyn_cast<clang::IfStmt>(S)) {
-      bool EndsPath = false;
-      visitIf(If, EndsPath);
-      continue;
-    }
-    visitStmt(S);
+void ProvenanceInterpreter::declare(const clang::VarDecl *VD) {
+  if (isSharedArray(VD))
+    return;
+  if (VD->getType()->isArrayType() || VD->getType()->isVectorType()) {
+    AbstractValue Arr;
+    Arr.kind = AbstractValue::Kind::Array;
+    Arr.array = std::make_shared<PrivateArray>();
+    if (const auto *IL = llvm::dyn_cast_or_null<clang::InitListExpr>(
+            VD->getInit() ? VD->getInit()->IgnoreImplicit() : nullptr))
+      for (unsigned I = 0; I < IL->getNumInits(); ++I)
+        Arr.array->constantSlots[I] = eval(IL->getInit(I));
+    Env[VD] = Arr;
+    return;
   }
-  auto [B, E] = PragmasAtEnd.equal_range(CS);
-  for (auto It = B; It != E; ++It)
-    applyPragma(*It->second);
-  Path.resize(PathDepth);
+  if (const clang::Expr *Init = VD->getInit())
+    Env[VD] = eval(Init);
+  else if (VD->getType()->isIntegralOrEnumerationType())
+    Env[VD] = AbstractValue::ofInt(T.freshSymbol(VD->getName().str(), SymbolKind::Other));
+  else
+    Env[VD] = AbstractValue::ofData(DataValue::neutral());
 }
 
-void ProvenanceInterpreter::visitStmt(const clang::Stmt *S) {
-  if (!S)
-    return;
-  if (const auto *CS = llvm::dyn_cast<clang::CompoundStmt>(S))
-    return visitCompound(CS);
-  if (const auto *DS = llvm::dyn_cast<clang::DeclStmt>(S)) {
-    for (const clang::Decl *D : DS->decls()) {
-      const auto *VD = llvm::dyn_cast<clang::VarDecl>(D);
-      if (!VD || isSharedArray(VD))
-        continue;
-      if (VD->getType()->isArrayType() || VD->getType()->isVectorType()) {
-        AbstractValue Arr;
-        Arr.kind = AbstractValue::Kind::Array;
-        Arr.array = std::make_shared<PrivateArray>();
-        if (const auto *IL = llvm::dyn_cast_or_null<clang::InitListExpr>(
-                VD->getInit() ? VD->getInit()->IgnoreImplicit() : nullptr))
-          for (unsigned I = 0; I < IL->getNumInits(); ++I)
-            Arr.array->constantSlots[I] = eval(IL->getInit(I));
-        Env[VD] = Arr;
-        continue;
-      }
-      if (const clang::Expr *Init = VD->getInit())
-        Env[VD] = eval(Init);
-      else if (VD->getType()->isIntegralOrEnumerationType())
-        Env[VD] = AbstractValue::ofInt(T.freshSymbol(VD->getName().str(), SymbolKind::Other));
-      else
-        Env[VD] = AbstractValue::ofData(DataValue::neutral());
-    }
-    return;
-  }
-  if (const auto *If = llvm::dyn_cast<clang::IfStmt>(S)) {
-    bool EndsPath = false;
-    return visitIf(If, EndsPath);
-  }
-  if (const auto *For = llvm::dyn_cast<clang::ForStmt>(S))
-    return visitFor(For);
-  if (const auto *While = llvm::dyn_cast<clang::WhileStmt>(S))
-    return visitWhileLike(While, While->getCond(), While->getBody());
-  if (const auto *Do = llvm::dyn_cast<clang::DoStmt>(S))
-    return visitWhileLike(Do, Do->getCond(), Do->getBody());
-  if (const auto *E = llvm::dyn_cast<clang::Expr>(S)) {
-    eval(E);
-    return;
-  }
-  // return, break, continue, null statements: nothing to propagate.
-}
-
-void ProvenanceInterpreter::visitIf(const clang::IfStmt *If, bool &EndsPath) {
-  if (If->getInit())
-    visitStmt(If->getInit());
-  const Term *Cond = evalInt(If->getCond());
-  if (!Cond)
-    Cond = T.freshSymbol("cond", SymbolKind::Fresh);
-  Cond = T.ne(Cond, T.constant(0));
-
-  auto Before = Env;
-  Path.push_back(Cond);
-  visitStmt(If->getThen());
-  Path.pop_back();
-  auto AfterThen = std::move(Env);
-  Env = Before;
-  Path.push_back(T.logicalNot(Cond));
-  visitStmt(If->getElse());
-  Path.pop_back();
-
-  // `if (guard) return;` makes the rest of the block run under !guard.
-  if (!If->getElse() && endsWithReturn(If->getThen())) {
-    Path.push_back(T.logicalNot(Cond));
-    EndsPath = true;
-    return;
-  }
-  bool ThenReturns = endsWithReturn(If->getThen());
-  if (ThenReturns)
-    return; // only the else path continues: Env is already its state
-  for (auto &[Decl, ThenV] : AfterThen) {
-    auto It = Env.find(Decl);
-    if (It == Env.end())
-      continue; // declared inside the branch
-    AbstractValue &ElseV = It->second;
-    if (ThenV.kind == AbstractValue::Kind::Int && ElseV.kind == AbstractValue::Kind::Int) {
-      ElseV = AbstractValue::ofInt(T.select(Cond, ThenV.term, ElseV.term));
-    } else if (ThenV.kind == AbstractValue::Kind::Data && ElseV.kind == AbstractValue::Kind::Data) {
-      DataValue &E = ElseV.data;
-      const DataValue &Th = ThenV.data;
-      if (Th.kind == DataValue::Kind::Unknown || E.kind == DataValue::Kind::Unknown) {
-        E = DataValue::unknown(Th.kind == DataValue::Kind::Unknown ? Th.reason : E.reason);
-        continue;
-      }
-      if (Th.kind == DataValue::Kind::Neutral && E.kind == DataValue::Kind::Neutral)
-        continue;
-      // Each side's cases survive under its branch condition.
-      DataValue Joined;
-      Joined.kind = DataValue::Kind::Tagged;
-      Joined.accumulator = Th.accumulator ? Th.accumulator : E.accumulator;
-      for (ProvenanceCase C : Th.cases) {
-        C.validity = T.logicalAnd(C.validity, Cond);
-        Joined.cases.push_back(std::move(C));
-      }
-      for (ProvenanceCase C : E.cases) {
-        C.validity = T.logicalAnd(C.validity, T.logicalNot(Cond));
-        Joined.cases.push_back(std::move(C));
-      }
-      Joined.reduced = Th.reduced;
-      Joined.reduced.insert(E.reduced.begin(), E.reduced.end());
-      Joined.reductions = Th.reductions;
-      Joined.reductions.insert(Joined.reductions.end(), E.reductions.begin(), E.reductions.end());
-      E = std::move(Joined);
-    } else if (ThenV.kind != ElseV.kind) {
-      ElseV = ThenV.kind == AbstractValue::Kind::Data
-                  ? AbstractValue::ofData(DataValue::unknown("joined with a non-data value"))
-                  : ThenV;
-    }
-  }
+void ProvenanceInterpreter::runLoop(const CfgLoop &L) {
+  enterItem(L.stmt);
+  if (const auto *For = llvm::dyn_cast<clang::ForStmt>(L.stmt))
+    return visitFor(For, L);
+  if (const auto *While = llvm::dyn_cast<clang::WhileStmt>(L.stmt))
+    return visitWhileLike(L, While->getCond(), While->getBody());
+  // do-while: the condition guards the back edge, not the first iteration.
+  if (const auto *Do = llvm::dyn_cast<clang::DoStmt>(L.stmt))
+    return visitWhileLike(L, nullptr, Do->getBody());
 }
 
 namespace {
@@ -351,10 +244,8 @@ const clang::Expr *stepOf(const clang::Expr *Inc, const clang::VarDecl *Var, boo
 
 } // namespace
 
-void ProvenanceInterpreter::visitFor(const clang::ForStmt *For) {
-  if (For->getInit())
-    visitStmt(For->getInit());
-
+void ProvenanceInterpreter::visitFor(const clang::ForStmt *For, const CfgLoop &L) {
+  // The init ran in the block before the loop.
   // Canonical form: `for (v = a; v < b; v += s)` with s > 0 a constant.
   const clang::VarDecl *Var = nullptr;
   const Term *Init = nullptr, *Bound = nullptr, *Step = nullptr;
@@ -380,7 +271,7 @@ void ProvenanceInterpreter::visitFor(const clang::ForStmt *For) {
   if (!Var || !Init || !Bound || !Step) {
     Notes.push_back({For->getForLoc(), "loop is not canonical (for (v = a; v < b; v += c) with a "
                                        "positive constant step); its variables are widened"});
-    visitWhileLike(For, For->getCond(), For->getBody());
+    visitWhileLike(L, For->getCond(), For->getBody());
     return;
   }
 
@@ -401,15 +292,23 @@ void ProvenanceInterpreter::visitFor(const clang::ForStmt *For) {
   Frame.span.tripCount =
       T.select(T.gt(Span, T.constant(0)), T.div(T.add(Span, T.constant(Step->value() - 1)), Step),
                T.constant(0));
+  if (L.leavesEarly) {
+    // Iterations after a break (or a thread's return) never run: how many
+    // do is not known, so neither is what an accumulation covers.
+    Frame.span.tripCount = nullptr;
+    Notes.push_back({L.leavesEarly->getBeginLoc(),
+                     "the loop can be left early here; reduction coverage through it is unproven"});
+  }
   Env[Var] = AbstractValue::ofInt(Counter);
-  visitLoopBody(For->getBody(), std::move(Frame));
+  visitLoopBody(L, For->getBody(), std::move(Frame));
   // After the loop the counter is past the bound; nothing reads it in the
   // kernels we analyse, so it becomes a plain unknown.
   Env[Var] = AbstractValue::ofInt(T.freshSymbol(Var->getName().str() + "_end"));
 }
 
-void ProvenanceInterpreter::visitWhileLike(const clang::Stmt *Loop, const clang::Expr *Cond,
+void ProvenanceInterpreter::visitWhileLike(const CfgLoop &L, const clang::Expr *Cond,
                                            const clang::Stmt *Body) {
+  const clang::Stmt *Loop = L.stmt;
   // Widening: every integer the body assigns becomes an unconstrained
   // symbol at the loop head; the loop condition holds inside the body.
   AssignedVars Assigned;
@@ -464,7 +363,7 @@ void ProvenanceInterpreter::visitWhileLike(const clang::Stmt *Loop, const clang:
   if (const Term *C = Cond ? evalInt(Cond) : nullptr)
     Frame.span.facts.push_back(T.ne(C, T.constant(0)));
   Frame.span.tripCount = nullptr; // unknown: coverage through this loop is unproven
-  visitLoopBody(Body, std::move(Frame));
+  visitLoopBody(L, Body, std::move(Frame));
   for (const clang::VarDecl *VD : Assigned.Vars) {
     auto It = Env.find(VD);
     if (It != Env.end() && It->second.kind == AbstractValue::Kind::Int)
@@ -472,7 +371,25 @@ void ProvenanceInterpreter::visitWhileLike(const clang::Stmt *Loop, const clang:
   }
 }
 
-void ProvenanceInterpreter::visitLoopBody(const clang::Stmt *Body, LoopFrame Frame) {
+void ProvenanceInterpreter::visitLoopBody(const CfgLoop &L, const clang::Stmt *Body,
+                                          LoopFrame Frame) {
+  // One iteration: the body region from its start to the back edge; the
+  // iteration's end is the join of every path that reaches the back edge
+  // (the body's end and each `continue`).
+  auto Iterate = [this, &L] {
+    if (!L.bodyStart || !L.body.count(L.bodyStart))
+      return; // an empty body
+    ValueEnv Before = Env;
+    RegionExits Exits = walkRegion(&L, FlowState{Env, Path});
+    auto Back = Exits.find(L.header);
+    if (Back == Exits.end() || Back->second.empty()) {
+      Env = std::move(Before); // no iteration reaches the next one
+      return;
+    }
+    FlowState End = merge(Back->second);
+    Env = std::move(End.env);
+    Path = std::move(End.path);
+  };
   AssignedVars Assigned;
   Assigned.TraverseStmt(const_cast<clang::Stmt *>(Body));
   CarriedVars PreLoop;
@@ -520,7 +437,9 @@ void ProvenanceInterpreter::visitLoopBody(const clang::Stmt *Body, LoopFrame Fra
     size_t AccessCount = Accesses.size(), BarrierCount = Barriers.size();
     unsigned SavedEpoch = Epoch;
     auto SavedEnv = Env;
-    visitStmt(Body);
+    auto SavedPath = Path;
+    auto SavedEntered = Flow->entered;
+    Iterate();
     std::vector<LdsWrite> BodyWrites(LdsWrites.begin() + Writes, LdsWrites.end());
     LdsWrites.resize(Writes);
     Obligations.resize(Obls);
@@ -529,10 +448,12 @@ void ProvenanceInterpreter::visitLoopBody(const clang::Stmt *Body, LoopFrame Fra
     Barriers.resize(BarrierCount);
     Epoch = SavedEpoch;
     Env = std::move(SavedEnv);
+    Path = std::move(SavedPath);
+    Flow->entered = std::move(SavedEntered);
     if (!BodyWrites.empty())
       PreviousIterationWrites[Frame.id] = std::move(BodyWrites);
   }
-  visitStmt(Body);
+  Iterate();
   PreviousIterationWrites.erase(Frame.id);
   // The log's copies of this loop learn where it ended.
   for (LdsAccess &A : Accesses)

@@ -22,6 +22,8 @@ struct ValueOrigin {
   std::string what;                       // "Bs[k][tx]" / "B[(k0 + ty) * N + col]"
   std::vector<const Term *> writerThread; // fresh thread ids of an LDS writer (x, y, z)
   const Term *element = nullptr;          // LDS element index the reader asked for
+
+  bool operator==(const ValueOrigin &) const = default;
 };
 
 struct ProvenanceCase {
@@ -30,6 +32,8 @@ struct ProvenanceCase {
   std::map<std::string, const Term *> coords; // coordinate name -> term
   std::set<std::string> tensors;              // tag names it is computed from
   std::vector<ValueOrigin> origins;
+
+  bool operator==(const ProvenanceCase &) const = default;
 };
 
 // One loop of an accumulation's iteration space, for reduction coverage.
@@ -38,6 +42,8 @@ struct ReductionLoop {
   std::vector<const Term *> facts; // bounds and stride of the counter
   const Term *tripCount = nullptr;
   std::string name; // the counter as written
+
+  bool operator==(const ReductionLoop &) const = default;
 };
 
 // A coordinate summed away by a loop-carried accumulation: which index each
@@ -59,6 +65,8 @@ struct Reduction {
   // When an iteration contributes at all (the disjunction of the cases'
   // validities): an iteration that does not skips its index.
   const Term *contributes = nullptr;
+
+  bool operator==(const Reduction &) const = default;
 };
 
 // The abstract value of a floating-point (or otherwise non-index) expression.
@@ -85,6 +93,8 @@ struct DataValue {
     return V;
   }
   bool isTagged() const { return kind == Kind::Tagged; }
+  // Structural: two branches that left a variable alone join to itself.
+  bool operator==(const DataValue &) const = default;
 };
 
 } // namespace ave::inv

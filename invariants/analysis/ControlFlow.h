@@ -1,0 +1,32 @@
+// The kernel body's CFG as the provenance interpreter walks it: the loops
+// found in it, each region's block order, and which pragmas a walk has
+// applied. Internal to invariants/.
+#pragma once
+
+#include "ProvenanceInterpreter.h"
+
+#include "clang/AST/ParentMap.h"
+#include "clang/Analysis/CFG.h"
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <set>
+#include <vector>
+
+namespace ave::inv {
+
+struct ProvenanceInterpreter::ControlFlow {
+  std::unique_ptr<clang::CFG> cfg;
+  std::unique_ptr<clang::ParentMap> parents;
+  std::set<const clang::Stmt *> statements; // statement positions: evaluated whole
+  std::deque<CfgLoop> loops;
+  std::map<const clang::CFGBlock *, const CfgLoop *> loopAtHeader;
+  std::map<const clang::CFGBlock *, const CfgLoop *> innermost;
+  // Reverse post-order per region: null for the kernel body, else the loop.
+  std::map<const CfgLoop *, std::vector<const clang::CFGBlock *>> order;
+  std::set<const clang::Stmt *> entered; // pragma targets applied on this walk
+  std::map<const clang::DeclStmt *, const clang::DeclStmt *> original; // of split DeclStmts
+};
+
+} // namespace ave::inv

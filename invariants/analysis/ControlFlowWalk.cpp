@@ -1,0 +1,445 @@
+// Control flow: the kernel body's Clang CFG. The body and every loop body are
+// regions, walked in reverse post-order; a loop inside a region is one node
+// (its header) that the loop machinery summarises. Branches add their
+// condition to the path on each outgoing edge, merge points join the
+// incoming paths (FlowMerge.cpp), and a pragma applies at the first CFG item
+// of the statement it precedes. Flow that no loop statement explains (a
+// `goto` backwards, a jump into a loop) is reported as unsupported.
+
+#include "ControlFlow.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Analysis/CFG.h"
+
+namespace ave::inv {
+
+namespace {
+
+// The statements that stand on their own (children of a compound, branch
+// and loop bodies, for-init): their expressions are evaluated as a whole.
+void collectStatements(const clang::Stmt *S, std::set<const clang::Stmt *> &Out) {
+  if (!S)
+    return;
+  auto Add = [&Out](const clang::Stmt *Child) {
+    if (Child)
+      Out.insert(Child);
+  };
+  if (const auto *CS = llvm::dyn_cast<clang::CompoundStmt>(S))
+    for (const clang::Stmt *Child : CS->body())
+      Add(Child);
+  else if (const auto *If = llvm::dyn_cast<clang::IfStmt>(S)) {
+    Add(If->getInit());
+    Add(If->getThen());
+    Add(If->getElse());
+  } else if (const auto *For = llvm::dyn_cast<clang::ForStmt>(S)) {
+    Add(For->getInit());
+    Add(For->getBody());
+  } else if (const auto *While = llvm::dyn_cast<clang::WhileStmt>(S))
+    Add(While->getBody());
+  else if (const auto *Do = llvm::dyn_cast<clang::DoStmt>(S))
+    Add(Do->getBody());
+  else if (const auto *Switch = llvm::dyn_cast<clang::SwitchStmt>(S)) {
+    Add(Switch->getInit());
+    Add(Switch->getBody());
+  } else if (const auto *SC = llvm::dyn_cast<clang::SwitchCase>(S))
+    Add(SC->getSubStmt());
+  else if (const auto *Label = llvm::dyn_cast<clang::LabelStmt>(S))
+    Add(Label->getSubStmt());
+  else if (const auto *Attr = llvm::dyn_cast<clang::AttributedStmt>(S))
+    Add(Attr->getSubStmt());
+  for (const clang::Stmt *Child : S->children())
+    collectStatements(Child, Out);
+}
+
+// The statement of a CFG element, or null for implicit destructors, scopes...
+const clang::Stmt *elementStmt(const clang::CFGElement &E) {
+  if (std::optional<clang::CFGStmt> S = E.getAs<clang::CFGStmt>())
+    return S->getStmt();
+  return nullptr;
+}
+
+// The successor whether or not the edge was pruned as never taken.
+const clang::CFGBlock *anySuccessor(const clang::CFGBlock::AdjacentBlock &A) {
+  return A.getReachableBlock() ? A.getReachableBlock() : A.getPossiblyUnreachableBlock();
+}
+
+const clang::Stmt *firstItem(const clang::CFGBlock *B) {
+  for (const clang::CFGElement &E : *B)
+    if (const clang::Stmt *S = elementStmt(E))
+      return S;
+  return B->getTerminatorStmt();
+}
+
+const clang::Stmt *lastItem(const clang::CFGBlock *B) {
+  if (const clang::Stmt *T = B->getTerminatorStmt())
+    return T;
+  for (auto It = B->rbegin(); It != B->rend(); ++It)
+    if (const clang::Stmt *S = elementStmt(*It))
+      return S;
+  return nullptr;
+}
+
+// The value a two-way terminator branches on in this block: in `a && b`
+// the block of `b` decides on `b` alone, `a` having been decided before.
+const clang::Expr *branchValue(const clang::CFGBlock *B) {
+  const auto *E = llvm::dyn_cast_or_null<clang::Expr>(B->getTerminatorCondition());
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    const auto *BO = llvm::dyn_cast<clang::BinaryOperator>(E);
+    if (!BO || !BO->isLogicalOp())
+      break;
+    E = BO->getRHS();
+  }
+  return E;
+}
+
+} // namespace
+
+bool ProvenanceInterpreter::buildControlFlow(const clang::Stmt *Body) {
+  Flow = std::make_unique<ControlFlow>();
+  clang::CFG::BuildOptions Options;
+  Flow->cfg = clang::CFG::buildCFG(Ann.kernel, const_cast<clang::Stmt *>(Body), &Ctx, Options);
+  auto Unsupported = [this](clang::SourceLocation At, std::string Why) {
+    Obligation O;
+    O.range = clang::SourceRange(At, At);
+    O.summary = "invariants of kernel '" + Ann.kernel->getNameAsString() + "'";
+    O.unprovenReason = std::move(Why);
+    Obligations.push_back(std::move(O));
+    return false;
+  };
+  if (!Flow->cfg)
+    return Unsupported(Ann.kernel->getLocation(), "the kernel body has no control-flow graph");
+  clang::CFG &Cfg = *Flow->cfg;
+  Flow->parents = std::make_unique<clang::ParentMap>(const_cast<clang::Stmt *>(Body));
+  Flow->statements.insert(Body);
+  collectStatements(Body, Flow->statements);
+  for (const auto &[Synthetic, Original] : Cfg.synthetic_stmts())
+    Flow->original[Synthetic] = Original;
+
+  auto Within = [this](const clang::Stmt *S, const clang::Stmt *Ancestor) {
+    for (; S; S = Flow->parents->getParent(S))
+      if (S == Ancestor)
+        return true;
+    return false;
+  };
+
+  // Loops: each loop statement's back edge comes from blocks that name it
+  // as their loop target.
+  std::map<const clang::Stmt *, const clang::CFGBlock *> Latch;
+  std::map<const clang::Stmt *, const clang::CFGBlock *> CondBlock;
+  for (const clang::CFGBlock *B : Cfg) {
+    if (const clang::Stmt *Target = B->getLoopTarget())
+      Latch.emplace(Target, B);
+    if (const clang::Stmt *Terminator = B->getTerminatorStmt();
+        Terminator && llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt>(Terminator))
+      CondBlock[Terminator] = B;
+  }
+  for (const auto &[Stmt, LatchBlock] : Latch) {
+    CfgLoop L;
+    L.stmt = Stmt;
+    for (const clang::CFGBlock::AdjacentBlock &A : LatchBlock->succs())
+      if (const clang::CFGBlock *H = A.getReachableBlock())
+        L.header = H;
+    if (!L.header)
+      continue; // the back edge is never taken: not a loop
+    auto CB = CondBlock.find(Stmt);
+    L.condBlock = CB == CondBlock.end() ? nullptr : CB->second;
+    if (llvm::isa<clang::DoStmt>(Stmt)) {
+      L.bodyStart = L.header;
+      if (L.condBlock && L.condBlock->succ_size() == 2)
+        L.exit = anySuccessor(*(L.condBlock->succ_begin() + 1));
+    } else if (L.condBlock && L.condBlock->succ_size() == 2) {
+      L.bodyStart = L.condBlock->succ_begin()->getReachableBlock();
+      L.exit = anySuccessor(*(L.condBlock->succ_begin() + 1));
+    } else {
+      L.bodyStart = L.header; // `for (;;)`: no condition block
+    }
+    // The body: what the body start reaches without going round or out.
+    std::vector<const clang::CFGBlock *> Work;
+    if (L.bodyStart && (L.bodyStart != L.header || llvm::isa<clang::DoStmt>(Stmt) || !L.condBlock))
+      Work.push_back(L.bodyStart);
+    while (!Work.empty()) {
+      const clang::CFGBlock *B = Work.back();
+      Work.pop_back();
+      if (!L.body.insert(B).second)
+        continue;
+      for (const clang::CFGBlock::AdjacentBlock &A : B->succs()) {
+        const clang::CFGBlock *S = A.getReachableBlock();
+        if (!S || S == L.header || S == L.exit || S == &Cfg.getExit() || L.body.count(S))
+          continue;
+        if (const clang::Stmt *First = firstItem(S); First && !Within(First, Stmt))
+          continue;
+        Work.push_back(S);
+      }
+    }
+    for (const clang::CFGBlock *B : L.body)
+      for (const clang::CFGBlock::AdjacentBlock &A : B->succs()) {
+        const clang::CFGBlock *S = A.getReachableBlock();
+        if (!S || S == L.header || L.body.count(S))
+          continue;
+        if (B == L.condBlock && S == L.exit)
+          continue; // a do-while's condition ending the loop
+        L.leavesEarly = lastItem(B) ? lastItem(B) : Stmt;
+      }
+    Flow->loops.push_back(std::move(L));
+  }
+  for (const CfgLoop &L : Flow->loops) {
+    Flow->loopAtHeader[L.header] = &L;
+    for (const clang::CFGBlock *B : L.body) {
+      const CfgLoop *&In = Flow->innermost[B];
+      if (!In || In->body.size() > L.body.size())
+        In = &L;
+    }
+  }
+
+  // Each region's order, checking that every block of it is reached through
+  // the region's own edges or a nested loop's header.
+  auto Order = [&](const CfgLoop *Self, const clang::CFGBlock *Entry) -> bool {
+    std::vector<const clang::CFGBlock *> &Out = Flow->order[Self];
+    std::set<const clang::CFGBlock *> Visited, OnStack;
+    std::string Why;
+    clang::SourceLocation At;
+    std::function<bool(const clang::CFGBlock *)> Visit = [&](const clang::CFGBlock *N) {
+      Visited.insert(N);
+      OnStack.insert(N);
+      std::vector<const clang::CFGBlock *> Succs;
+      auto Nested = Flow->loopAtHeader.find(N);
+      if (N != Entry && Nested != Flow->loopAtHeader.end() && Nested->second != Self) {
+        if (Nested->second->exit)
+          Succs.push_back(Nested->second->exit);
+      } else {
+        for (const clang::CFGBlock::AdjacentBlock &A : N->succs())
+          if (const clang::CFGBlock *S = A.getReachableBlock())
+            Succs.push_back(S);
+      }
+      for (const clang::CFGBlock *S : Succs) {
+        if (S == Entry || S == &Cfg.getExit() || (Self && !Self->body.count(S)))
+          continue;
+        const clang::Stmt *Where = lastItem(N) ? lastItem(N) : firstItem(S);
+        auto In = Flow->innermost.find(S);
+        const CfgLoop *Inner = In == Flow->innermost.end() ? nullptr : In->second;
+        if (Inner != Self && !Flow->loopAtHeader.count(S)) {
+          Why = "a jump into the body of a loop is not modelled";
+          At = Where ? Where->getBeginLoc() : Ann.kernel->getLocation();
+          return false;
+        }
+        if (OnStack.count(S)) {
+          Why = "a loop formed by 'goto' (not a for, while or do statement) is not modelled";
+          At = Where ? Where->getBeginLoc() : Ann.kernel->getLocation();
+          return false;
+        }
+        if (!Visited.count(S) && !Visit(S))
+          return false;
+      }
+      OnStack.erase(N);
+      Out.push_back(N);
+      return true;
+    };
+    if (!Visit(Entry))
+      return Unsupported(At, Why);
+    std::reverse(Out.begin(), Out.end());
+    return true;
+  };
+  if (!Order(nullptr, &Cfg.getEntry()))
+    return false;
+  for (const CfgLoop &L : Flow->loops)
+    if (L.bodyStart && L.body.count(L.bodyStart) && !Order(&L, L.bodyStart))
+      return false;
+  if (std::getenv("AVE_DUMP_CFG"))
+    Cfg.dump(Ctx.getLangOpts(), false);
+  return true;
+}
+
+void ProvenanceInterpreter::enterItem(const clang::Stmt *S) {
+  if (const auto *DS = llvm::dyn_cast<clang::DeclStmt>(S))
+    if (auto It = Flow->original.find(DS); It != Flow->original.end())
+      S = It->second;
+  // The pragmas before S and before each statement enclosing it, outermost
+  // first, each once per walk.
+  std::vector<const clang::Stmt *> Chain;
+  for (const clang::Stmt *P = S; P; P = Flow->parents->getParent(P))
+    if (PragmasBefore.count(P) && !Flow->entered.count(P))
+      Chain.push_back(P);
+  for (auto It = Chain.rbegin(); It != Chain.rend(); ++It) {
+    Flow->entered.insert(*It);
+    auto [B, E] = PragmasBefore.equal_range(*It);
+    for (auto P = B; P != E; ++P)
+      applyPragma(*P->second);
+  }
+}
+
+std::vector<std::vector<const Term *>> ProvenanceInterpreter::edgeFacts(const clang::CFGBlock *B) {
+  std::vector<std::vector<const Term *>> Facts(B->succ_size());
+  const clang::Stmt *Terminator = B->getTerminatorStmt();
+  if (!Terminator ||
+      llvm::isa<clang::GotoStmt, clang::IndirectGotoStmt, clang::BreakStmt, clang::ContinueStmt>(
+          Terminator))
+    return Facts;
+  if (const auto *Switch = llvm::dyn_cast<clang::SwitchStmt>(Terminator)) {
+    const Term *V = evalInt(Switch->getCond());
+    if (!V)
+      V = T.freshSymbol("switch", SymbolKind::Fresh);
+    auto CaseFact = [&](const clang::CaseStmt *CS) -> const Term * {
+      clang::Expr::EvalResult Lo, Hi;
+      if (!CS->getLHS()->EvaluateAsInt(Lo, Ctx))
+        return nullptr;
+      const Term *L = T.constant(Lo.Val.getInt().getSExtValue());
+      if (!CS->getRHS())
+        return T.eq(V, L);
+      if (!CS->getRHS()->EvaluateAsInt(Hi, Ctx))
+        return nullptr;
+      return T.logicalAnd(T.ge(V, L), T.le(V, T.constant(Hi.Val.getInt().getSExtValue())));
+    };
+    unsigned I = 0;
+    for (const clang::CFGBlock::AdjacentBlock &A : B->succs()) {
+      const clang::CFGBlock *S = anySuccessor(A);
+      const auto *CS = S ? llvm::dyn_cast_or_null<clang::CaseStmt>(S->getLabel()) : nullptr;
+      if (CS) {
+        if (const Term *F = CaseFact(CS))
+          Facts[I].push_back(F);
+      } else {
+        // The default label, or past the switch: no case matched.
+        for (const clang::SwitchCase *SC = Switch->getSwitchCaseList(); SC;
+             SC = SC->getNextSwitchCase())
+          if (const auto *Case = llvm::dyn_cast<clang::CaseStmt>(SC))
+            if (const Term *F = CaseFact(Case))
+              Facts[I].push_back(T.logicalNot(F));
+      }
+      ++I;
+    }
+    return Facts;
+  }
+  if (B->succ_size() != 2)
+    return Facts;
+  const clang::Expr *Value = branchValue(B);
+  const Term *C = Value ? evalInt(Value) : nullptr;
+  if (!C)
+    C = T.freshSymbol("cond", SymbolKind::Fresh);
+  C = T.ne(C, T.constant(0));
+  Facts[0].push_back(C);
+  Facts[1].push_back(T.logicalNot(C));
+  return Facts;
+}
+
+void ProvenanceInterpreter::send(
+    const clang::CFGBlock *From, const clang::Stmt *LastItem, bool Jumps, const clang::CFGBlock *To,
+    FlowState State, const CfgLoop *Self, RegionExits &Exits,
+    std::map<const clang::CFGBlock *, std::vector<FlowState>> &Pending) {
+  (void)From;
+  // Falling off the end of a compound statement: the pragmas at its end.
+  if (!Jumps && LastItem && !PragmasAtEnd.empty()) {
+    const clang::Stmt *Next = nullptr;
+    for (const clang::CFGBlock *S = To; S && !Next;) {
+      Next = firstItem(S);
+      if (Next || S->succ_size() != 1 || S == &Flow->cfg->getExit())
+        break;
+      S = S->succ_begin()->getReachableBlock();
+    }
+    std::set<const clang::Stmt *> Still;
+    for (const clang::Stmt *P = Next; P; P = Flow->parents->getParent(P))
+      Still.insert(P);
+    std::vector<const clang::CompoundStmt *> Ended;
+    for (const clang::Stmt *P = LastItem; P; P = Flow->parents->getParent(P))
+      if (const auto *CS = llvm::dyn_cast<clang::CompoundStmt>(P);
+          CS && !Still.count(CS) && PragmasAtEnd.count(CS))
+        Ended.push_back(CS);
+    if (!Ended.empty()) {
+      Env = std::move(State.env);
+      Path = std::move(State.path);
+      for (const clang::CompoundStmt *CS : Ended) {
+        auto [B, E] = PragmasAtEnd.equal_range(CS);
+        for (auto It = B; It != E; ++It)
+          applyPragma(*It->second);
+      }
+      State.env = std::move(Env);
+      State.path = std::move(Path);
+    }
+  }
+  if (To == (Self ? Self->header : nullptr) || To == &Flow->cfg->getExit() ||
+      (Self ? !Self->body.count(To) : false))
+    Exits[To].push_back(std::move(State));
+  else
+    Pending[To].push_back(std::move(State));
+}
+
+void ProvenanceInterpreter::visitBlock(
+    const clang::CFGBlock *B, const CfgLoop *Self, RegionExits &Exits,
+    std::map<const clang::CFGBlock *, std::vector<FlowState>> &Pending) {
+  auto Nested = Flow->loopAtHeader.find(B);
+  if (Nested != Flow->loopAtHeader.end() && Nested->second != Self) {
+    const CfgLoop &L = *Nested->second;
+    runLoop(L);
+    if (L.exit)
+      send(B, L.stmt, false, L.exit, FlowState{std::move(Env), std::move(Path)}, Self, Exits,
+           Pending);
+    return;
+  }
+  for (const clang::CFGElement &E : *B) {
+    const clang::Stmt *S = elementStmt(E);
+    if (!S)
+      continue;
+    enterItem(S);
+    if (const auto *DS = llvm::dyn_cast<clang::DeclStmt>(S)) {
+      for (const clang::Decl *D : DS->decls())
+        if (const auto *VD = llvm::dyn_cast<clang::VarDecl>(D))
+          declare(VD);
+      continue;
+    }
+    const auto *Ex = llvm::dyn_cast<clang::Expr>(S);
+    if (!Ex)
+      continue;
+    bool Standalone = Flow->statements.count(Ex);
+    if (!Standalone)
+      if (const auto *Full = llvm::dyn_cast_or_null<clang::FullExpr>(Flow->parents->getParent(Ex)))
+        Standalone = Flow->statements.count(Full);
+    if (Standalone)
+      eval(Ex);
+  }
+  const clang::Stmt *Terminator = B->getTerminatorStmt();
+  if (Terminator)
+    enterItem(Terminator);
+  std::vector<std::vector<const Term *>> Facts = edgeFacts(B);
+  bool Jumps =
+      Terminator &&
+      llvm::isa<clang::GotoStmt, clang::IndirectGotoStmt, clang::BreakStmt, clang::ContinueStmt>(
+          Terminator);
+  const clang::Stmt *Last = lastItem(B);
+  if (Last && llvm::isa<clang::ReturnStmt>(Last))
+    Jumps = true;
+  FlowState Out{std::move(Env), std::move(Path)};
+  unsigned I = 0;
+  for (const clang::CFGBlock::AdjacentBlock &A : B->succs()) {
+    const clang::CFGBlock *S = A.getReachableBlock();
+    std::vector<const Term *> &EdgeFacts = Facts[I++];
+    if (!S)
+      continue;
+    FlowState Edge = Out;
+    Edge.path.insert(Edge.path.end(), EdgeFacts.begin(), EdgeFacts.end());
+    send(B, Last, Jumps, S, std::move(Edge), Self, Exits, Pending);
+  }
+}
+
+ProvenanceInterpreter::RegionExits ProvenanceInterpreter::walkRegion(const CfgLoop *Self,
+                                                                     FlowState In) {
+  RegionExits Exits;
+  std::map<const clang::CFGBlock *, std::vector<FlowState>> Pending;
+  const std::vector<const clang::CFGBlock *> &Order = Flow->order[Self];
+  if (Order.empty())
+    return Exits;
+  Pending[Order.front()].push_back(std::move(In));
+  for (const clang::CFGBlock *B : Order) {
+    auto It = Pending.find(B);
+    if (It == Pending.end() || It->second.empty())
+      continue; // not reached on any path
+    FlowState State = merge(It->second);
+    Pending.erase(It);
+    Env = std::move(State.env);
+    Path = std::move(State.path);
+    visitBlock(B, Self, Exits, Pending);
+  }
+  return Exits;
+}
+
+} // namespace ave::inv
