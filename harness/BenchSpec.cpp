@@ -81,8 +81,10 @@ void classifyGemm(const std::vector<BenchTensor> &tensors, Einsum &e) {
     if (names(tensors[a].tag) != std::vector<std::string>{m, k} ||
         names(tensors[b].tag) != std::vector<std::string>{k, n})
       continue;
+    ElementType in = tensors[a].type;
+    bool mixed = c.type == ElementType::F32 && (in == ElementType::F16 || in == ElementType::BF16);
     if (!isDenseRowMajor(tensors[a].tag) || !isDenseRowMajor(tensors[b].tag) ||
-        !isDenseRowMajor(c.tag) || tensors[a].type != c.type || tensors[b].type != c.type)
+        !isDenseRowMajor(c.tag) || tensors[b].type != in || (in != c.type && !mixed))
       return;
     e.isGemm = true;
     e.gemmA = a;
@@ -95,7 +97,96 @@ void classifyGemm(const std::vector<BenchTensor> &tensors, Einsum &e) {
   }
 }
 
+bool hasName(const ann::TagSpec &tag, const std::string &name) {
+  return tag.coordinateIndex(name) >= 0;
+}
+
+// The names of `tag` that are not in `batch`, in tag order.
+std::vector<std::string> namesBeyond(const ann::TagSpec &tag,
+                                     const std::vector<std::string> &batch) {
+  std::vector<std::string> out;
+  for (const ann::Coordinate &c : tag.coordinates)
+    if (std::find(batch.begin(), batch.end(), c.name) == batch.end())
+      out.push_back(c.name);
+  return out;
+}
+
 } // namespace
+
+std::optional<Attention> deriveAttention(const std::vector<BenchTensor> &tensors,
+                                         std::string &error) {
+  std::vector<std::size_t> inputs, outputs;
+  for (std::size_t i = 0; i < tensors.size(); ++i)
+    (tensors[i].output ? outputs : inputs).push_back(i);
+  if (outputs.size() != 1 || inputs.size() != 3) {
+    error = "attention needs three input tensors (Q, K, V) and one output; the kernel has " +
+            std::to_string(inputs.size()) + " inputs and " + std::to_string(outputs.size()) +
+            " outputs";
+    return std::nullopt;
+  }
+  Attention a;
+  a.output = outputs[0];
+  const ann::TagSpec &out = tensors[a.output].tag;
+  for (const ann::Coordinate &c : out.coordinates) {
+    bool everywhere = true;
+    for (std::size_t i : inputs)
+      everywhere = everywhere && hasName(tensors[i].tag, c.name);
+    if (everywhere)
+      a.batch.push_back(c.name);
+  }
+  std::vector<std::string> outRest = namesBeyond(out, a.batch);
+  if (outRest.size() != 2) {
+    error = "attention output " + coordinateList(out) +
+            " must have exactly two coordinates besides the batch ones (query row, value "
+            "column); it has " +
+            std::to_string(outRest.size());
+    return std::nullopt;
+  }
+  // Row-major convention O(..., i, e): the first is the query row.
+  a.query = outRest[0];
+  a.valueDim = outRest[1];
+  bool haveQ = false, haveV = false, haveK = false;
+  for (std::size_t i : inputs) {
+    const ann::TagSpec &tag = tensors[i].tag;
+    std::vector<std::string> rest = namesBeyond(tag, a.batch);
+    if (rest.size() != 2) {
+      error = "attention input " + coordinateList(tag) +
+              " must have exactly two coordinates besides the batch ones " + "(shared by all four)";
+      return std::nullopt;
+    }
+    bool query = hasName(tag, a.query), value = hasName(tag, a.valueDim);
+    if (query && value) {
+      error = "attention input " + coordinateList(tag) + " has both the query row '" + a.query +
+              "' and the value column '" + a.valueDim + "'";
+      return std::nullopt;
+    }
+    bool &have = query ? haveQ : value ? haveV : haveK;
+    if (have) {
+      error = "two attention inputs play the same role (" + coordinateList(tag) + ")";
+      return std::nullopt;
+    }
+    have = true;
+    (query ? a.q : value ? a.v : a.k) = i;
+  }
+  if (!haveQ || !haveK || !haveV) {
+    error = "attention needs an input with the query row '" + a.query +
+            "' (Q), one with the value column '" + a.valueDim + "' (V) and one with neither (K)";
+    return std::nullopt;
+  }
+  std::vector<std::string> qRest = namesBeyond(tensors[a.q].tag, a.batch);
+  std::vector<std::string> vRest = namesBeyond(tensors[a.v].tag, a.batch);
+  a.headDim = qRest[0] == a.query ? qRest[1] : qRest[0];
+  a.key = vRest[0] == a.valueDim ? vRest[1] : vRest[0];
+  const ann::TagSpec &k = tensors[a.k].tag;
+  if (!hasName(k, a.key) || !hasName(k, a.headDim) || a.key == a.headDim) {
+    error = "attention K " + coordinateList(k) + " must have the key '" + a.key +
+            "' of V and the head coordinate '" + a.headDim + "' of Q";
+    return std::nullopt;
+  }
+  a.text = "softmax_" + a.key + "(" + coordinateList(tensors[a.q].tag) + " " + coordinateList(k) +
+           ") " + coordinateList(tensors[a.v].tag) + " -> " + coordinateList(out);
+  return a;
+}
 
 std::optional<Einsum> deriveEinsum(const std::vector<BenchTensor> &tensors, std::string &error) {
   Einsum e;
@@ -182,14 +273,22 @@ BenchSpecResult buildBenchSpec(const model::KernelModel &kernel,
       if (!type)
         return fail("parameter '" + p.name + "' points to '" + p.pointeeType +
                     "'; the bundle handles float, double, __half and __hip_bfloat16");
-      spec.params.push_back({true, spec.tensors.size()});
+      spec.params.push_back({ParamSlot::Kind::Tensor, spec.tensors.size()});
       spec.tensors.push_back({p.name, p.pointeeType, *type, !p.pointeeConst, tag->spec});
       continue;
     }
-    if (!p.decl || !p.decl->getType()->isIntegerType())
+    clang::QualType type = p.decl ? p.decl->getType().getCanonicalType() : clang::QualType();
+    if (!type.isNull() && (type->isSpecificBuiltinType(clang::BuiltinType::Float) ||
+                           type->isSpecificBuiltinType(clang::BuiltinType::Double))) {
+      spec.params.push_back({ParamSlot::Kind::Float, spec.floats.size()});
+      spec.floats.push_back(
+          {p.name, type->isSpecificBuiltinType(clang::BuiltinType::Float) ? "float" : "double"});
+      continue;
+    }
+    if (type.isNull() || !type->isIntegerType())
       return fail("scalar parameter '" + p.name + "' of type '" + p.type +
-                  "' is not an integer size; the bundle binds only integer sizes (--shape)");
-    spec.params.push_back({false, spec.sizes.size()});
+                  "' is neither an integer size (--shape) nor a float/double value (--param)");
+    spec.params.push_back({ParamSlot::Kind::Size, spec.sizes.size()});
     spec.sizes.push_back({p.name, p.type});
   }
   const ann::BoundPragma *launch = annotations.launch();

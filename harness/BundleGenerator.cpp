@@ -55,10 +55,17 @@ std::string compareSignatures(const BenchSpec &candidate, const BenchSpec &refer
            " parameters, the candidate " + std::to_string(candidate.params.size());
   for (std::size_t i = 0; i < candidate.params.size(); ++i) {
     const ParamSlot &c = candidate.params[i], &r = reference.params[i];
-    if (c.isTensor != r.isTensor)
+    if (c.kind != r.kind)
       return "parameter " + std::to_string(i + 1) +
-             " is a tensor in one kernel, a size in the other";
-    if (c.isTensor) {
+             " is of a different kind (tensor, integer size, float value) in the two kernels";
+    if (c.kind == ParamSlot::Kind::Float) {
+      const FloatParam &a = candidate.floats[c.index], &b = reference.floats[r.index];
+      if (a.name != b.name || a.type != b.type)
+        return "scalar parameter " + std::to_string(i + 1) + " is " + a.type + " '" + a.name +
+               "' in the candidate but " + b.type + " '" + b.name + "' in the reference";
+      continue;
+    }
+    if (c.kind == ParamSlot::Kind::Tensor) {
       const BenchTensor &a = candidate.tensors[c.index], &b = reference.tensors[r.index];
       if (a.type != b.type || a.output != b.output)
         return "tensor parameter '" + a.param + "' differs in element type or constness";
@@ -75,7 +82,12 @@ std::string compareSignatures(const BenchSpec &candidate, const BenchSpec &refer
 
 BundleResult generateBundle(const BundleRequest &request) {
   BundleResult result;
-  std::vector<BundleFile> files = staticBundleFiles();
+  // The attention reference and the SDPA anchor script travel only where
+  // they are used.
+  std::vector<BundleFile> files;
+  for (const BundleFile &f : staticBundleFiles())
+    if (request.attention || (f.path != "ave_attention.h" && f.path != "sdpa_anchor.py"))
+      files.push_back(f);
   std::string candidatePath, referencePath, error;
   if (std::string e =
           addKernelSources(request.candidateSource, "kernel/candidate", files, candidatePath);
@@ -84,7 +96,11 @@ BundleResult generateBundle(const BundleRequest &request) {
     return result;
   }
   files.push_back({"problem.h", problemHeader(request, error), false});
-  files.push_back({"ground_truth.hip", groundTruthSource(request.candidate, error), false});
+  files.push_back({"ground_truth.hip",
+                   request.attention
+                       ? attentionGroundTruthSource(request.candidate, *request.attention, error)
+                       : groundTruthSource(request.candidate, error),
+                   false});
   files.push_back(
       {"launch_candidate.hip",
        launcherSource(request.candidate, candidatePath, "ave_candidate_" + request.candidate.kernel,

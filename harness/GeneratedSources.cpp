@@ -6,6 +6,7 @@
 
 #include "ave/harness/ExprCode.h"
 
+#include <cstdio>
 #include <sstream>
 
 namespace ave::harness {
@@ -46,6 +47,30 @@ std::string toDouble(ElementType t, const std::string &value) {
   default:
     return "double(" + value + ")";
   }
+}
+
+// The half-precision headers the tensors' element types need (the HIP
+// runtime header alone declares neither type on AMD).
+std::string halfIncludes(const BenchSpec &spec) {
+  bool f16 = false, bf16 = false;
+  for (const BenchTensor &t : spec.tensors) {
+    f16 = f16 || t.type == ElementType::F16;
+    bf16 = bf16 || t.type == ElementType::BF16;
+  }
+  return std::string(f16 ? "#include <hip/hip_fp16.h>\n" : "") +
+         (bf16 ? "#if __has_include(<hip/hip_bf16.h>)\n#include <hip/hip_bf16.h>\n#else\n"
+                 "#include <hip/hip_bfloat16.h>\n#endif\n"
+               : "");
+}
+
+// Round-trips exactly: the reference uses the very value the kernel gets.
+std::string doubleLiteral(double value) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.17g", value);
+  std::string text = buffer;
+  if (text.find_first_of(".eEn") == std::string::npos)
+    text += ".0";
+  return text;
 }
 
 std::string productOfBounds(const BenchSpec &spec, const std::vector<std::string> &coords,
@@ -98,6 +123,18 @@ std::string sizeLocals(const BenchSpec &spec, const std::string &indent) {
   return out;
 }
 
+std::string referenceDescription(const BundleRequest &request) {
+  std::string scores = "1", factors;
+  for (const ScalarBinding &b : request.scalars)
+    if (b.role == ScalarRole::ScoreScale)
+      scores = b.name;
+    else
+      factors += ", times " + b.name;
+  if (request.attention)
+    return "attention " + request.attention->text + ", scores scaled by " + scores;
+  return "einsum " + request.candidate.einsum.text + factors;
+}
+
 std::string problemHeader(const BundleRequest &request, std::string &error) {
   const BenchSpec &spec = request.candidate;
   const Einsum &e = spec.einsum;
@@ -116,6 +153,37 @@ std::string problemHeader(const BundleRequest &request, std::string &error) {
   o << "inline constexpr const char *kReferenceSource = "
     << quoted(request.referenceSource ? request.referenceSource->path : "") << ";\n";
   o << "inline constexpr const char *kEinsum = " << quoted(e.text) << ";\n";
+
+  // Scalars: values (rounded to the kernel's type) and roles.
+  double outputScale = 1, scoreScale = 1;
+  std::size_t floatSlots = request.scalars.empty() ? 1 : request.scalars.size();
+  if (request.scalars.size() != spec.floats.size())
+    error = "every float/double parameter needs a value and a role (--param)";
+  std::string names, values, roles;
+  for (std::size_t i = 0; i < request.scalars.size(); ++i) {
+    const ScalarBinding &b = request.scalars[i];
+    names += (i ? ", " : "") + quoted(b.name);
+    values += (i ? ", " : "") + doubleLiteral(b.value);
+    roles += (i ? ", " : "") + quoted(scalarRoleName(b.role));
+    if (b.role == ScalarRole::OutputScale)
+      outputScale *= b.value;
+    else
+      scoreScale = b.value;
+  }
+  std::string reference = referenceDescription(request);
+  o << "inline constexpr const char *kReference = " << quoted(reference) << ";\n";
+  o << "inline constexpr int kFloatCount = " << request.scalars.size() << ";\n";
+  o << "inline constexpr const char *kFloatNames[" << floatSlots << "] = {"
+    << (names.empty() ? "\"\"" : names) << "};\n";
+  o << "inline constexpr const char *kFloatRoles[" << floatSlots << "] = {"
+    << (roles.empty() ? "\"\"" : roles) << "};\n";
+  o << "// As the kernel receives them (rounded to its parameter's type).\n";
+  o << "inline constexpr double kFloatValues[" << floatSlots << "] = {"
+    << (values.empty() ? "0.0" : values) << "};\n";
+  o << "// The product of the output-scale scalars: the einsum reference is multiplied by it.\n";
+  o << "inline constexpr double kOutputScale = " << doubleLiteral(outputScale) << ";\n";
+  o << "inline constexpr bool kIsAttention = " << (request.attention ? "true" : "false") << ";\n";
+  o << "inline constexpr double kScoreScale = " << doubleLiteral(scoreScale) << ";\n";
   o << "inline constexpr ave_bench::DType kOutputType = " << dtypeEnum(spec.output().type) << ";\n";
   o << "inline constexpr int kSizeCount = " << spec.sizes.size() << ";\n";
   o << "inline constexpr const char *kSizeNames[" << slots << "] = {";
@@ -133,6 +201,8 @@ std::string problemHeader(const BundleRequest &request, std::string &error) {
   }
   o << "};\n";
   o << "inline constexpr bool kIsGemm = " << (e.isGemm ? "true" : "false") << ";\n";
+  o << "inline constexpr ave_bench::DType kGemmInputType = "
+    << dtypeEnum(e.isGemm ? spec.tensors[e.gemmA].type : spec.output().type) << ";\n";
   o << "inline constexpr int kGemmA = " << (e.isGemm ? int(e.gemmA) : -1)
     << ", kGemmB = " << (e.isGemm ? int(e.gemmB) : -1)
     << ", kGemmC = " << (e.isGemm ? int(e.gemmC) : -1) << ";\n\n";
@@ -169,19 +239,46 @@ std::string problemHeader(const BundleRequest &request, std::string &error) {
   }
   o << "}\n\n";
 
-  o << "// Terms summed into each output element (1 for a copy).\n";
-  o << "inline double reductionLength(const int64_t *s) {\n"
-    << sizeLocals(spec, "  ") << "  return double(" << productOfBounds(spec, e.reduced, error)
-    << ");\n}\n\n";
+  if (const std::optional<Attention> &a = request.attention) {
+    std::string keys = cppOf(*spec.coordinateBound(a->key), error);
+    std::string headDim = cppOf(*spec.coordinateBound(a->headDim), error);
+    std::string valueDim = cppOf(*spec.coordinateBound(a->valueDim), error);
+    std::string queries = cppOf(*spec.coordinateBound(a->query), error);
+    o << "// Attention: the error of a row grows with the keys it sums over and the head\n"
+         "// dimension of its scores (ave_attention.h).\n";
+    o << "inline double reductionLength(const int64_t *s) {\n"
+      << sizeLocals(spec, "  ") << "  return double(" << keys << " + " << headDim << ");\n}\n\n";
+    o << "// Q K^T and P V: 2 * rows * keys * (head + value dimension); the softmax is not\n"
+         "// counted.\n";
+    o << "inline double flopCount(const int64_t *s) {\n"
+      << sizeLocals(spec, "  ") << "  return 2.0 * double("
+      << productOfBounds(spec, a->batch, error) << ") * double(" << queries << ") * double(" << keys
+      << ") * double(" << headDim << " + " << valueDim << ");\n}\n\n";
+    o << "// The batch extents (" << a->batch.size()
+      << " of them), then queries, keys, head and value dimension.\n";
+    o << "inline constexpr int kAttentionBatchCount = " << a->batch.size() << ";\n";
+    o << "inline std::vector<int64_t> attentionDims(const int64_t *s) {\n"
+      << sizeLocals(spec, "  ") << "  return {";
+    for (const std::string &b : a->batch)
+      o << cppOf(*spec.coordinateBound(b), error) << ", ";
+    o << queries << ", " << keys << ", " << headDim << ", " << valueDim << "};\n}\n\n";
+  } else {
+    o << "// Terms summed into each output element (1 for a copy).\n";
+    o << "inline double reductionLength(const int64_t *s) {\n"
+      << sizeLocals(spec, "  ") << "  return double(" << productOfBounds(spec, e.reduced, error)
+      << ");\n}\n\n";
 
-  o << "// Multiply-adds count two; 0 when the einsum has fewer than two inputs\n"
-       "// (the result is then reported in GB/s only).\n";
-  o << "inline double flopCount(const int64_t *s) {\n" << sizeLocals(spec, "  ");
-  if (e.kind == Einsum::Kind::Contraction && e.inputs.size() >= 2)
-    o << "  return 2.0 * double(" << productOfBounds(spec, allCoordinates(spec), error) << ");\n";
-  else
-    o << "  return 0.0;\n";
-  o << "}\n\n";
+    o << "// Multiply-adds count two; 0 when the einsum has fewer than two inputs\n"
+         "// (the result is then reported in GB/s only).\n";
+    o << "inline double flopCount(const int64_t *s) {\n" << sizeLocals(spec, "  ");
+    if (e.kind == Einsum::Kind::Contraction && e.inputs.size() >= 2)
+      o << "  return 2.0 * double(" << productOfBounds(spec, allCoordinates(spec), error) << ");\n";
+    else
+      o << "  return 0.0;\n";
+    o << "}\n\n";
+    o << "inline constexpr int kAttentionBatchCount = 0;\n";
+    o << "inline std::vector<int64_t> attentionDims(const int64_t *) { return {}; }\n\n";
+  }
 
   o << "inline void gemmDims(const int64_t *s, int64_t &m, int64_t &n, int64_t &k) {\n"
     << sizeLocals(spec, "  ");
@@ -210,7 +307,8 @@ std::string groundTruthSource(const BenchSpec &spec, std::string &error) {
     << ", in double precision: one thread per output element, the\n// reduced coordinates "
        "looped in order. value[i] is the exact-input result,\n// absSum[i] the sum of |terms| "
        "(the scale of the rounding error). Memory no\n// element maps to keeps the caller's "
-       "NaN.\n#include <hip/hip_runtime.h>\n\n#include \"problem.h\"\n\n#include <cstdint>\n\n";
+       "NaN.\n#include <hip/hip_runtime.h>\n"
+    << halfIncludes(spec) << "\n#include \"problem.h\"\n\n#include <cstdint>\n\n";
   o << "namespace {\n\n__global__ void aveGroundTruth(";
   for (std::size_t i = 0; i < spec.tensors.size(); ++i)
     o << "const " << spec.tensors[i].pointeeType << " *__restrict__ t" << i << ", ";
@@ -253,7 +351,8 @@ std::string groundTruthSource(const BenchSpec &spec, std::string &error) {
     o << indent << "}\n";
   }
   o << "  const int64_t at = " << cppOf(out.tag.effectiveLayout(), error) << ";\n";
-  o << "  value[at] = sum;\n  absSum[at] = scale;\n}\n\n} // namespace\n\n";
+  o << "  value[at] = sum * ave_problem::kOutputScale;\n"
+       "  absSum[at] = scale * fabs(ave_problem::kOutputScale);\n}\n\n} // namespace\n\n";
 
   o << "hipError_t aveLaunchGroundTruth(void *const *tensors, const int64_t *s, double *value,\n"
        "                                 double *absSum) {\n"
@@ -280,6 +379,92 @@ std::string groundTruthSource(const BenchSpec &spec, std::string &error) {
   return o.str();
 }
 
+std::string attentionGroundTruthSource(const BenchSpec &spec, const Attention &a,
+                                       std::string &error) {
+  const BenchTensor &q = spec.tensors[a.q], &k = spec.tensors[a.k], &v = spec.tensors[a.v],
+                    &out = spec.tensors[a.output];
+  auto at = [&](std::size_t tensor) {
+    return "t" + std::to_string(tensor) + "[" +
+           cppOf(spec.tensors[tensor].tag.effectiveLayout(), error) + "]";
+  };
+  std::vector<std::string> rowCoords = a.batch;
+  rowCoords.push_back(a.query);
+  std::ostringstream o;
+  o << "// Generated by `ave-rewrite harness`: the ground truth of attention kernel '"
+    << spec.kernel << "',\n// " << a.text
+    << ", scores scaled by kScoreScale, in double precision\n"
+       "// (ave_attention.h): one thread per query row, rows in chunks that bound the\n"
+       "// scratch memory of their scores. value[i] is the exact-input result, absSum[i]\n"
+       "// the scale of the rounding error a kernel may make on it.\n"
+       "#include <hip/hip_runtime.h>\n"
+    << halfIncludes(spec)
+    << "\n#include \"ave_attention.h\"\n#include \"problem.h\"\n\n#include <cstdint>\n\n";
+  o << "namespace {\n\n__global__ void aveGroundTruthAttention(";
+  for (std::size_t i = 0; i < spec.tensors.size(); ++i)
+    o << "const " << spec.tensors[i].pointeeType << " *__restrict__ t" << i << ", ";
+  for (const SizeParam &sz : spec.sizes)
+    o << "int64_t size_" << sz.name << ", ";
+  o << "int64_t firstRow, int64_t rowCount,\n"
+       "                                        double *__restrict__ scratch, double "
+       "*__restrict__ value,\n"
+       "                                        double *__restrict__ absSum) {\n";
+  o << "  const int64_t local = int64_t(blockIdx.x) * int64_t(blockDim.x) + "
+       "int64_t(threadIdx.x);\n";
+  o << "  if (local >= rowCount)\n    return;\n";
+  o << "  int64_t rest = firstRow + local;\n";
+  for (std::size_t i = rowCoords.size(); i-- > 0;) {
+    const std::string &c = rowCoords[i];
+    if (i == 0) {
+      o << "  const int64_t coord_" << c << " = rest;\n";
+    } else {
+      std::string bound = cppOf(*spec.coordinateBound(c), error);
+      o << "  const int64_t coord_" << c << " = rest % " << bound << ";\n  rest /= " << bound
+        << ";\n";
+    }
+  }
+  const std::string &j = a.key, &d = a.headDim, &e = a.valueDim;
+  o << "  ave_bench::attentionRow(\n      " << cppOf(*spec.coordinateBound(j), error) << ", "
+    << cppOf(*spec.coordinateBound(d), error) << ", " << cppOf(*spec.coordinateBound(e), error)
+    << ", ave_problem::kScoreScale,\n";
+  o << "      [&](int64_t coord_" << j << ", int64_t coord_" << d << ") {\n        return "
+    << toDouble(q.type, at(a.q)) << " *\n               " << toDouble(k.type, at(a.k))
+    << ";\n      },\n";
+  o << "      [&](int64_t coord_" << j << ", int64_t coord_" << e << ") { return "
+    << toDouble(v.type, at(a.v)) << "; },\n";
+  o << "      [&](int64_t coord_" << e << ", double result, double errorScale) {\n"
+    << "        const int64_t at = " << cppOf(out.tag.effectiveLayout(), error) << ";\n"
+    << "        value[at] = result;\n        absSum[at] = errorScale;\n      },\n";
+  o << "      scratch + local, rowCount);\n}\n\n} // namespace\n\n";
+
+  o << "hipError_t aveLaunchGroundTruth(void *const *tensors, const int64_t *s, double *value,\n"
+       "                                 double *absSum) {\n"
+    << sizeLocals(spec, "  ");
+  o << "  const int64_t rows = " << productOfBounds(spec, rowCoords, error) << ";\n";
+  o << "  const int64_t keys = " << cppOf(*spec.coordinateBound(j), error) << ";\n";
+  o << "  // Two doubles per key and row (score, error scale): at most 512 MiB at once.\n";
+  o << "  int64_t chunk = (int64_t(512) << 20) / (16 * keys);\n";
+  o << "  chunk = chunk < 1 ? 1 : chunk > rows ? rows : chunk;\n";
+  o << "  double *scratch = nullptr;\n";
+  o << "  if (hipError_t e = hipMalloc(&scratch, size_t(chunk) * size_t(2 * keys) * "
+       "sizeof(double));\n      e != hipSuccess)\n    return e;\n";
+  o << "  hipError_t status = hipSuccess;\n";
+  o << "  for (int64_t first = 0; first < rows && status == hipSuccess; first += chunk) {\n";
+  o << "    const int64_t count = rows - first < chunk ? rows - first : chunk;\n";
+  o << "    hipLaunchKernelGGL(aveGroundTruthAttention, dim3(unsigned((count + 127) / 128)), "
+       "dim3(128), 0, 0";
+  for (std::size_t i = 0; i < spec.tensors.size(); ++i)
+    o << ",\n                       static_cast<const " << spec.tensors[i].pointeeType
+      << " *>(tensors[" << i << "])";
+  for (const SizeParam &sz : spec.sizes)
+    o << ", size_" << sz.name;
+  o << ", first, count, scratch, value, absSum);\n";
+  o << "    status = hipGetLastError();\n  }\n";
+  o << "  // hipFree waits for the launches, so the scratch outlives them.\n";
+  o << "  hipError_t freed = hipFree(scratch);\n";
+  o << "  return status != hipSuccess ? status : freed;\n}\n";
+  return o.str();
+}
+
 std::string launcherSource(const BenchSpec &spec, const std::string &sourcePath,
                            const std::string &renamedKernel, const std::string &launcherName,
                            std::string &error) {
@@ -303,13 +488,21 @@ std::string launcherSource(const BenchSpec &spec, const std::string &sourcePath,
        "                     dim3(unsigned(block[0]), unsigned(block[1]), unsigned(block[2])), "
        "0, 0";
   for (const ParamSlot &p : spec.params) {
-    if (p.isTensor) {
+    switch (p.kind) {
+    case ParamSlot::Kind::Tensor: {
       const BenchTensor &t = spec.tensors[p.index];
       o << ",\n                     static_cast<" << (t.output ? "" : "const ") << t.pointeeType
         << " *>(tensors[" << p.index << "])";
-    } else {
+      break;
+    }
+    case ParamSlot::Kind::Size:
       o << ",\n                     static_cast<" << spec.sizes[p.index].type << ">(size_"
         << spec.sizes[p.index].name << ")";
+      break;
+    case ParamSlot::Kind::Float:
+      o << ",\n                     static_cast<" << spec.floats[p.index].type
+        << ">(ave_problem::kFloatValues[" << p.index << "])";
+      break;
     }
   }
   o << ");\n  return hipGetLastError();\n}\n";

@@ -10,8 +10,14 @@ namespace ave::harness {
 // problem.h: tensors, shapes, launch, assumptions, FLOPs, GEMM anchor map.
 std::string problemHeader(const BundleRequest &request, std::string &error);
 
-// ground_truth.hip: the einsum in double precision and its launcher.
+// ground_truth.hip: the einsum in double precision, times the product of the
+// output-scale scalars, and its launcher.
 std::string groundTruthSource(const BenchSpec &spec, std::string &error);
+
+// ground_truth.hip for attention: ave_attention.h's row reference, one
+// thread per query row, in chunks of rows that bound its scratch memory.
+std::string attentionGroundTruthSource(const BenchSpec &spec, const Attention &attention,
+                                       std::string &error);
 
 // launch_candidate.hip / launch_reference.hip: includes `sourcePath` with the
 // kernel renamed to `renamedKernel` and defines `launcherName`.

@@ -20,6 +20,14 @@ h testdata/transpose_swizzle.hip --kernel transpose_swizzle --shape R=8192,C=819
   --reference testdata/transpose_lds.hip --reference-kernel transpose_lds \
   -o "$dir/transpose_swizzle"
 h testdata/block_reduce.hip --kernel block_reduce --shape R=8192,C=16384 -o "$dir/block_reduce"
+# Y = alpha * X: alpha = 1.5 is passed to the kernel and scales the reference.
+h testdata/vector_scale.hip --kernel vector_scale --shape R=8192,C=16384 \
+  --param alpha=1.5 --scales-output alpha -o "$dir/vector_scale"
+# f16 inputs, f32 output through mma.sync: anchor cublasGemmEx f16->f32.
+h testdata/mma_sync_tile.hip --kernel mma_sync_tile --shape $gemm -o "$dir/mma_sync_tile"
+# softmax(scale * Q K^T) V, scale = 1/sqrt(64): anchor PyTorch SDPA (run.sh).
+h testdata/attention_fwd.hip --kernel attention_fwd --shape B=4,H=16,N=2048 \
+  --einsum attention --param scale=0.125 --score-scale scale -o "$dir/attention_fwd"
 for planted in returns_zeros writes_input caches_output; do
   h bench/gpu/planted/$planted.hip --kernel sgemm --shape $small -o "$dir/planted_$planted"
 done

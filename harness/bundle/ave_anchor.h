@@ -16,10 +16,12 @@ struct AveAnchor;
 AveAnchor *aveAnchorCreate(std::string &error);
 void aveAnchorDestroy(AveAnchor *anchor);
 
-// "cublasSgemm", "hipblasDgemm", ...; null when `type` has no anchor.
-const char *aveAnchorName(ave_bench::DType type);
+// "cublasSgemm", "hipblasDgemm", "cublasGemmEx f16->f32", ...; null when the
+// types have no anchor (f16/bf16 inputs with an f32 output: NVIDIA only).
+const char *aveAnchorName(ave_bench::DType input, ave_bench::DType output);
 
-// Row-major C(m, n) = A(m, k) * B(k, n), dense, on the default stream.
-// Exact FP32/FP64 arithmetic (no TF32 or reduced-precision tensor modes).
-bool aveAnchorGemm(AveAnchor *anchor, ave_bench::DType type, int64_t m, int64_t n, int64_t k,
-                   const void *a, const void *b, void *c, std::string &error);
+// Row-major C(m, n) = A(m, k) * B(k, n), dense, on the default stream. FP32
+// and FP64 are exact (no TF32 or reduced-precision tensor modes); f16/bf16
+// inputs are multiplied exactly and accumulated in FP32, as mma.sync does.
+bool aveAnchorGemm(AveAnchor *anchor, ave_bench::DType input, ave_bench::DType output, int64_t m,
+                   int64_t n, int64_t k, const void *a, const void *b, void *c, std::string &error);

@@ -1,7 +1,9 @@
 // The main program of an ave-rewrite bench bundle: checks one kernel at two
 // shapes, then times it against its reference kernel and the vendor BLAS
 // anchor, and writes one JSON result. Everything kernel-specific comes from
-// the generated problem.h; this file is the same in every bundle.
+// the generated problem.h; this file is the same in every bundle. For
+// attention the anchor is PyTorch SDPA, which run.sh times afterwards with
+// sdpa_anchor.py and adds to the same JSON.
 //
 //   ./bench [--out result.json] [--runs N] [--warmup N] [--trials N]
 //           [--seed S] [--tolerance T] [--skip-timing]
@@ -322,7 +324,9 @@ int main(int argc, char **argv) {
 
   AveAnchor *anchor = nullptr;
   std::string anchorError;
-  const char *anchorName = ave_problem::kIsGemm ? aveAnchorName(ave_problem::kOutputType) : nullptr;
+  const char *anchorName = ave_problem::kIsGemm ? aveAnchorName(ave_problem::kGemmInputType,
+                                                                ave_problem::kOutputType)
+                                                  : nullptr;
   if (anchorName)
     anchor = aveAnchorCreate(anchorError);
   std::unique_ptr<AveAnchor, void (*)(AveAnchor *)> anchorOwner(anchor, aveAnchorDestroy);
@@ -339,7 +343,8 @@ int main(int argc, char **argv) {
                             int64_t m, n, k;
                             ave_problem::gemmDims(s, m, n, k);
                             std::string e;
-                            bool ok = aveAnchorGemm(anchor, ave_problem::kOutputType, m, n, k,
+                            bool ok = aveAnchorGemm(anchor, ave_problem::kGemmInputType,
+                                                    ave_problem::kOutputType, m, n, k,
                                                     t[ave_problem::kGemmA], t[ave_problem::kGemmB],
                                                     t[ave_problem::kGemmC], e);
                             if (!ok)
@@ -496,10 +501,34 @@ int main(int argc, char **argv) {
   double seconds = candidateMs / 1e3;
   bool timed = candidateMs > 0;
   std::string verdict = allPass ? "pass" : "rejected";
+  std::string paramsJson = "{";
+  for (int i = 0; i < ave_problem::kFloatCount; ++i)
+    paramsJson += std::string(i ? ", " : "") + quote(ave_problem::kFloatNames[i]) +
+                  ": {\"value\": " + number(ave_problem::kFloatValues[i]) +
+                  ", \"role\": " + quote(ave_problem::kFloatRoles[i]) + "}";
+  paramsJson += "}";
+  // What sdpa_anchor.py needs to time the same attention in PyTorch.
+  std::string attentionJson = "null";
+  if (ave_problem::kIsAttention) {
+    std::vector<int64_t> dims = ave_problem::attentionDims(timedShape);
+    int batches = ave_problem::kAttentionBatchCount;
+    attentionJson = "{\"batch\": [";
+    for (int i = 0; i < batches; ++i)
+      attentionJson += (i ? ", " : "") + std::to_string(dims[size_t(i)]);
+    attentionJson += "], \"queries\": " + std::to_string(dims[size_t(batches)]) +
+                     ", \"keys\": " + std::to_string(dims[size_t(batches) + 1]) +
+                     ", \"head_dim\": " + std::to_string(dims[size_t(batches) + 2]) +
+                     ", \"value_dim\": " + std::to_string(dims[size_t(batches) + 3]) +
+                     ", \"scale\": " + number(ave_problem::kScoreScale) + "}";
+    anchorError = "PyTorch SDPA not timed: run.sh times it with sdpa_anchor.py after ./bench "
+                  "when python3 can import torch";
+  }
   std::ostringstream json;
   json << "{\n  \"kernel\": " << quote(ave_problem::kKernel)
        << ",\n  \"source\": " << quote(ave_problem::kSourceFile)
        << ",\n  \"einsum\": " << quote(ave_problem::kEinsum)
+       << ",\n  \"reference\": " << quote(ave_problem::kReference)
+       << ",\n  \"params\": " << paramsJson << ",\n  \"attention\": " << attentionJson
        << ",\n  \"shape\": " << shapeJson(timedShape)
        << ",\n  \"dtype\": " << quote(ave_bench::dtypeName(ave_problem::kOutputType))
        << ",\n  \"verdict\": " << quote(verdict) << ",\n  \"reason\": " << quote(rejection)

@@ -1,12 +1,15 @@
-// `ave-rewrite harness FILE --kernel NAME --shape M=..,N=.. [--reference FILE2] -o DIR`:
-// writes a self-contained bench bundle (ave/harness/BundleGenerator.h) that
-// checks and times the kernel on any host with nvcc or hipcc.
+// `ave-rewrite harness FILE --kernel NAME --shape M=..,N=.. [--param alpha=1.5
+// --scales-output alpha] [--einsum attention --score-scale scale]
+// [--reference FILE2] -o DIR`: writes a self-contained bench bundle
+// (ave/harness/BundleGenerator.h) that checks and times the kernel on any
+// host with nvcc or hipcc.
 
 #include "CLI/CLI.hpp"
 #include "Commands.h"
 #include "ave/annotations/KernelAnnotations.h"
 #include "ave/harness/BenchSpec.h"
 #include "ave/harness/BundleGenerator.h"
+#include "ave/harness/ScalarBinding.h"
 #include "ave/harness/ShapeBinding.h"
 #include "ave/model/ModelBuilder.h"
 
@@ -16,6 +19,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
+#include <sstream>
 
 namespace ave::cli {
 
@@ -25,6 +29,10 @@ struct HarnessOptions {
   std::string file;
   std::string kernel;
   std::string shape;
+  std::vector<std::string> params;       // "alpha=1.5", each may hold a comma list
+  std::vector<std::string> outputScales; // --scales-output
+  std::string scoreScale;                // --score-scale
+  std::string einsum = "auto";           // "auto" (the tags') or "attention"
   std::string reference;
   std::string referenceKernel; // defaults to kernel
   std::string outputDir;
@@ -114,18 +122,56 @@ int runHarness(const GlobalOptions &G, const HarnessOptions &H) {
     return fail(error);
   request.shape = *shape;
   request.oddShape = *odd;
+  if (H.einsum == "attention") {
+    request.attention = harness::deriveAttention(request.candidate.tensors, error);
+    if (!request.attention)
+      return fail("--einsum attention: kernel '" + request.candidate.kernel + "': " + error);
+  }
+  harness::ScalarValues values;
+  for (const std::string &text : H.params) {
+    std::optional<harness::ScalarValues> parsed = harness::parseParamText(text, error);
+    if (!parsed)
+      return fail(error);
+    for (const auto &[name, value] : *parsed)
+      if (!values.emplace(name, value).second)
+        return fail("--param: " + name + " is given twice");
+  }
+  std::optional<std::vector<harness::ScalarBinding>> scalars =
+      harness::bindScalars(request.candidate, values, H.outputScales, H.scoreScale,
+                           request.attention.has_value(), error);
+  if (!scalars)
+    return fail(error);
+  request.scalars = std::move(*scalars);
   harness::BundleResult bundle = harness::generateBundle(request);
   if (bundle.files.empty())
     return fail(bundle.error);
   if (std::string e = harness::writeBundle(bundle.files, H.outputDir); !e.empty())
     return fail(e);
   const harness::Einsum &e = request.candidate.einsum;
+  std::string params;
+  for (const harness::ScalarBinding &b : request.scalars) {
+    std::ostringstream value;
+    value.precision(9); // enough for a float to print as the value it is
+    value << b.value;
+    params += (params.empty() ? "" : ", ") + b.name + "=" + value.str() + " (" +
+              harness::scalarRoleName(b.role) + ")";
+  }
+  std::string anchor = request.attention ? "PyTorch SDPA (run.sh, when torch imports)"
+                       : e.isGemm        ? "BLAS GEMM"
+                                         : "none";
+  std::string checkedAgainst = harness::referenceDescription(request);
   if (G.format == OutputFormat::Json) {
+    nlohmann::json scalarsJson = nlohmann::json::object();
+    for (const harness::ScalarBinding &b : request.scalars)
+      scalarsJson[b.name] = {{"value", b.value}, {"role", harness::scalarRoleName(b.role)}};
     nlohmann::json j = {
         {"kernel", request.candidate.kernel},
         {"bundle", H.outputDir},
         {"einsum", e.text},
-        {"gemm_anchor", e.isGemm},
+        {"reference_function", checkedAgainst},
+        {"params", scalarsJson},
+        {"anchor", anchor},
+        {"gemm_anchor", e.isGemm && !request.attention},
         {"shapes", {shape->text(), odd->text()}},
         {"reference", H.reference.empty() ? nlohmann::json(nullptr) : nlohmann::json(H.reference)},
         {"files", bundle.files.size()}};
@@ -134,12 +180,12 @@ int runHarness(const GlobalOptions &G, const HarnessOptions &H) {
   }
   llvm::outs() << "wrote bench bundle for '" << request.candidate.kernel << "' to " << H.outputDir
                << " (" << bundle.files.size() << " files)\n"
-               << "  einsum: " << e.text << (e.isGemm ? "  [GEMM: BLAS anchor]" : "") << "\n"
+               << "  checked against: " << checkedAgainst << " (double precision on the GPU)\n"
+               << "  anchor: " << anchor << "\n"
+               << (params.empty() ? "" : "  params: " + params + "\n")
                << "  shapes: " << shape->text() << " (checked, timed), " << odd->text()
                << " (checked)\n"
-               << "  reference: "
-               << (H.reference.empty() ? "double-precision einsum only"
-                                       : "double-precision einsum and " + H.reference)
+               << "  reference kernel: " << (H.reference.empty() ? "none" : H.reference)
                << "\n  run: " << H.outputDir
                << "/run.sh   (nvcc or hipcc; ./build.sh hipcc for AMD)\n";
   return 0;
@@ -154,6 +200,19 @@ void registerHarnessCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Se
   Sub->add_option("file", H->file, "HIP source file with the kernel")->required();
   Sub->add_option("--kernel", H->kernel, "Kernel to bench")->required();
   Sub->add_option("--shape", H->shape, "Sizes, e.g. M=4096,N=4096,K=4096")->required();
+  Sub->add_option("--param", H->params,
+                  "Values of float/double parameters, e.g. alpha=1.5 (repeatable or "
+                  "comma-separated); each also needs a role: --scales-output or --score-scale");
+  Sub->add_option("--scales-output", H->outputScales,
+                  "Float parameters the output is multiplied by: the reference is NAME times "
+                  "the tags' einsum (repeatable)");
+  Sub->add_option("--einsum", H->einsum,
+                  "Reference function: 'auto' (the einsum the tags spell) or 'attention' "
+                  "(softmax over the key of Q K^T, times V; anchor PyTorch SDPA)")
+      ->check(CLI::IsMember({"auto", "attention"}));
+  Sub->add_option("--score-scale", H->scoreScale,
+                  "With --einsum attention: the float parameter that scales the scores inside "
+                  "the softmax (none: scale 1)");
   Sub->add_option("--reference", H->reference,
                   "Original kernel source: checked, and timed beside the candidate");
   Sub->add_option("--reference-kernel", H->referenceKernel,

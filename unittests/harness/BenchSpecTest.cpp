@@ -73,6 +73,68 @@ TEST(BenchSpecTest, OddMultipleShapeKeepsAssumptionsAndSeparatesSizes) {
   EXPECT_FALSE(shapeForSpec(*r.spec, {{"M", 16}, {"N", 16}, {"K", 16}, {"Q", 1}}, error));
 }
 
+TEST(BenchSpecTest, FloatScalarsAreValuesNotSizes) {
+  BenchSpecResult r = loadSpec("testdata/vector_scale.hip", "vector_scale");
+  ASSERT_TRUE(r.spec) << r.error;
+  const BenchSpec &s = *r.spec;
+  ASSERT_EQ(s.floats.size(), 1u);
+  EXPECT_EQ(s.floats[0].name, "alpha");
+  EXPECT_EQ(s.floats[0].type, "float");
+  ASSERT_EQ(s.sizes.size(), 2u);
+  ASSERT_EQ(s.params.size(), 5u);
+  EXPECT_EQ(s.params[2].kind, ParamSlot::Kind::Float);
+  EXPECT_EQ(s.params[3].kind, ParamSlot::Kind::Size);
+  EXPECT_EQ(s.einsum.text, "X(r, c) -> Y(r, c)");
+}
+
+TEST(BenchSpecTest, MatrixCoreGemmWithHalfInputsKeepsItsAnchor) {
+  BenchSpecResult r = loadSpec("testdata/mma_sync_tile.hip", "mma_sync_tile");
+  ASSERT_TRUE(r.spec) << r.error;
+  EXPECT_EQ(r.spec->tensors[0].type, ElementType::F16);
+  EXPECT_EQ(r.spec->output().type, ElementType::F32);
+  EXPECT_TRUE(r.spec->einsum.isGemm);
+}
+
+TEST(BenchSpecTest, AttentionRolesFromTheTags) {
+  BenchSpecResult r = loadSpec("testdata/attention_fwd.hip", "attention_fwd");
+  ASSERT_TRUE(r.spec) << r.error;
+  // Without --einsum attention the same tags are the plain contraction.
+  EXPECT_EQ(r.spec->einsum.reduced, (std::vector<std::string>{"d", "j"}));
+  std::string error;
+  std::optional<Attention> a = deriveAttention(r.spec->tensors, error);
+  ASSERT_TRUE(a) << error;
+  EXPECT_EQ(a->q, 0u);
+  EXPECT_EQ(a->k, 1u);
+  EXPECT_EQ(a->v, 2u);
+  EXPECT_EQ(a->output, 3u);
+  EXPECT_EQ(a->batch, (std::vector<std::string>{"b", "h"}));
+  EXPECT_EQ(a->query, "i");
+  EXPECT_EQ(a->key, "j");
+  EXPECT_EQ(a->headDim, "d");
+  EXPECT_EQ(a->valueDim, "e");
+  EXPECT_EQ(a->text, "softmax_j(Q(b, h, i, d) K(b, h, j, d)) V(b, h, j, e) -> O(b, h, i, e)");
+
+  BenchSpecResult gemm = loadSpec("testdata/tiled_gemm.hip", "sgemm");
+  ASSERT_TRUE(gemm.spec);
+  EXPECT_FALSE(deriveAttention(gemm.spec->tensors, error));
+  EXPECT_NE(error.find("three input tensors"), std::string::npos) << error;
+
+  // K without the head coordinate of Q: no attention.
+  std::string wrong = writeTempFile("wrong_attention.hip", R"cpp(
+#include <ave/annotations.h>
+#include <hip/hip_runtime.h>
+__global__ void k(const float *Q AVE_TAG("Q(i < N, d < D)"), const float *K AVE_TAG("K(j < N, c < D)"),
+                  const float *V AVE_TAG("V(j < N, e < D)"), float *O AVE_TAG("O(i < N, e < D)"),
+                  int N, int D) {
+#pragma ave launch block(64) grid(N / 64)
+  O[0] = Q[0] * K[0] * V[0];
+}
+)cpp");
+  BenchSpecResult w = loadSpec(wrong, "k");
+  ASSERT_TRUE(w.spec) << w.error;
+  EXPECT_FALSE(deriveAttention(w.spec->tensors, error));
+}
+
 TEST(BenchSpecTest, ExplainsWhatTheBundleCannotDo) {
   std::string untagged = writeTempFile("untagged.hip", R"cpp(
 #include <ave/annotations.h>
@@ -97,17 +159,17 @@ __global__ void k(const float *A AVE_TAG("A(i < N)"), float *C AVE_TAG("C(i < N)
   EXPECT_FALSE(r.spec);
   EXPECT_NE(r.error.find("#pragma ave launch"), std::string::npos) << r.error;
 
-  std::string floatScalar = writeTempFile("alpha.hip", R"cpp(
+  std::string vectorScalar = writeTempFile("pair.hip", R"cpp(
 #include <ave/annotations.h>
 #include <hip/hip_runtime.h>
-__global__ void k(const float *A AVE_TAG("A(i < N)"), float *C AVE_TAG("C(i < N)"), float alpha, int N) {
+__global__ void k(const float *A AVE_TAG("A(i < N)"), float *C AVE_TAG("C(i < N)"), float2 ab, int N) {
 #pragma ave launch block(64) grid(N / 64)
-  C[0] = alpha * A[0];
+  C[0] = ab.x * A[0] + ab.y;
 }
 )cpp");
-  r = loadSpec(floatScalar, "k");
+  r = loadSpec(vectorScalar, "k");
   EXPECT_FALSE(r.spec);
-  EXPECT_NE(r.error.find("'alpha'"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("'ab'"), std::string::npos) << r.error;
 
   std::string twoOutputs = writeTempFile("two.hip", R"cpp(
 #include <ave/annotations.h>

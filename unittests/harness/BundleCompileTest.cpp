@@ -22,11 +22,21 @@ KernelSource sourceOf(const std::string &relative) {
   return {path, buffer ? (*buffer)->getBuffer().str() : ""};
 }
 
+// What a bundle is asked for beyond the kernel and its shape: the float
+// parameters (values and roles, as --param, --scales-output and
+// --score-scale give them) and the attention reference.
+struct ScalarRequest {
+  ScalarValues values;
+  std::vector<std::string> outputScales;
+  std::string scoreScale;
+  bool attention = false;
+};
+
 // A bundle for `kernel` of `file` (optionally against a reference) in a new
 // temporary directory; returns the directory.
 std::string makeBundle(const std::string &file, const std::string &kernel, const Bindings &shape,
                        const std::string &referenceFile = "",
-                       const std::string &referenceKernel = "") {
+                       const std::string &referenceKernel = "", const ScalarRequest &scalars = {}) {
   BenchSpecResult spec = testing::loadSpec(file, kernel);
   EXPECT_TRUE(spec.spec) << spec.error;
   if (!spec.spec)
@@ -34,6 +44,16 @@ std::string makeBundle(const std::string &file, const std::string &kernel, const
   BundleRequest request;
   request.candidate = *spec.spec;
   request.candidateSource = sourceOf(file);
+  std::string bindError;
+  if (scalars.attention) {
+    request.attention = deriveAttention(request.candidate.tensors, bindError);
+    EXPECT_TRUE(request.attention) << bindError;
+  }
+  auto bound = bindScalars(request.candidate, scalars.values, scalars.outputScales,
+                           scalars.scoreScale, scalars.attention, bindError);
+  EXPECT_TRUE(bound) << bindError;
+  if (bound)
+    request.scalars = *bound;
   if (!referenceFile.empty()) {
     BenchSpecResult ref = testing::loadSpec(referenceFile, referenceKernel);
     EXPECT_TRUE(ref.spec) << ref.error;
@@ -130,6 +150,107 @@ TEST(BundleCompileTest, CompilesWithNvccForSm90) {
   int rc = runIn(dir, "/bin/bash", {"build.sh", "nvcc"}, log);
   EXPECT_EQ(rc, 0) << log;
   EXPECT_TRUE(llvm::sys::fs::can_execute(dir + "/bench")) << log;
+}
+
+// The three kernels that need what the harness added for them: a float
+// output scale (vector_scale), f16 inputs with an f32 output and the
+// matrix-core header (mma_sync_tile), the attention reference and SDPA
+// anchor (attention_fwd).
+struct NewKernel {
+  const char *file, *kernel;
+  Bindings shape;
+  ScalarRequest scalars;
+};
+
+std::vector<NewKernel> newKernels() {
+  return {{"testdata/vector_scale.hip",
+           "vector_scale",
+           {{"R", 8}, {"C", 512}},
+           {{{"alpha", 1.5}}, {"alpha"}, "", false}},
+          {"testdata/mma_sync_tile.hip", "mma_sync_tile", {{"M", 64}, {"N", 64}, {"K", 64}}, {}},
+          {"testdata/attention_fwd.hip",
+           "attention_fwd",
+           {{"B", 2}, {"H", 3}, {"N", 256}},
+           {{{"scale", 0.125}}, {}, "scale", true}}};
+}
+
+std::string readBundleFile(const std::string &dir, const std::string &file) {
+  auto buffer = llvm::MemoryBuffer::getFile(dir + "/" + file);
+  return buffer ? (*buffer)->getBuffer().str() : "";
+}
+
+TEST(BundleCompileTest, OutputScaleReachesKernelAndReference) {
+  NewKernel k = newKernels()[0];
+  std::string dir = makeBundle(k.file, k.kernel, k.shape, "", "", k.scalars);
+  ASSERT_FALSE(dir.empty());
+  std::string problem = readBundleFile(dir, "problem.h");
+  EXPECT_NE(problem.find("kFloatValues[1] = {1.5}"), std::string::npos) << problem;
+  EXPECT_NE(problem.find("kOutputScale = 1.5;"), std::string::npos) << problem;
+  EXPECT_NE(problem.find("\"einsum X(r, c) -> Y(r, c), times alpha\""), std::string::npos);
+  // The kernel receives the value, and the reference is scaled by it.
+  EXPECT_NE(readBundleFile(dir, "launch_candidate.hip")
+                .find("static_cast<float>(ave_problem::kFloatValues[0])"),
+            std::string::npos);
+  EXPECT_NE(readBundleFile(dir, "ground_truth.hip").find("sum * ave_problem::kOutputScale"),
+            std::string::npos);
+  // No attention files in an einsum bundle.
+  EXPECT_FALSE(llvm::sys::fs::exists(dir + "/sdpa_anchor.py"));
+  EXPECT_FALSE(llvm::sys::fs::exists(dir + "/ave_attention.h"));
+}
+
+TEST(BundleCompileTest, AttentionBundleCarriesItsReferenceAndSdpaScript) {
+  NewKernel k = newKernels()[2];
+  std::string dir = makeBundle(k.file, k.kernel, k.shape, "", "", k.scalars);
+  ASSERT_FALSE(dir.empty());
+  std::string problem = readBundleFile(dir, "problem.h");
+  EXPECT_NE(problem.find("kIsAttention = true"), std::string::npos);
+  EXPECT_NE(problem.find("kScoreScale = 0.125"), std::string::npos);
+  EXPECT_NE(problem.find("kIsGemm = false"), std::string::npos);
+  EXPECT_NE(readBundleFile(dir, "ground_truth.hip").find("ave_bench::attentionRow("),
+            std::string::npos);
+  EXPECT_TRUE(llvm::sys::fs::exists(dir + "/ave_attention.h"));
+  EXPECT_TRUE(llvm::sys::fs::can_execute(dir + "/sdpa_anchor.py"));
+  std::string log;
+  auto python = llvm::sys::findProgramByName("python3");
+  ASSERT_TRUE(python) << "python3 not found";
+  EXPECT_EQ(runIn(dir, *python, {"-m", "py_compile", "sdpa_anchor.py"}, log), 0) << log;
+  // run.sh hands the result to the script only when torch imports.
+  std::string run = readBundleFile(dir, "run.sh");
+  EXPECT_NE(run.find("python3 -c 'import torch'"), std::string::npos);
+  EXPECT_NE(run.find("python3 sdpa_anchor.py"), std::string::npos);
+  EXPECT_EQ(runIn(dir, "/bin/bash", {"-n", "run.sh"}, log), 0) << log;
+}
+
+TEST(BundleCompileTest, NewKernelsCompileWithNvccForSm90) {
+  std::optional<std::string> nvcc = findNvcc();
+  if (!nvcc)
+    GTEST_SKIP() << "nvcc not found (set NVCC or install CUDA)";
+  setenv("NVCC", nvcc->c_str(), 1);
+  for (const NewKernel &k : newKernels()) {
+    std::string dir = makeBundle(k.file, k.kernel, k.shape, "", "", k.scalars);
+    ASSERT_FALSE(dir.empty());
+    std::string log;
+    EXPECT_EQ(runIn(dir, "/bin/bash", {"build.sh", "nvcc"}, log), 0) << k.kernel << ":\n" << log;
+    EXPECT_TRUE(llvm::sys::fs::can_execute(dir + "/bench")) << k.kernel;
+  }
+}
+
+TEST(BundleCompileTest, NewKernelsCompileWithClangForGfx942) {
+  auto clang = llvm::sys::findProgramByName("clang++-19");
+  if (!clang)
+    GTEST_SKIP() << "clang++-19 not found";
+  for (const NewKernel &k : newKernels()) {
+    std::string dir = makeBundle(k.file, k.kernel, k.shape, "", "", k.scalars);
+    ASSERT_FALSE(dir.empty());
+    for (const char *tu : {"driver_main.hip", "ground_truth.hip", "launch_candidate.hip"}) {
+      std::string log;
+      int rc = runIn(dir, *clang,
+                     {"-x", "hip", "--offload-arch=gfx942", "-nogpulib", "--cuda-device-only",
+                      "-fsyntax-only", "-std=c++17", "-Werror", "-I", "include", "-I", ".", tu},
+                     log);
+      EXPECT_EQ(rc, 0) << k.kernel << " " << tu << ":\n" << log;
+    }
+  }
 }
 
 TEST(BundleCompileTest, CompilesWithClangForGfx942) {

@@ -2,9 +2,10 @@
 // bundle: which pointer parameters are input and output tensors (const
 // pointee = input), their element types and tags (coordinate bounds give the
 // shape, the layout gives the index), which scalar parameters are sizes the
-// user binds with --shape, the launch shape of `#pragma ave launch`, the
-// kernel-level `assume` facts the shape must satisfy, and the einsum the tags
-// spell. It is plain data: the bundle generator never sees the AST.
+// user binds with --shape and which are floating-point values (--param), the
+// launch shape of `#pragma ave launch`, the kernel-level `assume` facts the
+// shape must satisfy, and the einsum the tags spell. It is plain data: the
+// bundle generator never sees the AST.
 #pragma once
 
 #include "ave/annotations/Expr.h"
@@ -47,10 +48,19 @@ struct SizeParam {
   std::string type; // e.g. "int"
 };
 
-// One kernel parameter in declaration order: a tensor or a size.
+// A float or double scalar parameter (a scale factor, a softmax scale). The
+// tags cannot say how it enters the result, so the bundle needs its value and
+// its role from the user (ScalarBinding.h).
+struct FloatParam {
+  std::string name;
+  std::string type; // "float" or "double"
+};
+
+// One kernel parameter in declaration order.
 struct ParamSlot {
-  bool isTensor = false;
-  std::size_t index = 0; // into BenchSpec::tensors or BenchSpec::sizes
+  enum class Kind { Tensor, Size, Float };
+  Kind kind = Kind::Size;
+  std::size_t index = 0; // into BenchSpec::tensors, ::sizes or ::floats
 };
 
 // out = sum over `reduced` of the product of `inputs` (a contraction; a plain
@@ -65,16 +75,30 @@ struct Einsum {
   std::vector<std::string> reduced; // coordinates not in the output
   // A(m, k) B(k, n) -> C(m, n), each dense row-major: the BLAS GEMM anchor
   // applies (indices into BenchSpec::tensors).
+  // The inputs may be f16/bf16 with an f32 output (matrix-core GEMMs): the
+  // anchor is then the library's mixed-precision GEMM.
   bool isGemm = false;
   std::size_t gemmA = 0, gemmB = 0, gemmC = 0;
   std::string m, n, k; // the GEMM's coordinate names
   std::string text;    // "A(m, k) B(k, n) -> C(m, n)"
 };
 
+// O(batch..., i, e) = softmax_j(scale * sum_d Q(batch..., i, d) K(batch..., j, d))
+// V(batch..., j, e): what the tags of an attention kernel spell, recognised
+// only when the user asks for it (--einsum attention), since the same tags
+// also spell the plain contraction Q K^T V (linear attention).
+struct Attention {
+  std::size_t q = 0, k = 0, v = 0, output = 0; // tensor indices
+  std::vector<std::string> batch;              // coordinates all four share
+  std::string query, key, headDim, valueDim;   // i, j, d, e
+  std::string text; // "O(b, h, i, e) = softmax_j(Q(b, h, i, d) K(b, h, j, d)) V(b, h, j, e)"
+};
+
 struct BenchSpec {
   std::string kernel;
   std::vector<BenchTensor> tensors; // pointer parameters, in order
   std::vector<SizeParam> sizes;     // scalar integer parameters, in order
+  std::vector<FloatParam> floats;   // scalar floating-point parameters, in order
   std::vector<ParamSlot> params;    // every parameter, in order
   ann::LaunchShape launch;
   std::vector<ann::Expr> assumptions; // kernel-level `assume` predicates
@@ -91,12 +115,19 @@ struct BenchSpecResult {
 };
 
 // From the kernel model and the bound annotations of one kernel. Errors (no
-// launch pragma, an untagged pointer, a float scalar parameter, two outputs,
-// a template kernel...) say what the bundle would need.
+// launch pragma, an untagged pointer, a scalar that is neither an integer
+// nor float/double, two outputs, a template kernel...) say what the bundle
+// would need.
 BenchSpecResult buildBenchSpec(const model::KernelModel &kernel,
                                const ann::KernelAnnotations &annotations);
 
 // The einsum the tags spell; pure, on the tensors alone.
 std::optional<Einsum> deriveEinsum(const std::vector<BenchTensor> &tensors, std::string &error);
+
+// The attention roles of the tensors (Attention above): three inputs and one
+// output whose coordinates split into shared batch names and exactly one
+// query, key, head and value name. The error says which role is missing.
+std::optional<Attention> deriveAttention(const std::vector<BenchTensor> &tensors,
+                                         std::string &error);
 
 } // namespace ave::harness

@@ -1,16 +1,21 @@
 // `ave-rewrite harness`: a self-contained bench bundle for one kernel. The
 // bundle needs only nvcc or hipcc on the GPU host:
 //
-//   problem.h             generated: tensors, shapes, launch, assumptions, FLOPs
-//   ground_truth.hip      generated: the einsum in double precision, one thread per output
+//   problem.h             generated: tensors, shapes, scalars, launch, assumptions, FLOPs
+//   ground_truth.hip      generated: the einsum (times any output scale) in double
+//                         precision, one thread per output; or, for attention, the
+//                         softmax reference of ave_attention.h, one thread per query row
 //   launch_candidate.hip  generated: includes the kernel source, launches it
 //   launch_reference.hip  generated with --reference: the same for the original kernel
 //   kernel/...            copies of the kernel sources (and their quoted includes)
 //   driver_main.hip, ave_check.h, ave_anchor.h, anchor_blas.cpp, build.sh, run.sh
-//   include/ave/annotations.h, include/hip_on_cuda/hip/*.h (HIP on nvcc)
+//   ave_attention.h, sdpa_anchor.py (attention only: run.sh times PyTorch SDPA)
+//   include/ave/annotations.h, include/ave/matrix_core.h,
+//   include/hip_on_cuda/hip/*.h (HIP on nvcc)
 #pragma once
 
 #include "ave/harness/BenchSpec.h"
+#include "ave/harness/ScalarBinding.h"
 #include "ave/harness/ShapeBinding.h"
 
 #include <optional>
@@ -36,8 +41,12 @@ struct BundleRequest {
   KernelSource candidateSource;
   std::optional<BenchSpec> reference; // the original kernel, same parameters
   std::optional<KernelSource> referenceSource;
-  Shape shape;    // timed and checked
-  Shape oddShape; // checked
+  Shape shape;                        // timed and checked
+  Shape oddShape;                     // checked
+  std::vector<ScalarBinding> scalars; // one per candidate.floats, in order
+  // Set: the reference is softmax attention (and the anchor PyTorch SDPA),
+  // not the tags' einsum.
+  std::optional<Attention> attention;
 };
 
 struct BundleResult {
@@ -47,11 +56,17 @@ struct BundleResult {
 
 BundleResult generateBundle(const BundleRequest &request);
 
+// What the bundle checks the kernel against, e.g.
+// "einsum X(r, c) -> Y(r, c), times alpha" (also in problem.h and the JSON).
+std::string referenceDescription(const BundleRequest &request);
+
 // Writes every file under `directory` (created as needed). Empty on success.
 std::string writeBundle(const std::vector<BundleFile> &files, const std::string &directory);
 
 // The files every bundle carries unchanged (driver, checker, scripts, the
-// HIP-on-CUDA headers, ave/annotations.h), embedded at build time.
+// HIP-on-CUDA headers, ave/annotations.h, ave/matrix_core.h), embedded at
+// build time. The attention-only files are left out of bundles that do not
+// need them.
 const std::vector<BundleFile> &staticBundleFiles();
 
 // "" when the two kernels take the same parameters (name, kind, type).

@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""The PyTorch SDPA anchor of an ave-rewrite attention bench bundle.
+
+run.sh runs this after ./bench when `python3 -c 'import torch'` works:
+
+    python3 sdpa_anchor.py result.json
+
+It reads the bench's result (the timed shape, the score scale, the number of
+warm-up and timed runs), times torch.nn.functional.scaled_dot_product_attention
+on the same shape and dtype the way the bench timed the kernel (warm-up, the L2
+flushed before each run, CUDA events around each run, the median of at least 10
+runs), checks SDPA's output on the first batch element against float64, and
+writes the anchor fields into the same JSON. SDPA runs in this process after
+the bench, so unlike the BLAS anchor it is not interleaved with the kernel.
+
+Exit code: 0 the anchor was written (or the kernel was not timed, which the
+JSON then says), 2 it could not run.
+"""
+
+import argparse
+import json
+import sys
+
+DTYPES = {"f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bfloat16"}
+
+
+def quantile(ordered, q):
+    """Linear interpolation between order statistics, as ave_check.h's summarize()."""
+    position = q * (len(ordered) - 1)
+    low = int(position)
+    high = min(low + 1, len(ordered) - 1)
+    fraction = position - low
+    return ordered[low] * (1 - fraction) + ordered[high] * fraction
+
+
+def timing_stats(what, samples):
+    ordered = sorted(samples)
+    median = quantile(ordered, 0.5)
+    q1, q3 = quantile(ordered, 0.25), quantile(ordered, 0.75)
+    return {
+        "what": what,
+        "runs": len(samples),
+        "median_ms": median,
+        "min_ms": ordered[0],
+        "max_ms": ordered[-1],
+        "q1_ms": q1,
+        "q3_ms": q3,
+        "iqr_over_median": (q3 - q1) / median if median > 0 else 0.0,
+    }
+
+
+def write(path, result):
+    with open(path, "w") as f:
+        json.dump(result, f, indent=2)
+        f.write("\n")
+
+
+def uniform(torch, shape, dtype, generator):
+    """Uniform in [-1, 1), the distribution the bench fills its inputs with."""
+    values = torch.rand(shape, dtype=torch.float32, device="cuda", generator=generator)
+    return (values * 2 - 1).to(dtype)
+
+
+def supported_backends(torch, functional, q, k, v, scale):
+    """The SDPA backends that accept these inputs (the default dispatch takes the
+    first of flash, efficient, cudnn, math that does)."""
+    try:
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+    except ImportError:
+        return None
+    names = []
+    for backend in ("FLASH_ATTENTION", "EFFICIENT_ATTENTION", "CUDNN_ATTENTION", "MATH"):
+        if not hasattr(SDPBackend, backend):
+            continue
+        try:
+            with sdpa_kernel([getattr(SDPBackend, backend)]):
+                functional.scaled_dot_product_attention(q[:1], k[:1], v[:1], scale=scale)
+            torch.cuda.synchronize()
+            names.append(backend.lower())
+        except RuntimeError:
+            continue
+    return names
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("result", help="the bench's result.json, updated in place")
+    args = parser.parse_args()
+    with open(args.result) as f:
+        result = json.load(f)
+    attention = result.get("attention")
+    if not attention:
+        print("sdpa_anchor: %s describes no attention kernel" % args.result, file=sys.stderr)
+        return 2
+    if result.get("verdict") != "pass" or not result.get("median_ms"):
+        result["anchor_error"] = "PyTorch SDPA not timed: the kernel was not timed"
+        write(args.result, result)
+        return 0
+
+    import torch
+    import torch.nn.functional as functional
+
+    if not torch.cuda.is_available():
+        result["anchor_error"] = "PyTorch SDPA not timed: torch sees no CUDA device"
+        write(args.result, result)
+        return 2
+    # Like the BLAS anchor: plain FP32 arithmetic, no TF32.
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+
+    dtype = getattr(torch, DTYPES[result["dtype"]])
+    batch = attention["batch"] or [1]
+    scale = attention["scale"]
+    generator = torch.Generator(device="cuda")
+    generator.manual_seed(int(result.get("seed", 0)) & 0x7FFFFFFFFFFFFFFF)
+    q = uniform(torch, (*batch, attention["queries"], attention["head_dim"]), dtype, generator)
+    k = uniform(torch, (*batch, attention["keys"], attention["head_dim"]), dtype, generator)
+    v = uniform(torch, (*batch, attention["keys"], attention["value_dim"]), dtype, generator)
+
+    def sdpa():
+        return functional.scaled_dot_product_attention(q, k, v, scale=scale)
+
+    # The anchor must compute the same function: first batch element in float64.
+    got = sdpa()
+    first = (0,) * len(batch)
+    q64, k64, v64 = (t[first].double() for t in (q, k, v))
+    want = torch.softmax((q64 @ k64.transpose(-1, -2)) * scale, dim=-1) @ v64
+    error = (got[first].double() - want).norm() / want.norm()
+    del got, q64, k64, v64, want
+
+    timing = result.get("timing") or {}
+    runs = max(int(timing.get("runs", 20)), 10)
+    warmup = max(int(timing.get("warmup", 3)), 1)
+    properties = torch.cuda.get_device_properties(0)
+    l2_bytes = getattr(properties, "L2_cache_size", 0) or (50 << 20)
+    flush = torch.empty(max(2 * l2_bytes, 256 << 20), dtype=torch.uint8, device="cuda")
+    for _ in range(warmup):
+        sdpa()
+    torch.cuda.synchronize()
+    events = [
+        (torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+        for _ in range(runs)
+    ]
+    for run, (start, stop) in enumerate(events):
+        flush.fill_(run & 0xFF)  # evicts what the previous run left in the L2
+        start.record()
+        sdpa()
+        stop.record()
+    torch.cuda.synchronize()
+    samples = [start.elapsed_time(stop) for start, stop in events]
+    what = "torch.nn.functional.scaled_dot_product_attention (torch %s)" % torch.__version__
+    stats = timing_stats(what, samples)
+
+    median = stats["median_ms"]
+    flops = result.get("flop_count") or 0
+    result["anchor"] = what
+    result["anchor_error"] = None
+    result["anchor_ms"] = median
+    result["anchor_tflops"] = flops / (median / 1e3) / 1e12 if flops else None
+    result["anchor_ratio"] = median / result["median_ms"]
+    result["anchor_check"] = {
+        "compared": "first batch element against float64 softmax(Q K^T * scale) V",
+        "norm_rel_error": float(error),
+    }
+    result["anchor_backends_supported"] = supported_backends(torch, functional, q, k, v, scale)
+    result["anchor_order"] = "after the kernel, in a separate process (not interleaved)"
+    if isinstance(result.get("timing"), dict):
+        result["timing"]["anchor"] = stats
+    write(args.result, result)
+    print(
+        "sdpa_anchor: %s median %.4f ms (IQR/median %.3f, %d runs); kernel at %.1f %% of SDPA; "
+        "SDPA error vs float64 %.3g"
+        % (what, median, stats["iqr_over_median"], runs, 100.0 * result["anchor_ratio"], error)
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
