@@ -42,7 +42,8 @@ run() { # label bundle expected-exit args...
   local verdict=ok
   [ "$rc" = "$expect" ] || verdict=UNEXPECTED
   printf '%-34s exit %s (expected %s) %-10s %3ss  %s\n' "$name" "$rc" "$expect" "$verdict" \
-    "$(($(date +%s) - t0))" "$(tail -2 "$out/results/run-$name.log" | head -1)" | tee -a "$summary"
+    "$(($(date +%s) - t0))" "$(grep -E '^bench: .* (pass|rejected);|^sdpa_anchor:' "$out/results/run-$name.log" | tail -2 | tr '\n' ' ')" |
+    tee -a "$summary"
 }
 handwritten() { [ -n "$only" ] || "$out/handwritten_sgemm" 4096 20 | tee "$out/results/handwritten-sgemm-$1.json"; }
 handwritten 1

@@ -202,10 +202,14 @@ void registerHarnessCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Se
   Sub->add_option("--shape", H->shape, "Sizes, e.g. M=4096,N=4096,K=4096")->required();
   Sub->add_option("--param", H->params,
                   "Values of float/double parameters, e.g. alpha=1.5 (repeatable or "
-                  "comma-separated); each also needs a role: --scales-output or --score-scale");
+                  "comma-separated); each also needs a role: --scales-output or --score-scale")
+      ->allow_extra_args(false) // one value per occurrence: the FILE positional may follow
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   Sub->add_option("--scales-output", H->outputScales,
                   "Float parameters the output is multiplied by: the reference is NAME times "
-                  "the tags' einsum (repeatable)");
+                  "the tags' einsum (repeatable)")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   Sub->add_option("--einsum", H->einsum,
                   "Reference function: 'auto' (the einsum the tags spell) or 'attention' "
                   "(softmax over the key of Q K^T, times V; anchor PyTorch SDPA)")
