@@ -73,6 +73,8 @@ AbstractValue ProvenanceInterpreter::joinValues(const Term *Cond, const Abstract
     Joined.reduced.insert(E.reduced.begin(), E.reduced.end());
     Joined.reductions = Th.reductions;
     Joined.reductions.insert(Joined.reductions.end(), E.reductions.begin(), E.reductions.end());
+    Joined.rescales = Th.rescales;
+    Joined.rescales.insert(Joined.rescales.end(), E.rescales.begin(), E.rescales.end());
     return AbstractValue::ofData(std::move(Joined));
   }
   if (Then.kind != Else.kind) {

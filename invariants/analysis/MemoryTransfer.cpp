@@ -14,19 +14,20 @@ namespace ave::inv {
 
 DataValue substituteData(TermContext &T, const DataValue &V, const TermMap &Map) {
   DataValue Out = V;
-  for (ProvenanceCase &C : Out.cases) {
-    C.validity = substitute(T, C.validity, Map);
-    for (const Term *&K : C.constraints)
-      K = substitute(T, K, Map);
-    for (auto &[Name, Term] : C.coords)
-      Term = substitute(T, Term, Map);
-    for (ValueOrigin &O : C.origins) {
-      for (const Term *&W : O.writerThread)
-        W = substitute(T, W, Map);
-      if (O.element)
-        O.element = substitute(T, O.element, Map);
+  for (std::vector<ProvenanceCase> *Cases : {&Out.cases, &Out.rescales})
+    for (ProvenanceCase &C : *Cases) {
+      C.validity = substitute(T, C.validity, Map);
+      for (const Term *&K : C.constraints)
+        K = substitute(T, K, Map);
+      for (auto &[Name, Term] : C.coords)
+        Term = substitute(T, Term, Map);
+      for (ValueOrigin &O : C.origins) {
+        for (const Term *&W : O.writerThread)
+          W = substitute(T, W, Map);
+        if (O.element)
+          O.element = substitute(T, O.element, Map);
+      }
     }
-  }
   for (Reduction &R : Out.reductions) {
     R.term = substitute(T, R.term, Map);
     for (const Term *&K : R.constraints)

@@ -113,9 +113,9 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
     return AbstractValue::ofData(A);
   if (B.kind == DataValue::Kind::Unknown)
     return AbstractValue::ofData(B);
-  bool Additive = Op == '+' || Op == '-';
-  // `acc + p`: an accumulation into the loop-carried value.
-  if (Additive && (A.accumulator || B.accumulator)) {
+  // `acc + p`, `m = fmaxf(m, s)`: an accumulation into the loop-carried value.
+  bool Accumulating = Op == '+' || Op == '-' || Op == 'm';
+  if (Accumulating && (A.accumulator || B.accumulator)) {
     DataValue &Acc = A.accumulator ? A : B;
     DataValue &Add = A.accumulator ? B : A;
     // A contribution made under a condition of the loop body (`if (c)
@@ -126,6 +126,13 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
         C.validity = T.logicalAnd(C.validity, T.allOf(Conds));
     }
     DataValue Out = Acc;
+    // The running value was rescaled (online softmax): the factor belongs
+    // to the rows the contribution does.
+    std::set<std::string> RescaleExcept = Contracted;
+    RescaleExcept.insert(Add.reduced.begin(), Add.reduced.end());
+    for (const ProvenanceCase &Factor : Acc.rescales)
+      for (const ProvenanceCase &Y : Add.cases)
+        requireAgreement(Factor, Y, RescaleExcept, Site, "rescaled accumulation");
     if (Add.kind == DataValue::Kind::Tagged) {
       if (Acc.kind == DataValue::Kind::Tagged) {
         // Several contributions per iteration: free names must agree.
@@ -140,6 +147,18 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
       Out.reduced.insert(Add.reduced.begin(), Add.reduced.end());
       Out.reductions.insert(Out.reductions.end(), Add.reductions.begin(), Add.reductions.end());
     }
+    return AbstractValue::ofData(std::move(Out));
+  }
+  // `acc * correction`: scaling the loop-head value keeps it the running
+  // value; the factor is remembered for the contributions to agree with.
+  auto PureHead = [](const DataValue &V) {
+    return V.accumulator && V.kind == DataValue::Kind::Neutral && V.cases.empty();
+  };
+  if ((Op == '*' || Op == '/') && (PureHead(A) || PureHead(B))) {
+    DataValue Out = PureHead(A) ? A : B;
+    const DataValue &Factor = PureHead(A) ? B : A;
+    if (Factor.kind == DataValue::Kind::Tagged)
+      Out.rescales.insert(Out.rescales.end(), Factor.cases.begin(), Factor.cases.end());
     return AbstractValue::ofData(std::move(Out));
   }
   if (A.kind == DataValue::Kind::Neutral)
@@ -170,7 +189,8 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
 
 bool ProvenanceInterpreter::variesWithLoop(const Term *Value,
                                            const std::vector<const Term *> &Constraints,
-                                           const LoopFrame &Frame) {
+                                           const LoopFrame &Frame,
+                                           const std::set<const Term *> &Fixed) {
   // Two iterations, each with its own copy of the counter and of every
   // fresh symbol the value's constraints introduced: can the value differ?
   std::vector<const Term *> Symbols = collectSymbols(Value);
@@ -183,7 +203,7 @@ bool ProvenanceInterpreter::variesWithLoop(const Term *Value,
   for (const Term *S : collectSymbols(Value))
     if (S == Frame.span.counter ||
         (S->id() >= Frame.firstTermId && S->symbolKind() != SymbolKind::Other &&
-         S->symbolKind() != SymbolKind::Param))
+         S->symbolKind() != SymbolKind::Param && !Fixed.count(S)))
       PerIteration = true;
   if (!PerIteration)
     return false;
@@ -193,7 +213,7 @@ bool ProvenanceInterpreter::variesWithLoop(const Term *Value,
   TermMap First, Second;
   for (const Term *S : Symbols) {
     bool Introduced = S->id() >= Frame.firstTermId && S->symbolKind() != SymbolKind::Other &&
-                      S->symbolKind() != SymbolKind::Param;
+                      S->symbolKind() != SymbolKind::Param && !Fixed.count(S);
     if (S == Frame.span.counter || Introduced) {
       First[S] = T.freshCopy(S);
       Second[S] = T.freshCopy(S);
@@ -249,14 +269,20 @@ std::set<std::string> ProvenanceInterpreter::reduceOverLoop(DataValue &V, const 
       CI = C.coords.erase(CI);
     }
   }
-  // Reductions from inner loops extend over this loop when they move with it.
+  // Reductions from inner loops extend over this loop when the index they
+  // reduce moves with it, their own counters held fixed: `k0 + k` of a
+  // tiled GEMM moves with k0, the `d` of a dot product finished inside the
+  // iteration (attention's scores) does not.
   for (Reduction &R : V.reductions) {
     if (R.loops.back().counter == Frame.span.counter)
       continue;
-    bool Moves = occursIn(Frame.span.counter, R.term);
-    for (const Term *C : R.constraints)
-      Moves = Moves || occursIn(Frame.span.counter, C);
-    if (Moves)
+    std::set<const Term *> Fixed;
+    for (const ReductionLoop &L : R.loops)
+      Fixed.insert(L.counter);
+    std::vector<const Term *> Constraints = R.constraints;
+    for (const ReductionLoop &L : R.loops)
+      Constraints.insert(Constraints.end(), L.facts.begin(), L.facts.end());
+    if (variesWithLoop(R.term, Constraints, Frame, Fixed))
       R.loops.push_back(Frame.span);
   }
   for (const std::string &Name : Dropped) {
@@ -293,15 +319,23 @@ void ProvenanceInterpreter::finishAccumulations(const LoopFrame &Frame,
                It->second.array->slotValue.kind == AbstractValue::Kind::Data) {
       // Copy on write: the array may be shared with the pre-loop value.
       It->second.array = std::make_shared<PrivateArray>(*It->second.array);
-      V = &It->second.array->slotValue.data;
+      // The element index is the same in every iteration (written as
+      // `acc[e]` by an inner loop over e, whose counter would otherwise
+      // count as the iteration's own).
+      PrivateArray &Arr = *It->second.array;
+      const Term *Elem = T.freshSymbol("elem", SymbolKind::Other);
+      Arr.slotValue.data = substituteData(T, Arr.slotValue.data, TermMap{{Arr.slotCounter, Elem}});
+      Arr.slotCounter = Elem;
+      V = &Arr.slotValue.data;
       if (Before.kind == AbstractValue::Kind::Array && Before.array)
-        Pre = readPrivateElement(*Before.array, It->second.array->slotCounter).data;
+        Pre = readPrivateElement(*Before.array, Elem).data;
     }
     // Not an accumulation (overwritten each iteration): its value after
     // the loop is the last iteration's, which the body value describes.
     if (!V || V->accumulator != Token)
       continue;
     reduceOverLoop(*V, Frame);
+    V->rescales.clear(); // checked against every contribution already
     // After the loop: the value before it plus the contributions.
     V->accumulator = Pre.accumulator;
     if (Pre.kind == DataValue::Kind::Tagged) {

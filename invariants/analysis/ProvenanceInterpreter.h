@@ -63,6 +63,7 @@ public:
 private:
   struct LoopFrame {
     const clang::Stmt *loop = nullptr;
+    const clang::VarDecl *counterVar = nullptr; // a canonical for's variable
     unsigned id = 0;
     ReductionLoop span;         // counter, facts, trip count
     const Term *init = nullptr; // first value of the counter
@@ -213,8 +214,10 @@ private:
   // Syntactic: one validity has a conjunct whose negation the other has.
   bool contradicts(const Term *A, const Term *B);
   ProvenanceCase mergeCases(const ProvenanceCase &A, const ProvenanceCase &B);
+  // Whether T can differ between two iterations of Frame; symbols in Fixed
+  // are the same in both.
   bool variesWithLoop(const Term *T, const std::vector<const Term *> &Constraints,
-                      const LoopFrame &Frame);
+                      const LoopFrame &Frame, const std::set<const Term *> &Fixed = {});
   Obligation makeObligation(ObligationKind K, const clang::Expr *Site) const;
   // Every solver question the interpretation itself asks goes through here,
   // so its cost can be reported per kind (AVE_PROFILE=1).

@@ -16,11 +16,33 @@ namespace {
 class AssignedVars : public clang::RecursiveASTVisitor<AssignedVars> {
 public:
   std::set<const clang::VarDecl *> Vars;
+  // The loop's own counter: `a[e] = ...` in the loop over e writes a new
+  // element each iteration rather than carrying `a` from one to the next.
+  const clang::VarDecl *OwnCounter = nullptr;
+
+  static bool mentions(const clang::Stmt *S, const clang::VarDecl *Var) {
+    if (!S || !Var)
+      return false;
+    if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(S); DRE && DRE->getDecl() == Var)
+      return true;
+    for (const clang::Stmt *Child : S->children())
+      if (mentions(Child, Var))
+        return true;
+    return false;
+  }
   void note(const clang::Expr *E) {
     E = E->IgnoreParenImpCasts();
+    // An element of a private array (`acc[i][j] += ...`): the array.
+    bool Element = false;
+    while (const auto *AS = llvm::dyn_cast<clang::ArraySubscriptExpr>(E)) {
+      if (mentions(AS->getIdx(), OwnCounter))
+        return;
+      E = AS->getBase()->IgnoreParenImpCasts();
+      Element = true;
+    }
     if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(E))
       if (const auto *VD = llvm::dyn_cast<clang::VarDecl>(DRE->getDecl()))
-        if (VD->hasLocalStorage())
+        if (VD->hasLocalStorage() && (!Element || VD->getType()->isConstantArrayType()))
           Vars.insert(VD);
   }
   bool VisitBinaryOperator(clang::BinaryOperator *BO) {
@@ -277,6 +299,7 @@ void ProvenanceInterpreter::visitFor(const clang::ForStmt *For, const CfgLoop &L
 
   LoopFrame Frame;
   Frame.loop = For;
+  Frame.counterVar = Var;
   Frame.id = NextLoopId++;
   Frame.init = Init;
   Frame.step = Step;
@@ -391,6 +414,7 @@ void ProvenanceInterpreter::visitLoopBody(const CfgLoop &L, const clang::Stmt *B
     Path = std::move(End.path);
   };
   AssignedVars Assigned;
+  Assigned.OwnCounter = Frame.counterVar;
   Assigned.TraverseStmt(const_cast<clang::Stmt *>(Body));
   CarriedVars PreLoop;
   for (const clang::VarDecl *VD : Assigned.Vars) {

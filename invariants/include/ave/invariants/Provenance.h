@@ -84,6 +84,10 @@ struct DataValue {
   const void *accumulator = nullptr;
   std::set<std::string> reduced; // names already summed away
   std::vector<Reduction> reductions;
+  // Factors the running value was scaled by (`acc * correction` in an
+  // online softmax): each contribution added to it must agree with them on
+  // the names they share.
+  std::vector<ProvenanceCase> rescales;
 
   static DataValue neutral() { return {}; }
   static DataValue unknown(std::string why) {
