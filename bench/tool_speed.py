@@ -15,7 +15,7 @@ import time
 
 KERNELS = ["naive_gemm", "tiled_gemm", "double_buffered_gemm", "transpose_lds",
            "transpose_swizzle", "block_reduce", "mfma_f16_tile", "vector_scale",
-           "mma_sync_tile"]
+           "mma_sync_tile", "attention_fwd"]
 
 
 def wall(cmd):

@@ -290,6 +290,37 @@ static const Term *foldDivRemPairs(TermContext &Ctx, const Term *Sum) {
   return Sum;
 }
 
+const Term *RangeSimplifier::quotientComparison(const Term *Cmp) {
+  TermKind K = Cmp->kind();
+  if (K != TermKind::Lt && K != TermKind::Le && K != TermKind::Gt && K != TermKind::Ge)
+    return Cmp;
+  const Term *A = Cmp->operand(0), *B = Cmp->operand(1);
+  if (K == TermKind::Gt || K == TermKind::Ge) {
+    std::swap(A, B);
+    K = K == TermKind::Gt ? TermKind::Lt : TermKind::Le;
+  }
+  bool Strict = K == TermKind::Lt;
+  // x / y and x % y by a symbolic divisor (`b = blockIdx.y / H`): with
+  // x >= 0 and y >= 1 a bound on the quotient is a linear bound on x times
+  // y, which the facts usually state (`blockIdx.y < B * H`), where Z3 would
+  // otherwise search nonlinear arithmetic for each query.
+  auto ByPositive = [this](const Term *Q, TermKind Kind) {
+    if (Q->kind() != Kind || Q->operand(1)->isConstant())
+      return false;
+    std::optional<Interval> X = interval(Q->operand(0)), Y = interval(Q->operand(1));
+    return X && Y && X->lo >= 0 && Y->lo >= 1;
+  };
+  if (ByPositive(A, TermKind::Rem) && Strict && B == A->operand(1))
+    return Ctx.trueTerm(); // x % y < y
+  if (ByPositive(B, TermKind::Rem) && !Strict && A->isConstant(0))
+    return Ctx.trueTerm();          // 0 <= x % y
+  if (ByPositive(A, TermKind::Div)) // x / y < B  <=>  x < y * B
+    return Ctx.lt(A->operand(0), Ctx.mul(A->operand(1), Strict ? B : Ctx.add(B, Ctx.constant(1))));
+  if (ByPositive(B, TermKind::Div)) // A <= x / y  <=>  y * A <= x
+    return Ctx.le(Ctx.mul(B->operand(1), Strict ? Ctx.add(A, Ctx.constant(1)) : A), B->operand(0));
+  return Cmp;
+}
+
 const Term *RangeSimplifier::rewrite(const Term *T) {
   if (T->isConstant())
     return T;
@@ -313,6 +344,8 @@ const Term *RangeSimplifier::rewrite(const Term *T) {
     Out = divRem(Out);
   else if (Out->kind() == TermKind::Add)
     Out = foldDivRemPairs(Ctx, Out);
+  else
+    Out = quotientComparison(Out);
   Memo[T] = Out;
   return Out;
 }

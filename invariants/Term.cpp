@@ -220,6 +220,21 @@ const Term *TermContext::add(const Term *a, const Term *b) {
     std::swap(a, b);
   if (b->isConstant(0))
     return a;
+  // (x / c) * c + x % c -> x: the address of `a[x / W][x % W]`, so that a
+  // store spread over a loop (`for (x = tid; ...; x += 64)`) reads as a
+  // layout of its counter. Exact in C (truncating division, the same
+  // constant c != 0), and no overflow: |(x / c) * c| <= |x|.
+  auto WholePart = [](const Term *Times, const Term *Rem) {
+    return Times->kind() == TermKind::Mul && Rem->kind() == TermKind::Rem &&
+           Rem->operand(1)->isConstant() && !Rem->operand(1)->isConstant(0) &&
+           Times->operand(1) == Rem->operand(1) && Times->operand(0)->kind() == TermKind::Div &&
+           Times->operand(0)->operand(0) == Rem->operand(0) &&
+           Times->operand(0)->operand(1) == Rem->operand(1);
+  };
+  if (WholePart(a, b))
+    return b->operand(0);
+  if (WholePart(b, a))
+    return a->operand(0);
   // (x + c1) + c2 -> x + (c1 + c2)
   if (b->isConstant() && a->kind() == TermKind::Add && a->operand(1)->isConstant()) {
     const Term *inner[] = {a->operand(1), b};

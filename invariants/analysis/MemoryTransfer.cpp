@@ -298,6 +298,7 @@ void ProvenanceInterpreter::storeShared(const clang::ValueDecl *Array, const Ter
 bool ProvenanceInterpreter::solveWriterThread(const Term *WriterAddress, const Term *Index,
                                               const Term *Validity,
                                               std::vector<const Term *> &Writer,
+                                              std::vector<WriterCounter> &Counters,
                                               std::vector<const Term *> &SideConditions) {
   // The write address as a layout over the writer's thread ids
   // (`ty'*16 + tx'`): matching the read address against it gives the writer
@@ -313,7 +314,15 @@ bool ProvenanceInterpreter::solveWriterThread(const Term *WriterAddress, const T
       Layout.coordinates.push_back({Writer[D], T.constant(*LaunchBlock[D])});
       Dims.push_back(D);
     }
-  if (Dims.empty())
+  // The counters of the writer's own loops (`Ks[x / 64][x % 64]` stored for
+  // x = tid, tid + 64, ...): coordinates of the layout too.
+  std::vector<size_t> InAddress;
+  for (size_t I = 0; I < Counters.size(); ++I)
+    if (Counters[I].extent && occursIn(Counters[I].symbol, WriterAddress)) {
+      Layout.coordinates.push_back({Counters[I].symbol, Counters[I].extent});
+      InAddress.push_back(I);
+    }
+  if (Dims.empty() && InAddress.empty())
     return false;
   LayoutMatchResult M = Matcher.match(Layout, Index);
   if (!M.matched)
@@ -325,6 +334,8 @@ bool ProvenanceInterpreter::solveWriterThread(const Term *WriterAddress, const T
     return false;
   for (unsigned D : Dims)
     Writer[D] = M.coordinates.at(Writer[D]);
+  for (size_t I : InAddress)
+    Counters[I].symbol = M.coordinates.at(Counters[I].symbol);
   SideConditions = M.sideConditions;
   return true;
 }
@@ -401,15 +412,27 @@ AbstractValue ProvenanceInterpreter::loadShared(const clang::ValueDecl *Array, c
       Writer.push_back(T.freshCopy(Tid[D]));
       Map[Tid[D]] = Writer.back();
     }
+    std::vector<WriterCounter> Counters;
     for (size_t L = Common; L < W->loops.size(); ++L)
-      if (!(Cand.previousOf && W->loops[L].id == Cand.previousOf->id))
-        Map[W->loops[L].span.counter] = T.freshCopy(W->loops[L].span.counter);
+      if (!(Cand.previousOf && W->loops[L].id == Cand.previousOf->id)) {
+        const LoopFrame &F = W->loops[L];
+        Map[F.span.counter] = T.freshCopy(F.span.counter);
+        // A canonical loop's bound `counter < B` is the counter's extent.
+        const Term *Extent =
+            F.canonical && F.span.facts.size() > 1 && F.span.facts[1]->kind() == TermKind::Lt
+                ? F.span.facts[1]->operand(1)
+                : nullptr;
+        Counters.push_back({F.span.counter, Map[F.span.counter], Extent});
+      }
     const Term *WriterAddress = substitute(T, W->address, Map);
     std::vector<const Term *> SideConditions;
     bool Solved = solveWriterThread(
         WriterAddress, Index,
         T.logicalAnd(Validity, T.logicalNot(T.logicalOr(Covered, CoveredForSolve))), Writer,
-        SideConditions);
+        Counters, SideConditions);
+    if (Solved)
+      for (const WriterCounter &C : Counters)
+        Map[C.original] = C.symbol;
     for (unsigned D = 0; D < 3; ++D) {
       Map[Tid[D]] = Writer[D];
       if (Writer[D]->isSymbol() && Writer[D]->symbolKind() == SymbolKind::ThreadIdx) {

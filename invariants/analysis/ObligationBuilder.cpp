@@ -21,6 +21,11 @@ SolverResult ProvenanceInterpreter::ask(const char *Why, const Term *Query) {
     return Known->second;
   SolverResult R = Solver.check(Query);
   AskedBefore.emplace(Query, R);
+  // AVE_PROFILE=queries: each question slower than 5 ms, to see which to avoid.
+  if (const char *Profile = std::getenv("AVE_PROFILE");
+      Profile && llvm::StringRef(Profile) == "queries" && R.millis > 5)
+    llvm::errs() << "ave-profile: " << Why << " took " << llvm::format("%.1f", R.millis)
+                 << " ms: " << print(Query) << "\n";
   auto &[Count, Millis] = QueryCost[Why];
   ++Count;
   Millis += R.millis;

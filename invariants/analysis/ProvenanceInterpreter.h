@@ -189,8 +189,14 @@ private:
   LayoutMatchResult matchTagLayout(const TensorInfo &T, const Term *Index);
   AbstractValue loadGlobal(const TensorInfo &T, const Term *Index, const clang::Expr *Site);
   AbstractValue loadShared(const clang::ValueDecl *Array, const Term *Index);
+  // A loop counter of the writer's own loops, as copied for one read.
+  struct WriterCounter {
+    const Term *original = nullptr;
+    const Term *symbol = nullptr; // the copy; the solved term once solved
+    const Term *extent = nullptr; // `counter < extent`, or null
+  };
   bool solveWriterThread(const Term *WriterAddress, const Term *Index, const Term *Validity,
-                         std::vector<const Term *> &Writer,
+                         std::vector<const Term *> &Writer, std::vector<WriterCounter> &Counters,
                          std::vector<const Term *> &SideConditions);
   void storeShared(const clang::ValueDecl *Array, const Term *Index, const DataValue &V,
                    const clang::Expr *Site);

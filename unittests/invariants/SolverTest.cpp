@@ -337,5 +337,37 @@ TEST(SolverRangeSimplification, LaneArithmeticFolds) {
   EXPECT_EQ(ranges.simplify(ctx.rem(t, ctx.constant(2))), ctx.constant(0));
 }
 
+// `b = blockIdx.y / H` with grid(.., B * H): bounds on a quotient or
+// remainder by a positive symbolic divisor become linear, so the side
+// conditions of a layout match with `b` and `h = blockIdx.y % H` are proven
+// at once instead of through nonlinear search.
+TEST(SolverRangeSimplification, QuotientBoundsBySymbolicDivisorAreLinear) {
+  TermContext ctx;
+  ObligationSolver solver(ctx, 10000);
+  const Term *by = ctx.symbol("by", SymbolKind::BlockIdx, 1);
+  const Term *B = ctx.symbol("B", SymbolKind::Param), *H = ctx.symbol("H", SymbolKind::Param);
+  solver.addFact(ctx.ge(by, ctx.constant(0)));
+  solver.addFact(ctx.lt(by, ctx.mul(B, H)));
+  solver.addFact(ctx.ge(H, ctx.constant(1)));
+  solver.addFact(ctx.ge(B, ctx.constant(1)));
+  const Term *b = ctx.div(by, H), *h = ctx.rem(by, H);
+  const Term *inBounds = ctx.allOf(std::vector<const Term *>{
+      ctx.le(ctx.constant(0), b), ctx.lt(b, B), ctx.le(ctx.constant(0), h), ctx.lt(h, H)});
+  SolverResult r = solver.check(ctx.logicalNot(inBounds));
+  EXPECT_EQ(r.status, SolverResult::Proven);
+  EXPECT_LT(r.millis, 50.0);
+  // The rewrite is an equivalence: a bound that does not hold still fails.
+  SolverResult tooTight = solver.check(ctx.logicalNot(ctx.lt(b, ctx.sub(B, ctx.constant(1)))));
+  EXPECT_EQ(tooTight.status, SolverResult::Violated);
+
+  RangeSimplifier ranges(ctx);
+  ranges.addFacts(ctx.logicalAnd(ctx.ge(by, ctx.constant(0)), ctx.ge(H, ctx.constant(1))));
+  EXPECT_EQ(ranges.simplify(ctx.lt(b, B)), ctx.lt(by, ctx.mul(H, B)));
+  EXPECT_EQ(ranges.simplify(ctx.lt(h, H)), ctx.trueTerm());
+  // Without a known sign of the dividend nothing changes.
+  const Term *x = ctx.symbol("x", SymbolKind::Fresh);
+  EXPECT_EQ(ranges.simplify(ctx.lt(ctx.div(x, H), B)), ctx.lt(ctx.div(x, H), B));
+}
+
 } // namespace
 } // namespace ave::inv

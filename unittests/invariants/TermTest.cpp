@@ -140,4 +140,19 @@ TEST_F(TermTest, PrintsReadableC) {
 }
 
 } // namespace
+
+// The address of `a[x / 64][x % 64]` is x: a store spread over a loop then
+// reads as a layout of its counter.
+TEST_F(TermTest, WholeAndRemainderPartsAddBackToTheDividend) {
+  const Term *x = ctx.symbol("x", SymbolKind::LoopCounter);
+  const Term *c64 = ctx.constant(64);
+  const Term *whole = ctx.mul(ctx.div(x, c64), c64);
+  EXPECT_EQ(ctx.add(whole, ctx.rem(x, c64)), x);
+  EXPECT_EQ(ctx.add(ctx.rem(x, c64), whole), x);
+  // Different divisors do not fold.
+  const Term *other =
+      ctx.add(ctx.mul(ctx.div(x, ctx.constant(32)), ctx.constant(32)), ctx.rem(x, c64));
+  EXPECT_NE(other, x);
+}
+
 } // namespace ave::inv

@@ -1,5 +1,5 @@
 // MUTANT-OF: ../../attention_fwd.hip
-// EXPECT: tag-mismatch line 44
+// EXPECT: tag-mismatch line 52
 // Seeded bug: the K tile is staged from head h + 1
 // Attention forward in FP32: O = softmax(scale * Q K^T) V for every (batch,
 // head), head dimension 64, self-attention (N queries and N keys). One block

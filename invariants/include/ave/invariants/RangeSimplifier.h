@@ -37,6 +37,7 @@ private:
   void tighten(const Term *Sym, std::optional<int64_t> Lo, std::optional<int64_t> Hi);
   const Term *rewrite(const Term *T);
   const Term *divRem(const Term *T);
+  const Term *quotientComparison(const Term *Cmp);
 
   TermContext &Ctx;
   std::map<const Term *, Interval> Bounds;
