@@ -97,8 +97,15 @@ void collectLeaves(const Term *term, std::set<const Term *> &leaves) {
 
 } // namespace
 
+SolverResult ObligationSolver::decide(const Term *query) { return run(query, {}, false); }
+
 SolverResult ObligationSolver::check(const Term *violation,
                                      const std::vector<const Term *> &observe) {
+  return run(violation, observe, true);
+}
+
+SolverResult ObligationSolver::run(const Term *violation, const std::vector<const Term *> &observe,
+                                   bool withModel) {
   auto start = std::chrono::steady_clock::now();
   SolverResult result;
   auto finish = [&]() -> SolverResult {
@@ -146,6 +153,8 @@ SolverResult ObligationSolver::check(const Term *violation,
     } else if (answer == z3::unknown) {
       result.status = SolverResult::Unknown;
       result.reason = backend.Solver.reason_unknown();
+    } else if (!withModel) {
+      result.status = SolverResult::Violated;
     } else {
       result.status = SolverResult::Violated;
       z3::model model = backend.Solver.get_model();

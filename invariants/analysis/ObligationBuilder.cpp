@@ -19,7 +19,7 @@ SolverResult ProvenanceInterpreter::ask(const char *Why, const Term *Query) {
   auto Known = AskedBefore.find(Query);
   if (Known != AskedBefore.end())
     return Known->second;
-  SolverResult R = Solver.check(Query);
+  SolverResult R = Solver.decide(Query);
   AskedBefore.emplace(Query, R);
   // AVE_PROFILE=queries: each question slower than 5 ms, to see which to avoid.
   if (const char *Profile = std::getenv("AVE_PROFILE");
@@ -220,8 +220,15 @@ bool ProvenanceInterpreter::variesWithLoop(const Term *Value,
     bool Introduced = S->id() >= Frame.firstTermId && S->symbolKind() != SymbolKind::Other &&
                       S->symbolKind() != SymbolKind::Param && !Fixed.count(S);
     if (S == Frame.span.counter || Introduced) {
-      First[S] = T.freshCopy(S);
-      Second[S] = T.freshCopy(S);
+      // The same copies every time this loop is asked about S: the same
+      // question for another variable (m, l and acc of one softmax) is then
+      // the same term, answered from the cache.
+      for (int Which = 0; Which < 2; ++Which) {
+        const Term *&Copy = IterationCopies[{S, Frame.id, Which}];
+        if (!Copy)
+          Copy = T.freshCopy(S);
+        (Which ? Second : First)[S] = Copy;
+      }
     }
   }
   std::vector<const Term *> Query = Path;

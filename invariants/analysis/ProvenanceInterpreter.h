@@ -23,6 +23,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <tuple>
 
 namespace clang {
 class ASTContext;
@@ -261,6 +262,8 @@ private:
   std::vector<BarrierSite> Barriers;
   std::map<std::string, std::pair<unsigned, double>> QueryCost; // why -> (count, ms)
   std::map<const Term *, SolverResult> AskedBefore;
+  // (symbol, loop id, 0 or 1) -> its copy in one of two iterations.
+  std::map<std::tuple<const Term *, unsigned, int>, const Term *> IterationCopies;
   unsigned Epoch = 0;
 };
 

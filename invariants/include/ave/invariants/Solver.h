@@ -51,12 +51,16 @@ public:
   /// holds. `observe` lists terms whose values the caller wants reported
   /// (element coordinates, writer thread ids, ...).
   SolverResult check(const Term *violation, const std::vector<const Term *> &observe = {});
+  /// Only whether such an execution exists: no model is read back (the
+  /// interpretation's own questions, asked by the dozen per kernel).
+  SolverResult decide(const Term *query);
 
   /// Re-evaluates facts and violation under a Violated result's assignment
   /// with C semantics (see Counterexample.h).
   bool confirms(const Term *violation, const SolverResult &result) const;
 
 private:
+  SolverResult run(const Term *violation, const std::vector<const Term *> &observe, bool withModel);
   struct Backend;
   Backend &backendFor(bool bitVectors);
 
