@@ -7,6 +7,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
@@ -199,6 +200,17 @@ std::vector<const clang::FunctionDecl *> findKernels(clang::ASTContext &context)
   KernelFinder finder;
   finder.TraverseDecl(context.getTranslationUnitDecl());
   return finder.Kernels;
+}
+
+std::vector<const clang::FunctionDecl *> kernelInstantiations(const clang::FunctionDecl &kernel) {
+  std::vector<const clang::FunctionDecl *> out;
+  const clang::FunctionTemplateDecl *pattern = kernel.getDescribedFunctionTemplate();
+  if (!pattern)
+    return out;
+  for (const clang::FunctionDecl *spec : pattern->specializations())
+    if (spec->isTemplateInstantiation() && spec->getBody())
+      out.push_back(spec);
+  return out;
 }
 
 std::vector<AnnotationError> findStrayPragmas(clang::ASTContext &context, const PragmaLog &log,

@@ -5,6 +5,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/Expr.h"
 
 #include <algorithm>
@@ -72,6 +73,33 @@ std::optional<NameResolution> lookupOutside(const NameScope &scope, const std::s
   return std::nullopt;
 }
 
+// A non-type template parameter of the kernel (`template <int TILE>`): in an
+// instantiation, the constant it was instantiated with; in the pattern, a
+// constant of no known value (the pattern itself is not analysed).
+std::optional<NameResolution> lookupTemplateParameter(const NameScope &scope,
+                                                      const std::string &name) {
+  const clang::FunctionTemplateDecl *pattern = scope.kernel.getPrimaryTemplate();
+  const clang::TemplateArgumentList *arguments = scope.kernel.getTemplateSpecializationArgs();
+  if (!pattern)
+    pattern = scope.kernel.getDescribedFunctionTemplate();
+  if (!pattern)
+    return std::nullopt;
+  const clang::TemplateParameterList *parameters = pattern->getTemplateParameters();
+  for (unsigned i = 0; i < parameters->size(); ++i) {
+    const auto *parameter = llvm::dyn_cast<clang::NonTypeTemplateParmDecl>(parameters->getParam(i));
+    if (!parameter || parameter->getName() != name)
+      continue;
+    NameResolution resolution;
+    resolution.kind = NameKind::IntegerConstant;
+    resolution.decl = parameter;
+    if (arguments && i < arguments->size() &&
+        arguments->get(i).getKind() == clang::TemplateArgument::Integral)
+      resolution.constant = arguments->get(i).getAsIntegral().getSExtValue();
+    return resolution;
+  }
+  return std::nullopt;
+}
+
 class Resolver {
 public:
   Resolver(const NameScope &scope, ErrorReporter report) : Scope(scope), Report(report) {}
@@ -130,6 +158,10 @@ private:
         resolution.decl = param;
         return true;
       }
+    if (std::optional<NameResolution> templated = lookupTemplateParameter(Scope, expr.name)) {
+      resolution = *templated;
+      return true;
+    }
     if (std::optional<NameResolution> outside = lookupOutside(Scope, expr.name)) {
       resolution = *outside;
       return true;

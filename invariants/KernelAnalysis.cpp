@@ -112,12 +112,24 @@ void decode(ObligationResult &Out, const SolverResult &R, const std::vector<cons
 
 } // namespace
 
+namespace {
+
+// `scale<64, float>` for an instantiation of a template kernel.
+std::string kernelDisplayName(const clang::FunctionDecl &Kernel) {
+  std::string Name;
+  llvm::raw_string_ostream OS(Name);
+  Kernel.getNameForDiagnostic(OS, Kernel.getASTContext().getPrintingPolicy(), false);
+  return Name;
+}
+
+} // namespace
+
 KernelAnalysis::KernelAnalysis(clang::ASTContext &Ctx, const ann::KernelAnnotations &Annotations,
                                const AnalysisOptions &Opts)
     : Terms(std::make_unique<TermContext>()),
       Solver(std::make_unique<ObligationSolver>(*Terms, Opts.z3TimeoutMs)),
       Interp(std::make_unique<ProvenanceInterpreter>(Ctx, Annotations, *Terms, *Solver, Opts)),
-      KernelName(Annotations.kernel->getNameAsString()) {
+      KernelName(kernelDisplayName(*Annotations.kernel)) {
   auto Start = std::chrono::steady_clock::now();
   Interp->run();
   InterpretMillis =

@@ -147,13 +147,14 @@ void ProvenanceInterpreter::run() {
       PragmasAtEnd.insert({P.block, &P});
   }
   // A template pattern has dependent types and values that have no size or
-  // value yet; its instantiations are what runs.
+  // value yet; its instantiations are what runs, and `check` analyses those.
   if (Ann.kernel->isDependentContext()) {
     if (!Ann.tags.empty() || !Ann.pragmas.empty()) {
       Obligation O;
       O.range = clang::SourceRange(Ann.kernel->getLocation(), Ann.kernel->getLocation());
       O.summary = "invariants of template kernel '" + Ann.kernel->getNameAsString() + "'";
-      O.unprovenReason = "template kernels are not analysed yet";
+      O.unprovenReason = "it is never instantiated in this file, so there are no sizes or types "
+                         "to check it with";
       Obligations.push_back(std::move(O));
     }
     return;

@@ -32,6 +32,62 @@ int runCheck(const GlobalOptions &G, const CheckOptions &C, const std::vector<st
   AOpts.implicitInvariants = C.implicitInvariants;
   AOpts.waveSize = frontend::targetInfo(G.frontend.args.target).waveSize;
 
+  auto checkKernel = [&](frontend::ParsedUnit &U, const ann::KernelAnnotations &A) {
+    const clang::SourceManager &SM = U.context.getSourceManager();
+    ++Checked;
+    inv::KernelReport Report = inv::analyzeKernel(U.context, A, AOpts);
+    nlohmann::json Obligations = nlohmann::json::array();
+    for (const inv::ObligationResult &O : Report.results) {
+      frontend::SourcePoint Loc = frontend::toSourcePoint(SM, O.obligation.range.getBegin());
+      nlohmann::json J = {{"kind", inv::obligationKindName(O.obligation.kind)},
+                          {"status", inv::statusName(O.status)},
+                          {"summary", O.obligation.summary},
+                          {"location", pointJson(Loc)},
+                          {"millis", O.millis}};
+      if (O.status == inv::SolverResult::Proven) {
+        ++Proven;
+        Obligations.push_back(std::move(J));
+        continue;
+      }
+      frontend::Diagnostic D;
+      if (O.status == inv::SolverResult::Violated) {
+        ++Violated;
+        D = frontend::makeDiagnostic(SM, O.obligation.range, frontend::Severity::Error,
+                                     "ave-invariant", O.obligation.failure);
+        nlohmann::json Cex = {{"values", O.values}, {"notes", nlohmann::json::array()}};
+        for (const inv::CounterexampleLine &L : O.counterexample) {
+          frontend::SourcePoint P = frontend::toSourcePoint(SM, L.location);
+          D.notes.push_back({P, L.text});
+          Cex["notes"].push_back({{"text", L.text}, {"location", pointJson(P)}});
+        }
+        J["message"] = O.obligation.failure;
+        J["counterexample"] = std::move(Cex);
+      } else {
+        ++Unproven;
+        D = frontend::makeDiagnostic(SM, O.obligation.range, frontend::Severity::Warning,
+                                     "ave-invariant",
+                                     "unproven: " + O.obligation.summary + ": " + O.reason);
+        J["reason"] = O.reason;
+      }
+      if (A.kernel->isTemplateInstantiation())
+        D.notes.push_back({frontend::toSourcePoint(SM, A.kernel->getPointOfInstantiation()),
+                           "in instantiation '" + Report.kernel + "'"});
+      D.details = J;
+      Sink.add(std::move(D));
+      Obligations.push_back(std::move(J));
+    }
+    for (const inv::AnalysisNote &N : Report.notes)
+      Sink.add(frontend::makeDiagnostic(SM, N.location, frontend::Severity::Note, "", N.message));
+    nlohmann::json KJ = {{"kernel", Report.kernel},        {"file", U.file},
+                         {"proven", Report.proven()},      {"violated", Report.violated()},
+                         {"unproven", Report.unproven()},  {"analysis_ms", Report.analysisMillis},
+                         {"solve_ms", Report.solveMillis}, {"obligations", std::move(Obligations)}};
+    KernelsJson.push_back(std::move(KJ));
+    if (C.timing)
+      llvm::errs() << Report.kernel << ": analysis " << llvm::format("%.1f", Report.analysisMillis)
+                   << " ms (solver " << llvm::format("%.1f", Report.solveMillis) << " ms)\n";
+  };
+
   frontend::FrontendResult R =
       frontend::parseHipFiles(Files, G.frontend, [&](frontend::ParsedUnit &U) {
         const clang::SourceManager &SM = U.context.getSourceManager();
@@ -49,58 +105,15 @@ int runCheck(const GlobalOptions &G, const CheckOptions &C, const std::vector<st
                                                   "' has no annotations; nothing to check"));
             continue;
           }
-          ++Checked;
-          inv::KernelReport Report = inv::analyzeKernel(U.context, A, AOpts);
-          nlohmann::json Obligations = nlohmann::json::array();
-          for (const inv::ObligationResult &O : Report.results) {
-            frontend::SourcePoint Loc = frontend::toSourcePoint(SM, O.obligation.range.getBegin());
-            nlohmann::json J = {{"kind", inv::obligationKindName(O.obligation.kind)},
-                                {"status", inv::statusName(O.status)},
-                                {"summary", O.obligation.summary},
-                                {"location", pointJson(Loc)},
-                                {"millis", O.millis}};
-            if (O.status == inv::SolverResult::Proven) {
-              ++Proven;
-              Obligations.push_back(std::move(J));
-              continue;
-            }
-            frontend::Diagnostic D;
-            if (O.status == inv::SolverResult::Violated) {
-              ++Violated;
-              D = frontend::makeDiagnostic(SM, O.obligation.range, frontend::Severity::Error,
-                                           "ave-invariant", O.obligation.failure);
-              nlohmann::json Cex = {{"values", O.values}, {"notes", nlohmann::json::array()}};
-              for (const inv::CounterexampleLine &L : O.counterexample) {
-                frontend::SourcePoint P = frontend::toSourcePoint(SM, L.location);
-                D.notes.push_back({P, L.text});
-                Cex["notes"].push_back({{"text", L.text}, {"location", pointJson(P)}});
-              }
-              J["message"] = O.obligation.failure;
-              J["counterexample"] = std::move(Cex);
-            } else {
-              ++Unproven;
-              D = frontend::makeDiagnostic(SM, O.obligation.range, frontend::Severity::Warning,
-                                           "ave-invariant",
-                                           "unproven: " + O.obligation.summary + ": " + O.reason);
-              J["reason"] = O.reason;
-            }
-            D.details = J;
-            Sink.add(std::move(D));
-            Obligations.push_back(std::move(J));
-          }
-          for (const inv::AnalysisNote &N : Report.notes)
-            Sink.add(
-                frontend::makeDiagnostic(SM, N.location, frontend::Severity::Note, "", N.message));
-          nlohmann::json KJ = {
-              {"kernel", Report.kernel},        {"file", U.file},
-              {"proven", Report.proven()},      {"violated", Report.violated()},
-              {"unproven", Report.unproven()},  {"analysis_ms", Report.analysisMillis},
-              {"solve_ms", Report.solveMillis}, {"obligations", std::move(Obligations)}};
-          KernelsJson.push_back(std::move(KJ));
-          if (C.timing)
-            llvm::errs() << Report.kernel << ": analysis "
-                         << llvm::format("%.1f", Report.analysisMillis) << " ms (solver "
-                         << llvm::format("%.1f", Report.solveMillis) << " ms)\n";
+          // A template kernel runs as its instantiations: each is checked
+          // with its own sizes and types (the pattern has neither).
+          std::vector<ann::KernelAnnotations> Instances;
+          for (const clang::FunctionDecl *I : ann::kernelInstantiations(*K))
+            Instances.push_back(ann::collectKernelAnnotations(U.context, *I, U.pragmas));
+          if (Instances.empty())
+            Instances.push_back(std::move(A));
+          for (const ann::KernelAnnotations &Instance : Instances)
+            checkKernel(U, Instance);
         }
       });
   Sink.sort();

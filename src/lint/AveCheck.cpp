@@ -115,7 +115,8 @@ void AveKernelCheck::check(const clang::ast_matchers::MatchFinder::MatchResult &
 }
 
 void AveKernelCheck::noteAt(clang::SourceLocation Loc, llvm::StringRef Text) {
-  diag(Loc, Text, clang::DiagnosticIDs::Note);
+  // The text is data (source with `%` in it), not a format string.
+  diag(Loc, "%0", clang::DiagnosticIDs::Note) << Text;
 }
 
 } // namespace ave::lint

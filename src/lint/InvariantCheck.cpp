@@ -17,7 +17,13 @@ void InvariantCheck::checkKernel(clang::ASTContext &, UnitState &Unit, KernelSta
         noteAt(L.location.isValid() ? L.location : Loc, L.text);
     } else if (O.status == inv::SolverResult::Unknown) {
       diag(Loc, "unproven: %0: %1") << O.obligation.summary << O.reason << O.obligation.range;
+    } else {
+      continue;
     }
+    // A template kernel is checked per instantiation: say which one.
+    if (K.kernel->isTemplateInstantiation())
+      noteAt(K.kernel->getPointOfInstantiation(),
+             "in instantiation '" + Unit.report(K).kernel + "'");
   }
 }
 

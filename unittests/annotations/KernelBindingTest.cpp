@@ -486,5 +486,46 @@ TEST(KernelBinding, JsonAndTextOutput) {
   EXPECT_TRUE(ran);
 }
 
+// `template <int TILE>`: in the pattern TILE is a constant of no value yet;
+// in each instantiation it is the argument the instantiation was made with.
+TEST(KernelBinding, TemplateParameterTakesTheInstantiationsValue) {
+  std::string code = withPrelude(R"hip(
+template <int TILE>
+__global__ void t(float *X AVE_TAG("X(i < N) = i"), int N) {
+#pragma ave launch block(TILE)
+  X[TILE + N] = 0.0f;
+}
+template __global__ void t<64>(float *, int);
+template __global__ void t<128>(float *, int);
+)hip");
+  bool ran = false;
+  ASSERT_TRUE(parseHip(code, [&](const Snippet &s) {
+    ran = true;
+    KernelAnnotations pattern = s.annotate("t");
+    EXPECT_EQ(errorsOf(pattern), "");
+    ASSERT_EQ(pattern.pragmas.size(), 1u);
+    const Expr *tile = findIdentifier(pattern.pragmas[0].pragma.launch.block[0], "TILE");
+    ASSERT_NE(tile, nullptr);
+    EXPECT_EQ(tile->resolution.kind, NameKind::IntegerConstant);
+    EXPECT_EQ(tile->resolution.constant, std::nullopt);
+
+    std::vector<const clang::FunctionDecl *> instances = kernelInstantiations(*s.kernel("t"));
+    ASSERT_EQ(instances.size(), 2u);
+    std::vector<std::int64_t> values;
+    for (const clang::FunctionDecl *instance : instances) {
+      KernelAnnotations a = collectKernelAnnotations(s.context, *instance, s.log);
+      EXPECT_EQ(errorsOf(a), "");
+      ASSERT_EQ(a.pragmas.size(), 1u);
+      const Expr *bound = findIdentifier(a.pragmas[0].pragma.launch.block[0], "TILE");
+      ASSERT_NE(bound, nullptr);
+      ASSERT_TRUE(bound->resolution.constant.has_value());
+      values.push_back(*bound->resolution.constant);
+    }
+    std::sort(values.begin(), values.end());
+    EXPECT_EQ(values, (std::vector<std::int64_t>{64, 128}));
+  }));
+  EXPECT_TRUE(ran);
+}
+
 } // namespace
 } // namespace ave::ann

@@ -91,6 +91,10 @@ KernelAnnotations collectKernelAnnotations(clang::ASTContext &context,
 // includes, in source order (template patterns included).
 std::vector<const clang::FunctionDecl *> findKernels(clang::ASTContext &context);
 
+// The instantiations with a body of a template kernel pattern (explicit or
+// implicit), in the order Clang made them; empty for a plain kernel.
+std::vector<const clang::FunctionDecl *> kernelInstantiations(const clang::FunctionDecl &kernel);
+
 // A `#pragma ave` that is not inside the body of one of `kernels`.
 std::vector<AnnotationError> findStrayPragmas(clang::ASTContext &context, const PragmaLog &log,
                                               llvm::ArrayRef<const clang::FunctionDecl *> kernels);
