@@ -1,0 +1,46 @@
+// MUTANT-OF: ../../double_buffered_gemm.hip
+// EXPECT: reduction-coverage line 34
+// Seeded bug: the k loop reads buffer 1 - cur, which holds the previous tile: the last tile is never reduced
+// Double-buffered LDS-tiled SGEMM (shared/ANALYSIS.md section 6): tile t is
+// read from buffer t % 2 while the registers holding tile t + 1, loaded from
+// global memory at the top of the iteration, are stored into the other
+// buffer; one __syncthreads per iteration. The prologue stages tile 0.
+// The verified result of the pipeline rewrite on tiled_gemm.hip.
+// Launch: block(16, 16), grid(N / 16, M / 16).
+#include <ave/annotations.h>
+#include <hip/hip_runtime.h>
+
+__global__ void double_buffered_gemm(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
+                                     const float *B AVE_TAG("B(k < K, n < N) = k * N + n"),
+                                     float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N,
+                                     int K) {
+#pragma ave launch block(16, 16) grid(N / 16, M / 16)
+#pragma ave assume M % 16 == 0 && N % 16 == 0 && K % 16 == 0 && K >= 16
+  __shared__ float As[2][16][16], Bs[2][16][16];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * 16 + ty, col = blockIdx.x * 16 + tx;
+  int nt = K / 16;
+  As[0][ty][tx] = A[row * K + tx];
+  Bs[0][ty][tx] = B[ty * N + col];
+  __syncthreads();
+  float acc = 0.0f;
+  for (int t = 0; t < nt; ++t) {
+    int cur = t % 2;
+    float a_next = 0.0f, b_next = 0.0f;
+    if (t + 1 < nt) {
+      a_next = A[row * K + (t + 1) * 16 + tx];
+      b_next = B[((t + 1) * 16 + ty) * N + col];
+    }
+    for (int k = 0; k < 16; ++k) {
+#pragma ave assert tag(As[cur][ty][k]) == A(row, t * 16 + k)
+#pragma ave assert tag(Bs[cur][k][tx]) == B(t * 16 + k, col)
+      acc += As[1 - cur][ty][k] * Bs[1 - cur][k][tx]; // MUTATION: the other buffer
+    }
+    if (t + 1 < nt) {
+      As[1 - cur][ty][tx] = a_next;
+      Bs[1 - cur][ty][tx] = b_next;
+    }
+    __syncthreads();
+  }
+  C[row * N + col] = acc;
+}
