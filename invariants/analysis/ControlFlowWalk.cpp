@@ -174,6 +174,19 @@ bool ProvenanceInterpreter::buildControlFlow(const clang::Stmt *Body) {
         Work.push_back(S);
       }
     }
+    // `while (true)`, `for (;;)`: the condition's exit edge is gone and the
+    // loop ends only where a `break` goes.
+    if (!L.exit) {
+      std::set<const clang::CFGBlock *> Targets;
+      for (const clang::CFGBlock *B : L.body)
+        if (const clang::Stmt *Last = B->getTerminatorStmt();
+            Last && llvm::isa<clang::BreakStmt>(Last))
+          for (const clang::CFGBlock::AdjacentBlock &A : B->succs())
+            if (const clang::CFGBlock *S = A.getReachableBlock(); S && !L.body.count(S))
+              Targets.insert(S);
+      if (Targets.size() == 1)
+        L.exit = *Targets.begin();
+    }
     for (const clang::CFGBlock *B : L.body)
       for (const clang::CFGBlock::AdjacentBlock &A : B->succs()) {
         const clang::CFGBlock *S = A.getReachableBlock();
@@ -327,7 +340,6 @@ void ProvenanceInterpreter::send(
     const clang::CFGBlock *From, const clang::Stmt *LastItem, bool Jumps, const clang::CFGBlock *To,
     FlowState State, const CfgLoop *Self, RegionExits &Exits,
     std::map<const clang::CFGBlock *, std::vector<FlowState>> &Pending) {
-  (void)From;
   // Falling off the end of a compound statement: the pragmas at its end.
   if (!Jumps && LastItem && !PragmasAtEnd.empty()) {
     const clang::Stmt *Next = nullptr;
@@ -357,6 +369,7 @@ void ProvenanceInterpreter::send(
       State.path = std::move(Path);
     }
   }
+  State.from = From;
   if (To == (Self ? Self->header : nullptr) || To == &Flow->cfg->getExit() ||
       (Self ? !Self->body.count(To) : false))
     Exits[To].push_back(std::move(State));

@@ -354,8 +354,12 @@ void ProvenanceInterpreter::finishAccumulations(const LoopFrame &Frame,
       V->cases.insert(V->cases.begin(), Pre.cases.begin(), Pre.cases.end());
       V->reduced.insert(Pre.reduced.begin(), Pre.reduced.end());
     }
-    if (V->cases.empty())
-      V->kind = Pre.kind == DataValue::Kind::Unknown ? Pre.kind : DataValue::Kind::Neutral;
+    // An iteration that added nothing still leaves the value from before
+    // the loop (`v = v + 0.0f` over a loaded v): tagged when that was.
+    if (Pre.kind == DataValue::Kind::Unknown)
+      *V = Pre;
+    else
+      V->kind = V->cases.empty() ? DataValue::Kind::Neutral : DataValue::Kind::Tagged;
   }
 }
 

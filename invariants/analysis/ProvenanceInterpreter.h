@@ -125,6 +125,7 @@ private:
   struct FlowState {
     ValueEnv env;
     std::vector<const Term *> path;
+    const clang::CFGBlock *from = nullptr; // the block the edge leaves, once sent
   };
   using RegionExits = std::map<const clang::CFGBlock *, std::vector<FlowState>>;
   bool buildControlFlow(const clang::Stmt *Body);

@@ -399,20 +399,31 @@ void ProvenanceInterpreter::visitLoopBody(const CfgLoop &L, const clang::Stmt *B
                                           LoopFrame Frame) {
   // One iteration: the body region from its start to the back edge; the
   // iteration's end is the join of every path that reaches the back edge
-  // (the body's end and each `continue`).
+  // (the body's end and each `continue`). Returns the states of the paths
+  // that `break` out of it.
   auto Iterate = [this, &L] {
+    std::vector<FlowState> Breaks;
     if (!L.bodyStart || !L.body.count(L.bodyStart))
-      return; // an empty body
+      return Breaks; // an empty body
+    // The walk leaves Env and Path to the blocks it visits.
     ValueEnv Before = Env;
+    std::vector<const Term *> PathBefore = Path;
     RegionExits Exits = walkRegion(&L, FlowState{Env, Path});
+    if (auto Out = Exits.find(L.exit); L.exit && Out != Exits.end())
+      for (FlowState &S : Out->second)
+        if (S.from != L.condBlock) // a do-while's condition ends it normally
+          Breaks.push_back(std::move(S));
     auto Back = Exits.find(L.header);
     if (Back == Exits.end() || Back->second.empty()) {
-      Env = std::move(Before); // no iteration reaches the next one
-      return;
+      // No iteration reaches the next one.
+      Env = std::move(Before);
+      Path = std::move(PathBefore);
+      return Breaks;
     }
     FlowState End = merge(Back->second);
     Env = std::move(End.env);
     Path = std::move(End.path);
+    return Breaks;
   };
   AssignedVars Assigned;
   Assigned.OwnCounter = Frame.counterVar;
@@ -478,7 +489,7 @@ void ProvenanceInterpreter::visitLoopBody(const CfgLoop &L, const clang::Stmt *B
     if (!BodyWrites.empty())
       PreviousIterationWrites[Frame.id] = std::move(BodyWrites);
   }
-  Iterate();
+  std::vector<FlowState> Breaks = Iterate();
   PreviousIterationWrites.erase(Frame.id);
   // The log's copies of this loop learn where it ended.
   for (LdsAccess &A : Accesses)
@@ -494,6 +505,40 @@ void ProvenanceInterpreter::visitLoopBody(const CfgLoop &L, const clang::Stmt *B
   Loops.pop_back();
   Path.resize(PathDepth);
   finishAccumulations(Done, PreLoop);
+  if (Breaks.empty())
+    return;
+  // After the loop: either it ran out, or some iteration broke out of it
+  // with the values it had there. An accumulation keeps the loop's summary
+  // either way (its coverage is already unproven: the trip count is not
+  // known).
+  const Term *Broke = T.freshSymbol("broke", SymbolKind::Fresh);
+  Broke = T.ne(Broke, T.constant(0));
+  std::vector<FlowState> Ways;
+  Ways.push_back(FlowState{Env, Path});
+  Ways.back().path.push_back(T.logicalNot(Broke));
+  for (FlowState &B : Breaks) {
+    // A value still accumulating at the break (it carries this loop's head
+    // token) is the loop's summary; one the iteration computed is its own.
+    for (const auto &[Var, Entry] : PreLoop) {
+      auto Summary = Env.find(Var);
+      auto AtBreak = B.env.find(Var);
+      if (Summary == Env.end() || AtBreak == B.env.end())
+        continue;
+      const AbstractValue &V = AtBreak->second;
+      const void *Token = Entry.second;
+      bool Accumulating = (V.kind == AbstractValue::Kind::Data && V.data.accumulator == Token) ||
+                          (V.kind == AbstractValue::Kind::Array && V.array &&
+                           V.array->slotValue.kind == AbstractValue::Kind::Data &&
+                           V.array->slotValue.data.accumulator == Token);
+      if (Accumulating)
+        AtBreak->second = Summary->second;
+    }
+    B.path.insert(B.path.begin() + PathDepth, Broke);
+    Ways.push_back(std::move(B));
+  }
+  FlowState After = merge(Ways);
+  Env = std::move(After.env);
+  Path = std::move(After.path);
 }
 
 } // namespace ave::inv
