@@ -169,7 +169,12 @@ bool ProvenanceInterpreter::buildControlFlow(const clang::Stmt *Body) {
         const clang::CFGBlock *S = A.getReachableBlock();
         if (!S || S == L.header || S == L.exit || S == &Cfg.getExit() || L.body.count(S))
           continue;
-        if (const clang::Stmt *First = firstItem(S); First && !Within(First, Stmt))
+        // Where a block stands in the source: its first statement, or the
+        // label it starts with (a `goto` target after the loop is empty).
+        const clang::Stmt *First = firstItem(S);
+        if (!First)
+          First = S->getLabel();
+        if (First && !Within(First, Stmt))
           continue;
         Work.push_back(S);
       }
@@ -219,7 +224,9 @@ bool ProvenanceInterpreter::buildControlFlow(const clang::Stmt *Body) {
       OnStack.insert(N);
       std::vector<const clang::CFGBlock *> Succs;
       auto Nested = Flow->loopAtHeader.find(N);
-      if (N != Entry && Nested != Flow->loopAtHeader.end() && Nested->second != Self) {
+      // A nested loop is one node, even as the region's first block (a do loop
+      // at the start of a for body shares its header with the body start).
+      if (Nested != Flow->loopAtHeader.end() && Nested->second != Self) {
         if (Nested->second->exit)
           Succs.push_back(Nested->second->exit);
       } else {

@@ -130,14 +130,12 @@ AbstractValue ProvenanceInterpreter::eval(const clang::Expr *E) {
   if (const auto *Call = llvm::dyn_cast<clang::CallExpr>(E))
     return evalCall(Call);
   if (const auto *CO = llvm::dyn_cast<clang::ConditionalOperator>(E)) {
+    // Both arms, each under its side of the condition: the join of an if.
     const Term *C = evalInt(CO->getCond());
+    if (!C)
+      C = T.freshSymbol("cond", SymbolKind::Fresh);
     AbstractValue A = eval(CO->getTrueExpr()), B = eval(CO->getFalseExpr());
-    if (C && A.kind == AbstractValue::Kind::Int && B.kind == AbstractValue::Kind::Int)
-      return AbstractValue::ofInt(T.select(T.ne(C, T.constant(0)), A.term, B.term));
-    if (A.kind == AbstractValue::Kind::Data && B.kind == AbstractValue::Kind::Data &&
-        A.data.kind == DataValue::Kind::Neutral && B.data.kind == DataValue::Kind::Neutral)
-      return A;
-    return AbstractValue::ofData(DataValue::unknown("conditional between data values"));
+    return joinValues(T.ne(C, T.constant(0)), A, std::move(B));
   }
   if (const auto *ME = llvm::dyn_cast<clang::MemberExpr>(E)) {
     // `v.x` of a float4-style vector: its element.
