@@ -2,6 +2,8 @@
 
 #include "ave/harness/ScalarBinding.h"
 
+#include "AssignmentList.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -20,15 +22,6 @@ const char *scalarRoleName(ScalarRole role) {
 
 namespace {
 
-std::string trim(const std::string &text) {
-  std::size_t b = 0, e = text.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(text[b])))
-    ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(text[e - 1])))
-    --e;
-  return text.substr(b, e - b);
-}
-
 bool contains(const std::vector<std::string> &names, const std::string &name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
@@ -37,20 +30,12 @@ bool contains(const std::vector<std::string> &names, const std::string &name) {
 
 std::optional<ScalarValues> parseParamText(const std::string &text, std::string &error) {
   ScalarValues out;
-  if (trim(text).empty())
+  if (trimSpaces(text).empty())
     return out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    std::size_t comma = text.find(',', start);
-    std::string item =
-        trim(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    start = comma == std::string::npos ? text.size() + 1 : comma + 1;
-    std::size_t eq = item.find('=');
-    if (eq == std::string::npos) {
-      error = "--param: expected NAME=VALUE, got '" + item + "'";
-      return std::nullopt;
-    }
-    std::string name = trim(item.substr(0, eq)), value = trim(item.substr(eq + 1));
+  auto Items = splitAssignments(text, "--param", error);
+  if (!Items)
+    return std::nullopt;
+  for (const auto &[name, value] : *Items) {
     std::size_t used = 0;
     double number = 0;
     try {

@@ -3,6 +3,7 @@
 
 #include "ave/harness/ShapeBinding.h"
 
+#include "AssignmentList.h"
 #include "ave/harness/BenchSpec.h"
 
 #include <cctype>
@@ -25,15 +26,6 @@ std::string Shape::text() const {
 }
 
 namespace {
-
-std::string trim(const std::string &text) {
-  std::size_t b = 0, e = text.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(text[b])))
-    ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(text[e - 1])))
-    --e;
-  return text.substr(b, e - b);
-}
 
 bool isIdentifier(const std::string &name) {
   if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_'))
@@ -83,18 +75,10 @@ std::int64_t granuleFrom(const ann::Expr &fact, const std::string &name) {
 
 std::optional<Bindings> parseShapeText(const std::string &text, std::string &error) {
   Bindings out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    std::size_t comma = text.find(',', start);
-    std::string item =
-        trim(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    start = comma == std::string::npos ? text.size() + 1 : comma + 1;
-    std::size_t eq = item.find('=');
-    if (eq == std::string::npos) {
-      error = "--shape: expected NAME=VALUE, got '" + item + "'";
-      return std::nullopt;
-    }
-    std::string name = trim(item.substr(0, eq)), value = trim(item.substr(eq + 1));
+  auto Items = splitAssignments(text, "--shape", error);
+  if (!Items)
+    return std::nullopt;
+  for (const auto &[name, value] : *Items) {
     if (!isIdentifier(name)) {
       error = "--shape: '" + name + "' is not a parameter name";
       return std::nullopt;
