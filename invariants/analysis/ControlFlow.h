@@ -11,7 +11,10 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace ave::inv {
@@ -27,6 +30,15 @@ struct ProvenanceInterpreter::ControlFlow {
   std::map<const CfgLoop *, std::vector<const clang::CFGBlock *>> order;
   std::set<const clang::Stmt *> entered; // pragma targets applied on this walk
   std::map<const clang::DeclStmt *, const clang::DeclStmt *> original; // of split DeclStmts
+
+  bool within(const clang::Stmt *S, const clang::Stmt *Ancestor) const;
+  // Fills `loops`, `loopAtHeader` and `innermost`.
+  void findLoops();
+  std::optional<CfgLoop> describeLoop(const clang::Stmt *Loop, const clang::CFGBlock *Latch,
+                                      const clang::CFGBlock *CondBlock) const;
+  // Fills order[Self]; for flow it cannot follow, where and why.
+  std::optional<std::pair<clang::SourceLocation, std::string>>
+  orderRegion(const CfgLoop *Self, const clang::CFGBlock *Entry);
 };
 
 } // namespace ave::inv

@@ -97,39 +97,87 @@ const clang::Expr *branchValue(const clang::CFGBlock *B) {
 
 } // namespace
 
-bool ProvenanceInterpreter::buildControlFlow(const clang::Stmt *Body) {
-  Flow = std::make_unique<ControlFlow>();
-  clang::CFG::BuildOptions Options;
-  Flow->cfg = clang::CFG::buildCFG(Ann.kernel, const_cast<clang::Stmt *>(Body), &Ctx, Options);
-  auto Unsupported = [this](clang::SourceLocation At, std::string Why) {
-    Obligation O;
-    O.range = clang::SourceRange(At, At);
-    O.summary = "invariants of kernel '" + Ann.kernel->getNameAsString() + "'";
-    O.unprovenReason = std::move(Why);
-    Obligations.push_back(std::move(O));
-    return false;
-  };
-  if (!Flow->cfg)
-    return Unsupported(Ann.kernel->getLocation(), "the kernel body has no control-flow graph");
-  clang::CFG &Cfg = *Flow->cfg;
-  Flow->parents = std::make_unique<clang::ParentMap>(const_cast<clang::Stmt *>(Body));
-  Flow->statements.insert(Body);
-  collectStatements(Body, Flow->statements);
-  for (const auto &[Synthetic, Original] : Cfg.synthetic_stmts())
-    Flow->original[Synthetic] = Original;
+bool ProvenanceInterpreter::ControlFlow::within(const clang::Stmt *S,
+                                                const clang::Stmt *Ancestor) const {
+  for (; S; S = parents->getParent(S))
+    if (S == Ancestor)
+      return true;
+  return false;
+}
 
-  auto Within = [this](const clang::Stmt *S, const clang::Stmt *Ancestor) {
-    for (; S; S = Flow->parents->getParent(S))
-      if (S == Ancestor)
-        return true;
-    return false;
-  };
+std::optional<ProvenanceInterpreter::CfgLoop> ProvenanceInterpreter::ControlFlow::describeLoop(
+    const clang::Stmt *Stmt, const clang::CFGBlock *Latch, const clang::CFGBlock *CondBlock) const {
+  CfgLoop L;
+  L.stmt = Stmt;
+  L.condBlock = CondBlock;
+  for (const clang::CFGBlock::AdjacentBlock &A : Latch->succs())
+    if (const clang::CFGBlock *H = A.getReachableBlock())
+      L.header = H;
+  if (!L.header)
+    return std::nullopt; // the back edge is never taken: not a loop
+  if (llvm::isa<clang::DoStmt>(Stmt)) {
+    L.bodyStart = L.header;
+    if (CondBlock && CondBlock->succ_size() == 2)
+      L.exit = anySuccessor(*(CondBlock->succ_begin() + 1));
+  } else if (CondBlock && CondBlock->succ_size() == 2) {
+    L.bodyStart = CondBlock->succ_begin()->getReachableBlock();
+    L.exit = anySuccessor(*(CondBlock->succ_begin() + 1));
+  } else {
+    L.bodyStart = L.header; // `for (;;)`: no condition block
+  }
+  // The body: what the body start reaches without going round or out.
+  std::vector<const clang::CFGBlock *> Work;
+  if (L.bodyStart && (L.bodyStart != L.header || llvm::isa<clang::DoStmt>(Stmt) || !CondBlock))
+    Work.push_back(L.bodyStart);
+  while (!Work.empty()) {
+    const clang::CFGBlock *B = Work.back();
+    Work.pop_back();
+    if (!L.body.insert(B).second)
+      continue;
+    for (const clang::CFGBlock::AdjacentBlock &A : B->succs()) {
+      const clang::CFGBlock *S = A.getReachableBlock();
+      if (!S || S == L.header || S == L.exit || S == &cfg->getExit() || L.body.count(S))
+        continue;
+      // Where a block stands in the source: its first statement, or the
+      // label it starts with (a `goto` target after the loop is empty).
+      const clang::Stmt *First = firstItem(S);
+      if (!First)
+        First = S->getLabel();
+      if (First && !within(First, Stmt))
+        continue;
+      Work.push_back(S);
+    }
+  }
+  // `while (true)`, `for (;;)`: the condition's exit edge is gone and the
+  // loop ends only where a `break` goes.
+  if (!L.exit) {
+    std::set<const clang::CFGBlock *> Targets;
+    for (const clang::CFGBlock *B : L.body)
+      if (const clang::Stmt *Last = B->getTerminatorStmt();
+          Last && llvm::isa<clang::BreakStmt>(Last))
+        for (const clang::CFGBlock::AdjacentBlock &A : B->succs())
+          if (const clang::CFGBlock *S = A.getReachableBlock(); S && !L.body.count(S))
+            Targets.insert(S);
+    if (Targets.size() == 1)
+      L.exit = *Targets.begin();
+  }
+  for (const clang::CFGBlock *B : L.body)
+    for (const clang::CFGBlock::AdjacentBlock &A : B->succs()) {
+      const clang::CFGBlock *S = A.getReachableBlock();
+      if (!S || S == L.header || L.body.count(S))
+        continue;
+      if (B == CondBlock && S == L.exit)
+        continue; // a do-while's condition ending the loop
+      L.leavesEarly = lastItem(B) ? lastItem(B) : Stmt;
+    }
+  return L;
+}
 
-  // Loops: each loop statement's back edge comes from blocks that name it
-  // as their loop target.
-  std::map<const clang::Stmt *, const clang::CFGBlock *> Latch;
-  std::map<const clang::Stmt *, const clang::CFGBlock *> CondBlock;
-  for (const clang::CFGBlock *B : Cfg) {
+void ProvenanceInterpreter::ControlFlow::findLoops() {
+  // Each loop statement's back edge comes from the block that names it as
+  // its loop target; the block it ends with holds its condition.
+  std::map<const clang::Stmt *, const clang::CFGBlock *> Latch, CondBlock;
+  for (const clang::CFGBlock *B : *cfg) {
     if (const clang::Stmt *Target = B->getLoopTarget())
       Latch.emplace(Target, B);
     if (const clang::Stmt *Terminator = B->getTerminatorStmt();
@@ -137,138 +185,102 @@ bool ProvenanceInterpreter::buildControlFlow(const clang::Stmt *Body) {
       CondBlock[Terminator] = B;
   }
   for (const auto &[Stmt, LatchBlock] : Latch) {
-    CfgLoop L;
-    L.stmt = Stmt;
-    for (const clang::CFGBlock::AdjacentBlock &A : LatchBlock->succs())
-      if (const clang::CFGBlock *H = A.getReachableBlock())
-        L.header = H;
-    if (!L.header)
-      continue; // the back edge is never taken: not a loop
     auto CB = CondBlock.find(Stmt);
-    L.condBlock = CB == CondBlock.end() ? nullptr : CB->second;
-    if (llvm::isa<clang::DoStmt>(Stmt)) {
-      L.bodyStart = L.header;
-      if (L.condBlock && L.condBlock->succ_size() == 2)
-        L.exit = anySuccessor(*(L.condBlock->succ_begin() + 1));
-    } else if (L.condBlock && L.condBlock->succ_size() == 2) {
-      L.bodyStart = L.condBlock->succ_begin()->getReachableBlock();
-      L.exit = anySuccessor(*(L.condBlock->succ_begin() + 1));
-    } else {
-      L.bodyStart = L.header; // `for (;;)`: no condition block
-    }
-    // The body: what the body start reaches without going round or out.
-    std::vector<const clang::CFGBlock *> Work;
-    if (L.bodyStart && (L.bodyStart != L.header || llvm::isa<clang::DoStmt>(Stmt) || !L.condBlock))
-      Work.push_back(L.bodyStart);
-    while (!Work.empty()) {
-      const clang::CFGBlock *B = Work.back();
-      Work.pop_back();
-      if (!L.body.insert(B).second)
-        continue;
-      for (const clang::CFGBlock::AdjacentBlock &A : B->succs()) {
-        const clang::CFGBlock *S = A.getReachableBlock();
-        if (!S || S == L.header || S == L.exit || S == &Cfg.getExit() || L.body.count(S))
-          continue;
-        // Where a block stands in the source: its first statement, or the
-        // label it starts with (a `goto` target after the loop is empty).
-        const clang::Stmt *First = firstItem(S);
-        if (!First)
-          First = S->getLabel();
-        if (First && !Within(First, Stmt))
-          continue;
-        Work.push_back(S);
-      }
-    }
-    // `while (true)`, `for (;;)`: the condition's exit edge is gone and the
-    // loop ends only where a `break` goes.
-    if (!L.exit) {
-      std::set<const clang::CFGBlock *> Targets;
-      for (const clang::CFGBlock *B : L.body)
-        if (const clang::Stmt *Last = B->getTerminatorStmt();
-            Last && llvm::isa<clang::BreakStmt>(Last))
-          for (const clang::CFGBlock::AdjacentBlock &A : B->succs())
-            if (const clang::CFGBlock *S = A.getReachableBlock(); S && !L.body.count(S))
-              Targets.insert(S);
-      if (Targets.size() == 1)
-        L.exit = *Targets.begin();
-    }
-    for (const clang::CFGBlock *B : L.body)
-      for (const clang::CFGBlock::AdjacentBlock &A : B->succs()) {
-        const clang::CFGBlock *S = A.getReachableBlock();
-        if (!S || S == L.header || L.body.count(S))
-          continue;
-        if (B == L.condBlock && S == L.exit)
-          continue; // a do-while's condition ending the loop
-        L.leavesEarly = lastItem(B) ? lastItem(B) : Stmt;
-      }
-    Flow->loops.push_back(std::move(L));
+    if (std::optional<CfgLoop> L =
+            describeLoop(Stmt, LatchBlock, CB == CondBlock.end() ? nullptr : CB->second))
+      loops.push_back(std::move(*L));
   }
-  for (const CfgLoop &L : Flow->loops) {
-    Flow->loopAtHeader[L.header] = &L;
+  for (const CfgLoop &L : loops) {
+    loopAtHeader[L.header] = &L;
     for (const clang::CFGBlock *B : L.body) {
-      const CfgLoop *&In = Flow->innermost[B];
+      const CfgLoop *&In = innermost[B];
       if (!In || In->body.size() > L.body.size())
         In = &L;
     }
   }
+}
 
-  // Each region's order, checking that every block of it is reached through
-  // the region's own edges or a nested loop's header.
-  auto Order = [&](const CfgLoop *Self, const clang::CFGBlock *Entry) -> bool {
-    std::vector<const clang::CFGBlock *> &Out = Flow->order[Self];
-    std::set<const clang::CFGBlock *> Visited, OnStack;
-    std::string Why;
-    clang::SourceLocation At;
-    std::function<bool(const clang::CFGBlock *)> Visit = [&](const clang::CFGBlock *N) {
-      Visited.insert(N);
-      OnStack.insert(N);
-      std::vector<const clang::CFGBlock *> Succs;
-      auto Nested = Flow->loopAtHeader.find(N);
-      // A nested loop is one node, even as the region's first block (a do loop
-      // at the start of a for body shares its header with the body start).
-      if (Nested != Flow->loopAtHeader.end() && Nested->second != Self) {
-        if (Nested->second->exit)
-          Succs.push_back(Nested->second->exit);
-      } else {
-        for (const clang::CFGBlock::AdjacentBlock &A : N->succs())
-          if (const clang::CFGBlock *S = A.getReachableBlock())
-            Succs.push_back(S);
+std::optional<std::pair<clang::SourceLocation, std::string>>
+ProvenanceInterpreter::ControlFlow::orderRegion(const CfgLoop *Self, const clang::CFGBlock *Entry) {
+  // Reverse post-order, checking that every block of the region is reached
+  // through the region's own edges or a nested loop's header.
+  std::vector<const clang::CFGBlock *> &Out = order[Self];
+  std::set<const clang::CFGBlock *> Visited, OnStack;
+  std::optional<std::pair<clang::SourceLocation, std::string>> Problem;
+  std::function<bool(const clang::CFGBlock *)> Visit = [&](const clang::CFGBlock *N) {
+    Visited.insert(N);
+    OnStack.insert(N);
+    std::vector<const clang::CFGBlock *> Succs;
+    auto Nested = loopAtHeader.find(N);
+    // A nested loop is one node, even as the region's first block (a do loop
+    // at the start of a for body shares its header with the body start).
+    if (Nested != loopAtHeader.end() && Nested->second != Self) {
+      if (Nested->second->exit)
+        Succs.push_back(Nested->second->exit);
+    } else {
+      for (const clang::CFGBlock::AdjacentBlock &A : N->succs())
+        if (const clang::CFGBlock *S = A.getReachableBlock())
+          Succs.push_back(S);
+    }
+    for (const clang::CFGBlock *S : Succs) {
+      if (S == Entry || S == &cfg->getExit() || (Self && !Self->body.count(S)))
+        continue;
+      const clang::Stmt *Where = lastItem(N) ? lastItem(N) : firstItem(S);
+      clang::SourceLocation At = Where ? Where->getBeginLoc() : clang::SourceLocation();
+      auto In = innermost.find(S);
+      const CfgLoop *Inner = In == innermost.end() ? nullptr : In->second;
+      if (Inner != Self && !loopAtHeader.count(S)) {
+        Problem = {At, "a jump into the body of a loop is not modelled"};
+        return false;
       }
-      for (const clang::CFGBlock *S : Succs) {
-        if (S == Entry || S == &Cfg.getExit() || (Self && !Self->body.count(S)))
-          continue;
-        const clang::Stmt *Where = lastItem(N) ? lastItem(N) : firstItem(S);
-        auto In = Flow->innermost.find(S);
-        const CfgLoop *Inner = In == Flow->innermost.end() ? nullptr : In->second;
-        if (Inner != Self && !Flow->loopAtHeader.count(S)) {
-          Why = "a jump into the body of a loop is not modelled";
-          At = Where ? Where->getBeginLoc() : Ann.kernel->getLocation();
-          return false;
-        }
-        if (OnStack.count(S)) {
-          Why = "a loop formed by 'goto' (not a for, while or do statement) is not modelled";
-          At = Where ? Where->getBeginLoc() : Ann.kernel->getLocation();
-          return false;
-        }
-        if (!Visited.count(S) && !Visit(S))
-          return false;
+      if (OnStack.count(S)) {
+        Problem = {At,
+                   "a loop formed by 'goto' (not a for, while or do statement) is not modelled"};
+        return false;
       }
-      OnStack.erase(N);
-      Out.push_back(N);
-      return true;
-    };
-    if (!Visit(Entry))
-      return Unsupported(At, Why);
-    std::reverse(Out.begin(), Out.end());
+      if (!Visited.count(S) && !Visit(S))
+        return false;
+    }
+    OnStack.erase(N);
+    Out.push_back(N);
     return true;
   };
-  if (!Order(nullptr, &Cfg.getEntry()))
+  if (!Visit(Entry))
+    return Problem;
+  std::reverse(Out.begin(), Out.end());
+  return std::nullopt;
+}
+
+bool ProvenanceInterpreter::buildControlFlow(const clang::Stmt *Body) {
+  Flow = std::make_unique<ControlFlow>();
+  auto Unsupported = [this](clang::SourceLocation At, std::string Why) {
+    if (At.isInvalid())
+      At = Ann.kernel->getLocation();
+    Obligation O;
+    O.range = clang::SourceRange(At, At);
+    O.summary = "invariants of kernel '" + Ann.kernel->getNameAsString() + "'";
+    O.unprovenReason = std::move(Why);
+    Obligations.push_back(std::move(O));
     return false;
+  };
+  Flow->cfg = clang::CFG::buildCFG(Ann.kernel, const_cast<clang::Stmt *>(Body), &Ctx,
+                                   clang::CFG::BuildOptions());
+  if (!Flow->cfg)
+    return Unsupported(Ann.kernel->getLocation(), "the kernel body has no control-flow graph");
+  Flow->parents = std::make_unique<clang::ParentMap>(const_cast<clang::Stmt *>(Body));
+  Flow->statements.insert(Body);
+  collectStatements(Body, Flow->statements);
+  for (const auto &[Synthetic, Original] : Flow->cfg->synthetic_stmts())
+    Flow->original[Synthetic] = Original;
+  Flow->findLoops();
+  if (auto Problem = Flow->orderRegion(nullptr, &Flow->cfg->getEntry()))
+    return Unsupported(Problem->first, Problem->second);
   for (const CfgLoop &L : Flow->loops)
-    if (L.bodyStart && L.body.count(L.bodyStart) && !Order(&L, L.bodyStart))
-      return false;
+    if (L.bodyStart && L.body.count(L.bodyStart))
+      if (auto Problem = Flow->orderRegion(&L, L.bodyStart))
+        return Unsupported(Problem->first, Problem->second);
   if (std::getenv("AVE_DUMP_CFG"))
-    Cfg.dump(Ctx.getLangOpts(), false);
+    Flow->cfg->dump(Ctx.getLangOpts(), false);
   return true;
 }
 
