@@ -179,6 +179,88 @@ const Term *ProvenanceInterpreter::assertionTerm(
 
 // A C expression inside tag(...): a variable, or an element of a tagged
 // pointer, shared array or private array.
+bool ProvenanceInterpreter::annotationElement(const ann::Expr &E, const clang::ValueDecl *&Target,
+                                              const Term *&Offset) {
+  // Collect the subscript chain: base[i0][i1]...
+  std::vector<const ann::Expr *> Indices;
+  const ann::Expr *Base = &E;
+  while (Base->kind == ann::ExprKind::Subscript) {
+    Indices.insert(Indices.begin(), &Base->operands[1]);
+    Base = &Base->operands[0];
+  }
+  AbstractValue B = evalAnnotationValue(*Base);
+  const clang::ValueDecl *D = Base->resolution.decl;
+  if (!D || (B.kind != AbstractValue::Kind::Pointer && B.kind != AbstractValue::Kind::Array))
+    return false;
+  // Row-major strides from the declared extents.
+  std::vector<uint64_t> Extents;
+  clang::QualType QT = D->getType();
+  while (const auto *CAT = Ctx.getAsConstantArrayType(QT)) {
+    Extents.push_back(CAT->getSize().getZExtValue());
+    QT = CAT->getElementType();
+  }
+  Offset = B.kind == AbstractValue::Kind::Pointer ? B.pointer.offset : T.constant(0);
+  for (size_t I = 0; I < Indices.size(); ++I) {
+    const Term *Idx = termForAnnotationInt(*Indices[I], nullptr);
+    if (!Idx)
+      return false;
+    uint64_t Stride = 1;
+    for (size_t J = I + 1; J < Extents.size(); ++J)
+      Stride *= Extents[J];
+    Offset = T.add(Offset, T.mul(Idx, T.constant(int64_t(Stride))));
+  }
+  Target = B.kind == AbstractValue::Kind::Pointer ? B.pointer.base : D;
+  return true;
+}
+
+bool ProvenanceInterpreter::assumeTag(const ann::Expr &E, const ann::BoundPragma &P) {
+  // `tag(x) == A(r, k)`, either way round.
+  if (E.kind != ann::ExprKind::Binary || E.binaryOp != ann::BinaryOp::Eq)
+    return false;
+  const ann::Expr *Of = &E.operands[0], *Literal = &E.operands[1];
+  if (Of->resolution.kind != ann::NameKind::TagOf)
+    std::swap(Of, Literal);
+  if (Of->kind != ann::ExprKind::Call || Of->resolution.kind != ann::NameKind::TagOf ||
+      Of->operands.size() != 1 || Literal->kind != ann::ExprKind::Call ||
+      Literal->resolution.kind != ann::NameKind::TagLiteral)
+    return false;
+  ProvenanceCase C;
+  C.validity = T.trueTerm();
+  std::string Why;
+  if (!tagCoordinates(*Literal, {}, C.coords, Why))
+    return false;
+  C.tensors.insert(Literal->name);
+  C.origins.push_back({P.location, "#pragma ave " + P.text, {}, nullptr});
+  DataValue V;
+  V.kind = DataValue::Kind::Tagged;
+  V.cases.push_back(std::move(C));
+  // The value now holds it: a local variable, or an element of a private
+  // array or vector.
+  const ann::Expr &X = Of->operands[0];
+  if (X.kind == ann::ExprKind::Identifier) {
+    const auto *VD = llvm::dyn_cast_or_null<clang::VarDecl>(X.resolution.decl);
+    if (!VD || !VD->hasLocalStorage() || VD->getType()->isArrayType() ||
+        VD->getType()->isPointerType())
+      return false;
+    Env[VD] = AbstractValue::ofData(std::move(V));
+    return true;
+  }
+  const clang::ValueDecl *Target = nullptr;
+  const Term *Offset = nullptr;
+  if (X.kind == ann::ExprKind::Member && X.operands.size() == 1 &&
+      X.operands[0].kind == ann::ExprKind::Identifier && componentIndex(X.name) >= 0) {
+    Target = X.operands[0].resolution.decl;
+    Offset = T.constant(componentIndex(X.name));
+  } else if (X.kind != ann::ExprKind::Subscript || !annotationElement(X, Target, Offset)) {
+    return false;
+  }
+  auto Local = Env.find(Target);
+  if (!Target || Local == Env.end() || Local->second.kind != AbstractValue::Kind::Array)
+    return false; // shared memory and tensors get their tags from their writes
+  storeScalar({Target, Offset, 1}, AbstractValue::ofData(std::move(V)), nullptr);
+  return true;
+}
+
 AbstractValue ProvenanceInterpreter::evalAnnotationValue(const ann::Expr &E) {
   if (E.kind == ann::ExprKind::Identifier) {
     const clang::ValueDecl *D = E.resolution.decl;
@@ -203,35 +285,10 @@ AbstractValue ProvenanceInterpreter::evalAnnotationValue(const ann::Expr &E) {
   }
   if (E.kind != ann::ExprKind::Subscript)
     return AbstractValue::none();
-  // Collect the subscript chain: base[i0][i1]...
-  std::vector<const ann::Expr *> Indices;
-  const ann::Expr *Base = &E;
-  while (Base->kind == ann::ExprKind::Subscript) {
-    Indices.insert(Indices.begin(), &Base->operands[1]);
-    Base = &Base->operands[0];
-  }
-  AbstractValue B = evalAnnotationValue(*Base);
-  const clang::ValueDecl *D = Base->resolution.decl;
-  if (!D || (B.kind != AbstractValue::Kind::Pointer && B.kind != AbstractValue::Kind::Array))
+  const clang::ValueDecl *Target = nullptr;
+  const Term *Offset = nullptr;
+  if (!annotationElement(E, Target, Offset))
     return AbstractValue::none();
-  // Row-major strides from the declared extents.
-  std::vector<uint64_t> Extents;
-  clang::QualType QT = D->getType();
-  while (const auto *CAT = Ctx.getAsConstantArrayType(QT)) {
-    Extents.push_back(CAT->getSize().getZExtValue());
-    QT = CAT->getElementType();
-  }
-  const Term *Offset = B.kind == AbstractValue::Kind::Pointer ? B.pointer.offset : T.constant(0);
-  for (size_t I = 0; I < Indices.size(); ++I) {
-    const Term *Idx = termForAnnotationInt(*Indices[I], nullptr);
-    if (!Idx)
-      return AbstractValue::none();
-    uint64_t Stride = 1;
-    for (size_t J = I + 1; J < Extents.size(); ++J)
-      Stride *= Extents[J];
-    Offset = T.add(Offset, T.mul(Idx, T.constant(int64_t(Stride))));
-  }
-  const clang::ValueDecl *Target = B.kind == AbstractValue::Kind::Pointer ? B.pointer.base : D;
   if (isSharedArray(Target))
     return loadShared(Target, Offset);
   auto TI = Tensors.find(Target);

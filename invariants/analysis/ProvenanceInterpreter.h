@@ -219,6 +219,11 @@ private:
                             const std::map<const ann::Expr *, const ProvenanceCase *> &Chosen,
                             Obligation &O, std::string &Why);
   AbstractValue evalAnnotationValue(const ann::Expr &E);
+  // `x[i][j]` of an annotation: the array (tensor, shared or private) and
+  // the flattened element offset.
+  bool annotationElement(const ann::Expr &E, const clang::ValueDecl *&Target, const Term *&Offset);
+  // `#pragma ave assume tag(x) == A(r, k)`: x, a local value, now has that tag.
+  bool assumeTag(const ann::Expr &E, const ann::BoundPragma &P);
   // Syntactic: one validity has a conjunct whose negation the other has.
   bool contradicts(const Term *A, const Term *B);
   ProvenanceCase mergeCases(const ProvenanceCase &A, const ProvenanceCase &B);

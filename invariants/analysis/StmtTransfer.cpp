@@ -177,12 +177,29 @@ void ProvenanceInterpreter::applyPragma(const ann::BoundPragma &P) {
     checkAssertion(P);
     return;
   case ann::PragmaKind::Assume: {
-    if (const Term *F = termForAnnotationInt(P.pragma.predicate, nullptr)) {
-      Path.push_back(F);
-      return;
+    // Each conjunct is an integer fact or gives a value its tag
+    // (`tag(x) == A(r, k)`, for what the analysis cannot see: inline asm).
+    std::vector<const ann::Expr *> Conjuncts{&P.pragma.predicate};
+    for (size_t I = 0; I < Conjuncts.size();) {
+      const ann::Expr *C = Conjuncts[I];
+      if (C->kind == ann::ExprKind::Binary && C->binaryOp == ann::BinaryOp::LogicalAnd) {
+        Conjuncts.erase(Conjuncts.begin() + I);
+        Conjuncts.insert(Conjuncts.begin() + I, {&C->operands[0], &C->operands[1]});
+        continue;
+      }
+      ++I;
     }
-    Notes.push_back(
-        {P.location, "assumption '" + P.text + "' is not an integer fact; it was not used"});
+    for (const ann::Expr *C : Conjuncts) {
+      if (assumeTag(*C, P))
+        continue;
+      if (const Term *F = termForAnnotationInt(*C, nullptr)) {
+        Path.push_back(F);
+        continue;
+      }
+      Notes.push_back({P.location, "assumption '" + ann::printExpr(*C) +
+                                       "' is neither an integer fact nor tag(x) == T(...) of a "
+                                       "local value; it was not used"});
+    }
     return;
   }
   case ann::PragmaKind::Reset: {
