@@ -5,15 +5,56 @@
 #include "Commands.h"
 #include "ave/annotations/KernelAnnotations.h"
 #include "ave/invariants/KernelAnalysis.h"
+#include "ave/lint/OutputFormats.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace ave::cli {
 
 namespace {
+
+lint::LintLocation lintLocation(const frontend::SourcePoint &P, unsigned Length) {
+  lint::LintLocation L;
+  if (!P.valid())
+    return L;
+  llvm::SmallString<256> Path(P.file);
+  llvm::sys::fs::make_absolute(Path);
+  L.file = std::string(Path);
+  L.line = L.endLine = P.line;
+  L.column = P.column;
+  L.endColumn = P.column + std::max(Length, 1u);
+  return L;
+}
+
+// The same SARIF 2.1.0 as `lint --format sarif` (rules, repository-relative
+// locations, fingerprints, counterexample notes as related locations).
+nlohmann::json checkSarif(const frontend::DiagnosticSink &Sink,
+                          const std::vector<std::string> &Files) {
+  lint::LintResult Result;
+  Result.files = Files;
+  for (const frontend::Diagnostic &D : Sink.all()) {
+    lint::LintDiagnostic L;
+    L.check = D.check.empty() ? "ave-rewrite" : D.check;
+    L.level = D.severity == frontend::Severity::Error     ? "error"
+              : D.severity == frontend::Severity::Warning ? "warning"
+                                                          : "remark";
+    L.message = D.message;
+    L.location = lintLocation(D.location, D.rangeLength);
+    // A note with no place of its own (the counterexample's values) is
+    // about the finding itself, as lint reports it.
+    for (const frontend::DiagnosticNote &N : D.notes)
+      L.notes.push_back({N.message, N.location.valid() ? lintLocation(N.location, 0) : L.location});
+    Result.diagnostics.push_back(std::move(L));
+  }
+  lint::SarifOptions Options;
+  Options.toolVersion = AVE_VERSION;
+  Options.sourceRoot = lint::findSourceRoot(".");
+  return lint::toSarif(Result, Options);
+}
 
 nlohmann::json pointJson(const frontend::SourcePoint &P) {
   if (!P.valid())
@@ -131,6 +172,8 @@ int runCheck(const GlobalOptions &G, const CheckOptions &C, const std::vector<st
                             {"unproven", Unproven}}},
                           {"diagnostics", Sink.toJson()}};
     llvm::outs() << Doc.dump(2) << "\n";
+  } else if (G.format == OutputFormat::Sarif) {
+    llvm::outs() << checkSarif(Sink, Files).dump(2) << "\n";
   } else {
     Sink.printText(llvm::outs(), G.color);
     llvm::outs() << Checked << " kernel" << (Checked == 1 ? "" : "s") << " checked: " << Proven

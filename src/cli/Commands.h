@@ -22,7 +22,7 @@ struct AnnotationError;
 
 namespace ave::cli {
 
-enum class OutputFormat { Text, Json };
+enum class OutputFormat { Text, Json, Sarif }; // SARIF: check (lint has its own --format)
 
 struct GlobalOptions {
   frontend::FrontendOptions frontend;
@@ -56,6 +56,5 @@ struct CheckOptions {
   bool timing = false;
 };
 int runCheck(const GlobalOptions &G, const CheckOptions &C, const std::vector<std::string> &Files);
-
 
 } // namespace ave::cli

@@ -58,8 +58,8 @@ int main(int argc, char **argv) {
   App.add_option("--target", TargetName, "GPU target: gfx942, gfx90a or sm_90")
       ->check(CLI::IsMember({"gfx942", "gfx90a", "sm_90"}))
       ->capture_default_str();
-  App.add_option("--format", FormatName, "Output format: text or json")
-      ->check(CLI::IsMember({"text", "json"}))
+  App.add_option("--format", FormatName, "Output format: text or json (check: also sarif)")
+      ->check(CLI::IsMember({"text", "json", "sarif"}))
       ->capture_default_str();
   App.add_option("--color", ColorMode, "Colored diagnostics: auto, always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
@@ -99,7 +99,14 @@ int main(int argc, char **argv) {
   G.frontend.args.target = *ave::frontend::parseTarget(TargetName);
   G.frontend.args.resourceDir = ave::frontend::defaultResourceDir();
   G.frontend.args.includeDirs.push_back(ave::frontend::annotationsIncludeDir());
-  G.format = FormatName == "json" ? ave::cli::OutputFormat::Json : ave::cli::OutputFormat::Text;
+  G.format = FormatName == "json"    ? ave::cli::OutputFormat::Json
+             : FormatName == "sarif" ? ave::cli::OutputFormat::Sarif
+                                     : ave::cli::OutputFormat::Text;
+  if (G.format == ave::cli::OutputFormat::Sarif && !App.got_subcommand("check")) {
+    llvm::errs() << "ave-rewrite: error: --format sarif is for 'check' (and 'lint', which takes "
+                    "its own --format); use text or json here\n";
+    return 2;
+  }
   G.color =
       ColorMode == "always" || (ColorMode == "auto" && llvm::sys::Process::StandardErrHasColors());
   return Selected ? Selected() : 2;
