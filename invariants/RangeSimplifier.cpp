@@ -290,6 +290,116 @@ static const Term *foldDivRemPairs(TermContext &Ctx, const Term *Sum) {
   return Sum;
 }
 
+namespace {
+
+bool hasDivRem(const Term *T) {
+  if (T->kind() == TermKind::Div || T->kind() == TermKind::Rem)
+    return true;
+  for (const Term *Op : T->operands())
+    if (hasDivRem(Op))
+      return true;
+  return false;
+}
+
+} // namespace
+
+const Term *RangeSimplifier::linearOverBox(const Term *T) {
+  // Few symbols, each in a small known range: evaluate T on the whole box
+  // and, when it agrees everywhere with the affine function through the
+  // box's corner and its unit steps, use that. Matrix-core lane arithmetic
+  // (`(kk % 2 + i / 8 * 2 + kk / 8 * 4) % 2 + ...` is `kk`) folds this way,
+  // where Z3 would case-split on every `/` and `%`.
+  constexpr uint64_t MaxPoints = 4096;
+  std::vector<const Term *> Symbols = collectSymbols(T);
+  if (Symbols.empty() || Symbols.size() > 4)
+    return nullptr;
+  std::vector<Interval> Box;
+  uint64_t Points = 1;
+  for (const Term *S : Symbols) {
+    std::optional<Interval> I = interval(S);
+    if (!I || I->hi - I->lo >= int64_t(MaxPoints))
+      return nullptr;
+    Points *= uint64_t(I->hi - I->lo + 1);
+    if (Points > MaxPoints)
+      return nullptr;
+    Box.push_back(*I);
+  }
+  Assignment At;
+  for (size_t J = 0; J < Symbols.size(); ++J)
+    At[Symbols[J]] = Box[J].lo;
+  std::optional<int64_t> Corner = evaluate(T, At);
+  if (!Corner)
+    return nullptr;
+  std::vector<int64_t> Slope(Symbols.size(), 0);
+  for (size_t J = 0; J < Symbols.size(); ++J) {
+    if (Box[J].hi == Box[J].lo)
+      continue;
+    At[Symbols[J]] = Box[J].lo + 1;
+    std::optional<int64_t> Step = evaluate(T, At);
+    At[Symbols[J]] = Box[J].lo;
+    if (!Step)
+      return nullptr;
+    Slope[J] = *Step - *Corner;
+  }
+  // Every point of the box, odometer order.
+  std::vector<int64_t> X;
+  for (const Interval &I : Box)
+    X.push_back(I.lo);
+  for (uint64_t N = 0; N < Points; ++N) {
+    int64_t Expected = *Corner;
+    for (size_t J = 0; J < Symbols.size(); ++J) {
+      At[Symbols[J]] = X[J];
+      Expected += Slope[J] * (X[J] - Box[J].lo);
+    }
+    std::optional<int64_t> Actual = evaluate(T, At);
+    if (!Actual || *Actual != Expected)
+      return nullptr;
+    for (size_t J = 0; J < X.size(); ++J) {
+      if (X[J] < Box[J].hi) {
+        ++X[J];
+        break;
+      }
+      X[J] = Box[J].lo;
+    }
+  }
+  int64_t Constant = *Corner;
+  for (size_t J = 0; J < Symbols.size(); ++J)
+    Constant -= Slope[J] * Box[J].lo;
+  const Term *Out = Ctx.constant(Constant);
+  for (size_t J = 0; J < Symbols.size(); ++J)
+    if (Slope[J])
+      Out = Ctx.add(Out, Ctx.mul(Symbols[J], Ctx.constant(Slope[J])));
+  return Out;
+}
+
+const Term *RangeSimplifier::foldBoundedPart(const Term *Sum) {
+  // The summands over small-range symbols only, as one affine term.
+  Polynomial P = toPolynomial(Ctx, Sum);
+  Polynomial Bounded, Rest;
+  for (const auto &[Mono, Coeff] : P.terms()) {
+    bool Small = true;
+    for (const Term *Atom : Mono)
+      for (const Term *S : collectSymbols(Atom)) {
+        std::optional<Interval> I = interval(S);
+        Small = Small && I && I->hi - I->lo < 4096;
+      }
+    Polynomial One = Polynomial::monomial(Mono, Coeff);
+    std::optional<Polynomial> Next = (Small ? Bounded : Rest).plus(One);
+    if (!Next)
+      return Sum;
+    (Small ? Bounded : Rest) = *Next;
+  }
+  const Term *Part = toTerm(Ctx, Bounded);
+  if (!hasDivRem(Part))
+    return Sum;
+  auto Known = Linearized.find(Part);
+  const Term *Affine =
+      Known != Linearized.end() ? Known->second : (Linearized[Part] = linearOverBox(Part));
+  if (!Affine)
+    return Sum;
+  return Ctx.add(toTerm(Ctx, Rest), Affine);
+}
+
 const Term *RangeSimplifier::quotientComparison(const Term *Cmp) {
   TermKind K = Cmp->kind();
   if (K != TermKind::Lt && K != TermKind::Le && K != TermKind::Gt && K != TermKind::Ge)
@@ -343,7 +453,7 @@ const Term *RangeSimplifier::rewrite(const Term *T) {
   if (Out->kind() == TermKind::Div || Out->kind() == TermKind::Rem)
     Out = divRem(Out);
   else if (Out->kind() == TermKind::Add)
-    Out = foldDivRemPairs(Ctx, Out);
+    Out = foldBoundedPart(foldDivRemPairs(Ctx, Out));
   else
     Out = quotientComparison(Out);
   Memo[T] = Out;

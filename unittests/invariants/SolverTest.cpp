@@ -2,6 +2,7 @@
 
 #include "ave/invariants/Counterexample.h"
 #include "ave/invariants/LayoutMatch.h"
+#include "ave/invariants/Polynomial.h"
 #include "ave/invariants/RangeSimplifier.h"
 
 #include <algorithm>
@@ -367,6 +368,33 @@ TEST(SolverRangeSimplification, QuotientBoundsBySymbolicDivisorAreLinear) {
   // Without a known sign of the dividend nothing changes.
   const Term *x = ctx.symbol("x", SymbolKind::Fresh);
   EXPECT_EQ(ranges.simplify(ctx.lt(ctx.div(x, H), B)), ctx.lt(ctx.div(x, H), B));
+}
+
+// Lane arithmetic that is affine on its symbols' small ranges folds to that
+// affine form (checked point by point over the box); what is not affine, or
+// not bounded, stays.
+TEST(SolverRangeSimplification, BoundedLaneArithmeticBecomesAffine) {
+  TermContext ctx;
+  RangeSimplifier ranges(ctx);
+  const Term *kk = ctx.symbol("kk", SymbolKind::LoopCounter);
+  const Term *lane = ctx.symbol("lane", SymbolKind::Lane);
+  const Term *k0 = ctx.symbol("k0", SymbolKind::LoopCounter);
+  auto c = [&](int64_t v) { return ctx.constant(v); };
+  ranges.addFacts(ctx.allOf(std::vector<const Term *>{ctx.ge(kk, c(0)), ctx.lt(kk, c(16)),
+                                                      ctx.ge(lane, c(0)), ctx.lt(lane, c(32))}));
+  // kk as its bits: kk % 2 + (kk / 2) % 2 * 2 + kk / 4 * 4, plus a lane term
+  // that cancels: (lane / 8) * 8 - lane + lane % 8.
+  const Term *bits =
+      ctx.add(ctx.add(ctx.rem(kk, c(2)), ctx.mul(ctx.rem(ctx.div(kk, c(2)), c(2)), c(2))),
+              ctx.mul(ctx.div(kk, c(4)), c(4)));
+  const Term *zero =
+      ctx.add(ctx.sub(ctx.mul(ctx.div(lane, c(8)), c(8)), lane), ctx.rem(lane, c(8)));
+  const Term *k = ctx.add(ctx.add(bits, zero), k0);
+  EXPECT_EQ(normalize(ctx, ranges.simplify(k)), normalize(ctx, ctx.add(kk, k0)));
+  // kk % 3 is not affine on [0, 16): unchanged up to normal form.
+  const Term *notAffine = ctx.add(ctx.rem(kk, c(3)), k0);
+  EXPECT_NE(normalize(ctx, ranges.simplify(notAffine)), normalize(ctx, ctx.add(kk, k0)));
+  EXPECT_TRUE(occursIn(kk, ranges.simplify(notAffine)));
 }
 
 } // namespace

@@ -38,10 +38,13 @@ private:
   const Term *rewrite(const Term *T);
   const Term *divRem(const Term *T);
   const Term *quotientComparison(const Term *Cmp);
+  const Term *linearOverBox(const Term *T);
+  const Term *foldBoundedPart(const Term *Sum);
 
   TermContext &Ctx;
   std::map<const Term *, Interval> Bounds;
   std::map<const Term *, const Term *> Memo;
+  std::map<const Term *, const Term *> Linearized; // null: not affine on its box
 };
 
 } // namespace ave::inv
