@@ -169,6 +169,8 @@ std::optional<ProvenanceInterpreter::CfgLoop> ProvenanceInterpreter::ControlFlow
       if (B == CondBlock && S == L.exit)
         continue; // a do-while's condition ending the loop
       L.leavesEarly = lastItem(B) ? lastItem(B) : Stmt;
+      if (S != L.exit && S != &cfg->getExit())
+        L.sideExits.insert(S);
     }
   return L;
 }
@@ -217,6 +219,7 @@ ProvenanceInterpreter::ControlFlow::orderRegion(const CfgLoop *Self, const clang
     if (Nested != loopAtHeader.end() && Nested->second != Self) {
       if (Nested->second->exit)
         Succs.push_back(Nested->second->exit);
+      Succs.insert(Succs.end(), Nested->second->sideExits.begin(), Nested->second->sideExits.end());
     } else {
       for (const clang::CFGBlock::AdjacentBlock &A : N->succs())
         if (const clang::CFGBlock *S = A.getReachableBlock())
@@ -403,6 +406,10 @@ void ProvenanceInterpreter::visitBlock(
   if (Nested != Flow->loopAtHeader.end() && Nested->second != Self) {
     const CfgLoop &L = *Nested->second;
     runLoop(L);
+    std::vector<std::pair<const clang::CFGBlock *, FlowState>> Sides = std::move(LoopSideExits);
+    LoopSideExits.clear();
+    for (auto &[Target, State] : Sides)
+      send(B, L.stmt, true, Target, std::move(State), Self, Exits, Pending);
     if (L.exit)
       send(B, L.stmt, false, L.exit, FlowState{std::move(Env), std::move(Path)}, Self, Exits,
            Pending);

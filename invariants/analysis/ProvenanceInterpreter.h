@@ -119,6 +119,8 @@ private:
     std::set<const clang::CFGBlock *> body;
     // A break, return or goto that leaves some iteration early.
     const clang::Stmt *leavesEarly = nullptr;
+    // Where a goto out of the loop lands (besides `exit` and the kernel's end).
+    std::set<const clang::CFGBlock *> sideExits;
   };
   struct ControlFlow; // ControlFlow.h
   using ValueEnv = std::map<const clang::ValueDecl *, AbstractValue>;
@@ -255,6 +257,9 @@ private:
   std::set<std::string> InputNames, OutputNames, Contracted;
   ValueEnv Env;
   std::unique_ptr<ControlFlow> Flow;
+  // The states a loop just interpreted leaves through a goto to a block
+  // after it, for the enclosing region to send on.
+  std::vector<std::pair<const clang::CFGBlock *, FlowState>> LoopSideExits;
   std::vector<LdsWrite> LdsWrites;
   // Per loop id: the shared-memory writes its body makes, collected by a
   // first pass, seen by the second pass as the previous iteration's.

@@ -419,9 +419,13 @@ void ProvenanceInterpreter::visitLoopBody(const CfgLoop &L, const clang::Stmt *B
   // (the body's end and each `continue`). Returns the states of the paths
   // that `break` out of it.
   auto Iterate = [this, &L] {
-    std::vector<FlowState> Breaks;
+    // The paths that leave it: by `break` (to the loop's exit), and by a
+    // `goto` to a block after the loop.
+    std::pair<std::vector<FlowState>, std::vector<std::pair<const clang::CFGBlock *, FlowState>>>
+        Left;
+    auto &[Breaks, Sides] = Left;
     if (!L.bodyStart || !L.body.count(L.bodyStart))
-      return Breaks; // an empty body
+      return Left; // an empty body
     // The walk leaves Env and Path to the blocks it visits.
     ValueEnv Before = Env;
     std::vector<const Term *> PathBefore = Path;
@@ -430,17 +434,21 @@ void ProvenanceInterpreter::visitLoopBody(const CfgLoop &L, const clang::Stmt *B
       for (FlowState &S : Out->second)
         if (S.from != L.condBlock) // a do-while's condition ends it normally
           Breaks.push_back(std::move(S));
+    for (const clang::CFGBlock *Target : L.sideExits)
+      if (auto Out = Exits.find(Target); Out != Exits.end())
+        for (FlowState &S : Out->second)
+          Sides.emplace_back(Target, std::move(S));
     auto Back = Exits.find(L.header);
     if (Back == Exits.end() || Back->second.empty()) {
       // No iteration reaches the next one.
       Env = std::move(Before);
       Path = std::move(PathBefore);
-      return Breaks;
+      return Left;
     }
     FlowState End = merge(Back->second);
     Env = std::move(End.env);
     Path = std::move(End.path);
-    return Breaks;
+    return Left;
   };
   AssignedVars Assigned;
   Assigned.OwnCounter = Frame.counterVar;
@@ -506,7 +514,7 @@ void ProvenanceInterpreter::visitLoopBody(const CfgLoop &L, const clang::Stmt *B
     if (!BodyWrites.empty())
       PreviousIterationWrites[Frame.id] = std::move(BodyWrites);
   }
-  std::vector<FlowState> Breaks = Iterate();
+  auto [Breaks, Sides] = Iterate();
   PreviousIterationWrites.erase(Frame.id);
   // The log's copies of this loop learn where it ended.
   for (LdsAccess &A : Accesses)
@@ -522,34 +530,38 @@ void ProvenanceInterpreter::visitLoopBody(const CfgLoop &L, const clang::Stmt *B
   Loops.pop_back();
   Path.resize(PathDepth);
   finishAccumulations(Done, PreLoop);
-  if (Breaks.empty())
-    return;
-  // After the loop: either it ran out, or some iteration broke out of it
-  // with the values it had there. An accumulation keeps the loop's summary
-  // either way (its coverage is already unproven: the trip count is not
-  // known).
-  const Term *Broke = T.freshSymbol("broke", SymbolKind::Fresh);
-  Broke = T.ne(Broke, T.constant(0));
-  std::vector<FlowState> Ways;
-  Ways.push_back(FlowState{Env, Path});
-  Ways.back().path.push_back(T.logicalNot(Broke));
-  for (FlowState &B : Breaks) {
-    // A value still accumulating at the break (it carries this loop's head
-    // token) is the loop's summary; one the iteration computed is its own.
+  // A path that leaves early keeps the values it had there, except one
+  // still accumulating (it carries this loop's head token): that is the
+  // loop's summary (whose coverage is unproven: the trip count is unknown).
+  auto LeftWith = [&](FlowState &Early) {
     for (const auto &[Var, Entry] : PreLoop) {
       auto Summary = Env.find(Var);
-      auto AtBreak = B.env.find(Var);
-      if (Summary == Env.end() || AtBreak == B.env.end())
+      auto There = Early.env.find(Var);
+      if (Summary == Env.end() || There == Early.env.end())
         continue;
-      const AbstractValue &V = AtBreak->second;
+      const AbstractValue &V = There->second;
       const void *Token = Entry.second;
       bool Accumulating = (V.kind == AbstractValue::Kind::Data && V.data.accumulator == Token) ||
                           (V.kind == AbstractValue::Kind::Array && V.array &&
                            V.array->slotValue.kind == AbstractValue::Kind::Data &&
                            V.array->slotValue.data.accumulator == Token);
       if (Accumulating)
-        AtBreak->second = Summary->second;
+        There->second = Summary->second;
     }
+  };
+  for (auto &[Target, State] : Sides)
+    LeftWith(State);
+  LoopSideExits = std::move(Sides);
+  if (Breaks.empty())
+    return;
+  // After the loop: either it ran out, or some iteration broke out of it.
+  const Term *Broke = T.freshSymbol("broke", SymbolKind::Fresh);
+  Broke = T.ne(Broke, T.constant(0));
+  std::vector<FlowState> Ways;
+  Ways.push_back(FlowState{Env, Path});
+  Ways.back().path.push_back(T.logicalNot(Broke));
+  for (FlowState &B : Breaks) {
+    LeftWith(B);
     B.path.insert(B.path.begin() + PathDepth, Broke);
     Ways.push_back(std::move(B));
   }
