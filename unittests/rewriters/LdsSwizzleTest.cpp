@@ -7,14 +7,6 @@
 namespace ave::rw::test {
 namespace {
 
-const std::string Transpose = R"(__global__ void k(const float *in, float *out) {
-  __shared__ float tile[32][32];
-  int tx = threadIdx.x, ty = threadIdx.y;
-  tile[ty][tx] = in[ty * 32 + tx];
-  out[ty * 32 + tx] = tile[tx][ty];
-}
-)";
-
 TEST(LdsSwizzle, XorsTheColumnAtEveryAccess) {
   SnippetRewrite R = rewriteSnippet(Transpose, "lds-swizzle", {{"f", "r"}});
   ASSERT_TRUE(R.error.empty()) << R.error;

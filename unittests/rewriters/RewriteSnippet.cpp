@@ -69,4 +69,12 @@ bool anyNoteContains(const SnippetRewrite &R, const std::string &Needle) {
   return false;
 }
 
+const std::string Transpose = R"(__global__ void k(const float *in, float *out) {
+  __shared__ float tile[32][32];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  tile[ty][tx] = in[ty * 32 + tx];
+  out[ty * 32 + tx] = tile[tx][ty];
+}
+)";
+
 } // namespace ave::rw::test

@@ -23,4 +23,7 @@ SnippetRewrite rewriteSnippet(const std::string &Body, const std::string &Rewrit
 
 bool anyNoteContains(const SnippetRewrite &R, const std::string &Needle);
 
+// A 32x32 transpose through an unpadded tile: both layout rewrites apply.
+extern const std::string Transpose;
+
 } // namespace ave::rw::test
