@@ -3,10 +3,8 @@
 #include "ave/agent/BankConflicts.h"
 #include "ave/annotations/KernelAnnotations.h"
 #include "ave/invariants/KernelAnalysis.h"
-#if AVE_HAVE_LDS_CHECKS
 #include "ave/invariants/lds/SharedMemoryChecks.h"
 #include "ave/invariants/lds/ThreadPair.h"
-#endif
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -107,10 +105,8 @@ std::vector<int64_t> sampleElements(inv::KernelAnalysis &A, const inv::LdsAccess
   return Out;
 }
 
-void checkRaces([[maybe_unused]] inv::KernelAnalysis &Analysis,
-                [[maybe_unused]] clang::ASTContext &Ctx, [[maybe_unused]] frontend::Target Target,
-                [[maybe_unused]] KernelSnapshot &Snap) {
-#if AVE_HAVE_LDS_CHECKS
+void checkRaces(inv::KernelAnalysis &Analysis, clang::ASTContext &Ctx, frontend::Target Target,
+                KernelSnapshot &Snap) {
   inv::lds::SharedCheckOptions Opts;
   Opts.waveSize = frontend::targetInfo(Target).waveSize;
   Opts.lockstepWavefronts = Target != frontend::Target::Sm90;
@@ -134,7 +130,6 @@ void checkRaces([[maybe_unused]] inv::KernelAnalysis &Analysis,
     Snap.divergentBarriers.push_back(std::move(R));
   }
   Snap.racesChecked = true;
-#endif
 }
 
 } // namespace

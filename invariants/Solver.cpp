@@ -2,7 +2,7 @@
 
 #include "ave/invariants/Counterexample.h"
 #include "ave/invariants/RangeSimplifier.h"
-#include "ave/invariants/Z3Encoder.h"
+#include "Z3Encoder.h"
 
 #include <chrono>
 #include <map>
@@ -45,6 +45,12 @@ struct ObligationSolver::Backend {
 
 // Terms are hash-consed in the context, so the solver needs nothing from it
 // beyond the terms themselves; it is named to tie a solver to one kernel.
+std::string solverVersion() {
+  unsigned Major = 0, Minor = 0, Build = 0, Revision = 0;
+  Z3_get_version(&Major, &Minor, &Build, &Revision);
+  return std::to_string(Major) + "." + std::to_string(Minor) + "." + std::to_string(Build);
+}
+
 const char *statusName(SolverResult::Status S) {
   switch (S) {
   case SolverResult::Proven:

@@ -1,4 +1,4 @@
-#include "ave/invariants/Z3Encoder.h"
+#include "Z3Encoder.h"
 
 #include "ave/invariants/CIntSemantics.h"
 

@@ -4,7 +4,7 @@
 #include "CLI/CLI.hpp"
 #include "Commands.h"
 #include "ave/frontend/Target.h"
-#include "z3++.h"
+#include "ave/invariants/Solver.h"
 
 #include "clang/Basic/Version.h"
 #include "llvm/Support/Process.h"
@@ -17,10 +17,8 @@
 namespace {
 
 std::string versionText() {
-  unsigned Major, Minor, Build, Rev;
-  Z3_get_version(&Major, &Minor, &Build, &Rev);
   return "ave-rewrite " AVE_VERSION " (Clang " CLANG_VERSION_STRING ", Z3 " +
-         std::to_string(Major) + "." + std::to_string(Minor) + "." + std::to_string(Build) + ")";
+         ave::inv::solverVersion() + ")";
 }
 
 struct LaterCommand {

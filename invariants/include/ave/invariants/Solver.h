@@ -34,6 +34,9 @@ struct SolverResult {
 /// "proven", "violated" or "unproven": how reports spell a status.
 const char *statusName(SolverResult::Status S);
 
+/// The linked Z3's version, "4.8.12".
+std::string solverVersion();
+
 class ObligationSolver {
 public:
   /// Every term passed in must come from `ctx`; `timeoutMs` bounds each

@@ -10,10 +10,8 @@
 //    input error. The diagnostics for all of these are read back from the
 //    --export-fixes YAML, which lists every diagnostic.
 
-#include "ave/lint/LintCommand.h"
+#include "ave/lint/LintDriver.h"
 
-#include "../cli/Commands.h"
-#include "CLI/CLI.hpp"
 #include "ave/frontend/HipArgs.h"
 #include "ave/lint/LintReport.h"
 #include "ave/lint/LintSettings.h"
@@ -470,28 +468,3 @@ int runLint(const LintInvocation &Inv) {
 }
 
 } // namespace ave::lint
-
-namespace ave::cli {
-
-void registerLintCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected) {
-  CLI::App *Lint = App.add_subcommand(
-      "lint", "clang-tidy with the ave-* checks: invariants, LDS races, barriers, bank conflicts "
-              "(takes clang-tidy's options, plus --format text|json|sarif, -j N, --target)");
-  Lint->prefix_command();
-  Lint->fallthrough(false);
-  Lint->allow_extras();
-  Lint->set_help_flag(); // --help goes to clang-tidy
-  Lint->callback([&G, &Selected, Lint] {
-    auto Args = std::make_shared<std::vector<std::string>>(Lint->remaining());
-    Selected = [&G, Args] {
-      lint::LintInvocation Inv;
-      Inv.args = *Args;
-      Inv.target = G.frontend.args.target;
-      Inv.buildDir = G.frontend.buildDir;
-      Inv.extraArgs = G.frontend.args.extraArgs;
-      return lint::runLint(Inv);
-    };
-  });
-}
-
-} // namespace ave::cli
