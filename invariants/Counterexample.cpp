@@ -2,36 +2,36 @@
 
 namespace ave::inv {
 
-CounterexampleCheck confirmCounterexample(const Term *violation, std::span<const Term *const> facts,
-                                          const Assignment &values) {
-  CounterexampleCheck check;
-  for (const Term *fact : facts) {
-    std::optional<int64_t> v = evaluate(fact, values);
-    if (!v) {
-      check.reason = "fact " + print(fact) + " is undefined under the model";
-      return check;
+CounterexampleCheck confirmCounterexample(const Term *Violation, std::span<const Term *const> Facts,
+                                          const Assignment &Values) {
+  CounterexampleCheck Check;
+  for (const Term *Fact : Facts) {
+    std::optional<int64_t> V = evaluate(Fact, Values);
+    if (!V) {
+      Check.reason = "fact " + print(Fact) + " is undefined under the model";
+      return Check;
     }
-    if (*v == 0) {
-      check.reason = "fact " + print(fact) + " is false under the model";
-      return check;
+    if (*V == 0) {
+      Check.reason = "fact " + print(Fact) + " is false under the model";
+      return Check;
     }
   }
-  std::optional<int64_t> v = evaluate(violation, values);
-  if (!v) {
-    check.reason = "obligation " + print(violation) + " is undefined under the model";
-    return check;
+  std::optional<int64_t> V = evaluate(Violation, Values);
+  if (!V) {
+    Check.reason = "obligation " + print(Violation) + " is undefined under the model";
+    return Check;
   }
-  if (*v == 0) {
-    check.reason = "the model does not violate " + print(violation);
-    return check;
+  if (*V == 0) {
+    Check.reason = "the model does not violate " + print(Violation);
+    return Check;
   }
-  check.confirmed = true;
-  return check;
+  Check.confirmed = true;
+  return Check;
 }
 
-bool confirmsViolation(const Term *violation, std::span<const Term *const> facts,
-                       const Assignment &values) {
-  return confirmCounterexample(violation, facts, values).confirmed;
+bool confirmsViolation(const Term *Violation, std::span<const Term *const> Facts,
+                       const Assignment &Values) {
+  return confirmCounterexample(Violation, Facts, Values).confirmed;
 }
 
 } // namespace ave::inv

@@ -15,10 +15,10 @@ namespace {
 // Local variables a statement assigns (=, op=, ++, --): the loop-carried set.
 class AssignedVars : public clang::RecursiveASTVisitor<AssignedVars> {
 public:
-  std::set<const clang::VarDecl *> Vars;
+  std::set<const clang::VarDecl *> vars;
   // The loop's own counter: `a[e] = ...` in the loop over e writes a new
   // element each iteration rather than carrying `a` from one to the next.
-  const clang::VarDecl *OwnCounter = nullptr;
+  const clang::VarDecl *ownCounter = nullptr;
 
   static bool mentions(const clang::Stmt *S, const clang::VarDecl *Var) {
     if (!S || !Var)
@@ -35,7 +35,7 @@ public:
     // An element of a private array (`acc[i][j] += ...`): the array.
     bool Element = false;
     while (const auto *AS = llvm::dyn_cast<clang::ArraySubscriptExpr>(E)) {
-      if (mentions(AS->getIdx(), OwnCounter))
+      if (mentions(AS->getIdx(), ownCounter))
         return;
       E = AS->getBase()->IgnoreParenImpCasts();
       Element = true;
@@ -43,7 +43,7 @@ public:
     if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(E))
       if (const auto *VD = llvm::dyn_cast<clang::VarDecl>(DRE->getDecl()))
         if (VD->hasLocalStorage() && (!Element || VD->getType()->isConstantArrayType()))
-          Vars.insert(VD);
+          vars.insert(VD);
   }
   bool VisitBinaryOperator(clang::BinaryOperator *BO) {
     if (BO->isAssignmentOp())
@@ -70,7 +70,7 @@ public:
 // evaluation order (right side of an assignment first).
 class SharedReadBeforeWrite {
 public:
-  std::set<const clang::ValueDecl *> Written, ReadFirst;
+  std::set<const clang::ValueDecl *> written, readFirst;
 
   static const clang::ValueDecl *sharedBase(const clang::Expr *E) {
     E = E->IgnoreParenImpCasts();
@@ -82,8 +82,8 @@ public:
     return nullptr;
   }
   void read(const clang::ValueDecl *D) {
-    if (D && !Written.count(D))
-      ReadFirst.insert(D);
+    if (D && !written.count(D))
+      readFirst.insert(D);
   }
   void walkIndices(const clang::Expr *E) {
     E = E->IgnoreParenImpCasts();
@@ -105,7 +105,7 @@ public:
       walkIndices(BO->getLHS());
       if (BO->isCompoundAssignmentOp())
         read(Base);
-      Written.insert(Base);
+      written.insert(Base);
       return;
     }
     if (const auto *AS = llvm::dyn_cast<clang::ArraySubscriptExpr>(S)) {
@@ -127,9 +127,9 @@ bool readsSharedBeforeWriting(const clang::Stmt *Body,
                               std::set<const clang::ValueDecl *> &Written) {
   SharedReadBeforeWrite V;
   V.walk(Body);
-  Written = V.Written;
-  for (const clang::ValueDecl *D : V.ReadFirst)
-    if (V.Written.count(D))
+  Written = V.written;
+  for (const clang::ValueDecl *D : V.readFirst)
+    if (V.written.count(D))
       return true;
   return false;
 }
@@ -380,7 +380,7 @@ void ProvenanceInterpreter::visitWhileLike(const CfgLoop &L, const clang::Expr *
         Halving = llvm::dyn_cast<clang::VarDecl>(DRE->getDecl());
     }
   }
-  for (const clang::VarDecl *VD : Assigned.Vars) {
+  for (const clang::VarDecl *VD : Assigned.vars) {
     auto It = Env.find(VD);
     if (It == Env.end() || It->second.kind != AbstractValue::Kind::Int)
       continue;
@@ -405,7 +405,7 @@ void ProvenanceInterpreter::visitWhileLike(const CfgLoop &L, const clang::Expr *
     Frame.span.facts.push_back(T.ne(C, T.constant(0)));
   Frame.span.tripCount = nullptr; // unknown: coverage through this loop is unproven
   visitLoopBody(L, Body, std::move(Frame));
-  for (const clang::VarDecl *VD : Assigned.Vars) {
+  for (const clang::VarDecl *VD : Assigned.vars) {
     auto It = Env.find(VD);
     if (It != Env.end() && It->second.kind == AbstractValue::Kind::Int)
       It->second = AbstractValue::ofInt(T.freshSymbol(VD->getName().str(), SymbolKind::Fresh));
@@ -451,10 +451,10 @@ void ProvenanceInterpreter::visitLoopBody(const CfgLoop &L, const clang::Stmt *B
     return Left;
   };
   AssignedVars Assigned;
-  Assigned.OwnCounter = Frame.counterVar;
+  Assigned.ownCounter = Frame.counterVar;
   Assigned.TraverseStmt(const_cast<clang::Stmt *>(Body));
   CarriedVars PreLoop;
-  for (const clang::VarDecl *VD : Assigned.Vars) {
+  for (const clang::VarDecl *VD : Assigned.vars) {
     auto It = Env.find(VD);
     if (It == Env.end())
       continue;

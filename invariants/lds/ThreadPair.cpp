@@ -132,19 +132,19 @@ int threadDimension(const clang::Expr *E) {
 class LaunchScan : public clang::RecursiveASTVisitor<LaunchScan> {
 public:
   explicit LaunchScan(clang::ASTContext &Ctx) : Ctx(Ctx) {}
-  LaunchShape Shape;
-  bool UsedDim[3] = {false, false, false};
-  std::optional<int64_t> Below[3];
+  LaunchShape shape;
+  bool usedDim[3] = {false, false, false};
+  std::optional<int64_t> below[3];
   void bound(int D, int64_t B) {
-    if (D >= 0 && B > 0 && (!Below[D] || B < *Below[D]))
-      Below[D] = B;
+    if (D >= 0 && B > 0 && (!below[D] || B < *below[D]))
+      below[D] = B;
   }
   bool VisitMemberExpr(clang::MemberExpr *ME) {
     int D = builtinDimension(ME, "threadIdx");
     if (D < 0)
       D = builtinDimension(ME, "blockDim");
     if (D >= 0)
-      UsedDim[D] = true;
+      usedDim[D] = true;
     return true;
   }
   bool VisitBinaryOperator(clang::BinaryOperator *BO) {
@@ -277,8 +277,8 @@ LaunchShape inferLaunchShape(const clang::FunctionDecl &Kernel, clang::ASTContex
   Scan.TraverseStmt(Kernel.getBody());
   LaunchShape Shape;
   for (unsigned D = 0; D < 3; ++D) {
-    Shape.used[D] = Scan.UsedDim[D];
-    Shape.threadsBelow[D] = Scan.Below[D];
+    Shape.used[D] = Scan.usedDim[D];
+    Shape.threadsBelow[D] = Scan.below[D];
   }
   Shape.used[0] = true;
   return Shape;

@@ -19,11 +19,11 @@ struct CounterexampleCheck {
 
 /// Checks that every fact holds and `violation` holds under `values`, each
 /// evaluated with C semantics and defined.
-CounterexampleCheck confirmCounterexample(const Term *violation, std::span<const Term *const> facts,
-                                          const Assignment &values);
+CounterexampleCheck confirmCounterexample(const Term *Violation, std::span<const Term *const> Facts,
+                                          const Assignment &Values);
 
 /// Shorthand for confirmCounterexample(...).confirmed.
-bool confirmsViolation(const Term *violation, std::span<const Term *const> facts,
-                       const Assignment &values);
+bool confirmsViolation(const Term *Violation, std::span<const Term *const> Facts,
+                       const Assignment &Values);
 
 } // namespace ave::inv

@@ -90,10 +90,10 @@ struct DataValue {
   std::vector<ProvenanceCase> rescales;
 
   static DataValue neutral() { return {}; }
-  static DataValue unknown(std::string why) {
+  static DataValue unknown(std::string Why) {
     DataValue V;
     V.kind = Kind::Unknown;
-    V.reason = std::move(why);
+    V.reason = std::move(Why);
     return V;
   }
   bool isTagged() const { return kind == Kind::Tagged; }
