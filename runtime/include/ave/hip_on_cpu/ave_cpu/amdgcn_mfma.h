@@ -25,12 +25,11 @@ inline void checkModifiers(const MatrixShape &Shape, int Cbsz, int Abid, int Blg
                            const std::source_location &Site) {
   if (Cbsz == 0 && Abid == 0 && Blgp == 0)
     return;
-  currentBlock(Shape.Name)
-      .fail(hipErrorNotSupported,
-            std::string(Shape.Name) + " (" + Site.file_name() + ":" + std::to_string(Site.line()) +
-                "): the cbsz/abid/blgp modifiers (" + std::to_string(Cbsz) + ", " +
-                std::to_string(Abid) + ", " + std::to_string(Blgp) + ") are not modelled");
-  throw BlockAborted{};
+  char Text[512];
+  std::snprintf(Text, sizeof Text,
+                "%s (%s:%u): the cbsz/abid/blgp modifiers (%d, %d, %d) are not modelled",
+                Shape.Name, Site.file_name(), unsigned(Site.line()), Cbsz, Abid, Blgp);
+  failBlock(hipErrorNotSupported, Text);
 }
 
 template <unsigned Registers, class Operand, class Vector>

@@ -21,6 +21,7 @@
 #pragma once
 
 #include "errors.h"
+#include "runtime_api.h"
 
 #include <condition_variable>
 #include <cstdint>
@@ -32,31 +33,6 @@
 #include <vector>
 
 namespace ave::cpu {
-
-// Thrown in a GPU thread to unwind it when its block has failed.
-struct BlockAborted {};
-
-// One lane's part in a warp collective.
-struct LaneSlot {
-  const void *In = nullptr; // this lane's operands
-  void *Out = nullptr;      // where its result goes
-  int64_t Arg = 0;          // a per-lane integer (a shuffle's source lane)
-};
-
-// What a combine function sees: every lane's slot and who takes part.
-struct CollectiveView {
-  const LaneSlot *Slots = nullptr; // indexed by lane
-  uint64_t Participants = 0;       // lanes whose slots are filled
-  uint64_t Existing = 0;           // lanes of this warp that exist and have not exited
-  unsigned WaveSize = 64;
-  const void *Shared = nullptr; // the first arriving lane's call-wide data
-};
-
-// Returns an empty string, or why the collective cannot be computed (the
-// block then fails with that reason).
-using CombineFn = std::string (*)(const CollectiveView &);
-
-enum class BarrierOp { Sync, Count, And, Or };
 
 class BlockSync {
 public:

@@ -2,28 +2,21 @@
 #pragma once
 
 #include <bit>
+#include <cstdio>
 #include <cstring>
 
 namespace ave::cpu {
 
 namespace detail {
 
-inline uint64_t laneBit(unsigned Lane) { return uint64_t(1) << Lane; }
-inline uint64_t lowLanes(unsigned Count) {
-  return Count >= 64 ? ~uint64_t(0) : (uint64_t(1) << Count) - 1;
-}
 inline bool sameSite(const std::source_location &A, const std::source_location &B) {
   return A.line() == B.line() && A.column() == B.column() &&
          std::strcmp(A.file_name(), B.file_name()) == 0;
 }
 inline std::string hexMask(uint64_t Mask) {
-  static const char Digits[] = "0123456789abcdef";
-  std::string Out;
-  do {
-    Out.insert(Out.begin(), Digits[Mask & 15]);
-    Mask >>= 4;
-  } while (Mask);
-  return "0x" + Out;
+  char Text[24];
+  std::snprintf(Text, sizeof Text, "0x%llx", static_cast<unsigned long long>(Mask));
+  return Text;
 }
 
 } // namespace detail
@@ -262,9 +255,11 @@ inline bool BlockSync::tryCompleteLocked(Warp &W, Group &G) {
   View.Existing = W.Live;
   View.WaveSize = Dims.WaveSize;
   View.Shared = G.Shared;
-  std::string Error = G.Combine(View);
-  if (!Error.empty())
-    failLocked(hipErrorLaunchFailure, std::string(G.Name) + " (" + siteText(G.Site) + "): " + Error);
+  CollectiveError Error;
+  G.Combine(View, Error);
+  if (Error.Failed)
+    failLocked(hipErrorLaunchFailure,
+               std::string(G.Name) + " (" + siteText(G.Site) + "): " + Error.Text);
   return true;
 }
 

@@ -7,7 +7,8 @@
 #pragma once
 
 #include "block_sync.h"
-#include "errors.h"
+#include "error_state.h"
+#include "runtime_api.h"
 #include "faults.h"
 #include "local_memory.h"
 #include "platform.h"
@@ -23,14 +24,6 @@
 #include <vector>
 
 namespace ave::cpu {
-
-struct KernelLaunch {
-  const char *Name = "";
-  dim3 Grid, Block;
-  std::size_t DynamicShared = 0;
-  void (*Invoke)(void *Context) = nullptr;
-  void *Context = nullptr;
-};
 
 class Executor {
 public:
@@ -159,17 +152,5 @@ private:
   ThreadPool Pool;
   BlockSync Sync;
 };
-
-[[noreturn]] inline void outsideKernel(const char *What) {
-  std::fprintf(stderr, "ave-cpu: %s called outside a kernel (no GPU thread is running here)\n",
-               What);
-  std::abort();
-}
-
-inline BlockSync &currentBlock(const char *What) {
-  if (!Current.Block)
-    outsideKernel(What);
-  return *Current.Block;
-}
 
 } // namespace ave::cpu

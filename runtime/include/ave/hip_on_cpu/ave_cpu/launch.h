@@ -3,7 +3,7 @@
 // executor a function that calls the kernel with them on each GPU thread.
 #pragma once
 
-#include "executor.h"
+#include "runtime_api.h"
 
 #include <cstddef>
 #include <tuple>
@@ -36,7 +36,7 @@ void launchKernel(const char *Name, void (*Kernel)(Params...), dim3 Grid, dim3 B
     Call *C = static_cast<Call *>(Raw);
     std::apply(C->Kernel, *C->Values);
   };
-  Executor::instance().launch(L);
+  launch(L);
 }
 
 // The stream argument may be 0, nullptr or a hipStream_t.

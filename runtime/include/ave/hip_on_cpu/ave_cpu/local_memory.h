@@ -88,8 +88,4 @@ inline LocalMemory &localMemory() {
   return *Memory;
 }
 
-template <class T> T *dynamicShared() {
-  return reinterpret_cast<T *>(localMemory().dynamicBase());
-}
-
 } // namespace ave::cpu

@@ -19,10 +19,11 @@
 // last bits (well inside the harness's tolerance).
 #pragma once
 
-#include "executor.h"
+#include "runtime_api.h"
+#include "thread_context.h"
 
+#include <cstdio>
 #include <source_location>
-#include <string>
 
 namespace ave::cpu {
 
@@ -70,16 +71,23 @@ inline MatrixPlace mmaD(unsigned I, unsigned J) {
   return {4 * (I % 8) + J / 2, (J % 2) + 2 * (I / 8)};
 }
 
-inline std::string combineMatrix(const CollectiveView &View) {
+inline void combineMatrix(const CollectiveView &View, CollectiveError &Error) {
   const MatrixShape &S = *static_cast<const MatrixShape *>(View.Shared);
-  if (View.WaveSize != S.Lanes)
-    return std::string("needs ") + std::to_string(S.Lanes) + "-lane " +
-           (S.Lanes == 64 ? "waves" : "warps") + "; this launch runs " +
-           std::to_string(View.WaveSize) + "-lane ones (AVE_CPU_WAVE_SIZE)";
-  if (View.Participants != lowLanes(S.Lanes))
-    return "needs all " + std::to_string(S.Lanes) +
-           " lanes of the wave, but only lanes " + hexMask(View.Participants) +
-           " take part (the others returned or do not exist)";
+  if (View.WaveSize != S.Lanes) {
+    Error.Failed = true;
+    std::snprintf(Error.Text, sizeof Error.Text,
+                  "needs %u-lane %s; this launch runs %u-lane ones (AVE_CPU_WAVE_SIZE)", S.Lanes,
+                  S.Lanes == 64 ? "waves" : "warps", View.WaveSize);
+    return;
+  }
+  if (View.Participants != lowLanes(S.Lanes)) {
+    Error.Failed = true;
+    std::snprintf(Error.Text, sizeof Error.Text,
+                  "needs all %u lanes of the wave, but only lanes 0x%llx take part (the others "
+                  "returned or do not exist)",
+                  S.Lanes, static_cast<unsigned long long>(View.Participants));
+    return;
+  }
   auto operands = [&](unsigned Lane) -> const MatrixOperands & {
     return *static_cast<const MatrixOperands *>(View.Slots[Lane].In);
   };
@@ -95,15 +103,13 @@ inline std::string combineMatrix(const CollectiveView &View) {
       }
       static_cast<MatrixResult *>(View.Slots[Dp.Lane].Out)->D[Dp.Element] = float(Sum);
     }
-  return "";
 }
 
 inline MatrixResult matrixCollective(const MatrixShape &Shape, const MatrixOperands &In,
                                      const std::source_location &Site) {
   MatrixResult Out;
   LaneSlot Slot{&In, &Out, 0};
-  currentBlock(Shape.Name)
-      .collective(Current.Linear, false, 0, Shape.Name, Site, combineMatrix, &Shape, Slot);
+  collective(false, 0, Shape.Name, Site, combineMatrix, &Shape, Slot);
   return Out;
 }
 

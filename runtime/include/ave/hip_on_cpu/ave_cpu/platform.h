@@ -50,7 +50,13 @@
 #define __forceinline__ inline __attribute__((always_inline))
 #define __launch_bounds__(...)
 #define __align__(n) __attribute__((aligned(n)))
-#define __shared__ static __attribute__((section("ave_shared"), aligned(16), used))
+#define AVE_CPU_SHARED static __attribute__((section("ave_shared"), aligned(16), used))
+#if defined(AVE_CPU_MARK_SHARED)
+// ave-cpu-c++ preprocesses first and needs to see `extern __shared__` whole.
+#define __shared__ __ave_cpu_shared__
+#else
+#define __shared__ AVE_CPU_SHARED
+#endif
 
 // Dynamically sized LDS, HIP's spelling of `extern __shared__ T name[]`: a
 // pointer to the launch's dynamic block (poisoned, its size the launch's).

@@ -4,32 +4,25 @@
 // (block_sync.h).
 #pragma once
 
-#include "executor.h"
+#include "runtime_api.h"
 
 #include <atomic>
 #include <source_location>
 
 inline void __syncthreads(std::source_location Site = std::source_location::current()) {
-  ave::cpu::currentBlock("__syncthreads")
-      .barrier(ave::cpu::Current.Linear, ave::cpu::BarrierOp::Sync, 1, Site);
+  ave::cpu::barrier(ave::cpu::BarrierOp::Sync, 1, Site);
 }
-
 inline int __syncthreads_count(int Predicate,
                                std::source_location Site = std::source_location::current()) {
-  return ave::cpu::currentBlock("__syncthreads_count")
-      .barrier(ave::cpu::Current.Linear, ave::cpu::BarrierOp::Count, Predicate, Site);
+  return ave::cpu::barrier(ave::cpu::BarrierOp::Count, Predicate, Site);
 }
-
 inline int __syncthreads_and(int Predicate,
                              std::source_location Site = std::source_location::current()) {
-  return ave::cpu::currentBlock("__syncthreads_and")
-      .barrier(ave::cpu::Current.Linear, ave::cpu::BarrierOp::And, Predicate, Site);
+  return ave::cpu::barrier(ave::cpu::BarrierOp::And, Predicate, Site);
 }
-
 inline int __syncthreads_or(int Predicate,
                             std::source_location Site = std::source_location::current()) {
-  return ave::cpu::currentBlock("__syncthreads_or")
-      .barrier(ave::cpu::Current.Linear, ave::cpu::BarrierOp::Or, Predicate, Site);
+  return ave::cpu::barrier(ave::cpu::BarrierOp::Or, Predicate, Site);
 }
 
 // The executor's threads are real CPU threads: a fence is a C++ fence.

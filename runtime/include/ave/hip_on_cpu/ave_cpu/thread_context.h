@@ -1,11 +1,10 @@
 // What the executor knows about the GPU thread running on this std::thread:
-// its block's synchronisation state, its linear index, warp and lane, and the
-// jump target that turns a hardware fault in kernel code into a failed launch.
-// Host threads have no block (Block == nullptr).
+// its block, its linear index, warp and lane, and the jump target that turns
+// a hardware fault in kernel code into a failed launch. Host threads have no
+// block (Block == nullptr).
 #pragma once
 
 #include <csetjmp>
-#include <cstdint>
 
 namespace ave::cpu {
 
@@ -26,8 +25,5 @@ struct ThreadContext {
 };
 
 inline thread_local ThreadContext Current;
-
-// Device functions called from host code have no block to act on.
-[[noreturn]] void outsideKernel(const char *What);
 
 } // namespace ave::cpu

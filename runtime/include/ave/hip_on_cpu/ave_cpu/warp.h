@@ -12,9 +12,11 @@
 // gives poison (0xFF bytes), as its value is undefined on a GPU.
 #pragma once
 
-#include "executor.h"
+#include "runtime_api.h"
+#include "thread_context.h"
 
 #include <bit>
+#include <cstdio>
 #include <cstring>
 #include <source_location>
 #include <type_traits>
@@ -23,7 +25,7 @@ namespace ave::cpu {
 
 namespace detail {
 
-inline std::string combineShuffle(const CollectiveView &View) {
+inline void combineShuffle(const CollectiveView &View, CollectiveError &) {
   std::size_t Size = *static_cast<const std::size_t *>(View.Shared);
   for (unsigned Lane = 0; Lane < 64; ++Lane) {
     if (!(View.Participants & laneBit(Lane)))
@@ -34,7 +36,6 @@ inline std::string combineShuffle(const CollectiveView &View) {
     else
       std::memset(View.Slots[Lane].Out, 0xFF, Size);
   }
-  return "";
 }
 
 struct VoteResult {
@@ -42,7 +43,7 @@ struct VoteResult {
   uint64_t Participants = 0; // lanes that voted
 };
 
-inline std::string combineBallot(const CollectiveView &View) {
+inline void combineBallot(const CollectiveView &View, CollectiveError &) {
   VoteResult Result;
   Result.Participants = View.Participants;
   for (unsigned Lane = 0; Lane < 64; ++Lane)
@@ -51,10 +52,9 @@ inline std::string combineBallot(const CollectiveView &View) {
   for (unsigned Lane = 0; Lane < 64; ++Lane)
     if (View.Participants & laneBit(Lane))
       *static_cast<VoteResult *>(View.Slots[Lane].Out) = Result;
-  return "";
 }
 
-inline std::string combineNothing(const CollectiveView &) { return ""; }
+inline void combineNothing(const CollectiveView &, CollectiveError &) {}
 
 inline uint64_t effectiveMask(uint64_t Mask) {
   return Mask & lowLanes(Current.WaveSize);
@@ -64,13 +64,11 @@ inline uint64_t effectiveMask(uint64_t Mask) {
 inline void checkWidth(const char *Name, int Width, const std::source_location &Site) {
   if (Width >= 1 && Width <= int(Current.WaveSize) && std::has_single_bit(unsigned(Width)))
     return;
-  BlockSync &B = currentBlock(Name);
-  B.fail(hipErrorLaunchFailure, std::string(Name) + " (" + Site.file_name() + ":" +
-                                    std::to_string(Site.line()) + "): width " +
-                                    std::to_string(Width) +
-                                    " is not a power of two between 1 and warpSize (" +
-                                    std::to_string(Current.WaveSize) + ")");
-  throw BlockAborted{};
+  char Text[512];
+  std::snprintf(Text, sizeof Text,
+                "%s (%s:%u): width %d is not a power of two between 1 and warpSize (%u)", Name,
+                Site.file_name(), unsigned(Site.line()), Width, Current.WaveSize);
+  failBlock(hipErrorLaunchFailure, Text);
 }
 
 template <class T>
@@ -81,8 +79,7 @@ T shuffle(const char *Name, bool Masked, uint64_t Mask, T Value, int64_t Source,
   static constexpr std::size_t Size = sizeof(T);
   T Result;
   LaneSlot Slot{&Value, &Result, Source};
-  currentBlock(Name).collective(Current.Linear, Masked, effectiveMask(Mask), Name, Site,
-                                combineShuffle, &Size, Slot);
+  collective(Masked, effectiveMask(Mask), Name, Site, combineShuffle, &Size, Slot);
   return Result;
 }
 
@@ -107,8 +104,7 @@ inline VoteResult vote(const char *Name, bool Masked, uint64_t Mask, int Predica
                        const std::source_location &Site) {
   VoteResult Result;
   LaneSlot Slot{&Predicate, &Result, 0};
-  currentBlock(Name).collective(Current.Linear, Masked, effectiveMask(Mask), Name, Site,
-                                combineBallot, nullptr, Slot);
+  collective(Masked, effectiveMask(Mask), Name, Site, combineBallot, nullptr, Slot);
   return Result;
 }
 
@@ -188,23 +184,17 @@ template <class M> int __all_sync(M Mask, int Predicate, AVE_CPU_SITE) {
 }
 
 inline void __syncwarp(AVE_CPU_SITE) {
-  ave::cpu::LaneSlot Slot;
-  ave::cpu::currentBlock("__syncwarp")
-      .collective(ave::cpu::Current.Linear, false, 0, "__syncwarp", Site,
-                  ave::cpu::detail::combineNothing, nullptr, Slot);
+  ave::cpu::collective(false, 0, "__syncwarp", Site, ave::cpu::detail::combineNothing, nullptr,
+                       ave::cpu::LaneSlot{});
 }
 template <class M> void __syncwarp(M Mask, AVE_CPU_SITE) {
-  ave::cpu::LaneSlot Slot;
-  ave::cpu::currentBlock("__syncwarp")
-      .collective(ave::cpu::Current.Linear, true, ave::cpu::detail::effectiveMask(uint64_t(Mask)),
-                  "__syncwarp", Site, ave::cpu::detail::combineNothing, nullptr, Slot);
+  ave::cpu::collective(true, ave::cpu::detail::effectiveMask(uint64_t(Mask)), "__syncwarp", Site,
+                       ave::cpu::detail::combineNothing, nullptr, ave::cpu::LaneSlot{});
 }
 
 // The lanes of the caller's warp that have not returned. Not a collective:
 // the executor has no lockstep, so "active" cannot mean "in this branch".
-inline unsigned long long __activemask() {
-  return ave::cpu::currentBlock("__activemask").liveLanes(ave::cpu::Current.Linear);
-}
+inline unsigned long long __activemask() { return ave::cpu::liveLanes(); }
 
 inline unsigned __lane_id() { return ave::cpu::Current.Lane; }
 inline unsigned long long __lanemask_lt() { return (1ull << __lane_id()) - 1; }

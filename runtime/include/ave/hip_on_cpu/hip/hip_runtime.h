@@ -1,13 +1,14 @@
 // <hip/hip_runtime.h> for the CPU executor: plain HIP kernel files compile
 // with a host compiler and run on the CPU.
 //
-//   clang++-19 -std=c++20 -O1 -pthread -x c++ -I runtime/include/ave/hip_on_cpu \
+//   clang++-19 -std=c++20 -O1 -pthread -x c++ -I runtime/include/ave/hip_on_cpu
 //     -I annotations/include kernel_and_driver.hip
 //
 // Each block's threads run at once as std::threads; blocks run one after
 // another. What is modelled and what is not: runtime/README.md, "CPU
 // executor". Launch with hipLaunchKernelGGL (a `<<<...>>>` launch needs a GPU
-// compiler).
+// compiler). Define AVE_CPU_DECLARATIONS_ONLY in all translation units but
+// one of a program to compile them faster (ave_cpu/runtime_api.h).
 #pragma once
 
 #include "../ave_cpu/platform.h"
@@ -15,9 +16,9 @@
 #include "../ave_cpu/amdgcn_mfma.h"
 #include "../ave_cpu/atomics.h"
 #include "../ave_cpu/device_math.h"
-#include "../ave_cpu/executor.h"
 #include "../ave_cpu/launch.h"
 #include "../ave_cpu/matrix_core.h"
+#include "../ave_cpu/runtime_api.h"
 #include "../ave_cpu/sync.h"
 #include "../ave_cpu/vector_types.h"
 #include "../ave_cpu/warp.h"

@@ -7,39 +7,35 @@
 #pragma once
 
 #include "../ave_cpu/errors.h"
-#include "../ave_cpu/memory.h"
 #include "../ave_cpu/platform.h"
-#include "../ave_cpu/settings.h"
+#include "../ave_cpu/runtime_api.h"
 
-#include <chrono>
 #include <cstddef>
 #include <cstring>
-#include <thread>
-#include <unistd.h>
 
 // ---- errors ---------------------------------------------------------------
-inline hipError_t hipGetLastError() { return ave::cpu::errors().takeLast(); }
-inline hipError_t hipPeekAtLastError() { return ave::cpu::errors().peekLast(); }
+inline hipError_t hipGetLastError() { return ave::cpu::takeLastError(); }
+inline hipError_t hipPeekAtLastError() { return ave::cpu::peekLastError(); }
 inline const char *hipGetErrorName(hipError_t Error) { return ave::cpu::errorName(Error); }
-inline const char *hipGetErrorString(hipError_t Error) { return ave::cpu::errors().text(Error); }
+inline const char *hipGetErrorString(hipError_t Error) { return ave::cpu::errorString(Error); }
 
 // ---- the device -------------------------------------------------------------
 inline hipError_t hipGetDeviceCount(int *Count) {
   if (!Count)
-    return ave::cpu::errors().record(hipErrorInvalidValue);
+    return ave::cpu::recordError(hipErrorInvalidValue);
   *Count = 1;
   return hipSuccess;
 }
 inline hipError_t hipGetDevice(int *Device) {
   if (!Device)
-    return ave::cpu::errors().record(hipErrorInvalidValue);
+    return ave::cpu::recordError(hipErrorInvalidValue);
   *Device = 0;
   return hipSuccess;
 }
 inline hipError_t hipSetDevice(int Device) {
-  return Device == 0 ? hipSuccess : ave::cpu::errors().record(hipErrorInvalidDevice);
+  return Device == 0 ? hipSuccess : ave::cpu::recordError(hipErrorInvalidDevice);
 }
-inline hipError_t hipDeviceSynchronize() { return ave::cpu::errors().takePending(); }
+inline hipError_t hipDeviceSynchronize() { return ave::cpu::takePendingError(); }
 inline hipError_t hipDeviceReset() { return hipSuccess; }
 
 struct hipDeviceProp_t {
@@ -73,29 +69,10 @@ struct hipDeviceProp_t {
 
 inline hipError_t hipGetDeviceProperties(hipDeviceProp_t *Prop, int Device) {
   if (!Prop)
-    return ave::cpu::errors().record(hipErrorInvalidValue);
+    return ave::cpu::recordError(hipErrorInvalidValue);
   if (Device != 0)
-    return ave::cpu::errors().record(hipErrorInvalidDevice);
-  std::string Ignored;
-  ave::cpu::Settings S = ave::cpu::readSettings(Ignored);
-  std::memset(Prop, 0, sizeof(*Prop));
-  std::strcpy(Prop->name, "ave CPU executor");
-  std::strcpy(Prop->gcnArchName, "ave-cpu");
-  long Pages = sysconf(_SC_PHYS_PAGES);
-  Prop->totalGlobalMem = Pages > 0 ? size_t(Pages) * ave::cpu::DeviceMemory::pageSize() : 0;
-  Prop->sharedMemPerBlock = S.LdsBytes;
-  Prop->sharedMemPerBlockOptin = S.LdsBytes;
-  Prop->sharedMemPerMultiprocessor = S.LdsBytes;
-  Prop->warpSize = int(S.WaveSize);
-  Prop->maxThreadsPerBlock = 1024;
-  Prop->maxThreadsPerMultiProcessor = 1024;
-  for (int D = 0; D < 3; ++D)
-    Prop->maxThreadsDim[D] = 1024;
-  Prop->maxGridSize[0] = 2147483647;
-  Prop->maxGridSize[1] = Prop->maxGridSize[2] = 65535;
-  Prop->multiProcessorCount = int(std::thread::hardware_concurrency());
-  Prop->concurrentKernels = 0;
-  return hipSuccess;
+    return ave::cpu::recordError(hipErrorInvalidDevice);
+  return ave::cpu::deviceProperties(Prop);
 }
 
 // ---- memory -----------------------------------------------------------------
@@ -108,46 +85,33 @@ enum hipMemcpyKind {
 };
 
 template <typename T> inline hipError_t hipMalloc(T **Pointer, size_t Bytes) {
-  return ave::cpu::errors().record(
-      ave::cpu::deviceMemory().allocate(reinterpret_cast<void **>(Pointer), Bytes, false));
+  return ave::cpu::allocate(reinterpret_cast<void **>(Pointer), Bytes, false);
 }
 template <typename T> inline hipError_t hipMallocManaged(T **Pointer, size_t Bytes, unsigned = 1) {
   return hipMalloc(Pointer, Bytes);
 }
 template <typename T> inline hipError_t hipHostMalloc(T **Pointer, size_t Bytes, unsigned = 0) {
-  return ave::cpu::errors().record(
-      ave::cpu::deviceMemory().allocate(reinterpret_cast<void **>(Pointer), Bytes, true));
+  return ave::cpu::allocate(reinterpret_cast<void **>(Pointer), Bytes, true);
 }
-inline hipError_t hipFree(void *Pointer) {
-  return ave::cpu::errors().record(ave::cpu::deviceMemory().release(Pointer, false));
-}
-inline hipError_t hipHostFree(void *Pointer) {
-  return ave::cpu::errors().record(ave::cpu::deviceMemory().release(Pointer, true));
-}
+inline hipError_t hipFree(void *Pointer) { return ave::cpu::release(Pointer, false); }
+inline hipError_t hipHostFree(void *Pointer) { return ave::cpu::release(Pointer, true); }
 
-namespace ave::cpu::detail {
 // A device-side range must lie inside one live hipMalloc buffer.
-inline bool deviceRange(const void *Pointer, size_t Bytes) {
-  return Bytes == 0 || deviceMemory().find(Pointer, Bytes).has_value();
-}
-} // namespace ave::cpu::detail
-
 inline hipError_t hipMemcpy(void *Dst, const void *Src, size_t Bytes, hipMemcpyKind Kind) {
-  using ave::cpu::detail::deviceRange;
   bool Ok = (Bytes == 0 || (Dst && Src)) && Kind >= hipMemcpyHostToHost && Kind <= hipMemcpyDefault;
   if (Ok && (Kind == hipMemcpyHostToDevice || Kind == hipMemcpyDeviceToDevice))
-    Ok = deviceRange(Dst, Bytes);
+    Ok = ave::cpu::isDeviceRange(Dst, Bytes);
   if (Ok && (Kind == hipMemcpyDeviceToHost || Kind == hipMemcpyDeviceToDevice))
-    Ok = deviceRange(Src, Bytes);
+    Ok = ave::cpu::isDeviceRange(Src, Bytes);
   if (!Ok)
-    return ave::cpu::errors().record(hipErrorInvalidValue);
+    return ave::cpu::recordError(hipErrorInvalidValue);
   if (Bytes)
     std::memmove(Dst, Src, Bytes);
   return hipSuccess;
 }
 inline hipError_t hipMemset(void *Dst, int Value, size_t Bytes) {
-  if (!ave::cpu::detail::deviceRange(Dst, Bytes))
-    return ave::cpu::errors().record(hipErrorInvalidValue);
+  if (!ave::cpu::isDeviceRange(Dst, Bytes))
+    return ave::cpu::recordError(hipErrorInvalidValue);
   if (Bytes)
     std::memset(Dst, Value, Bytes);
   return hipSuccess;
@@ -156,7 +120,7 @@ template <class T>
 inline hipError_t hipMemcpyToSymbol(T &Symbol, const void *Src, size_t Bytes, size_t Offset = 0,
                                     hipMemcpyKind = hipMemcpyHostToDevice) {
   if (Offset + Bytes > sizeof(T) || (Bytes && !Src))
-    return ave::cpu::errors().record(hipErrorInvalidValue);
+    return ave::cpu::recordError(hipErrorInvalidValue);
   std::memcpy(reinterpret_cast<unsigned char *>(&Symbol) + Offset, Src, Bytes);
   return hipSuccess;
 }
@@ -164,7 +128,7 @@ template <class T>
 inline hipError_t hipMemcpyFromSymbol(void *Dst, const T &Symbol, size_t Bytes, size_t Offset = 0,
                                       hipMemcpyKind = hipMemcpyDeviceToHost) {
   if (Offset + Bytes > sizeof(T) || (Bytes && !Dst))
-    return ave::cpu::errors().record(hipErrorInvalidValue);
+    return ave::cpu::recordError(hipErrorInvalidValue);
   std::memcpy(Dst, reinterpret_cast<const unsigned char *>(&Symbol) + Offset, Bytes);
   return hipSuccess;
 }
@@ -173,7 +137,7 @@ inline hipError_t hipMemcpyFromSymbol(void *Dst, const T &Symbol, size_t Bytes, 
 // ---- streams and events -----------------------------------------------------
 struct ihipStream_t {};
 struct ihipEvent_t {
-  std::chrono::steady_clock::time_point Time;
+  double Seconds = 0;
   bool Recorded = false;
 };
 using hipStream_t = ihipStream_t *;
@@ -186,7 +150,7 @@ inline constexpr unsigned hipStreamNonBlocking = 1;
 
 inline hipError_t hipStreamCreate(hipStream_t *Stream) {
   if (!Stream)
-    return ave::cpu::errors().record(hipErrorInvalidValue);
+    return ave::cpu::recordError(hipErrorInvalidValue);
   *Stream = new ihipStream_t;
   return hipSuccess;
 }
@@ -197,7 +161,7 @@ inline hipError_t hipStreamDestroy(hipStream_t Stream) {
   delete Stream;
   return hipSuccess;
 }
-inline hipError_t hipStreamSynchronize(hipStream_t) { return ave::cpu::errors().takePending(); }
+inline hipError_t hipStreamSynchronize(hipStream_t) { return ave::cpu::takePendingError(); }
 inline hipError_t hipMemcpyAsync(void *Dst, const void *Src, size_t Bytes, hipMemcpyKind Kind,
                                  hipStream_t = nullptr) {
   return hipMemcpy(Dst, Src, Bytes, Kind);
@@ -208,7 +172,7 @@ inline hipError_t hipMemsetAsync(void *Dst, int Value, size_t Bytes, hipStream_t
 
 inline hipError_t hipEventCreate(hipEvent_t *Event) {
   if (!Event)
-    return ave::cpu::errors().record(hipErrorInvalidValue);
+    return ave::cpu::recordError(hipErrorInvalidValue);
   *Event = new ihipEvent_t;
   return hipSuccess;
 }
@@ -221,24 +185,28 @@ inline hipError_t hipEventDestroy(hipEvent_t Event) {
 }
 inline hipError_t hipEventRecord(hipEvent_t Event, hipStream_t = nullptr) {
   if (!Event)
-    return ave::cpu::errors().record(hipErrorInvalidHandle);
-  Event->Time = std::chrono::steady_clock::now();
+    return ave::cpu::recordError(hipErrorInvalidHandle);
+  Event->Seconds = ave::cpu::nowSeconds();
   Event->Recorded = true;
   return hipSuccess;
 }
 inline hipError_t hipEventSynchronize(hipEvent_t Event) {
   if (!Event)
-    return ave::cpu::errors().record(hipErrorInvalidHandle);
-  return ave::cpu::errors().takePending();
+    return ave::cpu::recordError(hipErrorInvalidHandle);
+  return ave::cpu::takePendingError();
 }
 inline hipError_t hipEventQuery(hipEvent_t Event) {
-  return Event ? hipSuccess : ave::cpu::errors().record(hipErrorInvalidHandle);
+  return Event ? hipSuccess : ave::cpu::recordError(hipErrorInvalidHandle);
 }
 inline hipError_t hipEventElapsedTime(float *Milliseconds, hipEvent_t Start, hipEvent_t Stop) {
   if (!Milliseconds || !Start || !Stop)
-    return ave::cpu::errors().record(hipErrorInvalidValue);
+    return ave::cpu::recordError(hipErrorInvalidValue);
   if (!Start->Recorded || !Stop->Recorded)
-    return ave::cpu::errors().record(hipErrorInvalidHandle);
-  *Milliseconds = std::chrono::duration<float, std::milli>(Stop->Time - Start->Time).count();
+    return ave::cpu::recordError(hipErrorInvalidHandle);
+  *Milliseconds = float((Stop->Seconds - Start->Seconds) * 1e3);
   return hipSuccess;
 }
+
+#if !defined(AVE_CPU_DECLARATIONS_ONLY)
+#include "../ave_cpu/runtime_impl.h"
+#endif
