@@ -1,18 +1,22 @@
 // The std::threads that run a block's GPU threads, kept across blocks and
-// launches: a block of N threads wakes N pool threads (the pool grows to the
-// largest block seen) and the launching thread waits until all of them have
-// returned, or until the watchdog's time limit passes.
+// launches: a block of N threads wakes pool threads 0..N-1 (each through its
+// own semaphore, so a small block after a large one wakes only what it
+// needs; the pool grows to the largest block seen), and the launching thread
+// waits until all of them have returned, or until the watchdog's limit.
 //
-// The pool is never destroyed: its threads wait on a condition variable until
-// the process exits, so no static destructor races a late launch.
+// The pool is never destroyed: its threads wait on their semaphores until the
+// process exits, so no static destructor races a late launch.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <mutex>
+#include <semaphore>
 #include <thread>
 #include <vector>
 
@@ -25,28 +29,28 @@ public:
   // Runs Run(i) for i in [0, Count), each on its own pool thread, all at
   // once. Returns false if they had not all returned after Limit.
   bool run(unsigned Count, const Body &Run, std::chrono::milliseconds Limit) {
-    std::unique_lock<std::mutex> Lock(Mutex);
     grow(Count);
     Current = &Run;
-    Active = Count;
-    Remaining = Count;
-    ++Generation;
-    Start.notify_all();
-    return Done.wait_for(Lock, Limit, [&] { return Remaining == 0; });
+    Remaining.store(Count);
+    for (unsigned I = 0; I < Count; ++I)
+      Workers[I]->Start.release();
+    std::unique_lock<std::mutex> Lock(DoneMutex);
+    return Done.wait_for(Lock, Limit, [&] { return Remaining.load() == 0; });
   }
 
   // Threads still inside Run (after a timeout).
-  unsigned stillRunning() {
-    std::lock_guard<std::mutex> Lock(Mutex);
-    return Remaining;
-  }
+  unsigned stillRunning() const { return Remaining.load(); }
 
 private:
+  struct Worker {
+    std::binary_semaphore Start{0};
+  };
+
   void grow(unsigned Count) {
     while (Workers.size() < Count) {
-      unsigned Index = unsigned(Workers.size());
-      Workers.emplace_back([this, Index] { loop(Index); });
-      Workers.back().detach();
+      Workers.push_back(std::make_unique<Worker>());
+      Worker *W = Workers.back().get();
+      std::thread([this, W, Index = unsigned(Workers.size() - 1)] { loop(*W, Index); }).detach();
     }
   }
 
@@ -61,31 +65,23 @@ private:
       sigaltstack(&Stack, nullptr);
   }
 
-  void loop(unsigned Index) {
+  void loop(Worker &W, unsigned Index) {
     installSignalStack();
-    uint64_t Seen = 0;
-    std::unique_lock<std::mutex> Lock(Mutex);
     for (;;) {
-      Start.wait(Lock, [&] { return Generation != Seen; });
-      Seen = Generation;
-      if (Index >= Active)
-        continue;
-      const Body *Run = Current;
-      Lock.unlock();
-      (*Run)(Index);
-      Lock.lock();
-      if (--Remaining == 0)
+      W.Start.acquire();
+      (*Current)(Index);
+      if (Remaining.fetch_sub(1) == 1) {
+        std::lock_guard<std::mutex> Lock(DoneMutex);
         Done.notify_all();
+      }
     }
   }
 
-  std::mutex Mutex;
-  std::condition_variable Start, Done;
-  std::vector<std::thread> Workers; // detached; kept for their count
+  std::vector<std::unique_ptr<Worker>> Workers;
   const Body *Current = nullptr;
-  unsigned Active = 0;
-  unsigned Remaining = 0;
-  uint64_t Generation = 0;
+  std::atomic<unsigned> Remaining{0};
+  std::mutex DoneMutex;
+  std::condition_variable Done;
 };
 
 } // namespace ave::cpu
