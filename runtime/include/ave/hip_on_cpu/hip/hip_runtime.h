@@ -39,6 +39,6 @@
                            (stream)__VA_OPT__(, ) __VA_ARGS__)
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 
-// Last, after every standard header: libstdc++ spells
-// __attribute__((__noinline__)), which this macro would break.
-#define __noinline__ __attribute__((noinline))
+// __noinline__ is not defined: glibc and libstdc++ spell
+// __attribute__((__noinline__)) in headers a program may include after this
+// one, and a macro would break them. Write __attribute__((noinline)).
