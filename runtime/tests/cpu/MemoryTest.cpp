@@ -143,13 +143,18 @@ TEST_F(MemoryTest, TrapsDivisionByZeroAndAssertsFailTheLaunch) {
   EXPECT_EQ(lastLaunch().Error, hipSuccess);
 }
 
-TEST_F(MemoryTest, AFailureIsReportedToTheNextSynchronisationOnce) {
+TEST_F(MemoryTest, AFailureIsReportedOnce) {
   DeviceBuffer<float> In(4), Out(1);
+  // Synchronising first: the synchronisation reports it, and the last error.
   hipLaunchKernelGGL(readAt, dim3(1), dim3(1), 0, 0, In.get(), Out.get(), 5000L);
   EXPECT_EQ(hipDeviceSynchronize(), hipErrorIllegalAddress);
   EXPECT_EQ(hipDeviceSynchronize(), hipSuccess);
   EXPECT_EQ(hipGetLastError(), hipErrorIllegalAddress);
   EXPECT_EQ(hipGetLastError(), hipSuccess);
+  // Asking for the last error first: no later synchronisation repeats it.
+  hipLaunchKernelGGL(readAt, dim3(1), dim3(1), 0, 0, In.get(), Out.get(), 5000L);
+  EXPECT_EQ(hipGetLastError(), hipErrorIllegalAddress);
+  EXPECT_EQ(hipDeviceSynchronize(), hipSuccess);
   EXPECT_STREQ(hipGetErrorName(hipErrorIllegalAddress), "hipErrorIllegalAddress");
 }
 

@@ -23,9 +23,9 @@ public:
       Last = Error;
     return Error;
   }
-  // A kernel that failed while running: hipGetLastError and the next
-  // synchronising call (hipDeviceSynchronize, hipStreamSynchronize,
-  // hipEventSynchronize) report it once each.
+  // A kernel that failed while running: reported by hipGetLastError or, if
+  // that is not asked first, by the next synchronising call
+  // (hipDeviceSynchronize, hipStreamSynchronize, hipEventSynchronize).
   void recordKernelFailure(hipError_t Error, std::string Reason) {
     std::lock_guard<std::mutex> Lock(Mutex);
     Last = Error;
@@ -41,10 +41,14 @@ public:
     DetailCode = Error;
     Detail = errorText(Error) + std::string(": ") + std::move(Reason);
   }
+  // A kernel failure read here is not reported again by the next
+  // synchronising call: the caller has seen it.
   hipError_t takeLast() {
     std::lock_guard<std::mutex> Lock(Mutex);
     hipError_t Error = Last;
     Last = hipSuccess;
+    if (Pending == Error)
+      Pending = hipSuccess;
     return Error;
   }
   hipError_t peekLast() {
