@@ -40,22 +40,42 @@ case $compiler in
   cpu | --cpu)
     # ave-cpu-c++ adds the executor's headers and handles extern __shared__.
     # The executor's implementation is one translation unit of its own; the
-    # others parse only its light headers. Objects go to cpu-obj/.
+    # others parse only its light headers, after a header precompiled once
+    # (with clang). Objects go to cpu-obj/ with the files each was built from
+    # (cpu-obj/*.d): a unit none of whose files changed is not compiled again.
     cxx=include/hip_on_cpu/ave-cpu-c++
-    flags=(-fno-strict-aliasing -I include -I .)
+    flags=(-O1 -fno-strict-aliasing -I include -I .)
     [ "${ARCH:-}" = gfx942 ] && flags+=(-DAVE_CPU_ARCH_GFX942)
     mkdir -p cpu-obj
+    # Objects built with other flags (another ARCH) are not reused.
+    if [ "$(cat cpu-obj/flags 2>/dev/null)" != "${flags[*]}" ]; then
+      rm -f cpu-obj/*.o cpu-obj/*.d cpu-obj/*.pch
+      echo "${flags[*]}" >cpu-obj/flags
+    fi
+    # A precompiled header names the files it was built from by absolute
+    # path: one made before the bundle moved is made again.
+    if [ "$(cat cpu-obj/pch-dir 2>/dev/null)" != "$(pwd)" ]; then
+      rm -f cpu-obj/common.h.pch cpu-obj/common.h.pch.d
+      pwd >cpu-obj/pch-dir
+    fi
+    light=(-DAVE_CPU_DECLARATIONS_ONLY)
+    # What the driver, ground truth and launchers all parse first.
+    printf '%s\n' '#include <hip/hip_runtime.h>' '#include "ave_check.h"' '#include "ave_anchor.h"' \
+      '#include <algorithm>' '#include <functional>' '#include <memory>' '#include <sstream>' \
+      >cpu-obj/common.h.new
+    cmp -s cpu-obj/common.h.new cpu-obj/common.h || mv cpu-obj/common.h.new cpu-obj/common.h
+    rm -f cpu-obj/common.h.new
+    "$cxx" "${flags[@]}" "${light[@]}" --make-pch cpu-obj/common.h
     units=(include/hip_on_cpu/ave_cpu_runtime.cpp driver_main.hip ground_truth.hip
       launch_candidate.hip anchor_none.cpp)
     [ -f launch_reference.hip ] && units+=(launch_reference.hip)
     pids=()
     for unit in "${units[@]}"; do
       stem=$(basename "${unit%.*}")
-      # Kernels and the executor at -O1; the host-side glue needs no speed.
-      extra=(-O1)
-      case $stem in driver_main | anchor_none) extra=(-O0) ;; esac
-      [ "$stem" = ave_cpu_runtime ] || extra+=(-DAVE_CPU_DECLARATIONS_ONLY)
-      "$cxx" "${flags[@]}" "${extra[@]}" -c "$unit" -o "cpu-obj/$stem.o" &
+      extra=("${light[@]}" --pch cpu-obj/common.h)
+      [ "$stem" = ave_cpu_runtime ] && extra=()
+      "$cxx" "${flags[@]}" ${extra[@]+"${extra[@]}"} --incremental -MMD -MF "cpu-obj/$stem.d" \
+        -c "$unit" -o "cpu-obj/$stem.o" &
       pids+=($!)
     done
     status=0
