@@ -7,6 +7,8 @@
 # race need not show on a run); CPU_BUNDLES_RACES=1 runs and reports them.
 #
 #   cpu_bundles.sh list SRC                 the kernel stems of SRC/testdata
+#   cpu_bundles.sh spec STEM                kernel, wave size, ARCH, harness
+#                                           arguments, one per line
 #   cpu_bundles.sh family STEM SRC AVE WORK one kernel and its mutants
 #
 # A mutant is one line of code changed, never its annotations, so it runs in
@@ -41,8 +43,13 @@ if [ "${1:-}" = list ]; then
   for file in "${2:?usage: cpu_bundles.sh list SRC}"/testdata/*.hip; do basename "$file" .hip; done
   exit 0
 fi
+if [ "${1:-}" = spec ]; then
+  spec "${2:?usage: cpu_bundles.sh spec STEM}" || { echo "no spec for $2" >&2; exit 1; }
+  printf '%s\n' "$kernel" "$wave" "$arch" "${args[@]}"
+  exit 0
+fi
 [ "${1:-}" = family ] && [ $# -eq 5 ] || {
-  echo "usage: cpu_bundles.sh list SRC | family STEM SRC AVE WORK" >&2
+  echo "usage: cpu_bundles.sh list SRC | spec STEM | family STEM SRC AVE WORK" >&2
   exit 2
 }
 stem=$2 src=$3 ave=$4 work=$5

@@ -16,7 +16,7 @@
 
 // A host compile against the CPU executor's headers: they define the
 // qualifiers and the executor's platform macro used below.
-#if !defined(__CUDACC__) && !defined(__HIPCC__) && !defined(__HIP__) &&                           \
+#if !defined(__CUDACC__) && !defined(__HIPCC__) && !defined(__HIP__) &&                            \
     __has_include(<ave_cpu/platform.h>)
 #include <hip/hip_runtime.h>
 #endif
@@ -46,16 +46,15 @@ __device__ inline unsigned ave_pack_halves(Half lo, Half hi) {
 // The CPU executor: a warp collective in the PTX fragment layout. The call
 // site is the kernel's line, for the executor's messages.
 template <class Half>
-__device__ inline void ave_mma_m16n8k16_f16(float (&acc)[4], const Half (&a)[8], const Half (&b)[4],
-                                            std::source_location site =
-                                                std::source_location::current()) {
+__device__ inline void
+ave_mma_m16n8k16_f16(float (&acc)[4], const Half (&a)[8], const Half (&b)[4],
+                     std::source_location site = std::source_location::current()) {
   ::ave::cpu::mmaM16N8K16(::ave::cpu::MmaM16N8K16F16, acc, a, b, site);
 }
 template <class Half>
-__device__ inline void ave_mma_m16n8k16_bf16(float (&acc)[4], const Half (&a)[8],
-                                             const Half (&b)[4],
-                                             std::source_location site =
-                                                 std::source_location::current()) {
+__device__ inline void
+ave_mma_m16n8k16_bf16(float (&acc)[4], const Half (&a)[8], const Half (&b)[4],
+                      std::source_location site = std::source_location::current()) {
   ::ave::cpu::mmaM16N8K16(::ave::cpu::MmaM16N8K16Bf16, acc, a, b, site);
 }
 #else

@@ -110,8 +110,7 @@ TEST(AtomicsTest, IncAndDecWrapAsHipDefines) {
   DeviceBuffer<unsigned> Out(14);
   hipLaunchKernelGGL(incDecSequence, dim3(1), dim3(1), 0, 0, Out.get());
   ASSERT_EQ(lastLaunch().Error, hipSuccess);
-  EXPECT_EQ(Out.download(),
-            (std::vector<unsigned>{0, 1, 2, 3, 0, 1, 1, 0, 3, 2, 1, 0, 7, 3}));
+  EXPECT_EQ(Out.download(), (std::vector<unsigned>{0, 1, 2, 3, 0, 1, 1, 0, 3, 2, 1, 0, 7, 3}));
 }
 
 // Shared-memory atomics: a block histogram.

@@ -3,12 +3,10 @@
 // reason the executor gives for it.
 #pragma once
 
-#include <hip/hip_runtime.h>
-
-#include <gtest/gtest.h>
-
 #include <cstdlib>
 #include <cstring>
+#include <gtest/gtest.h>
+#include <hip/hip_runtime.h>
 #include <string>
 #include <vector>
 
@@ -38,7 +36,9 @@ private:
 // A hipMalloc'd buffer of N elements.
 template <class T> class DeviceBuffer {
 public:
-  explicit DeviceBuffer(size_t N) : N(N) { EXPECT_EQ(hipMalloc(&Pointer, N * sizeof(T)), hipSuccess); }
+  explicit DeviceBuffer(size_t N) : N(N) {
+    EXPECT_EQ(hipMalloc(&Pointer, N * sizeof(T)), hipSuccess);
+  }
   DeviceBuffer(const std::vector<T> &Values) : DeviceBuffer(Values.size()) { upload(Values); }
   ~DeviceBuffer() { EXPECT_EQ(hipFree(Pointer), hipSuccess); }
   DeviceBuffer(const DeviceBuffer &) = delete;

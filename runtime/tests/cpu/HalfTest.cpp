@@ -4,11 +4,10 @@
 // fused multiply-add (exact there, then rounded once).
 #include "CpuTestSupport.h"
 
-#include <hip/hip_bf16.h>
-#include <hip/hip_fp16.h>
-
 #include <bit>
 #include <cmath>
+#include <hip/hip_bf16.h>
+#include <hip/hip_fp16.h>
 #include <random>
 
 namespace ave::cpu::testing {
@@ -81,8 +80,8 @@ TEST(HalfTest, Bfloat16RoundsToNearestEven) {
         continue;
       }
       ASSERT_EQ(Got, uint16_t((U + 0x7FFFu + ((U >> 16) & 1u)) >> 16)) << std::hex << U;
-      ASSERT_EQ(std::bit_cast<uint32_t>(__bfloat162float(__ushort_as_bfloat16(Got))),
-                uint32_t(Got) << 16);
+      ASSERT_EQ(std::bit_cast<uint32_t>(__bfloat162float(__ushort_as_bfloat16(Got))), uint32_t(Got)
+                                                                                          << 16);
     }
 }
 
@@ -120,7 +119,8 @@ TEST(HalfTest, FusedMultiplyAddRoundsOnce) {
     if (std::isnan(float(Ha)) || std::isnan(float(Hb)) || std::isnan(float(Hc)) ||
         std::isinf(float(Ha)) || std::isinf(float(Hb)) || std::isinf(float(Hc)))
       continue;
-    uint16_t Got = __half_as_ushort(__hfma(__ushort_as_half(A), __ushort_as_half(B), __ushort_as_half(C)));
+    uint16_t Got =
+        __half_as_ushort(__hfma(__ushort_as_half(A), __ushort_as_half(B), __ushort_as_half(C)));
     ASSERT_EQ(Got, bitsOf(_Float16(Exact))) << std::hex << A << " " << B << " " << C;
     // bfloat16 operands with exponents near 1, where binary128 is exact.
     uint16_t Ba = uint16_t(0x3C00 + (Random() % 0x0800)) ^ uint16_t(Random() & 0x8000);
@@ -160,7 +160,7 @@ TEST(HalfTest, IntrinsicsAndPairs) {
   EXPECT_EQ(__half2float(__habs(__hneg(H))), 1.5f);
   EXPECT_EQ(__half_as_ushort(__float2half(65520.0f)), 0x7C00); // rounds up to infinity
   EXPECT_EQ(__half_as_ushort(__float2half(65519.0f)), 0x7BFF);
-  EXPECT_EQ(__half_as_ushort(__float2half(5.9604644775390625e-08f)), 0x0001); // 2^-24
+  EXPECT_EQ(__half_as_ushort(__float2half(5.9604644775390625e-08f)), 0x0001);  // 2^-24
   EXPECT_EQ(__half_as_ushort(__float2half(2.98023223876953125e-08f)), 0x0000); // tie to even
   EXPECT_TRUE(__hlt(__float2half(1.0f), H));
   EXPECT_EQ(__hisinf(__float2half(-1e6f)), -1);

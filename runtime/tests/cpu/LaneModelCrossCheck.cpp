@@ -6,13 +6,10 @@
 // means one of the two is wrong: report it, do not make one copy the other.
 #include "ave/invariants/MatrixLaneModel.h"
 
-#include <hip/hip_runtime.h>
-
 #include <ave/matrix_core.h>
-
-#include <gtest/gtest.h>
-
 #include <cstdlib>
+#include <gtest/gtest.h>
+#include <hip/hip_runtime.h>
 #include <optional>
 #include <string>
 #include <vector>
@@ -106,27 +103,32 @@ __global__ void runModel(Operands O, int Which) {
   case 1:
     scatterD<Float16, 16>(O, L,
                           __builtin_amdgcn_mfma_f32_32x32x2f32(operandA(O, L, 0), operandB(O, L, 0),
-                                                               gatherC<Float16, 16>(O, L), 0, 0, 0));
+                                                               gatherC<Float16, 16>(O, L), 0, 0,
+                                                               0));
     break;
   case 2:
-    scatterD<Float4, 4>(O, L, __builtin_amdgcn_mfma_f32_16x16x16f16(
-                                  halves<Half4>(O, L, true), halves<Half4>(O, L, false),
-                                  gatherC<Float4, 4>(O, L), 0, 0, 0));
+    scatterD<Float4, 4>(O, L,
+                        __builtin_amdgcn_mfma_f32_16x16x16f16(halves<Half4>(O, L, true),
+                                                              halves<Half4>(O, L, false),
+                                                              gatherC<Float4, 4>(O, L), 0, 0, 0));
     break;
   case 3:
-    scatterD<Float16, 16>(O, L, __builtin_amdgcn_mfma_f32_32x32x8f16(
-                                    halves<Half4>(O, L, true), halves<Half4>(O, L, false),
-                                    gatherC<Float16, 16>(O, L), 0, 0, 0));
+    scatterD<Float16, 16>(
+        O, L,
+        __builtin_amdgcn_mfma_f32_32x32x8f16(halves<Half4>(O, L, true), halves<Half4>(O, L, false),
+                                             gatherC<Float16, 16>(O, L), 0, 0, 0));
     break;
   case 4:
-    scatterD<Float4, 4>(O, L, __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(
-                                  halves<Short4>(O, L, true), halves<Short4>(O, L, false),
-                                  gatherC<Float4, 4>(O, L), 0, 0, 0));
+    scatterD<Float4, 4>(O, L,
+                        __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(
+                            halves<Short4>(O, L, true), halves<Short4>(O, L, false),
+                            gatherC<Float4, 4>(O, L), 0, 0, 0));
     break;
   case 5:
-    scatterD<Float16, 16>(O, L, __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(
-                                    halves<Short4>(O, L, true), halves<Short4>(O, L, false),
-                                    gatherC<Float16, 16>(O, L), 0, 0, 0));
+    scatterD<Float16, 16>(O, L,
+                          __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(
+                              halves<Short4>(O, L, true), halves<Short4>(O, L, false),
+                              gatherC<Float16, 16>(O, L), 0, 0, 0));
     break;
   case 6:
   case 7: {
@@ -196,9 +198,11 @@ TEST(LaneModelCrossCheck, ExecutorAgreesWithTheAnalysisOnEveryModel) {
         Want[I * M.n + J] = Sum;
       }
     setenv("AVE_CPU_WAVE_SIZE", std::to_string(M.lanes).c_str(), 1);
-    Operands O{upload(A),        upload(B),   upload(C),   upload(P.A),
-               upload(P.B),      upload(P.C), M.aElements, M.bElements,
-               M.cElements,      upload(std::vector<float>(M.m * M.n, -999.0f))};
+    Operands O{upload(A),   upload(B),
+               upload(C),   upload(P.A),
+               upload(P.B), upload(P.C),
+               M.aElements, M.bElements,
+               M.cElements, upload(std::vector<float>(M.m * M.n, -999.0f))};
     hipLaunchKernelGGL(runModel, dim3(1), dim3(M.lanes), 0, 0, O, Which);
     ASSERT_EQ(hipGetLastError(), hipSuccess) << hipGetErrorString(hipGetLastError());
     std::vector<float> Got(M.m * M.n);

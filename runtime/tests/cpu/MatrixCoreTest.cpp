@@ -18,7 +18,14 @@ int valueA(int I, int K) { return (I + 2 * K) % 7 - 3; }
 int valueB(int K, int J) { return (3 * K + J) % 5 - 2; }
 int valueC(int I, int J) { return I - J; }
 
-enum class Form { F32_16x16x4, F32_32x32x2, F16_16x16x16, F16_32x32x8, Bf16_16x16x16, Bf16_32x32x8 };
+enum class Form {
+  F32_16x16x4,
+  F32_32x32x2,
+  F16_16x16x16,
+  F16_32x32x8,
+  Bf16_16x16x16,
+  Bf16_32x32x8
+};
 
 struct FormShape {
   int M, N, K, PerLane, Registers;
@@ -61,8 +68,8 @@ template <class Vec> __device__ Vec loadC(const float *C, FormShape S, int Lane)
   return V;
 }
 
-template <Form F> __global__ void mfmaKernel(const float *A, const float *B, const float *C,
-                                             float *D, float *Raw) {
+template <Form F>
+__global__ void mfmaKernel(const float *A, const float *B, const float *C, float *D, float *Raw) {
   constexpr FormShape S = shapeOf(F);
   int Lane = int(threadIdx.x);
   auto a = [&](int E) { return A[(Lane % S.M) * S.K + S.PerLane * (Lane / S.M) + E]; };
@@ -70,11 +77,13 @@ template <Form F> __global__ void mfmaKernel(const float *A, const float *B, con
   float Out[16];
   if constexpr (S.PerLane == 1) {
     if constexpr (S.Registers == 4) {
-      Float4 R = __builtin_amdgcn_mfma_f32_16x16x4f32(a(0), b(0), loadC<Float4>(C, S, Lane), 0, 0, 0);
+      Float4 R =
+          __builtin_amdgcn_mfma_f32_16x16x4f32(a(0), b(0), loadC<Float4>(C, S, Lane), 0, 0, 0);
       for (int I = 0; I < 4; ++I)
         Out[I] = R[I];
     } else {
-      Float16 R = __builtin_amdgcn_mfma_f32_32x32x2f32(a(0), b(0), loadC<Float16>(C, S, Lane), 0, 0, 0);
+      Float16 R =
+          __builtin_amdgcn_mfma_f32_32x32x2f32(a(0), b(0), loadC<Float16>(C, S, Lane), 0, 0, 0);
       for (int I = 0; I < 16; ++I)
         Out[I] = R[I];
     }
@@ -98,11 +107,13 @@ template <Form F> __global__ void mfmaKernel(const float *A, const float *B, con
       Bb[E] = short(__bfloat16_as_ushort(__float2bfloat16(b(E))));
     }
     if constexpr (S.Registers == 4) {
-      Float4 R = __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(Ba, Bb, loadC<Float4>(C, S, Lane), 0, 0, 0);
+      Float4 R =
+          __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(Ba, Bb, loadC<Float4>(C, S, Lane), 0, 0, 0);
       for (int I = 0; I < 4; ++I)
         Out[I] = R[I];
     } else {
-      Float16 R = __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(Ba, Bb, loadC<Float16>(C, S, Lane), 0, 0, 0);
+      Float16 R =
+          __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(Ba, Bb, loadC<Float16>(C, S, Lane), 0, 0, 0);
       for (int I = 0; I < 16; ++I)
         Out[I] = R[I];
     }
@@ -236,8 +247,8 @@ TEST(MatrixCoreFailureTest, WrongWaveSizeFails) {
     expectFailure(hipErrorLaunchFailure, "needs 64-lane waves; this launch runs 32-lane ones");
   }
   ScopedEnv Wave("AVE_CPU_WAVE_SIZE", "64");
-  hipLaunchKernelGGL(mmaKernel<__half>, dim3(1), dim3(32), 0, 0, A.get(), B.get(), C.get(),
-                     D.get(), Raw.get());
+  hipLaunchKernelGGL(mmaKernel<__half>, dim3(1), dim3(32), 0, 0, A.get(), B.get(), C.get(), D.get(),
+                     Raw.get());
   expectFailure(hipErrorLaunchFailure, "needs 32-lane warps; this launch runs 64-lane ones");
 }
 

@@ -73,7 +73,8 @@ __global__ void shuffleAll(const Config *Configs, int Count, int *Out, int Sync)
                : __shfl_down(Value, unsigned(Cfg.B), Cfg.Width);
       break;
     case Mode::Xor:
-      R = Sync ? __shfl_xor_sync(Full, Value, Cfg.B, Cfg.Width) : __shfl_xor(Value, Cfg.B, Cfg.Width);
+      R = Sync ? __shfl_xor_sync(Full, Value, Cfg.B, Cfg.Width)
+               : __shfl_xor(Value, Cfg.B, Cfg.Width);
       break;
     }
     Out[(C * int(gridDim.x) + int(blockIdx.x)) * int(blockDim.x) + T] = R;
@@ -104,7 +105,8 @@ TEST_P(WarpTest, EveryShuffleKindAndWidthMatchesPtx) {
       for (int Blk = 0; Blk < Blocks; ++Blk)
         for (int T = 0; T < Threads; ++T) {
           int Lane = T % wave(), WarpBase = T - Lane;
-          int Want = 1000 * Blk + WarpBase + ptxSource(Cfgs[C].M, Lane, Cfgs[C].B, Cfgs[C].Width, wave());
+          int Want =
+              1000 * Blk + WarpBase + ptxSource(Cfgs[C].M, Lane, Cfgs[C].B, Cfgs[C].Width, wave());
           ASSERT_EQ(V[(C * Blocks + Blk) * Threads + T], Want)
               << "mode " << int(Cfgs[C].M) << " b " << Cfgs[C].B << " width " << Cfgs[C].Width
               << " thread " << T << (Sync ? " (_sync)" : "");

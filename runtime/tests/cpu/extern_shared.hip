@@ -4,10 +4,9 @@
 // attribute, beside static __shared__ arrays. Every declaration names the
 // launch's dynamic shared memory; bytes no thread wrote read as poison.
 // Exit 0 when every check holds.
-#include <hip/hip_runtime.h>
-
 #include <cstdio>
 #include <cstring>
+#include <hip/hip_runtime.h>
 
 extern __shared__ float NamespaceScope[];
 

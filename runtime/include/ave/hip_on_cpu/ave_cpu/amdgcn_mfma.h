@@ -39,8 +39,8 @@ inline void checkModifiers(const MatrixShape &Shape, int Cbsz, int Abid, int Blg
 }
 
 template <unsigned Registers, class Operand, class Vector>
-Vector mfma(const MatrixShape &Shape, const Operand &A, const Operand &B, const Vector &C,
-            int Cbsz, int Abid, int Blgp, const std::source_location &Site) {
+Vector mfma(const MatrixShape &Shape, const Operand &A, const Operand &B, const Vector &C, int Cbsz,
+            int Abid, int Blgp, const std::source_location &Site) {
   checkModifiers(Shape, Cbsz, Abid, Blgp, Site);
   MatrixOperands In;
   unsigned PerLane = Shape.K * Shape.M / 64;
@@ -80,40 +80,39 @@ inline ave::cpu::MfmaFloat4 __builtin_amdgcn_mfma_f32_16x16x4f32(float A, float 
                                                                  int Abid, int Blgp,
                                                                  AVE_CPU_MFMA_SITE) {
   auto Lane = [](float V) { return [V](unsigned) { return double(V); }; };
-  return ave::cpu::detail::mfma<4>(ave::cpu::Mfma16x16x4F32, Lane(A), Lane(B), C, Cbsz, Abid,
-                                   Blgp, Site);
+  return ave::cpu::detail::mfma<4>(ave::cpu::Mfma16x16x4F32, Lane(A), Lane(B), C, Cbsz, Abid, Blgp,
+                                   Site);
 }
 inline ave::cpu::MfmaFloat16 __builtin_amdgcn_mfma_f32_32x32x2f32(float A, float B,
-                                                                  ave::cpu::MfmaFloat16 C,
-                                                                  int Cbsz, int Abid, int Blgp,
+                                                                  ave::cpu::MfmaFloat16 C, int Cbsz,
+                                                                  int Abid, int Blgp,
                                                                   AVE_CPU_MFMA_SITE) {
   auto Lane = [](float V) { return [V](unsigned) { return double(V); }; };
-  return ave::cpu::detail::mfma<16>(ave::cpu::Mfma32x32x2F32, Lane(A), Lane(B), C, Cbsz, Abid,
-                                    Blgp, Site);
+  return ave::cpu::detail::mfma<16>(ave::cpu::Mfma32x32x2F32, Lane(A), Lane(B), C, Cbsz, Abid, Blgp,
+                                    Site);
 }
 inline ave::cpu::MfmaFloat4 __builtin_amdgcn_mfma_f32_16x16x16f16(ave::cpu::MfmaHalf4 A,
                                                                   ave::cpu::MfmaHalf4 B,
-                                                                  ave::cpu::MfmaFloat4 C,
-                                                                  int Cbsz, int Abid, int Blgp,
+                                                                  ave::cpu::MfmaFloat4 C, int Cbsz,
+                                                                  int Abid, int Blgp,
                                                                   AVE_CPU_MFMA_SITE) {
   auto Lane = [](ave::cpu::MfmaHalf4 V) { return [V](unsigned E) { return double(V[E]); }; };
-  return ave::cpu::detail::mfma<4>(ave::cpu::Mfma16x16x16F16, Lane(A), Lane(B), C, Cbsz, Abid,
-                                   Blgp, Site);
+  return ave::cpu::detail::mfma<4>(ave::cpu::Mfma16x16x16F16, Lane(A), Lane(B), C, Cbsz, Abid, Blgp,
+                                   Site);
 }
 inline ave::cpu::MfmaFloat16 __builtin_amdgcn_mfma_f32_32x32x8f16(ave::cpu::MfmaHalf4 A,
                                                                   ave::cpu::MfmaHalf4 B,
-                                                                  ave::cpu::MfmaFloat16 C,
-                                                                  int Cbsz, int Abid, int Blgp,
+                                                                  ave::cpu::MfmaFloat16 C, int Cbsz,
+                                                                  int Abid, int Blgp,
                                                                   AVE_CPU_MFMA_SITE) {
   auto Lane = [](ave::cpu::MfmaHalf4 V) { return [V](unsigned E) { return double(V[E]); }; };
-  return ave::cpu::detail::mfma<16>(ave::cpu::Mfma32x32x8F16, Lane(A), Lane(B), C, Cbsz, Abid,
-                                    Blgp, Site);
+  return ave::cpu::detail::mfma<16>(ave::cpu::Mfma32x32x8F16, Lane(A), Lane(B), C, Cbsz, Abid, Blgp,
+                                    Site);
 }
 inline ave::cpu::MfmaFloat4 __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(ave::cpu::MfmaShort4 A,
                                                                       ave::cpu::MfmaShort4 B,
                                                                       ave::cpu::MfmaFloat4 C,
-                                                                      int Cbsz, int Abid,
-                                                                      int Blgp,
+                                                                      int Cbsz, int Abid, int Blgp,
                                                                       AVE_CPU_MFMA_SITE) {
   auto Lane = [](ave::cpu::MfmaShort4 V) {
     return [V](unsigned E) { return ave::cpu::detail::bf16Lane(V[E]); };
@@ -124,8 +123,7 @@ inline ave::cpu::MfmaFloat4 __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(ave::cpu::
 inline ave::cpu::MfmaFloat16 __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(ave::cpu::MfmaShort4 A,
                                                                       ave::cpu::MfmaShort4 B,
                                                                       ave::cpu::MfmaFloat16 C,
-                                                                      int Cbsz, int Abid,
-                                                                      int Blgp,
+                                                                      int Cbsz, int Abid, int Blgp,
                                                                       AVE_CPU_MFMA_SITE) {
   auto Lane = [](ave::cpu::MfmaShort4 V) {
     return [V](unsigned E) { return ave::cpu::detail::bf16Lane(V[E]); };

@@ -19,37 +19,39 @@ template <class T, class Update> T atomicUpdate(T *Address, Update Next) {
 
 } // namespace ave::cpu::detail
 
-#define AVE_CPU_ATOMIC_ARITH(T)                                                                     \
+#define AVE_CPU_ATOMIC_ARITH(T)                                                                    \
   inline T atomicAdd(T *Address, T Value) {                                                        \
-    return std::atomic_ref<T>(*Address).fetch_add(Value, std::memory_order_relaxed);              \
+    return std::atomic_ref<T>(*Address).fetch_add(Value, std::memory_order_relaxed);               \
   }                                                                                                \
   inline T atomicExch(T *Address, T Value) {                                                       \
-    return std::atomic_ref<T>(*Address).exchange(Value, std::memory_order_relaxed);               \
+    return std::atomic_ref<T>(*Address).exchange(Value, std::memory_order_relaxed);                \
   }                                                                                                \
   inline T atomicMin(T *Address, T Value) {                                                        \
-    return ave::cpu::detail::atomicUpdate(Address, [&](T Old) { return Value < Old ? Value : Old; }); \
+    return ave::cpu::detail::atomicUpdate(Address,                                                 \
+                                          [&](T Old) { return Value < Old ? Value : Old; });       \
   }                                                                                                \
   inline T atomicMax(T *Address, T Value) {                                                        \
-    return ave::cpu::detail::atomicUpdate(Address, [&](T Old) { return Value > Old ? Value : Old; }); \
+    return ave::cpu::detail::atomicUpdate(Address,                                                 \
+                                          [&](T Old) { return Value > Old ? Value : Old; });       \
   }                                                                                                \
   inline T atomicAdd_system(T *Address, T Value) { return atomicAdd(Address, Value); }
 
-#define AVE_CPU_ATOMIC_INTEGER(T)                                                                   \
+#define AVE_CPU_ATOMIC_INTEGER(T)                                                                  \
   AVE_CPU_ATOMIC_ARITH(T)                                                                          \
   inline T atomicSub(T *Address, T Value) {                                                        \
-    return std::atomic_ref<T>(*Address).fetch_sub(Value, std::memory_order_relaxed);              \
+    return std::atomic_ref<T>(*Address).fetch_sub(Value, std::memory_order_relaxed);               \
   }                                                                                                \
   inline T atomicAnd(T *Address, T Value) {                                                        \
-    return std::atomic_ref<T>(*Address).fetch_and(Value, std::memory_order_relaxed);              \
+    return std::atomic_ref<T>(*Address).fetch_and(Value, std::memory_order_relaxed);               \
   }                                                                                                \
   inline T atomicOr(T *Address, T Value) {                                                         \
-    return std::atomic_ref<T>(*Address).fetch_or(Value, std::memory_order_relaxed);               \
+    return std::atomic_ref<T>(*Address).fetch_or(Value, std::memory_order_relaxed);                \
   }                                                                                                \
   inline T atomicXor(T *Address, T Value) {                                                        \
-    return std::atomic_ref<T>(*Address).fetch_xor(Value, std::memory_order_relaxed);              \
+    return std::atomic_ref<T>(*Address).fetch_xor(Value, std::memory_order_relaxed);               \
   }                                                                                                \
   inline T atomicCAS(T *Address, T Compare, T Value) {                                             \
-    std::atomic_ref<T>(*Address).compare_exchange_strong(Compare, Value,                          \
+    std::atomic_ref<T>(*Address).compare_exchange_strong(Compare, Value,                           \
                                                          std::memory_order_relaxed);               \
     return Compare;                                                                                \
   }

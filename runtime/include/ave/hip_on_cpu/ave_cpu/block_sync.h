@@ -85,8 +85,8 @@ private:
   };
   struct Warp {
     unsigned Index = 0;
-    unsigned Lanes = 0;    // lanes that exist (the last warp may be partial)
-    uint64_t Live = 0;     // existing lanes that have not exited
+    unsigned Lanes = 0; // lanes that exist (the last warp may be partial)
+    uint64_t Live = 0;  // existing lanes that have not exited
     std::vector<Group> Groups;
     std::condition_variable Wake;
   };

@@ -120,8 +120,8 @@ inline std::string BlockSync::waitersLocked() const {
       continue;
     bool Found = false;
     for (Entry &E : Entries)
-      if (E.What == S.What && (S.What == Activity::Exited ||
-                               (E.Name == S.Name && detail::sameSite(E.Site, S.Site)))) {
+      if (E.What == S.What &&
+          (S.What == Activity::Exited || (E.Name == S.Name && detail::sameSite(E.Site, S.Site)))) {
         ++E.Count;
         Found = true;
         break;
@@ -166,8 +166,8 @@ inline int BlockSync::barrier(unsigned Linear, BarrierOp Op, int Predicate,
   if (BarrierArrived > 0 && (!detail::sameSite(Site, BarrierSite) || Op != BarrierKind)) {
     failLocked(hipErrorLaunchFailure,
                "divergent barriers: " + threadName(Linear) + " reached __syncthreads() at " +
-                   siteText(Site) + " while other threads wait at a different one: " +
-                   waitersLocked());
+                   siteText(Site) +
+                   " while other threads wait at a different one: " + waitersLocked());
     throwIfFailed(Lock);
   }
   if (BarrierArrived == 0) {
@@ -283,8 +283,8 @@ inline void BlockSync::collective(unsigned Linear, bool Masked, uint64_t Mask, c
   Warp &W = Warps[Linear / Dims.WaveSize];
   unsigned Lane = Linear % Dims.WaveSize;
   if (Masked) {
-    std::string Where = std::string(Name) + " (" + siteText(Site) + ") with mask " +
-                        detail::hexMask(Mask) + ": ";
+    std::string Where =
+        std::string(Name) + " (" + siteText(Site) + ") with mask " + detail::hexMask(Mask) + ": ";
     if (!(Mask & detail::laneBit(Lane)))
       failLocked(hipErrorLaunchFailure, Where + threadName(Linear) + " (lane " +
                                             std::to_string(Lane) +
@@ -338,18 +338,18 @@ inline void BlockSync::threadExited(unsigned Linear) {
   if (BarrierArrived > 0) {
     failLocked(hipErrorLaunchFailure,
                threadName(Linear) + " returned while other threads wait at __syncthreads() (" +
-                   siteText(BarrierSite) + "), so the barrier can never complete: " +
-                   waitersLocked());
+                   siteText(BarrierSite) +
+                   "), so the barrier can never complete: " + waitersLocked());
     return;
   }
   for (Group &G : W.Groups) {
     if (!G.InUse)
       continue;
     if (G.Masked && (G.Mask & detail::laneBit(Lane))) {
-      failLocked(hipErrorLaunchFailure,
-                 threadName(Linear) + " (lane " + std::to_string(Lane) + ") returned while lanes " +
-                     detail::hexMask(G.Arrived) + " wait for it in " + G.Name + " (" +
-                     siteText(G.Site) + ") with mask " + detail::hexMask(G.Mask));
+      failLocked(hipErrorLaunchFailure, threadName(Linear) + " (lane " + std::to_string(Lane) +
+                                            ") returned while lanes " + detail::hexMask(G.Arrived) +
+                                            " wait for it in " + G.Name + " (" + siteText(G.Site) +
+                                            ") with mask " + detail::hexMask(G.Mask));
       return;
     }
     // A collective of the whole warp no longer waits for this lane.

@@ -7,13 +7,13 @@
 // every host float operation does.
 #pragma once
 
+#include "runtime_api.h"
+
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <math.h>
-
-#include "runtime_api.h"
 
 inline float __expf(float X) { return expf(X); }
 inline float __exp10f(float X) { return powf(10.0f, X); }
@@ -69,9 +69,7 @@ inline int __popcll(unsigned long long X) { return std::popcount(X); }
 inline int __clz(int X) { return std::countl_zero(unsigned(X)); }
 inline int __clzll(long long X) { return std::countl_zero((unsigned long long)X); }
 inline int __ffs(int X) { return X ? std::countr_zero(unsigned(X)) + 1 : 0; }
-inline int __ffsll(long long X) {
-  return X ? std::countr_zero((unsigned long long)X) + 1 : 0;
-}
+inline int __ffsll(long long X) { return X ? std::countr_zero((unsigned long long)X) + 1 : 0; }
 inline unsigned __brev(unsigned X) {
   unsigned R = 0;
   for (int I = 0; I < 32; ++I)
@@ -98,12 +96,8 @@ inline unsigned min(unsigned A, unsigned B) { return A < B ? A : B; }
 inline unsigned max(unsigned A, unsigned B) { return A > B ? A : B; }
 inline long long min(long long A, long long B) { return A < B ? A : B; }
 inline long long max(long long A, long long B) { return A > B ? A : B; }
-inline unsigned long long min(unsigned long long A, unsigned long long B) {
-  return A < B ? A : B;
-}
-inline unsigned long long max(unsigned long long A, unsigned long long B) {
-  return A > B ? A : B;
-}
+inline unsigned long long min(unsigned long long A, unsigned long long B) { return A < B ? A : B; }
+inline unsigned long long max(unsigned long long A, unsigned long long B) { return A > B ? A : B; }
 inline float min(float A, float B) { return fminf(A, B); }
 inline float max(float A, float B) { return fmaxf(A, B); }
 inline double min(double A, double B) { return fmin(A, B); }

@@ -8,10 +8,10 @@
 
 #include "block_sync.h"
 #include "error_state.h"
-#include "runtime_api.h"
 #include "faults.h"
 #include "local_memory.h"
 #include "platform.h"
+#include "runtime_api.h"
 #include "settings.h"
 #include "thread_context.h"
 #include "thread_pool.h"
@@ -80,8 +80,7 @@ private:
       return hipErrorInvalidConfiguration;
     }
     uint64_t Threads = uint64_t(B.x) * B.y * B.z;
-    if (B.x < 1 || B.y < 1 || B.z < 1 || B.x > 1024 || B.y > 1024 || B.z > 1024 ||
-        Threads > 1024) {
+    if (B.x < 1 || B.y < 1 || B.z < 1 || B.x > 1024 || B.y > 1024 || B.z > 1024 || Threads > 1024) {
       Reason = "block " + coordinates(B) + " has " + std::to_string(Threads) +
                " threads; a block has 1 to 1024";
       return hipErrorInvalidConfiguration;

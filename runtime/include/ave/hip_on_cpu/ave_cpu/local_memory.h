@@ -72,8 +72,8 @@ public:
 
 private:
   void reserve() {
-    void *Map = mmap(nullptr, Capacity, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                     -1, 0);
+    void *Map =
+        mmap(nullptr, Capacity, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     Base = Map == MAP_FAILED ? nullptr : static_cast<unsigned char *>(Map);
   }
 

@@ -121,8 +121,8 @@ inline constexpr MatrixShape MmaM16N8K16Bf16{"ave_mma_m16n8k16_bf16", 16, 8, 16,
 // The body of ave_mma_m16n8k16_f16/_bf16 (ave/matrix_core.h): Acc += A * B
 // for the 32-lane warp, in the PTX fragment layout.
 template <class Half>
-void mmaM16N8K16(const MatrixShape &Shape, float (&Acc)[4], const Half (&A)[8],
-                 const Half (&B)[4], const std::source_location &Site) {
+void mmaM16N8K16(const MatrixShape &Shape, float (&Acc)[4], const Half (&A)[8], const Half (&B)[4],
+                 const std::source_location &Site) {
   MatrixOperands In;
   for (int E = 0; E < 8; ++E)
     In.A[E] = float(A[E]);

@@ -18,7 +18,8 @@
 #pragma once
 
 #if defined(__CUDACC__) || defined(__HIP__)
-#error "ave hip_on_cpu: compile with a host compiler as C++ (-x c++); this header set runs HIP kernels on the CPU"
+#error                                                                                             \
+    "ave hip_on_cpu: compile with a host compiler as C++ (-x c++); this header set runs HIP kernels on the CPU"
 #endif
 
 #define __HIP_PLATFORM_AVE_CPU__ 1

@@ -74,8 +74,7 @@ AVE_CPU_WEAK hipError_t deviceProperties(hipDeviceProp_t *Prop) {
 }
 
 AVE_CPU_WEAK double nowSeconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 AVE_CPU_WEAK hipError_t launch(const KernelLaunch &Launch) {

@@ -50,31 +50,31 @@ inline Settings readSettings(std::string &Error) {
 #if defined(__AMDGCN_WAVEFRONT_SIZE)
   if (S.WaveSize != __AMDGCN_WAVEFRONT_SIZE)
     Error = "this program was built for an AMD device with " +
-            std::to_string(__AMDGCN_WAVEFRONT_SIZE) + "-lane waves; AVE_CPU_WAVE_SIZE=" +
-            std::to_string(S.WaveSize) + " contradicts it";
+            std::to_string(__AMDGCN_WAVEFRONT_SIZE) +
+            "-lane waves; AVE_CPU_WAVE_SIZE=" + std::to_string(S.WaveSize) + " contradicts it";
 #endif
   if (const char *Order = std::getenv("AVE_CPU_BLOCK_ORDER"); Order && *Order) {
     if (std::strncmp(Order, "shuffle:", 8) == 0 && detail::parseUnsigned(Order + 8, Value)) {
       S.Shuffle = true;
       S.ShuffleSeed = Value;
     } else if (std::strcmp(Order, "linear") != 0) {
-      Error = "AVE_CPU_BLOCK_ORDER must be 'linear' or 'shuffle:SEED', not '" +
-              std::string(Order) + "'";
+      Error = "AVE_CPU_BLOCK_ORDER must be 'linear' or 'shuffle:SEED', not '" + std::string(Order) +
+              "'";
     }
   }
   if (const char *Timeout = std::getenv("AVE_CPU_TIMEOUT"); Timeout && *Timeout) {
     char *End = nullptr;
     double Seconds = std::strtod(Timeout, &End);
     if (!End || *End || !(Seconds > 0))
-      Error = "AVE_CPU_TIMEOUT must be a positive number of seconds, not '" +
-              std::string(Timeout) + "'";
+      Error = "AVE_CPU_TIMEOUT must be a positive number of seconds, not '" + std::string(Timeout) +
+              "'";
     else
       S.TimeoutSeconds = Seconds;
   }
   if (const char *Lds = std::getenv("AVE_CPU_LDS_BYTES"); Lds && *Lds) {
     if (!detail::parseUnsigned(Lds, Value) || Value == 0 || Value > (uint64_t(4) << 20))
-      Error = "AVE_CPU_LDS_BYTES must be a byte count in (0, 4 MiB], not '" + std::string(Lds) +
-              "'";
+      Error =
+          "AVE_CPU_LDS_BYTES must be a byte count in (0, 4 MiB], not '" + std::string(Lds) + "'";
     else
       S.LdsBytes = std::size_t(Value);
   }

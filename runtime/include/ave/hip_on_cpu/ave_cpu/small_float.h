@@ -14,8 +14,8 @@
 namespace ave::cpu {
 
 struct SmallFloatFormat {
-  int MantissaBits;   // stored fraction bits
-  int MinNormalExp;   // exponent of the smallest normal number
+  int MantissaBits; // stored fraction bits
+  int MinNormalExp; // exponent of the smallest normal number
   int ExponentBias;
   int MaxExponentField; // all ones: infinity / NaN
 };

@@ -4,17 +4,17 @@
 // HIP defines on them.
 #pragma once
 
-#define AVE_CPU_VECTOR2(NAME, T, ALIGN)                                                             \
+#define AVE_CPU_VECTOR2(NAME, T, ALIGN)                                                            \
   struct alignas(ALIGN) NAME {                                                                     \
     T x, y;                                                                                        \
   };                                                                                               \
   inline constexpr NAME make_##NAME(T X, T Y) { return NAME{X, Y}; }
-#define AVE_CPU_VECTOR3(NAME, T)                                                                    \
+#define AVE_CPU_VECTOR3(NAME, T)                                                                   \
   struct NAME {                                                                                    \
     T x, y, z;                                                                                     \
   };                                                                                               \
   inline constexpr NAME make_##NAME(T X, T Y, T Z) { return NAME{X, Y, Z}; }
-#define AVE_CPU_VECTOR4(NAME, T, ALIGN)                                                             \
+#define AVE_CPU_VECTOR4(NAME, T, ALIGN)                                                            \
   struct alignas(ALIGN) NAME {                                                                     \
     T x, y, z, w;                                                                                  \
   };                                                                                               \
@@ -50,27 +50,27 @@ inline constexpr uint3 make_uint3(unsigned X, unsigned Y, unsigned Z) { return u
 #undef AVE_CPU_VECTOR4
 
 // Element-wise + - * / between vectors of one type and with a scalar.
-#define AVE_CPU_VECTOR_OP(NAME, T, OP, ...)                                                         \
-  inline constexpr NAME operator OP(NAME A, NAME B) { return NAME{__VA_ARGS__}; }               \
-  inline constexpr NAME operator OP(NAME A, T S) { return A OP NAME{AVE_CPU_SPLAT_##NAME(S)}; } \
-  inline constexpr NAME operator OP(T S, NAME B) { return NAME{AVE_CPU_SPLAT_##NAME(S)} OP B; } \
-  inline NAME &operator OP##=(NAME &A, NAME B) { return A = A OP B; }                            \
+#define AVE_CPU_VECTOR_OP(NAME, T, OP, ...)                                                        \
+  inline constexpr NAME operator OP(NAME A, NAME B) { return NAME{__VA_ARGS__}; }                  \
+  inline constexpr NAME operator OP(NAME A, T S) { return A OP NAME{AVE_CPU_SPLAT_##NAME(S)}; }    \
+  inline constexpr NAME operator OP(T S, NAME B) { return NAME{AVE_CPU_SPLAT_##NAME(S)} OP B; }    \
+  inline NAME &operator OP##=(NAME &A, NAME B) { return A = A OP B; }                              \
   inline NAME &operator OP##=(NAME &A, T S) { return A = A OP S; }
 
-#define AVE_CPU_VECTOR_OPS2(NAME, T)                                                                \
+#define AVE_CPU_VECTOR_OPS2(NAME, T)                                                               \
   AVE_CPU_VECTOR_OP(NAME, T, +, A.x + B.x, A.y + B.y)                                              \
   AVE_CPU_VECTOR_OP(NAME, T, -, A.x - B.x, A.y - B.y)                                              \
-  AVE_CPU_VECTOR_OP(NAME, T, *, A.x * B.x, A.y * B.y)                                              \
+  AVE_CPU_VECTOR_OP(NAME, T, *, A.x *B.x, A.y *B.y)                                                \
   AVE_CPU_VECTOR_OP(NAME, T, /, A.x / B.x, A.y / B.y)
-#define AVE_CPU_VECTOR_OPS3(NAME, T)                                                                \
+#define AVE_CPU_VECTOR_OPS3(NAME, T)                                                               \
   AVE_CPU_VECTOR_OP(NAME, T, +, A.x + B.x, A.y + B.y, A.z + B.z)                                   \
   AVE_CPU_VECTOR_OP(NAME, T, -, A.x - B.x, A.y - B.y, A.z - B.z)                                   \
-  AVE_CPU_VECTOR_OP(NAME, T, *, A.x * B.x, A.y * B.y, A.z * B.z)                                   \
+  AVE_CPU_VECTOR_OP(NAME, T, *, A.x *B.x, A.y *B.y, A.z *B.z)                                      \
   AVE_CPU_VECTOR_OP(NAME, T, /, A.x / B.x, A.y / B.y, A.z / B.z)
-#define AVE_CPU_VECTOR_OPS4(NAME, T)                                                                \
+#define AVE_CPU_VECTOR_OPS4(NAME, T)                                                               \
   AVE_CPU_VECTOR_OP(NAME, T, +, A.x + B.x, A.y + B.y, A.z + B.z, A.w + B.w)                        \
   AVE_CPU_VECTOR_OP(NAME, T, -, A.x - B.x, A.y - B.y, A.z - B.z, A.w - B.w)                        \
-  AVE_CPU_VECTOR_OP(NAME, T, *, A.x * B.x, A.y * B.y, A.z * B.z, A.w * B.w)                        \
+  AVE_CPU_VECTOR_OP(NAME, T, *, A.x *B.x, A.y *B.y, A.z *B.z, A.w *B.w)                            \
   AVE_CPU_VECTOR_OP(NAME, T, /, A.x / B.x, A.y / B.y, A.z / B.z, A.w / B.w)
 
 #define AVE_CPU_SPLAT_float2(S) S, S

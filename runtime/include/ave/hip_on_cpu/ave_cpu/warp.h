@@ -56,9 +56,7 @@ inline void combineBallot(const CollectiveView &View, CollectiveError &) {
 
 inline void combineNothing(const CollectiveView &, CollectiveError &) {}
 
-inline uint64_t effectiveMask(uint64_t Mask) {
-  return Mask & lowLanes(Current.WaveSize);
-}
+inline uint64_t effectiveMask(uint64_t Mask) { return Mask & lowLanes(Current.WaveSize); }
 
 // Fails the block when Width is not a power of two in [1, warpSize].
 inline void checkWidth(const char *Name, int Width, const std::source_location &Site) {

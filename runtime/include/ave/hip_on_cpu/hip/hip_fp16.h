@@ -53,9 +53,7 @@ inline int __half2int_rz(__half H) { return int(std::trunc(__half2float(H))); }
 inline unsigned short __half_as_ushort(__half H) { return H.__x; }
 inline short __half_as_short(__half H) { return short(H.__x); }
 inline __half __ushort_as_half(unsigned short U) { return ave::cpu::detail::halfFromBits(U); }
-inline __half __short_as_half(short S) {
-  return ave::cpu::detail::halfFromBits(uint16_t(S));
-}
+inline __half __short_as_half(short S) { return ave::cpu::detail::halfFromBits(uint16_t(S)); }
 
 inline __half __hadd(__half A, __half B) { return __float2half(float(A) + float(B)); }
 inline __half __hsub(__half A, __half B) { return __float2half(float(A) - float(B)); }

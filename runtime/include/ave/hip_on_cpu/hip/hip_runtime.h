@@ -11,13 +11,12 @@
 // one of a program to compile them faster (ave_cpu/runtime_api.h).
 #pragma once
 
-#include "../ave_cpu/platform.h"
-
 #include "../ave_cpu/amdgcn_mfma.h"
 #include "../ave_cpu/atomics.h"
 #include "../ave_cpu/device_math.h"
 #include "../ave_cpu/launch.h"
 #include "../ave_cpu/matrix_core.h"
+#include "../ave_cpu/platform.h"
 #include "../ave_cpu/runtime_api.h"
 #include "../ave_cpu/sync.h"
 #include "../ave_cpu/vector_types.h"
@@ -35,7 +34,7 @@
 // runs the kernel to completion; a template kernel with commas in its name
 // needs HIP_KERNEL_NAME(...) or parentheses, exactly as with HIP on AMD.
 #define hipLaunchKernelGGL(kernel, grid, block, sharedBytes, stream, ...)                          \
-  ::ave::cpu::launchKernel(#kernel, kernel, dim3(grid), dim3(block), (sharedBytes),               \
+  ::ave::cpu::launchKernel(#kernel, kernel, dim3(grid), dim3(block), (sharedBytes),                \
                            (stream)__VA_OPT__(, ) __VA_ARGS__)
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 
