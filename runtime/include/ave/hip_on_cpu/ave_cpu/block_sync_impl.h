@@ -207,8 +207,10 @@ inline BlockSync::Group &BlockSync::groupFor(Warp &W, unsigned Linear, bool Mask
     return std::string(G.Name) + " (" + siteText(G.Site) + ")" +
            (G.Masked ? " with mask " + detail::hexMask(G.Mask) : std::string(" (whole warp)"));
   };
-  std::string Me = threadName(Linear) + " calls " + Name + " (" + siteText(Site) + ")" +
-                   (Masked ? " with mask " + detail::hexMask(Mask) : std::string(""));
+  auto me = [&] { // built only for a failure: collectives are frequent
+    return threadName(Linear) + " calls " + Name + " (" + siteText(Site) + ")" +
+           (Masked ? " with mask " + detail::hexMask(Mask) : std::string(""));
+  };
   Group *Free = nullptr;
   for (Group &G : W.Groups) {
     if (!G.InUse) {
@@ -220,7 +222,7 @@ inline BlockSync::Group &BlockSync::groupFor(Warp &W, unsigned Linear, bool Mask
     if (Same && std::strcmp(G.Name, Name) == 0 && detail::sameSite(G.Site, Site))
       return G;
     if (Same || Overlap) {
-      failLocked(hipErrorLaunchFailure, "divergent warp collectives: " + Me +
+      failLocked(hipErrorLaunchFailure, "divergent warp collectives: " + me() +
                                             " while lanes of its warp wait in " + describe(G) +
                                             " (lanes " + detail::hexMask(G.Arrived) + ")");
       throw BlockAborted{}; // the caller's lock is released by its unique_lock
@@ -283,19 +285,21 @@ inline void BlockSync::collective(unsigned Linear, bool Masked, uint64_t Mask, c
   Warp &W = Warps[Linear / Dims.WaveSize];
   unsigned Lane = Linear % Dims.WaveSize;
   if (Masked) {
-    std::string Where =
-        std::string(Name) + " (" + siteText(Site) + ") with mask " + detail::hexMask(Mask) + ": ";
+    auto where = [&] {
+      return std::string(Name) + " (" + siteText(Site) + ") with mask " + detail::hexMask(Mask) +
+             ": ";
+    };
     if (!(Mask & detail::laneBit(Lane)))
-      failLocked(hipErrorLaunchFailure, Where + threadName(Linear) + " (lane " +
+      failLocked(hipErrorLaunchFailure, where() + threadName(Linear) + " (lane " +
                                             std::to_string(Lane) +
                                             ") calls it, but the mask leaves its own lane out");
     else if (Mask & ~detail::lowLanes(W.Lanes))
       failLocked(hipErrorLaunchFailure,
-                 Where + "the mask names lanes this warp does not have (it has " +
+                 where() + "the mask names lanes this warp does not have (it has " +
                      std::to_string(W.Lanes) + " lanes at wave size " +
                      std::to_string(Dims.WaveSize) + ")");
     else if (Mask & ~W.Live)
-      failLocked(hipErrorLaunchFailure, Where + "lanes " + detail::hexMask(Mask & ~W.Live) +
+      failLocked(hipErrorLaunchFailure, where() + "lanes " + detail::hexMask(Mask & ~W.Live) +
                                             " of the mask have returned; " + waitersLocked());
     throwIfFailed(Lock);
   }

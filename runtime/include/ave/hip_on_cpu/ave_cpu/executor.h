@@ -19,7 +19,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <numeric>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -47,22 +46,34 @@ public:
     installFaultHandlers();
     uint64_t Blocks = uint64_t(L.Grid.x) * L.Grid.y * L.Grid.z;
     std::vector<uint64_t> Order;
-    if (S.Shuffle) {
-      Order.resize(Blocks);
-      std::iota(Order.begin(), Order.end(), uint64_t(0));
-      std::shuffle(Order.begin(), Order.end(), std::mt19937_64(S.ShuffleSeed));
-    }
+    if (S.Shuffle)
+      Order = shuffled(Blocks, S.ShuffleSeed);
     for (uint64_t I = 0; I < Blocks; ++I) {
       uint64_t Index = S.Shuffle ? Order[I] : I;
       uint3 Block{unsigned(Index % L.Grid.x), unsigned(Index / L.Grid.x % L.Grid.y),
                   unsigned(Index / (uint64_t(L.Grid.x) * L.Grid.y))};
-      if (!runBlock(L, S, Block))
-        return hipErrorLaunchFailure; // recorded by runBlock
+      if (hipError_t Code = runBlock(L, S, Block); Code != hipSuccess)
+        return Code; // recorded by runBlock
     }
     return hipSuccess;
   }
 
 private:
+  // 0..Count-1 in a seeded order: Fisher-Yates over splitmix64, the same on
+  // every standard library (std::shuffle's algorithm is unspecified).
+  static std::vector<uint64_t> shuffled(uint64_t Count, uint64_t Seed) {
+    std::vector<uint64_t> Order(Count);
+    std::iota(Order.begin(), Order.end(), uint64_t(0));
+    uint64_t State = Seed;
+    for (uint64_t I = Count; I > 1; --I) {
+      uint64_t Z = (State += 0x9E3779B97F4A7C15ull);
+      Z = (Z ^ (Z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      Z = (Z ^ (Z >> 27)) * 0x94D049BB133111EBull;
+      std::swap(Order[I - 1], Order[(Z ^ (Z >> 31)) % I]);
+    }
+    return Order;
+  }
+
   static std::string coordinates(uint3 V) {
     return "(" + std::to_string(V.x) + "," + std::to_string(V.y) + "," + std::to_string(V.z) + ")";
   }
@@ -93,7 +104,7 @@ private:
     return hipSuccess;
   }
 
-  bool runBlock(const KernelLaunch &L, const Settings &S, uint3 Block) {
+  hipError_t runBlock(const KernelLaunch &L, const Settings &S, uint3 Block) {
     Sync.reset({L.Block.x, L.Block.y, L.Block.z, S.WaveSize});
     localMemory().poison();
     unsigned Threads = L.Block.x * L.Block.y * L.Block.z;
@@ -109,12 +120,12 @@ private:
       std::_Exit(124);
     }
     if (!Sync.failed())
-      return true;
+      return hipSuccess;
     std::string Message = Where + ": " + Sync.failureMessage();
     if (!S.Quiet)
       std::fprintf(stderr, "ave-cpu: %s\n", Message.c_str());
     errors().recordKernelFailure(Sync.failureCode(), Message);
-    return false;
+    return Sync.failureCode();
   }
 
   void runThread(const KernelLaunch &L, const Settings &S, uint3 Block, unsigned Linear) {
