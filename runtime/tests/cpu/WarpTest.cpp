@@ -265,6 +265,41 @@ TEST_P(WarpTest, SyncwarpOrdersMemoryWithinTheWarp) {
   }
 }
 
+// Legal orders of collectives of different lane sets: the low half does an
+// extra masked shuffle (nested masks, 0xF inside 0xFF) while the rest of the
+// warp already waits in the next, whole-warp shuffle; __syncwarp from two
+// lines.
+__global__ void staggeredCollectives(int *Out) {
+  int L = int(__lane_id()), V = L;
+  if (L < 8) {
+    if (L < 4)
+      V += __shfl_xor_sync(0xFull, V, 1);
+    V += __shfl_down_sync(0xFFull, V, 4, 8);
+  }
+  V += __shfl_xor(V, 1);
+  if (L % 2)
+    __syncwarp();
+  else
+    __syncwarp();
+  Out[threadIdx.x] = V;
+}
+
+TEST_P(WarpTest, CollectivesOfDifferentLaneSetsMayOverlap) {
+  int Wave = wave();
+  DeviceBuffer<int> Out(Wave);
+  hipLaunchKernelGGL(staggeredCollectives, dim3(1), dim3(Wave), 0, 0, Out.get());
+  ASSERT_EQ(lastLaunch().Error, hipSuccess);
+  std::vector<int> Step(Wave), Want(Wave);
+  for (int L = 0; L < Wave; ++L)
+    Step[L] = L < 4 ? L + (L ^ 1) : L;
+  std::vector<int> Second = Step;
+  for (int L = 0; L < 8; ++L)
+    Second[L] = Step[L] + (L + 4 < 8 ? Step[L + 4] : Step[L]);
+  for (int L = 0; L < Wave; ++L)
+    Want[L] = Second[L] + Second[L ^ 1];
+  EXPECT_EQ(Out.download(), Want);
+}
+
 // ---- failures ----
 
 void expectFailure(const char *Substring) {

@@ -14,7 +14,9 @@
 //
 // Warp collectives: the lanes of a warp meet. A collective without a mask
 // (__shfl_xor, __ballot, ...) needs every live lane of the warp at the same
-// call; a _sync form needs exactly the lanes of its mask. The last lane to
+// call; a _sync form needs exactly the lanes of its mask. Collectives of
+// different lane sets may be pending at once (lanes 0-15 in a masked
+// shuffle while the others already wait in the next, whole-warp one). The last lane to
 // arrive runs the collective's combine function over every lane's operands
 // (each lane's slot points at its own operands and result, which stay valid
 // while it waits) and releases the others.

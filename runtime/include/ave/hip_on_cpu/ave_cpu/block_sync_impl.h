@@ -217,16 +217,21 @@ inline BlockSync::Group &BlockSync::groupFor(Warp &W, unsigned Linear, bool Mask
       Free = Free ? Free : &G;
       continue;
     }
-    bool Same = Masked == G.Masked && (!Masked || G.Mask == Mask);
-    bool Overlap = !Masked || !G.Masked || (G.Mask & Mask) != 0;
-    if (Same && std::strcmp(G.Name, Name) == 0 && detail::sameSite(G.Site, Site))
+    // Collectives of other lane sets may be pending at the same time: their
+    // lanes may come here later (if they cannot, every lane ends up waiting
+    // and checkDeadlockLocked reports it).
+    if (Masked != G.Masked || (Masked && G.Mask != Mask))
+      continue;
+    // The same lanes must meet at the same call; __syncwarp may be reached
+    // from different lines (as on sm_70 and later).
+    bool SameCall = std::strcmp(G.Name, Name) == 0 &&
+                    (detail::sameSite(G.Site, Site) || std::strcmp(Name, "__syncwarp") == 0);
+    if (SameCall)
       return G;
-    if (Same || Overlap) {
-      failLocked(hipErrorLaunchFailure, "divergent warp collectives: " + me() +
-                                            " while lanes of its warp wait in " + describe(G) +
-                                            " (lanes " + detail::hexMask(G.Arrived) + ")");
-      throw BlockAborted{}; // the caller's lock is released by its unique_lock
-    }
+    failLocked(hipErrorLaunchFailure, "divergent warp collectives: " + me() +
+                                          " while lanes of its warp wait in " + describe(G) +
+                                          " (lanes " + detail::hexMask(G.Arrived) + ")");
+    throw BlockAborted{}; // the caller's lock is released by its unique_lock
   }
   if (!Free) {
     W.Groups.emplace_back();
