@@ -7,7 +7,6 @@
 #pragma once
 
 #include "LoopFrame.h"
-
 #include "ave/invariants/KernelAnalysis.h"
 #include "ave/invariants/LdsAccess.h"
 #include "ave/invariants/Obligation.h"
