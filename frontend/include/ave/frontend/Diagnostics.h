@@ -38,7 +38,7 @@ struct DiagnosticNote {
 
 struct Diagnostic {
   Severity severity = Severity::Error;
-  std::string check;    // e.g. "ave-annotation"; empty for tool errors
+  std::string check; // e.g. "ave-annotation"; empty for tool errors
   std::string message;
   SourcePoint location;
   unsigned rangeLength = 0; // columns to underline after the caret, same line
@@ -52,8 +52,8 @@ struct Diagnostic {
 SourcePoint toSourcePoint(const clang::SourceManager &SM, clang::SourceLocation Loc);
 
 // Builds a diagnostic at Range, capturing the source line for the caret.
-Diagnostic makeDiagnostic(const clang::SourceManager &SM, clang::SourceRange Range,
-                          Severity S, std::string Check, std::string Message);
+Diagnostic makeDiagnostic(const clang::SourceManager &SM, clang::SourceRange Range, Severity S,
+                          std::string Check, std::string Message);
 
 class DiagnosticSink {
 public:
