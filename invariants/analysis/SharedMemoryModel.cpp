@@ -44,7 +44,20 @@ void SharedMemoryModel::store(const clang::ValueDecl *Array, const Term *Index, 
 }
 
 void SharedMemoryModel::barrier(const clang::Expr *Call, const FlowState &State) {
-  Ctx.log.addBarrier(Call, State.path, Ctx.loopContexts());
+  // A barrier under a condition of its own iteration (`if (k0 == 0)
+  // __syncthreads();`) does not separate what comes before it from what
+  // comes after in the iterations that skip it: it opens no new barrier
+  // interval (the divergence check still sees it).
+  TermContext &T = Ctx.terms;
+  size_t Own = Ctx.loops.empty() ? 0 : Ctx.loops.back().pathStart;
+  bool Always = State.path.size() <= Own;
+  if (!Always) {
+    std::vector<const Term *> Query(State.path.begin(), State.path.begin() + Own);
+    Query.push_back(T.logicalNot(
+        T.allOf(std::vector<const Term *>(State.path.begin() + Own, State.path.end()))));
+    Always = Ctx.ask("barrier unconditional", T.allOf(Query)).status == SolverResult::Proven;
+  }
+  Ctx.log.addBarrier(Call, State.path, Ctx.loopContexts(), Always);
 }
 
 void SharedMemoryModel::reset(const clang::ValueDecl *Array) {
