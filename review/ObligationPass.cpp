@@ -1,0 +1,190 @@
+// The obligation pass (see ObligationPass.h). Kernels are visited as the
+// check command visits them: stray pragmas and malformed annotations are
+// recorded, an unannotated kernel has nothing to prove, and a template
+// kernel is analysed once per instantiation under the instantiation's name.
+
+#include "ave/review/ObligationPass.h"
+
+#include "ave/annotations/KernelAnnotations.h"
+#include "ave/annotations/PragmaLog.h"
+#include "ave/frontend/Diagnostics.h"
+#include "ave/review/PathSafety.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Lex/Preprocessor.h"
+
+namespace ave::review {
+
+namespace {
+
+class Positions {
+public:
+  Positions(const clang::SourceManager &SM, const std::string &Root) : SM(SM), Root(Root) {}
+  FilePosition at(clang::SourceLocation Loc) const {
+    frontend::SourcePoint P = frontend::toSourcePoint(SM, Loc);
+    FilePosition F;
+    if (!P.valid())
+      return F;
+    F.path = repositoryPath(Root, P.file);
+    F.line = P.line;
+    F.column = P.column;
+    return F;
+  }
+  // The exclusive end column of a range on one line (0 when it spans lines).
+  unsigned endColumn(clang::SourceRange R) const {
+    frontend::SourcePoint B = frontend::toSourcePoint(SM, R.getBegin());
+    frontend::SourcePoint E = frontend::toSourcePoint(SM, R.getEnd());
+    if (!B.valid() || !E.valid() || B.file != E.file || B.line != E.line || E.column < B.column)
+      return 0;
+    return E.column + 1;
+  }
+
+private:
+  const clang::SourceManager &SM;
+  const std::string &Root;
+};
+
+void clearDecls(ann::Expr &E) {
+  E.resolution.decl = nullptr;
+  for (ann::Expr &Child : E.operands)
+    clearDecls(Child);
+}
+
+ObligationRecord obligationRecord(const Positions &P, const std::string &Kernel,
+                                  const inv::ObligationResult &O) {
+  ObligationRecord R;
+  R.kernel = Kernel;
+  R.kind = inv::obligationKindName(O.obligation.kind);
+  R.summary = O.obligation.summary;
+  R.failure = O.obligation.failure;
+  R.status = O.status;
+  R.reason = O.reason;
+  R.location = P.at(O.obligation.range.getBegin());
+  R.endColumn = P.endColumn(O.obligation.range);
+  if (O.status == inv::SolverResult::Violated) {
+    for (const inv::CounterexampleLine &L : O.counterexample)
+      R.counterexample.push_back({L.text, P.at(L.location)});
+    R.values = O.values;
+  }
+  return R;
+}
+
+void recordAnnotations(const Positions &P, const ann::KernelAnnotations &A, KernelRecord &K) {
+  for (const ann::BoundTag &T : A.tags) {
+    TagRecord R;
+    R.declName = T.decl ? T.decl->getNameAsString() : "";
+    if (const auto *Param = llvm::dyn_cast_or_null<clang::ParmVarDecl>(T.decl))
+      R.parameterIndex = int(Param->getFunctionScopeIndex());
+    R.spec = T.spec;
+    for (ann::Coordinate &C : R.spec.coordinates)
+      clearDecls(C.bound);
+    if (R.spec.layout)
+      clearDecls(*R.spec.layout);
+    R.text = ann::printTagSpec(T.spec);
+    R.location = P.at(T.specRange.getBegin());
+    K.tags.push_back(std::move(R));
+    auto &Names = K.coordinates[T.spec.tensor];
+    if (Names.empty())
+      for (const ann::Coordinate &C : T.spec.coordinates)
+        Names.push_back(C.name);
+  }
+  for (const ann::BoundPragma &B : A.pragmas) {
+    PragmaRecord R;
+    R.pragma = B.pragma;
+    clearDecls(R.pragma.predicate);
+    for (ann::Expr &E : R.pragma.launch.block)
+      clearDecls(E);
+    for (ann::Expr &E : R.pragma.launch.grid)
+      clearDecls(E);
+    clearDecls(R.pragma.array);
+    R.text = ann::printPragma(B.pragma);
+    R.kernelLevel = B.kernelLevel;
+    R.location = P.at(B.location);
+    K.pragmas.push_back(std::move(R));
+  }
+}
+
+class ObligationConsumer : public clang::ASTConsumer {
+public:
+  ObligationConsumer(clang::CompilerInstance &CI, std::shared_ptr<ann::PragmaLog> Log,
+                     const std::string &Root, const inv::AnalysisOptions &Options, UnitRecord &Unit)
+      : CI(CI), Log(std::move(Log)), Root(Root), Options(Options), Unit(Unit) {}
+
+  void HandleTranslationUnit(clang::ASTContext &Ctx) override {
+    if (CI.getDiagnostics().hasErrorOccurred())
+      return;
+    const clang::SourceManager &SM = Ctx.getSourceManager();
+    Positions P(SM, Root);
+    recordIncludes(SM);
+    std::vector<const clang::FunctionDecl *> Kernels = ann::findKernels(Ctx);
+    for (const clang::FunctionDecl *K : Kernels) {
+      if (SM.isInSystemHeader(SM.getExpansionLoc(K->getLocation())))
+        continue;
+      ann::KernelAnnotations A = ann::collectKernelAnnotations(Ctx, *K, *Log);
+      std::vector<ann::KernelAnnotations> Instances;
+      if (A.errors.empty())
+        for (const clang::FunctionDecl *I : ann::kernelInstantiations(*K))
+          Instances.push_back(ann::collectKernelAnnotations(Ctx, *I, *Log));
+      if (Instances.empty())
+        Instances.push_back(std::move(A));
+      for (const ann::KernelAnnotations &Instance : Instances)
+        Unit.kernels.push_back(analyse(Ctx, P, Instance));
+    }
+  }
+
+private:
+  KernelRecord analyse(clang::ASTContext &Ctx, const Positions &P,
+                       const ann::KernelAnnotations &A) {
+    KernelRecord K;
+    K.name = A.kernel->getNameAsString();
+    K.location = P.at(A.kernel->getLocation());
+    K.annotated = !A.tags.empty() || !A.pragmas.empty();
+    for (const ann::AnnotationError &E : A.errors)
+      K.annotationErrors.push_back({E.message, P.at(E.range.getBegin())});
+    if (!K.annotationErrors.empty())
+      return K;
+    recordAnnotations(P, A, K);
+    if (!K.annotated)
+      return K;
+    inv::KernelReport Report = inv::analyzeKernel(Ctx, A, Options);
+    K.name = Report.kernel; // `tiled<32>` for an instantiation
+    for (const inv::ObligationResult &O : Report.results)
+      K.obligations.push_back(obligationRecord(P, K.name, O));
+    return K;
+  }
+
+  void recordIncludes(const clang::SourceManager &SM) {
+    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
+      std::string Path = repositoryPath(Root, It->first.getName());
+      if (!llvm::StringRef(Path).starts_with("/"))
+        Unit.includedFiles.insert(Path);
+    }
+  }
+
+  clang::CompilerInstance &CI;
+  std::shared_ptr<ann::PragmaLog> Log;
+  const std::string &Root;
+  const inv::AnalysisOptions &Options;
+  UnitRecord &Unit;
+};
+
+} // namespace
+
+ParseOutcome runObligationPass(const ParseInputs &In, const std::string &Root,
+                               const inv::AnalysisOptions &Options, UnitRecord &Unit) {
+  ConsumerMaker Make = [&](clang::CompilerInstance &CI) -> std::unique_ptr<clang::ASTConsumer> {
+    auto Log = ann::installPragmaRecorder(CI.getPreprocessor());
+    return std::make_unique<ObligationConsumer>(CI, std::move(Log), Root, Options, Unit);
+  };
+  ParseOutcome Out = parseUnit(In, Make);
+  Unit.parsed = Out.ok;
+  if (!Out.ok)
+    Unit.parseErrors = Out.errorText;
+  return Out;
+}
+
+} // namespace ave::review

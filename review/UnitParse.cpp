@@ -1,0 +1,123 @@
+#include "ave/review/UnitParse.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Basic/FileManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace ave::review {
+
+CompileCommands::CompileCommands(const frontend::FrontendOptions &Options) : Options(Options) {
+  if (Options.buildDir.empty())
+    return;
+  std::string LoadError;
+  auto DB = clang::tooling::CompilationDatabase::loadFromDirectory(Options.buildDir, LoadError);
+  if (!DB) {
+    Error = "cannot load compile_commands.json from '" + Options.buildDir + "': " + LoadError;
+    return;
+  }
+  Database = clang::tooling::inferMissingCompileCommands(std::move(DB));
+}
+
+CompileCommands::~CompileCommands() = default;
+
+UnitCommand CompileCommands::forFile(const std::string &AbsolutePath,
+                                     const std::string &DefaultDirectory) const {
+  UnitCommand C;
+  C.directory = DefaultDirectory;
+  if (Database) {
+    std::vector<clang::tooling::CompileCommand> Found = Database->getCompileCommands(AbsolutePath);
+    if (!Found.empty()) {
+      C.directory = Found.front().Directory;
+      std::vector<std::string> Line = Found.front().CommandLine;
+      // The database names the file as it was compiled; analyse the path asked for.
+      for (std::string &A : Line)
+        if (A == Found.front().Filename)
+          A = AbsolutePath;
+      C.commandLine = frontend::adjustCompileCommand(Line, Options.args);
+      return C;
+    }
+  }
+  C.commandLine = frontend::defaultHipArgs(Options.args);
+  C.commandLine.push_back(AbsolutePath);
+  return C;
+}
+
+namespace {
+
+class MadeConsumerAction : public clang::ASTFrontendAction {
+public:
+  explicit MadeConsumerAction(const ConsumerMaker &Make) : Make(Make) {}
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &CI,
+                                                        llvm::StringRef) override {
+    return Make(CI);
+  }
+
+private:
+  const ConsumerMaker &Make;
+};
+
+// Adds the precompiled prefix (or the PCH output) to the invocation the
+// driver built, then runs the action.
+class Factory : public clang::tooling::FrontendActionFactory {
+public:
+  Factory(const ParseInputs &In, const ConsumerMaker &Make) : In(In), Make(Make) {}
+
+  std::unique_ptr<clang::FrontendAction> create() override {
+    if (!In.pchOutput.empty())
+      return std::make_unique<clang::GeneratePCHAction>();
+    return std::make_unique<MadeConsumerAction>(Make);
+  }
+
+  bool runInvocation(std::shared_ptr<clang::CompilerInvocation> Invocation,
+                     clang::FileManager *Files,
+                     std::shared_ptr<clang::PCHContainerOperations> PCHContainerOps,
+                     clang::DiagnosticConsumer *DiagConsumer) override {
+    if (!In.pch.empty())
+      Invocation->getPreprocessorOpts().ImplicitPCHInclude = In.pch;
+    if (!In.pchOutput.empty()) {
+      Invocation->getFrontendOpts().OutputFile = In.pchOutput;
+      Invocation->getFrontendOpts().ProgramAction = clang::frontend::GeneratePCH;
+    }
+    return FrontendActionFactory::runInvocation(std::move(Invocation), Files,
+                                                std::move(PCHContainerOps), DiagConsumer);
+  }
+
+private:
+  const ParseInputs &In;
+  const ConsumerMaker &Make;
+};
+
+} // namespace
+
+ParseOutcome parseUnit(const ParseInputs &In, const ConsumerMaker &Make) {
+  ParseOutcome Out;
+  In.fs->setCurrentWorkingDirectory(In.command.directory);
+  clang::FileSystemOptions FSOpts;
+  FSOpts.WorkingDir = In.command.directory;
+  auto Files = llvm::makeIntrusiveRefCnt<clang::FileManager>(FSOpts, In.fs);
+
+  std::string DiagText;
+  llvm::raw_string_ostream DiagStream(DiagText);
+  auto DiagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  clang::TextDiagnosticPrinter Printer(DiagStream, DiagOpts.get());
+
+  Factory F(In, Make);
+  clang::tooling::ToolInvocation Invocation(In.command.commandLine, &F, Files.get(),
+                                            std::make_shared<clang::PCHContainerOperations>());
+  Invocation.setDiagnosticConsumer(In.diagnostics ? In.diagnostics : &Printer);
+  if (!In.diagnostics)
+    Invocation.setDiagnosticOptions(DiagOpts.get());
+  Out.ok = Invocation.run();
+  DiagStream.flush();
+  Out.errorText = DiagText;
+  return Out;
+}
+
+} // namespace ave::review
