@@ -101,7 +101,7 @@ std::optional<ChangeSet> loadGit(const ChangeRequest &R, std::string &Error) {
           return std::nullopt;
         }
   C.files = std::move(P.files);
-  C.repo = std::move(Repo);
+  C.repo = std::make_shared<GitRepository>(std::move(*Repo));
   C.baseLabel = R.base + " (" + Base->substr(0, 12) + ")";
   C.base = makeGitTree(*C.repo, *Base, C.baseLabel, Error);
   if (!C.base)
@@ -114,7 +114,7 @@ std::optional<ChangeSet> loadGit(const ChangeRequest &R, std::string &Error) {
     C.head = makeGitTree(*C.repo, Head, C.headLabel, Error);
   } else {
     C.headLabel = "the work tree";
-    C.head = makeDiskTree(C.root, &*C.repo, C.headLabel);
+    C.head = makeDiskTree(C.root, C.repo.get(), C.headLabel);
   }
   if (!C.head)
     return std::nullopt;

@@ -36,7 +36,7 @@ std::string leadingSystemIncludes(std::string_view TextView) {
     Directive = Directive.trim(" \t\r");
     // `<name>` and nothing after it (no comment, no continuation).
     if (!Directive.starts_with("<") || !Directive.ends_with(">") ||
-        Directive.drop_front().contains('>'))
+        Directive.drop_front().drop_back().contains('>'))
       break;
     Prefix += "#include " + Directive.str() + "\n";
     Text = Text.drop_front(Line.size());

@@ -118,6 +118,9 @@ public:
                                 Head ? checksThatFired(*Head) : std::nullopt);
       if (Base && Head)
         Base->lintRan = true; // the checks that matter ran
+      if (Options.verbose)
+        llvm::errs() << "ave-rewrite review:   head " << (Head ? Head->millis : 0.0) << " ms, base "
+                     << (Base ? Base->millis : 0.0) << " ms\n";
       R.units.push_back(U.headPath ? *U.headPath : *U.basePath);
       ComparisonOptions C;
       C.specTimeoutMs = Options.specTimeoutMs;

@@ -42,19 +42,27 @@ public:
         Real(llvm::vfs::getRealFileSystem()), Cwd(this->Root) {}
 
   llvm::ErrorOr<llvm::vfs::Status> status(const llvm::Twine &Path) override {
-    std::string P = absolute(Path);
-    if (isWithin(Root, P))
+    std::string Raw = absolute(Path), P;
+    switch (classify(Raw, P)) {
+    case Place::Tree:
       return treeStatus(P);
-    if (allowedOutside(P) || ancestorOfAllowed(P))
-      return Real->status(P);
-    refuse(P);
+    case Place::Outside:
+      return Real->status(Raw);
+    case Place::Refused:
+      return std::make_error_code(std::errc::no_such_file_or_directory);
+    }
     return std::make_error_code(std::errc::no_such_file_or_directory);
   }
 
   llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>>
   openFileForRead(const llvm::Twine &Path) override {
-    std::string P = absolute(Path);
-    if (isWithin(Root, P)) {
+    std::string Raw = absolute(Path), P;
+    Place Where = classify(Raw, P);
+    if (Where == Place::Refused)
+      return std::make_error_code(std::errc::no_such_file_or_directory);
+    if (Where == Place::Outside)
+      return Real->openFileForRead(Raw);
+    {
       llvm::ErrorOr<llvm::vfs::Status> S = treeStatus(P);
       if (!S)
         return S.getError();
@@ -65,16 +73,12 @@ public:
         return std::make_error_code(std::errc::no_such_file_or_directory);
       return std::make_unique<TreeFile>(*S, Text);
     }
-    if (allowedOutside(P))
-      return Real->openFileForRead(P);
-    refuse(P);
-    return std::make_error_code(std::errc::no_such_file_or_directory);
   }
 
   llvm::vfs::directory_iterator dir_begin(const llvm::Twine &Dir, std::error_code &EC) override {
-    std::string P = absolute(Dir);
-    if (!isWithin(Root, P) && allowedOutside(P))
-      return Real->dir_begin(P, EC);
+    std::string Raw = absolute(Dir), P;
+    if (classify(Raw, P) == Place::Outside)
+      return Real->dir_begin(Raw, EC);
     // Parsing never needs to list a directory of the tree; an empty listing
     // keeps the working tree out of it.
     EC = {};
@@ -88,15 +92,43 @@ public:
   llvm::ErrorOr<std::string> getCurrentWorkingDirectory() const override { return Cwd; }
 
   std::error_code getRealPath(const llvm::Twine &Path, llvm::SmallVectorImpl<char> &Out) override {
-    std::string P = absolute(Path);
-    if (isWithin(Root, P) || !allowedOutside(P)) {
-      Out.assign(P.begin(), P.end());
-      return {};
-    }
-    return Real->getRealPath(P, Out);
+    std::string Raw = absolute(Path), P;
+    if (classify(Raw, P) == Place::Outside)
+      return Real->getRealPath(Raw, Out);
+    Out.assign(P.begin(), P.end());
+    return {};
   }
 
 private:
+  enum class Place { Tree, Outside, Refused };
+
+  // Where a path is read from. Inside the root, `..` is resolved by name
+  // (the tree has no links of its own on disk); outside, by the kernel
+  // (`/lib/gcc/x/12/../../../../include` is /usr/include when /lib is a
+  // link to /usr/lib), and the real path decides. TreePath gets the
+  // normalised path for Place::Tree.
+  Place classify(const std::string &Raw, std::string &TreePath) {
+    llvm::SmallString<256> Lexical(Raw);
+    llvm::sys::path::remove_dots(Lexical, /*remove_dot_dot=*/true);
+    if (isWithin(Root, Lexical.str())) {
+      TreePath = std::string(Lexical);
+      return Place::Tree;
+    }
+    if (ancestorOfAllowed(std::string(Lexical)))
+      return Place::Outside; // "/", "/usr": directories Clang looks at
+    llvm::SmallString<256> RealPath;
+    if (llvm::sys::fs::real_path(Raw, RealPath))
+      return Place::Refused; // does not exist: nothing to read either way
+    if (isWithin(Root, RealPath.str())) {
+      TreePath = std::string(RealPath);
+      return Place::Tree;
+    }
+    if (allowedOutside(std::string(RealPath)))
+      return Place::Outside;
+    refuse(std::string(RealPath));
+    return Place::Refused;
+  }
+
   std::string absolute(const llvm::Twine &Path) const {
     llvm::SmallString<256> P;
     Path.toVector(P);
@@ -105,7 +137,7 @@ private:
       llvm::sys::path::append(Abs, P);
       P = Abs;
     }
-    llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+    llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/false);
     return std::string(P);
   }
 
@@ -188,10 +220,17 @@ makeRevisionFileSystem(std::string Root, SourceTree &Tree, std::vector<std::stri
 }
 
 std::vector<std::string> defaultAllowedOutside() {
+  // The driver also reads the distribution's release files to pick defaults.
   return {"/usr",
           "/opt",
           "/lib",
           "/lib64",
+          "/etc/os-release",
+          "/etc/lsb-release",
+          "/etc/debian_version",
+          "/etc/redhat-release",
+          "/etc/SuSE-release",
+          "/etc/gentoo-release",
           frontend::defaultResourceDir(),
           frontend::annotationsIncludeDir()};
 }

@@ -1,6 +1,9 @@
 #include "ave/review/UnitParse.h"
 
 #include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -51,16 +54,38 @@ UnitCommand CompileCommands::forFile(const std::string &AbsolutePath,
 
 namespace {
 
+// With a precompiled prefix, the declarations of the precompiled headers
+// are loaded only when used; a visitor of the whole translation unit would
+// load them all (as slow as parsing them). Nothing the passes look for is
+// in them (kernels live in the file and the repository's headers), so the
+// traversal is limited to the declarations parsed here.
+class LocalScope : public clang::ASTConsumer {
+public:
+  void HandleTranslationUnit(clang::ASTContext &Ctx) override {
+    std::vector<clang::Decl *> Local(Ctx.getTranslationUnitDecl()->noload_decls().begin(),
+                                     Ctx.getTranslationUnitDecl()->noload_decls().end());
+    Ctx.setTraversalScope(Local);
+  }
+};
+
 class MadeConsumerAction : public clang::ASTFrontendAction {
 public:
-  explicit MadeConsumerAction(const ConsumerMaker &Make) : Make(Make) {}
+  MadeConsumerAction(const ConsumerMaker &Make, bool Precompiled)
+      : Make(Make), Precompiled(Precompiled) {}
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &CI,
                                                         llvm::StringRef) override {
-    return Make(CI);
+    std::unique_ptr<clang::ASTConsumer> Made = Make(CI);
+    if (!Precompiled || !Made)
+      return Made;
+    std::vector<std::unique_ptr<clang::ASTConsumer>> Both;
+    Both.push_back(std::make_unique<LocalScope>());
+    Both.push_back(std::move(Made));
+    return std::make_unique<clang::MultiplexConsumer>(std::move(Both));
   }
 
 private:
   const ConsumerMaker &Make;
+  bool Precompiled;
 };
 
 // Adds the precompiled prefix (or the PCH output) to the invocation the
@@ -72,7 +97,7 @@ public:
   std::unique_ptr<clang::FrontendAction> create() override {
     if (!In.pchOutput.empty())
       return std::make_unique<clang::GeneratePCHAction>();
-    return std::make_unique<MadeConsumerAction>(Make);
+    return std::make_unique<MadeConsumerAction>(Make, !In.pch.empty());
   }
 
   bool runInvocation(std::shared_ptr<clang::CompilerInvocation> Invocation,

@@ -106,6 +106,7 @@ review::ReviewOptions reviewOptions(const GlobalOptions &G, const ReviewArgs &A)
   O.compile = A.compile;
   O.testCommand = A.testCommand;
   O.verbose = A.verbose;
+  O.analyzer.verbose = A.verbose;
   return O;
 }
 

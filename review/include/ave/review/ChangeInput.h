@@ -31,7 +31,8 @@ struct ChangeRequest {
 
 struct ChangeSet {
   std::string root; // canonical
-  std::optional<GitRepository> repo;
+  // Shared: the trees keep a reference to it, and the set is moved around.
+  std::shared_ptr<GitRepository> repo;
   std::unique_ptr<SourceTree> base, head;
   std::vector<FilePatch> files; // with hunks positioned in base and head
   std::string baseLabel, headLabel;

@@ -24,6 +24,7 @@ struct AnalyzerOptions {
   inv::AnalysisOptions analysis;
   LintPassOptions lint;
   bool precompiledPrefix = true;
+  bool verbose = false; // each pass and its time on stderr
 };
 
 class UnitAnalyzer {
