@@ -101,6 +101,9 @@ UnitRecord UnitAnalyzer::analyse(SourceTree &Tree, const std::string &Path,
     Unit.lint = std::move(Lint.lint);
     Unit.lintRan = true;
   }
+  // Clang names files by absolute path; reports name them from the root.
+  for (size_t At; (At = Unit.parseErrors.find(Root + "/")) != std::string::npos;)
+    Unit.parseErrors.erase(At, Root.size() + 1);
   Unit.millis = millisSince(Start);
   return Unit;
 }

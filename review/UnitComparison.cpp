@@ -69,13 +69,18 @@ private:
     F.location = {U.path, 1, 1};
     F.locationInBase = Kind == FindingKind::BaseUnparsable;
     llvm::StringRef Rest(U.parseErrors);
-    for (unsigned N = 0; !Rest.empty() && N < 8; ++N) {
+    for (unsigned N = 0; !Rest.empty() && N < 8;) {
       auto [Line, Tail] = Rest.split('\n');
-      if (Line.contains("error:"))
-        F.notes.push_back({Line.str(), {}});
-      else
-        --N;
       Rest = Tail;
+      if (!Line.contains("error:"))
+        continue;
+      F.notes.push_back({Line.str(), {}});
+      // The first error in the file itself is where the finding goes.
+      llvm::StringRef Where = Line;
+      unsigned L = 0, C = 0;
+      if (N++ == 0 && Where.consume_front(U.path + ":") && !Where.consumeInteger(10, L) &&
+          Where.consume_front(":") && !Where.consumeInteger(10, C))
+        F.location = {U.path, L, C};
     }
     Report.findings.push_back(std::move(F));
   }

@@ -106,6 +106,9 @@ public:
                      clang::DiagnosticConsumer *DiagConsumer) override {
     if (!In.pch.empty())
       Invocation->getPreprocessorOpts().ImplicitPCHInclude = In.pch;
+    // No carets, and no "N errors generated" on stderr: the errors are
+    // reported as findings.
+    Invocation->getDiagnosticOpts().ShowCarets = false;
     if (!In.pchOutput.empty()) {
       Invocation->getFrontendOpts().OutputFile = In.pchOutput;
       Invocation->getFrontendOpts().ProgramAction = clang::frontend::GeneratePCH;
