@@ -15,6 +15,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Lex/Preprocessor.h"
 
 namespace ave::review {
@@ -23,7 +24,8 @@ namespace {
 
 class Positions {
 public:
-  Positions(const clang::SourceManager &SM, const std::string &Root) : SM(SM), Root(Root) {}
+  Positions(const clang::SourceManager &SM, const clang::LangOptions &LO, const std::string &Root)
+      : SM(SM), LO(LO), Root(Root) {}
   FilePosition at(clang::SourceLocation Loc) const {
     frontend::SourcePoint P = frontend::toSourcePoint(SM, Loc);
     FilePosition F;
@@ -40,11 +42,14 @@ public:
     frontend::SourcePoint E = frontend::toSourcePoint(SM, R.getEnd());
     if (!B.valid() || !E.valid() || B.file != E.file || B.line != E.line || E.column < B.column)
       return 0;
-    return E.column + 1;
+    // The range ends at the start of its last token.
+    clang::SourceLocation Last = SM.getSpellingLoc(R.getEnd());
+    return E.column + std::max(1u, clang::Lexer::MeasureTokenLength(Last, SM, LO));
   }
 
 private:
   const clang::SourceManager &SM;
+  const clang::LangOptions &LO;
   const std::string &Root;
 };
 
@@ -118,7 +123,7 @@ public:
     if (CI.getDiagnostics().hasErrorOccurred())
       return;
     const clang::SourceManager &SM = Ctx.getSourceManager();
-    Positions P(SM, Root);
+    Positions P(SM, Ctx.getLangOpts(), Root);
     recordIncludes(SM);
     std::vector<const clang::FunctionDecl *> Kernels = ann::findKernels(Ctx);
     for (const clang::FunctionDecl *K : Kernels) {
