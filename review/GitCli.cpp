@@ -110,20 +110,24 @@ std::optional<std::string> GitRepository::resolveCommit(const std::string &Rev,
 std::optional<std::string> GitRepository::diff(const std::string &Base, const std::string &Head,
                                                const std::vector<std::string> &Paths,
                                                std::string &Error) const {
-  std::vector<std::string> Args{
-      "diff",   "--no-ext-diff",       "--no-textconv",   "--no-color",      "--no-relative",
-      "--text", "--ignore-submodules", "--src-prefix=a/", "--dst-prefix=b/", "-U0",
-      "-M"};
-  if (Head == IndexRevision)
-    Args.push_back("--cached");
-  Args.push_back(Base);
-  if (!Head.empty() && Head != IndexRevision)
-    Args.push_back(Head);
+  // Plumbing, not `git diff`: porcelain diff refreshes the index (it takes
+  // index.lock and rewrites .git/index), which a read-only checkout forbids.
+  std::vector<std::string> Args;
+  if (Head.empty())
+    Args = {"diff-index", "-p", Base};
+  else if (Head == IndexRevision)
+    Args = {"diff-index", "-p", "--cached", Base};
+  else
+    Args = {"diff-tree", "-r", "-p", Base, Head};
+  for (const char *Option :
+       {"--no-ext-diff", "--no-textconv", "--no-color", "--no-relative", "--text",
+        "--ignore-submodules", "--src-prefix=a/", "--dst-prefix=b/", "-U0", "-M"})
+    Args.insert(Args.end() - (Head.empty() || Head == IndexRevision ? 1 : 2), Option);
   Args.push_back("--");
   Args.insert(Args.end(), Paths.begin(), Paths.end());
   GitOutput O = run(Args);
   if (!O.ok()) {
-    Error = describe(O, "git diff");
+    Error = describe(O, Args.front());
     return std::nullopt;
   }
   return O.out;

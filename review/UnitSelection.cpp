@@ -103,6 +103,10 @@ UnitSelection selectUnits(const std::vector<FilePatch> &Files, SourceTree &Base,
   std::set<std::string> Listed; // head (or base) paths already units
   std::vector<std::string> HeadHeaders, BaseHeaders;
   for (const FilePatch &F : Files) {
+    // No hunks and no rename: a mode change, or a file git only saw as
+    // stat-dirty; the text is the same.
+    if (F.modeOnly)
+      continue;
     const std::string &Any = F.newPath.empty() ? F.oldPath : F.newPath;
     if (isKernelSource(F.newPath) || (F.newPath.empty() && isKernelSource(F.oldPath))) {
       ReviewUnit U;
