@@ -13,6 +13,8 @@
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Lex/Lexer.h"
@@ -113,6 +115,79 @@ void recordAnnotations(const Positions &P, const ann::KernelAnnotations &A, Kern
   }
 }
 
+// The local variables an initialiser refers to, and whether it uses a macro.
+class InitialiserScan : public clang::RecursiveASTVisitor<InitialiserScan> {
+public:
+  bool VisitDeclRefExpr(clang::DeclRefExpr *E) {
+    if (const auto *V = llvm::dyn_cast<clang::VarDecl>(E->getDecl()))
+      if (V->isLocalVarDecl())
+        Locals.push_back(V);
+    return true;
+  }
+  bool VisitStmt(clang::Stmt *S) {
+    Macro |= S->getBeginLoc().isMacroID() || S->getEndLoc().isMacroID();
+    return true;
+  }
+  std::vector<const clang::VarDecl *> Locals;
+  bool Macro = false;
+};
+
+void resolveMacros(ann::Expr &E, const ann::PragmaLog &Log) {
+  if (E.kind == ann::ExprKind::Identifier)
+    if (std::optional<std::int64_t> V = Log.integerMacro(E.name)) {
+      E.resolution.kind = ann::NameKind::IntegerMacro;
+      E.resolution.constant = V;
+    }
+  for (ann::Expr &C : E.operands)
+    resolveMacros(C, Log);
+}
+
+void recordLocalDefinitions(clang::ASTContext &Ctx, const ann::KernelAnnotations &A,
+                            const ann::PragmaLog &Log, KernelRecord &K) {
+  if (!A.kernel->getBody())
+    return;
+  std::vector<const clang::VarDecl *> Work;
+  for (const ann::BoundPragma &P : A.pragmas)
+    ann::forEachNode(P.pragma.predicate, [&](const ann::Expr &E) {
+      if (E.kind == ann::ExprKind::Identifier && E.resolution.kind == ann::NameKind::LocalVariable)
+        if (const auto *V = llvm::dyn_cast_or_null<clang::VarDecl>(E.resolution.decl))
+          Work.push_back(V);
+    });
+  clang::ExprMutationAnalyzer Mutations(*A.kernel->getBody(), Ctx);
+  std::map<std::string, const clang::VarDecl *> Seen;
+  std::set<std::string> Ambiguous;
+  while (!Work.empty()) {
+    const clang::VarDecl *V = Work.back();
+    Work.pop_back();
+    std::string Name = V->getNameAsString();
+    auto [It, New] = Seen.try_emplace(Name, V);
+    if (!New) {
+      if (It->second != V)
+        Ambiguous.insert(Name);
+      continue;
+    }
+    const clang::Expr *Init = V->getInit();
+    if (!Init || !V->getType()->isIntegerType() || Mutations.isMutated(V))
+      continue;
+    InitialiserScan Scan;
+    Scan.TraverseStmt(const_cast<clang::Expr *>(Init));
+    if (Scan.Macro)
+      continue;
+    llvm::StringRef Text =
+        clang::Lexer::getSourceText(clang::CharSourceRange::getTokenRange(Init->getSourceRange()),
+                                    Ctx.getSourceManager(), Ctx.getLangOpts());
+    ann::Result<ann::Expr> Parsed =
+        ann::parseExpression(std::string_view(Text.data(), Text.size()));
+    if (Text.empty() || !Parsed.ok())
+      continue;
+    resolveMacros(*Parsed, Log);
+    K.localDefinitions[Name] = std::move(*Parsed);
+    Work.insert(Work.end(), Scan.Locals.begin(), Scan.Locals.end());
+  }
+  for (const std::string &Name : Ambiguous)
+    K.localDefinitions.erase(Name);
+}
+
 class ObligationConsumer : public clang::ASTConsumer {
 public:
   ObligationConsumer(clang::CompilerInstance &CI, std::shared_ptr<ann::PragmaLog> Log,
@@ -153,6 +228,7 @@ private:
     if (!K.annotationErrors.empty())
       return K;
     recordAnnotations(P, A, K);
+    recordLocalDefinitions(Ctx, A, *Log, K);
     if (!K.annotated)
       return K;
     inv::KernelReport Report = inv::analyzeKernel(Ctx, A, Options);

@@ -200,6 +200,15 @@ const inv::Term *PredicateTranslator::integer(const ann::Expr &E, std::string &W
   case ann::ExprKind::Identifier:
     if (E.resolution.constant)
       return Ctx.constant(*E.resolution.constant);
+    if (Definitions && (E.resolution.kind == ann::NameKind::LocalVariable ||
+                        E.resolution.kind == ann::NameKind::Unresolved)) {
+      auto It = Definitions->find(E.name);
+      if (It != Definitions->end() && Expanding.insert(E.name).second) {
+        const inv::Term *T = integer(It->second, Why);
+        Expanding.erase(E.name);
+        return T;
+      }
+    }
     return Ctx.symbol(E.name, E.resolution.kind == ann::NameKind::Parameter
                                   ? inv::SymbolKind::Param
                                   : inv::SymbolKind::Other);

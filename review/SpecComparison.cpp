@@ -17,6 +17,7 @@ public:
     Translate.addCoordinates(Base.coordinates);
     Translate.addCoordinates(Head.coordinates);
     Facts = Translate.builtinFacts();
+    Translate.useDefinitions(&Base.localDefinitions);
     for (const PragmaRecord &P : Base.pragmas)
       if (const inv::Term *T = kernelAssumption(P))
         Facts.push_back(T);
@@ -169,9 +170,11 @@ bool SpecComparer::sameTag(const TagRecord &B, const TagRecord &H, std::string &
 
 void SpecComparer::compareKernelAssumptions() {
   std::vector<const inv::Term *> BaseParts;
+  Translate.useDefinitions(&Base.localDefinitions);
   for (const PragmaRecord &P : Base.pragmas)
     if (const inv::Term *T = kernelAssumption(P))
       BaseParts.push_back(T);
+  Translate.useDefinitions(&Head.localDefinitions);
   const inv::Term *BaseAll = Ctx.allOf(BaseParts);
   std::vector<const inv::Term *> Builtins = Translate.builtinFacts();
   for (const PragmaRecord &P : Head.pragmas) {
@@ -233,7 +236,9 @@ void SpecComparer::comparePragmas(ann::PragmaKind Kind) {
 
 void SpecComparer::comparePair(ann::PragmaKind Kind, const PragmaRecord &B, const PragmaRecord &H) {
   std::string Why;
+  Translate.useDefinitions(&Base.localDefinitions);
   const inv::Term *TB = Translate.predicate(B.pragma.predicate, Why);
+  Translate.useDefinitions(&Head.localDefinitions);
   const inv::Term *TH = TB ? Translate.predicate(H.pragma.predicate, Why) : nullptr;
   Implication I;
   if (TB && TH)

@@ -2,8 +2,9 @@
 // however far unrelated hunks move them; results on changed lines belong to
 // their change; others are attributed to the nearest change.
 
-#include "ave/review/ChangeMap.h"
 #include "ave/review/LineMapping.h"
+
+#include "ave/review/ChangeMap.h"
 #include "ave/review/UnifiedPatch.h"
 
 #include <gtest/gtest.h>

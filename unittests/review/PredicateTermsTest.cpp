@@ -92,6 +92,33 @@ TEST_F(Predicates, TagsComparedWithIntegersAreRefused) {
   EXPECT_FALSE(Why.empty());
 }
 
+TEST_F(Predicates, LocalsAreWhatTheyStandFor) {
+  auto Def = [](const char *Text) { return *ann::parseExpression(Text); };
+  std::map<std::string, ann::Expr> BaseDefs{{"tx", Def("threadIdx.x")},
+                                            {"col", Def("blockIdx.x * 16 + tx")}};
+  std::map<std::string, ann::Expr> HeadDefs{{"t", Def("threadIdx.x")},
+                                            {"col", Def("blockIdx.x * 16 + t")}};
+  auto Local = [&](const char *Text, const std::map<std::string, ann::Expr> &Defs) {
+    auto E = ann::parseExpression(Text);
+    resolve(*E, {});
+    T.useDefinitions(&Defs);
+    std::string Why;
+    return T.predicate(*E, Why);
+  };
+  // Renamed locals: the same predicate.
+  const inv::Term *B = Local("tag(Bs[k][tx]) == B(k, col)", BaseDefs);
+  const inv::Term *H = Local("tag(Bs[k][t]) == B(k, col)", HeadDefs);
+  EXPECT_EQ(B, H);
+  // A redefined local with the same text: not the same predicate.
+  std::map<std::string, ann::Expr> Redefined{{"tx", Def("threadIdx.y")},
+                                             {"col", Def("blockIdx.x * 16 + tx")}};
+  const inv::Term *R = Local("tag(Bs[k][tx]) == B(k, col)", Redefined);
+  EXPECT_EQ(implies(Ctx, T.builtinFacts(), R, B, 10000).status, Implication::Fails);
+  // A definition that names itself is not followed forever.
+  std::map<std::string, ann::Expr> Loop{{"x", Def("x + 1")}};
+  EXPECT_NE(Local("x < 4", Loop), nullptr);
+}
+
 TEST_F(Predicates, FailureComesWithValues) {
   Implication I = implies(Ctx, T.builtinFacts(), term("k < 32"), term("k < 16"), 10000);
   ASSERT_EQ(I.status, Implication::Fails);

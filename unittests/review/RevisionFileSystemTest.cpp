@@ -2,8 +2,9 @@
 // the version (never the disk), paths outside the root only from allowed
 // directories, with `..` resolved as the kernel would.
 
-#include "ave/review/PathSafety.h"
 #include "ave/review/RevisionFileSystem.h"
+
+#include "ave/review/PathSafety.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"

@@ -36,6 +36,12 @@ public:
   // are in this order after binding). Call for both versions' kernels.
   void addCoordinates(const std::map<std::string, std::vector<std::string>> &Coordinates);
 
+  // What locals stand for on the side being translated (null: nothing, a
+  // local is a symbol of its name). See KernelRecord::localDefinitions.
+  void useDefinitions(const std::map<std::string, ann::Expr> *Definitions) {
+    this->Definitions = Definitions;
+  }
+
   // A 0/1 term, or null with Why set (a construct it cannot translate).
   const inv::Term *predicate(const ann::Expr &E, std::string &Why);
   const inv::Term *integer(const ann::Expr &E, std::string &Why);
@@ -60,6 +66,8 @@ private:
   std::map<std::string, std::vector<std::string>> Coordinates;
   std::set<std::string> AllCoordinateNames;
   std::map<std::string, int64_t> TensorIds;
+  const std::map<std::string, ann::Expr> *Definitions = nullptr;
+  std::set<std::string> Expanding; // definitions being translated (no cycles)
 };
 
 struct Implication {

@@ -69,6 +69,13 @@ struct KernelRecord {
   // Coordinate names of each tensor in declaration order (tag literals list
   // their arguments in this order).
   std::map<std::string, std::vector<std::string>> coordinates;
+  // The locals the pragmas name that are never modified after their
+  // initialiser (`int row = blockIdx.y * 16 + ty`), by name: the spec
+  // comparison reads `row` as what it stands for, so renaming a local or
+  // redefining it is seen for what it is. Integer macros in them are
+  // resolved to their values; an initialiser that uses a function-like
+  // macro, or a name declared twice, is left out (the local stays a symbol).
+  std::map<std::string, ann::Expr> localDefinitions;
 };
 
 struct LintRecord {
