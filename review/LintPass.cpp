@@ -29,12 +29,23 @@ namespace {
 // Links the ave-* module in (see AveTidyModule.cpp).
 [[maybe_unused]] int AnchorDestination = ave::lint::AveTidyModuleAnchorSource;
 
-// The lint checks keep per-unit state keyed by the unit's Preprocessor.
-// Keeping the previous unit's Preprocessor alive until the next one exists
-// guarantees the two never share an address, so that state is never taken
-// for the previous unit's.
-std::shared_ptr<clang::Preprocessor> &previousPreprocessor() {
-  static std::shared_ptr<clang::Preprocessor> P;
+// The lint checks keep per-unit state keyed by the address of the unit's
+// Preprocessor (src/lint/AveCheck.cpp). A new unit's Preprocessor could be
+// allocated where the previous one was, and its state (with the previous
+// unit's pragma log) would be taken for the new unit's. So the previous
+// unit's Preprocessor, with the compiler instance that owns what it refers
+// to, stays alive until the next one exists.
+struct PreviousUnit {
+  std::shared_ptr<clang::Preprocessor> preprocessor;
+  std::unique_ptr<clang::CompilerInstance> compiler;
+  void release() {
+    preprocessor.reset(); // before the managers it refers to
+    compiler.reset();
+  }
+};
+
+PreviousUnit &previousUnit() {
+  static PreviousUnit P;
   return P;
 }
 
@@ -112,12 +123,16 @@ ParseOutcome runLintPass(const ParseInputs &InArg, const std::string &Root,
 
   ParseInputs In = InArg;
   In.diagnostics = &DiagConsumer;
+  std::unique_ptr<clang::CompilerInstance> Compiler;
+  In.retain = &Compiler;
   ConsumerMaker Make = [&](clang::CompilerInstance &CI) {
     std::unique_ptr<clang::ASTConsumer> Consumer = Factory.createASTConsumer(CI, In.file);
-    previousPreprocessor() = CI.getPreprocessorPtr();
+    previousUnit().release(); // this unit's Preprocessor exists now
+    previousUnit().preprocessor = CI.getPreprocessorPtr();
     return Consumer;
   };
   ParseOutcome Out = parseUnit(In, Make);
+  previousUnit().compiler = std::move(Compiler);
   std::vector<clang::tidy::ClangTidyError> Errors = DiagConsumer.take();
 
   LineTable Lines(*In.fs);
@@ -142,10 +157,7 @@ ParseOutcome runLintPass(const ParseInputs &InArg, const std::string &Root,
   return Out;
 }
 
-std::vector<std::string> enabledLintChecks(const std::string &Glob) {
-  clang::tidy::ClangTidyOptions O = clang::tidy::ClangTidyOptions::getDefaults();
-  O.Checks = "-*," + Glob;
-  return clang::tidy::getCheckNames(O, /*AllowEnablingAnalyzerAlphaCheckers=*/false);
-}
+void releaseLintPassState() { previousUnit().release(); }
+
 
 } // namespace ave::review

@@ -47,6 +47,7 @@
 
 #include "ave/review/ChangeMap.h"
 #include "ave/review/HeadChecks.h"
+#include "ave/review/LintPass.h"
 #include "ave/review/UnitComparison.h"
 #include "ave/review/UnitSelection.h"
 
@@ -128,6 +129,7 @@ public:
       if (Head && Head->parsed)
         HeadUnits.push_back({*U.headPath, Head->includedFiles});
     }
+    releaseLintPassState();
     removeDuplicates(R.findings);
     runOptIn(*Change, HeadUnits, R);
     R.refusedPaths = Analyzer.refusedPaths();

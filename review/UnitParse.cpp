@@ -113,8 +113,23 @@ public:
       Invocation->getFrontendOpts().OutputFile = In.pchOutput;
       Invocation->getFrontendOpts().ProgramAction = clang::frontend::GeneratePCH;
     }
-    return FrontendActionFactory::runInvocation(std::move(Invocation), Files,
-                                                std::move(PCHContainerOps), DiagConsumer);
+    if (!In.retain)
+      return FrontendActionFactory::runInvocation(std::move(Invocation), Files,
+                                                  std::move(PCHContainerOps), DiagConsumer);
+    // What FrontendActionFactory::runInvocation does, with the compiler
+    // instance handed to the caller afterwards instead of destroyed.
+    auto Compiler = std::make_unique<clang::CompilerInstance>(std::move(PCHContainerOps));
+    Compiler->setInvocation(std::move(Invocation));
+    Compiler->setFileManager(Files);
+    std::unique_ptr<clang::FrontendAction> Action = create();
+    Compiler->createDiagnostics(DiagConsumer, /*ShouldOwnClient=*/false);
+    if (!Compiler->hasDiagnostics())
+      return false;
+    Compiler->createSourceManager(*Files);
+    bool Ok = Compiler->ExecuteAction(*Action);
+    Files->clearStatCache();
+    *In.retain = std::move(Compiler);
+    return Ok;
   }
 
 private:

@@ -25,7 +25,9 @@ struct LintPassOptions {
 ParseOutcome runLintPass(const ParseInputs &In, const std::string &Root,
                          const LintPassOptions &Options, UnitRecord &Unit);
 
-// Every check name lint knows (`lint --list-checks` with `-*,<glob>`).
-std::vector<std::string> enabledLintChecks(const std::string &Glob);
+// Frees what the lint pass keeps between units (see LintPass.cpp); call when
+// no lint pass follows.
+void releaseLintPassState();
+
 
 } // namespace ave::review

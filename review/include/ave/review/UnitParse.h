@@ -57,6 +57,9 @@ struct ParseInputs {
   std::string pch;       // a precompiled prefix to load first; empty: none
   std::string pchOutput; // set: emit a PCH of `file` there instead of analysing
   clang::DiagnosticConsumer *diagnostics = nullptr; // null: collected as text
+  // Set: the compiler instance is kept here after the parse (its AST is
+  // gone, its source and file managers stay) instead of being destroyed.
+  std::unique_ptr<clang::CompilerInstance> *retain = nullptr;
 };
 
 struct ParseOutcome {
