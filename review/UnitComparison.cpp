@@ -45,6 +45,7 @@ public:
       unparsable(*Head, FindingKind::HeadUnparsable, Severity::Error,
                  "head does not compile, so nothing in it can be checked");
       Head = nullptr;
+      HeadFailed = true;
     }
     if (Base && !Base->parsed) {
       if (Head)
@@ -100,6 +101,7 @@ private:
   }
 
   const UnitRecord *Base, *Head;
+  bool HeadFailed = false;
   const ChangeMap &Map;
   const ComparisonOptions &Options;
   ReviewReport &Report;
@@ -146,13 +148,16 @@ void UnitComparer::compareKernel(const KernelRecord *B, const KernelRecord *H) {
   Report.kernels.push_back(T);
 
   if (!H) {
-    if (B->annotated && Head) {
+    // A head that does not compile has been reported as such.
+    if (B->annotated && !HeadFailed) {
       Finding F;
       F.kind = FindingKind::KernelRemoved;
       F.check = "ave-invariant";
       F.severity = Severity::Note;
-      F.message = "kernel '" + B->name + "' is no longer in this file (removed or renamed); its " +
-                  std::to_string(T.baseTotal) + " obligations are gone with it";
+      F.message = "kernel '" + B->name + "' is " +
+                  (Head ? "no longer in this file (removed or renamed)"
+                        : "gone with its file (deleted or no longer compiled)") +
+                  "; its " + std::to_string(T.baseTotal) + " obligations are gone with it";
       F.location = B->location;
       F.locationInBase = true;
       F.kernel = B->name;
