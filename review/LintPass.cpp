@@ -159,5 +159,4 @@ ParseOutcome runLintPass(const ParseInputs &InArg, const std::string &Root,
 
 void releaseLintPassState() { previousUnit().release(); }
 
-
 } // namespace ave::review

@@ -48,6 +48,7 @@
 #include "ave/review/ChangeMap.h"
 #include "ave/review/HeadChecks.h"
 #include "ave/review/LintPass.h"
+#include "ave/review/PathSafety.h"
 #include "ave/review/UnitComparison.h"
 #include "ave/review/UnitSelection.h"
 
@@ -102,7 +103,12 @@ public:
     UnitSelection Selection = selectUnits(Change->files, *Change->base, *Change->head);
     R.changedHeaders = Selection.changedHeaders;
     R.otherFiles = Selection.otherFiles;
-    UnitAnalyzer Analyzer(Change->root, Options.analyzer);
+    AnalyzerOptions AO = Options.analyzer;
+    if (!AO.pchCacheDir.empty() && isWithin(Change->root, AO.pchCacheDir)) {
+      R.notes.push_back("the PCH cache directory is inside the repository: not used");
+      AO.pchCacheDir.clear();
+    }
+    UnitAnalyzer Analyzer(Change->root, AO);
     if (!Analyzer.ok()) {
       Run.inputError = Analyzer.error();
       return Run;
@@ -136,6 +142,9 @@ public:
     if (unsigned N = Analyzer.precompiledPrefixes())
       R.notes.push_back(std::to_string(N) + " precompiled include prefix" + (N == 1 ? "" : "es") +
                         " shared by the parses");
+    if (unsigned N = Analyzer.reusedPrefixes())
+      R.notes.push_back(std::to_string(N) + " precompiled include prefix" + (N == 1 ? "" : "es") +
+                        " reused from the cache directory");
     R.sortFindings();
     R.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
     return Run;

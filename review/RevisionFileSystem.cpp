@@ -37,9 +37,9 @@ private:
 class RevisionFileSystem : public llvm::vfs::FileSystem {
 public:
   RevisionFileSystem(std::string Root, SourceTree &Tree, std::vector<std::string> Allowed,
-                     std::shared_ptr<RefusedPaths> Refused)
+                     std::shared_ptr<RefusedPaths> Refused, std::shared_ptr<OutsideReads> Reads)
       : Root(std::move(Root)), Tree(Tree), Allowed(std::move(Allowed)), Refused(std::move(Refused)),
-        Real(llvm::vfs::getRealFileSystem()), Cwd(this->Root) {}
+        Reads(std::move(Reads)), Real(llvm::vfs::getRealFileSystem()), Cwd(this->Root) {}
 
   llvm::ErrorOr<llvm::vfs::Status> status(const llvm::Twine &Path) override {
     std::string Raw = absolute(Path), P;
@@ -60,8 +60,14 @@ public:
     Place Where = classify(Raw, P);
     if (Where == Place::Refused)
       return std::make_error_code(std::errc::no_such_file_or_directory);
-    if (Where == Place::Outside)
+    if (Where == Place::Outside) {
+      if (Reads) {
+        llvm::SmallString<256> RealPath;
+        if (!llvm::sys::fs::real_path(Raw, RealPath))
+          Reads->paths.insert(std::string(RealPath));
+      }
       return Real->openFileForRead(Raw);
+    }
     {
       llvm::ErrorOr<llvm::vfs::Status> S = treeStatus(P);
       if (!S)
@@ -204,6 +210,7 @@ private:
   SourceTree &Tree;
   std::vector<std::string> Allowed;
   std::shared_ptr<RefusedPaths> Refused;
+  std::shared_ptr<OutsideReads> Reads;
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Real;
   std::string Cwd;
   std::map<std::string, llvm::sys::fs::UniqueID> Ids;
@@ -214,9 +221,9 @@ private:
 
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
 makeRevisionFileSystem(std::string Root, SourceTree &Tree, std::vector<std::string> AllowedOutside,
-                       std::shared_ptr<RefusedPaths> Refused) {
+                       std::shared_ptr<RefusedPaths> Refused, std::shared_ptr<OutsideReads> Reads) {
   return llvm::makeIntrusiveRefCnt<RevisionFileSystem>(
-      std::move(Root), Tree, std::move(AllowedOutside), std::move(Refused));
+      std::move(Root), Tree, std::move(AllowedOutside), std::move(Refused), std::move(Reads));
 }
 
 std::vector<std::string> defaultAllowedOutside() {

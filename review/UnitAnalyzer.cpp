@@ -12,7 +12,7 @@ namespace ave::review {
 
 UnitAnalyzer::UnitAnalyzer(std::string RootArg, AnalyzerOptions OptionsArg)
     : Root(std::move(RootArg)), Options(std::move(OptionsArg)), Commands(Options.frontend),
-      Pch(Root), Refused(std::make_shared<RefusedPaths>()) {}
+      Pch(Root, Options.pchCacheDir), Refused(std::make_shared<RefusedPaths>()) {}
 
 namespace {
 
@@ -52,6 +52,8 @@ UnitRecord UnitAnalyzer::analyse(SourceTree &Tree, const std::string &Path,
   In.file = Root + "/" + Path;
   In.command = Commands.forFile(In.file, Root);
   std::vector<std::string> Allowed = defaultAllowedOutside();
+  for (const std::string &Dir : commandIncludeDirs(In.command))
+    Allowed.push_back(Dir);
   if (Options.precompiledPrefix) {
     auto T = std::chrono::steady_clock::now();
     unsigned Before = Pch.built();
@@ -79,8 +81,10 @@ UnitRecord UnitAnalyzer::analyse(SourceTree &Tree, const std::string &Path,
     ParseInputs Plain = In;
     Plain.pch.clear();
     T = std::chrono::steady_clock::now();
-    runObligationPass(Plain, Root, Options.analysis, Again);
+    ParseOutcome Plainly = runObligationPass(Plain, Root, Options.analysis, Again);
     Log("obligations again", false, T);
+    if (!O.ok && Plainly.ok)
+      Pch.discard(In.pch);
     Unit = std::move(Again);
   }
   if (LintChecks && Unit.parsed) {

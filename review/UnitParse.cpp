@@ -12,6 +12,7 @@
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace ave::review {
@@ -50,6 +51,34 @@ UnitCommand CompileCommands::forFile(const std::string &AbsolutePath,
   C.commandLine = frontend::defaultHipArgs(Options.args);
   C.commandLine.push_back(AbsolutePath);
   return C;
+}
+
+std::vector<std::string> commandIncludeDirs(const UnitCommand &Command) {
+  std::vector<std::string> Dirs;
+  const std::vector<std::string> &Args = Command.commandLine;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    llvm::StringRef A = Args[I];
+    std::string Dir;
+    for (llvm::StringRef Flag : {"-isystem", "-iquote", "-idirafter", "-I"}) {
+      if (!A.starts_with(Flag))
+        continue;
+      if (A == Flag && I + 1 < Args.size())
+        Dir = Args[++I];
+      else
+        Dir = A.drop_front(Flag.size()).str();
+      break;
+    }
+    if (Dir.empty())
+      continue;
+    llvm::SmallString<256> Abs(Dir);
+    if (!llvm::sys::path::is_absolute(Abs)) {
+      Abs = Command.directory;
+      llvm::sys::path::append(Abs, Dir);
+    }
+    llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+    Dirs.push_back(std::string(Abs));
+  }
+  return Dirs;
 }
 
 namespace {

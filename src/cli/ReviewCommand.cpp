@@ -14,13 +14,15 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
+
 namespace ave::cli {
 
 namespace {
 
 struct ReviewArgs {
   std::string base, head, patch, root, format, output, summary, failOn = "error";
-  std::string checks = "ave-*", testCommand;
+  std::string checks = "ave-*", testCommand, pchCache;
   int strip = -1;
   bool cached = false, compile = false, noImplicit = false, noPch = false, verbose = false;
   unsigned z3TimeoutMs = 10000, lintZ3TimeoutMs = 1000;
@@ -102,6 +104,17 @@ review::ReviewOptions reviewOptions(const GlobalOptions &G, const ReviewArgs &A)
   O.analyzer.lint.target = G.frontend.args.target;
   O.analyzer.lint.z3TimeoutMs = A.lintZ3TimeoutMs;
   O.analyzer.precompiledPrefix = !A.noPch;
+  // --pch-cache, else $AVE_PCH_CACHE; made absolute (review runs git from the root).
+  std::string Cache = A.pchCache;
+  if (Cache.empty())
+    if (const char *Env = std::getenv("AVE_PCH_CACHE"))
+      Cache = Env;
+  if (!Cache.empty()) {
+    llvm::SmallString<256> Abs(Cache);
+    llvm::sys::fs::make_absolute(Abs);
+    llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+    O.analyzer.pchCacheDir = std::string(Abs);
+  }
   O.specTimeoutMs = A.z3TimeoutMs;
   O.compile = A.compile;
   O.testCommand = A.testCommand;
@@ -188,6 +201,9 @@ void registerReviewCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Sel
       ->capture_default_str();
   Review->add_flag("--no-implicit", A->noImplicit, "Only the explicit asserts");
   Review->add_flag("--no-pch", A->noPch, "Do not share a precompiled include prefix");
+  Review->add_option("--pch-cache", A->pchCache,
+                     "Keep precompiled include prefixes in DIR for later runs "
+                     "(default: $AVE_PCH_CACHE, else one temporary directory per run)");
   Review->add_flag("--compile", A->compile,
                    "Also compile head for the target (unsafe for untrusted changes)");
   Review->add_option("--test-cmd", A->testCommand,

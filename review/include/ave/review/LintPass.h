@@ -29,5 +29,4 @@ ParseOutcome runLintPass(const ParseInputs &In, const std::string &Root,
 // no lint pass follows.
 void releaseLintPassState();
 
-
 } // namespace ave::review

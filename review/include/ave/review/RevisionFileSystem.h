@@ -24,11 +24,17 @@ struct RefusedPaths {
   std::set<std::string> paths;
 };
 
+// The files outside the root that were opened (what a PCH depends on).
+struct OutsideReads {
+  std::set<std::string> paths;
+};
+
 // Root: canonical repository root. Tree must outlive the file system.
 // Refused collects the absolute paths that were denied (may be null).
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
 makeRevisionFileSystem(std::string Root, SourceTree &Tree, std::vector<std::string> AllowedOutside,
-                       std::shared_ptr<RefusedPaths> Refused = nullptr);
+                       std::shared_ptr<RefusedPaths> Refused = nullptr,
+                       std::shared_ptr<OutsideReads> Reads = nullptr);
 
 // The directories outside the root that parsing needs by default.
 std::vector<std::string> defaultAllowedOutside();

@@ -24,7 +24,8 @@ struct AnalyzerOptions {
   inv::AnalysisOptions analysis;
   LintPassOptions lint;
   bool precompiledPrefix = true;
-  bool verbose = false; // each pass and its time on stderr
+  std::string pchCacheDir; // empty: one temporary directory per run
+  bool verbose = false;    // each pass and its time on stderr
 };
 
 class UnitAnalyzer {
@@ -40,6 +41,7 @@ public:
   // Paths outside the root the parser asked for and was refused.
   const std::set<std::string> &refusedPaths() const { return Refused->paths; }
   unsigned precompiledPrefixes() const { return Pch.built(); }
+  unsigned reusedPrefixes() const { return Pch.reused(); }
 
 private:
   std::string Root;

@@ -48,6 +48,10 @@ private:
   std::string Error;
 };
 
+// The include directories a command names (-I, -isystem, -iquote,
+// -idirafter), absolute: the parse must be allowed to read them.
+std::vector<std::string> commandIncludeDirs(const UnitCommand &Command);
+
 using ConsumerMaker = std::function<std::unique_ptr<clang::ASTConsumer>(clang::CompilerInstance &)>;
 
 struct ParseInputs {
