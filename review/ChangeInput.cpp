@@ -118,6 +118,16 @@ std::optional<ChangeSet> loadGit(const ChangeRequest &R, std::string &Error) {
   }
   if (!C.head)
     return std::nullopt;
+  // A changed path that a symlink of either version leads out of the root
+  // is refused before anything of the change is read.
+  for (const FilePatch &F : C.files)
+    for (auto [Path, Tree] : {std::pair{&F.oldPath, C.base.get()}, {&F.newPath, C.head.get()}})
+      if (!Path->empty())
+        if (std::optional<std::string> Problem = Tree->pathProblem(*Path)) {
+          Error = "refusing path '" + *Path + "' (in " + Tree->label() + "): " + *Problem;
+          // Nothing is read from it: the check itself only read link targets.
+          return std::nullopt;
+        }
   return C;
 }
 

@@ -66,6 +66,7 @@ public:
     Error = "not available to a precompiled prefix";
     return std::nullopt;
   }
+  std::optional<std::string> pathProblem(const std::string &) override { return std::nullopt; }
   std::vector<std::string> filesMentioning(const std::string &,
                                            const std::vector<std::string> &) override {
     return {};

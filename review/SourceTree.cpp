@@ -73,6 +73,15 @@ public:
     return Text;
   }
 
+  std::optional<std::string> pathProblem(const std::string &Path) override {
+    std::string Error;
+    if (resolve(Path, Error))
+      return std::nullopt;
+    llvm::StringRef Reason(Error);
+    Reason.consume_front("'" + Path + "': ");
+    return Reason.str();
+  }
+
   std::vector<std::string> filesMentioning(const std::string &Needle,
                                            const std::vector<std::string> &Suffixes) override {
     std::string Error;
@@ -202,6 +211,13 @@ public:
     return Texts[Path] = (*Buffer)->getBuffer().str();
   }
 
+  std::optional<std::string> pathProblem(const std::string &Path) override {
+    ResolvedPath R = resolveUnderRoot(Root, Path);
+    if (!R.ok())
+      return R.error;
+    return std::nullopt;
+  }
+
   std::vector<std::string> filesMentioning(const std::string &Needle,
                                            const std::vector<std::string> &Suffixes) override {
     std::vector<std::string> Found;
@@ -267,6 +283,12 @@ public:
     if (!It->second)
       Error = "'" + Path + "' is deleted by the patch";
     return It->second;
+  }
+
+  std::optional<std::string> pathProblem(const std::string &Path) override {
+    if (Overrides.count(normalizeRelativePath(Path)))
+      return std::nullopt;
+    return Base.pathProblem(Path);
   }
 
   std::vector<std::string> filesMentioning(const std::string &Needle,

@@ -35,6 +35,7 @@ public:
     }
     return It->second;
   }
+  std::optional<std::string> pathProblem(const std::string &) override { return std::nullopt; }
   std::vector<std::string> filesMentioning(const std::string &,
                                            const std::vector<std::string> &) override {
     return {};

@@ -24,6 +24,9 @@ public:
   virtual EntryKind entry(const std::string &Path) = 0;
   // The file's text; nullopt with Error set when it is missing or unsafe.
   virtual std::optional<std::string> read(const std::string &Path, std::string &Error) = 0;
+  // Why Path must not be read in this tree (a symlink on the way leads out
+  // of the root), or nullopt. A missing file is not a problem.
+  virtual std::optional<std::string> pathProblem(const std::string &Path) = 0;
   // Files whose text contains Needle and whose names end in one of Suffixes.
   virtual std::vector<std::string> filesMentioning(const std::string &Needle,
                                                    const std::vector<std::string> &Suffixes) = 0;
