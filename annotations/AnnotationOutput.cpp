@@ -15,94 +15,94 @@ struct Position {
 
 // File location: for a tag spec written as a macro argument (AVE_TAG("..."))
 // that is the string literal itself, not the macro use.
-Position positionOf(const clang::SourceManager &sm, clang::SourceLocation location) {
-  Position position;
-  clang::PresumedLoc presumed = sm.getPresumedLoc(sm.getFileLoc(location));
-  if (presumed.isValid()) {
-    position.file = presumed.getFilename();
-    position.line = presumed.getLine();
-    position.column = presumed.getColumn();
+Position positionOf(const clang::SourceManager &Sm, clang::SourceLocation Location) {
+  Position Position;
+  clang::PresumedLoc Presumed = Sm.getPresumedLoc(Sm.getFileLoc(Location));
+  if (Presumed.isValid()) {
+    Position.file = Presumed.getFilename();
+    Position.line = Presumed.getLine();
+    Position.column = Presumed.getColumn();
   }
-  return position;
+  return Position;
 }
 
-nlohmann::json coordinatesJson(const TagSpec &spec) {
-  nlohmann::json coordinates = nlohmann::json::array();
-  for (const Coordinate &c : spec.coordinates)
-    coordinates.push_back({{"name", c.name}, {"bound", printExpr(c.bound)}});
-  return coordinates;
+nlohmann::json coordinatesJson(const TagSpec &Spec) {
+  nlohmann::json Coordinates = nlohmann::json::array();
+  for (const Coordinate &C : Spec.coordinates)
+    Coordinates.push_back({{"name", C.name}, {"bound", printExpr(C.bound)}});
+  return Coordinates;
 }
 
 } // namespace
 
-nlohmann::json toJson(const KernelAnnotations &annotations, const clang::SourceManager &sm) {
-  nlohmann::json out;
-  Position kernel = positionOf(sm, annotations.kernel->getLocation());
-  out["kernel"] = annotations.kernel->getNameAsString();
-  out["file"] = kernel.file;
-  out["line"] = kernel.line;
-  out["col"] = kernel.column;
-  out["tags"] = nlohmann::json::array();
-  for (const BoundTag &tag : annotations.tags) {
-    Position at = positionOf(sm, tag.specRange.getBegin());
-    out["tags"].push_back({{"decl", tag.decl->getNameAsString()},
-                           {"declKind", taggedDeclKindName(tag.declKind)},
-                           {"tensor", tag.spec.tensor},
-                           {"coordinates", coordinatesJson(tag.spec)},
-                           {"layout", printExpr(tag.spec.effectiveLayout())},
-                           {"explicitLayout", tag.spec.layout.has_value()},
-                           {"line", at.line},
-                           {"col", at.column}});
+nlohmann::json toJson(const KernelAnnotations &Annotations, const clang::SourceManager &Sm) {
+  nlohmann::json Out;
+  Position Kernel = positionOf(Sm, Annotations.kernel->getLocation());
+  Out["kernel"] = Annotations.kernel->getNameAsString();
+  Out["file"] = Kernel.file;
+  Out["line"] = Kernel.line;
+  Out["col"] = Kernel.column;
+  Out["tags"] = nlohmann::json::array();
+  for (const BoundTag &Tag : Annotations.tags) {
+    Position At = positionOf(Sm, Tag.specRange.getBegin());
+    Out["tags"].push_back({{"decl", Tag.decl->getNameAsString()},
+                           {"declKind", taggedDeclKindName(Tag.declKind)},
+                           {"tensor", Tag.spec.tensor},
+                           {"coordinates", coordinatesJson(Tag.spec)},
+                           {"layout", printExpr(Tag.spec.effectiveLayout())},
+                           {"explicitLayout", Tag.spec.layout.has_value()},
+                           {"line", At.line},
+                           {"col", At.column}});
   }
-  out["pragmas"] = nlohmann::json::array();
-  for (const BoundPragma &pragma : annotations.pragmas) {
-    Position at = positionOf(sm, pragma.location);
-    nlohmann::json item = {{"kind", pragmaKindName(pragma.pragma.kind)},
-                           {"text", printPragma(pragma.pragma)},
-                           {"line", at.line},
-                           {"col", at.column},
-                           {"kernelLevel", pragma.kernelLevel}};
-    if (pragma.statement)
-      item["statementLine"] = positionOf(sm, pragma.statement->getBeginLoc()).line;
+  Out["pragmas"] = nlohmann::json::array();
+  for (const BoundPragma &Pragma : Annotations.pragmas) {
+    Position At = positionOf(Sm, Pragma.location);
+    nlohmann::json Item = {{"kind", pragmaKindName(Pragma.pragma.kind)},
+                           {"text", printPragma(Pragma.pragma)},
+                           {"line", At.line},
+                           {"col", At.column},
+                           {"kernelLevel", Pragma.kernelLevel}};
+    if (Pragma.statement)
+      Item["statementLine"] = positionOf(Sm, Pragma.statement->getBeginLoc()).line;
     else
-      item["statementLine"] = nullptr;
-    out["pragmas"].push_back(std::move(item));
+      Item["statementLine"] = nullptr;
+    Out["pragmas"].push_back(std::move(Item));
   }
-  out["errors"] = nlohmann::json::array();
-  for (const AnnotationError &error : annotations.errors) {
-    Position at = positionOf(sm, error.range.getBegin());
-    out["errors"].push_back({{"message", error.message}, {"line", at.line}, {"col", at.column}});
+  Out["errors"] = nlohmann::json::array();
+  for (const AnnotationError &Error : Annotations.errors) {
+    Position At = positionOf(Sm, Error.range.getBegin());
+    Out["errors"].push_back({{"message", Error.message}, {"line", At.line}, {"col", At.column}});
   }
-  return out;
+  return Out;
 }
 
-void printText(llvm::raw_ostream &out, const KernelAnnotations &annotations,
-               const clang::SourceManager &sm) {
-  Position kernel = positionOf(sm, annotations.kernel->getLocation());
-  out << "kernel " << annotations.kernel->getNameAsString() << " (" << kernel.file << ":"
-      << kernel.line << ":" << kernel.column << ")\n";
-  for (const BoundTag &tag : annotations.tags) {
-    Position at = positionOf(sm, tag.specRange.getBegin());
-    out << "  tag " << taggedDeclKindName(tag.declKind) << " " << tag.decl->getNameAsString()
-        << ": " << printTagSpec(tag.spec);
-    if (!tag.spec.layout)
-      out << " (row-major: " << printExpr(tag.spec.effectiveLayout()) << ")";
-    out << "  [line " << at.line << "]\n";
+void printText(llvm::raw_ostream &Out, const KernelAnnotations &Annotations,
+               const clang::SourceManager &Sm) {
+  Position Kernel = positionOf(Sm, Annotations.kernel->getLocation());
+  Out << "kernel " << Annotations.kernel->getNameAsString() << " (" << Kernel.file << ":"
+      << Kernel.line << ":" << Kernel.column << ")\n";
+  for (const BoundTag &Tag : Annotations.tags) {
+    Position At = positionOf(Sm, Tag.specRange.getBegin());
+    Out << "  tag " << taggedDeclKindName(Tag.declKind) << " " << Tag.decl->getNameAsString()
+        << ": " << printTagSpec(Tag.spec);
+    if (!Tag.spec.layout)
+      Out << " (row-major: " << printExpr(Tag.spec.effectiveLayout()) << ")";
+    Out << "  [line " << At.line << "]\n";
   }
-  for (const BoundPragma &pragma : annotations.pragmas) {
-    Position at = positionOf(sm, pragma.location);
-    out << "  pragma " << printPragma(pragma.pragma) << "  [line " << at.line;
-    if (pragma.kernelLevel)
-      out << ", kernel-level";
-    else if (pragma.statement)
-      out << ", before line " << positionOf(sm, pragma.statement->getBeginLoc()).line;
+  for (const BoundPragma &Pragma : Annotations.pragmas) {
+    Position At = positionOf(Sm, Pragma.location);
+    Out << "  pragma " << printPragma(Pragma.pragma) << "  [line " << At.line;
+    if (Pragma.kernelLevel)
+      Out << ", kernel-level";
+    else if (Pragma.statement)
+      Out << ", before line " << positionOf(Sm, Pragma.statement->getBeginLoc()).line;
     else
-      out << ", at end of block";
-    out << "]\n";
+      Out << ", at end of block";
+    Out << "]\n";
   }
-  for (const AnnotationError &error : annotations.errors) {
-    Position at = positionOf(sm, error.range.getBegin());
-    out << "  error " << at.line << ":" << at.column << ": " << error.message << "\n";
+  for (const AnnotationError &Error : Annotations.errors) {
+    Position At = positionOf(Sm, Error.range.getBegin());
+    Out << "  error " << At.line << ":" << At.column << ": " << Error.message << "\n";
   }
 }
 

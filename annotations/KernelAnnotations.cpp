@@ -15,110 +15,110 @@
 namespace ave::ann {
 namespace {
 
-clang::SourceRange rangeInPragma(const RecordedPragma &recorded, unsigned begin, unsigned end) {
-  return {recorded.locationOf(begin), recorded.locationOf(end > begin ? end - 1 : begin)};
+clang::SourceRange rangeInPragma(const RecordedPragma &Recorded, unsigned Begin, unsigned End) {
+  return {Recorded.locationOf(Begin), Recorded.locationOf(End > Begin ? End - 1 : Begin)};
 }
 
-std::string pragmaName(PragmaKind kind) {
-  return std::string("'#pragma ave ") + pragmaKindName(kind) + "'";
+std::string pragmaName(PragmaKind Kind) {
+  return std::string("'#pragma ave ") + pragmaKindName(Kind) + "'";
 }
 
 class PragmaBinder {
 public:
-  PragmaBinder(clang::ASTContext &context, const PragmaLog &log, KernelAnnotations &annotations)
-      : Context(context), Log(log), Out(annotations) {}
+  PragmaBinder(clang::ASTContext &Context, const PragmaLog &Log, KernelAnnotations &Annotations)
+      : Context(Context), Log(Log), Out(Annotations) {}
 
-  void bind(size_t logIndex) {
-    const RecordedPragma &recorded = Log.pragmas[logIndex];
-    const clang::SourceManager &sm = Context.getSourceManager();
-    clang::SourceLocation location = sm.getExpansionLoc(recorded.introducer);
-    if (!isInsideBody(sm, *Out.kernel, location))
+  void bind(size_t LogIndex) {
+    const RecordedPragma &Recorded = Log.pragmas[LogIndex];
+    const clang::SourceManager &Sm = Context.getSourceManager();
+    clang::SourceLocation Location = Sm.getExpansionLoc(Recorded.introducer);
+    if (!isInsideBody(Sm, *Out.kernel, Location))
       return;
-    auto report = [&](unsigned begin, unsigned end, std::string message,
-                      std::optional<ParseNote> note = std::nullopt) {
-      std::optional<AnnotationNote> boundNote;
-      if (note)
-        boundNote = AnnotationNote{rangeInPragma(recorded, note->begin, note->end), note->message};
+    auto Report = [&](unsigned Begin, unsigned End, std::string Message,
+                      std::optional<ParseNote> Note = std::nullopt) {
+      std::optional<AnnotationNote> BoundNote;
+      if (Note)
+        BoundNote = AnnotationNote{rangeInPragma(Recorded, Note->begin, Note->end), Note->message};
       Out.errors.push_back(
-          AnnotationError{rangeInPragma(recorded, begin, end), std::move(message), boundNote});
+          AnnotationError{rangeInPragma(Recorded, Begin, End), std::move(Message), BoundNote});
     };
-    Result<Pragma> parsed = parsePragma(recorded.text);
-    if (!parsed) {
-      const ParseError &failure = parsed.error();
-      report(failure.begin, failure.end, failure.message, failure.note);
+    Result<Pragma> Parsed = parsePragma(Recorded.text);
+    if (!Parsed) {
+      const ParseError &Failure = Parsed.error();
+      Report(Failure.begin, Failure.end, Failure.message, Failure.note);
       return;
     }
-    Pragma &pragma = *parsed;
-    PragmaPlacement placement = placePragma(sm, *Out.kernel, location);
-    if (placement.error) {
-      Out.errors.push_back(AnnotationError{{location, location}, *placement.error, std::nullopt});
+    Pragma &Pragma = *Parsed;
+    PragmaPlacement Placement = placePragma(Sm, *Out.kernel, Location);
+    if (Placement.error) {
+      Out.errors.push_back(AnnotationError{{Location, Location}, *Placement.error, std::nullopt});
       return;
     }
-    bool atTopOfKernel = placement.block == Out.kernel->getBody() && placement.indexInBlock == 0;
-    if (pragma.kind == PragmaKind::Launch) {
-      if (placement.block != Out.kernel->getBody()) {
-        report(pragma.kindBegin, pragma.kindEnd,
+    bool AtTopOfKernel = Placement.block == Out.kernel->getBody() && Placement.indexInBlock == 0;
+    if (Pragma.kind == PragmaKind::Launch) {
+      if (Placement.block != Out.kernel->getBody()) {
+        Report(Pragma.kindBegin, Pragma.kindEnd,
                "'#pragma ave launch' describes the whole kernel; put it at the top level of the "
                "kernel body");
         return;
       }
-      if (const BoundPragma *previous = Out.launch()) {
+      if (const BoundPragma *Previous = Out.launch()) {
         Out.errors.push_back(AnnotationError{
-            rangeInPragma(recorded, pragma.kindBegin, pragma.kindEnd),
+            rangeInPragma(Recorded, Pragma.kindBegin, Pragma.kindEnd),
             "duplicate '#pragma ave launch'",
-            AnnotationNote{{previous->location, previous->location}, "previous launch is here"}});
+            AnnotationNote{{Previous->location, Previous->location}, "previous launch is here"}});
         return;
       }
     }
 
-    NameScope scope{Context,
+    NameScope Scope{Context,
                     *Out.kernel,
                     Log,
                     Out.tags,
                     nullptr,
-                    placement.locals,
-                    pragmaName(pragma.kind),
-                    pragma.kind == PragmaKind::Assert || pragma.kind == PragmaKind::Assume};
-    auto reportResolution = [&](unsigned b, unsigned e, std::string m) { report(b, e, m); };
-    switch (pragma.kind) {
+                    Placement.locals,
+                    pragmaName(Pragma.kind),
+                    Pragma.kind == PragmaKind::Assert || Pragma.kind == PragmaKind::Assume};
+    auto ReportResolution = [&](unsigned B, unsigned E, std::string M) { Report(B, E, M); };
+    switch (Pragma.kind) {
     case PragmaKind::Assert:
     case PragmaKind::Assume:
-      if (!resolveNames(pragma.predicate, scope, reportResolution))
+      if (!resolveNames(Pragma.predicate, Scope, ReportResolution))
         return;
       break;
     case PragmaKind::Launch:
-      for (std::vector<Expr> *dims : {&pragma.launch.block, &pragma.launch.grid})
-        for (Expr &dim : *dims)
-          if (!resolveNames(dim, scope, reportResolution))
+      for (std::vector<Expr> *Dims : {&Pragma.launch.block, &Pragma.launch.grid})
+        for (Expr &Dim : *Dims)
+          if (!resolveNames(Dim, Scope, ReportResolution))
             return;
       break;
     case PragmaKind::Reset:
-      if (!resolveNames(pragma.array, scope, reportResolution))
+      if (!resolveNames(Pragma.array, Scope, ReportResolution))
         return;
-      if (pragma.array.resolution.kind != NameKind::SharedArray) {
-        report(pragma.array.begin, pragma.array.end,
-               "'#pragma ave reset' needs a __shared__ array; '" + pragma.array.name + "' is " +
-                   describe(pragma.array.resolution.kind));
+      if (Pragma.array.resolution.kind != NameKind::SharedArray) {
+        Report(Pragma.array.begin, Pragma.array.end,
+               "'#pragma ave reset' needs a __shared__ array; '" + Pragma.array.name + "' is " +
+                   describe(Pragma.array.resolution.kind));
         return;
       }
       break;
     }
 
-    BoundPragma bound;
-    bound.pragma = std::move(pragma);
-    bound.text = recorded.text;
-    bound.location = location;
-    bound.logIndex = logIndex;
-    bound.statement = placement.statement;
-    bound.block = placement.block;
-    bound.kernelLevel = bound.pragma.kind == PragmaKind::Launch ||
-                        (bound.pragma.kind == PragmaKind::Assume && atTopOfKernel);
-    Out.pragmas.push_back(std::move(bound));
+    BoundPragma Bound;
+    Bound.pragma = std::move(Pragma);
+    Bound.text = Recorded.text;
+    Bound.location = Location;
+    Bound.logIndex = LogIndex;
+    Bound.statement = Placement.statement;
+    Bound.block = Placement.block;
+    Bound.kernelLevel = Bound.pragma.kind == PragmaKind::Launch ||
+                        (Bound.pragma.kind == PragmaKind::Assume && AtTopOfKernel);
+    Out.pragmas.push_back(std::move(Bound));
   }
 
 private:
-  static std::string describe(NameKind kind) {
-    switch (kind) {
+  static std::string describe(NameKind Kind) {
+    switch (Kind) {
     case NameKind::Parameter:
       return "a kernel parameter";
     case NameKind::LocalVariable:
@@ -129,7 +129,7 @@ private:
     case NameKind::IntegerMacro:
       return "an integer constant";
     default:
-      return std::string("a ") + nameKindName(kind);
+      return std::string("a ") + nameKindName(Kind);
     }
   }
 
@@ -141,18 +141,18 @@ private:
 class KernelFinder : public clang::RecursiveASTVisitor<KernelFinder> {
 public:
   bool shouldVisitTemplateInstantiations() const { return false; }
-  bool VisitFunctionDecl(clang::FunctionDecl *function) {
-    if (function->hasAttr<clang::CUDAGlobalAttr>() && function->doesThisDeclarationHaveABody())
-      Kernels.push_back(function);
+  bool VisitFunctionDecl(clang::FunctionDecl *Function) {
+    if (Function->hasAttr<clang::CUDAGlobalAttr>() && Function->doesThisDeclarationHaveABody())
+      kernels.push_back(Function);
     return true;
   }
-  std::vector<const clang::FunctionDecl *> Kernels;
+  std::vector<const clang::FunctionDecl *> kernels;
 };
 
 } // namespace
 
-const char *taggedDeclKindName(TaggedDeclKind kind) {
-  switch (kind) {
+const char *taggedDeclKindName(TaggedDeclKind Kind) {
+  switch (Kind) {
   case TaggedDeclKind::PointerParameter:
     return "pointer-parameter";
   case TaggedDeclKind::SharedArray:
@@ -163,70 +163,70 @@ const char *taggedDeclKindName(TaggedDeclKind kind) {
   return "pointer-parameter";
 }
 
-const BoundTag *KernelAnnotations::findTag(std::string_view tensor) const {
-  for (const BoundTag &tag : tags)
-    if (tag.spec.tensor == tensor)
-      return &tag;
+const BoundTag *KernelAnnotations::findTag(std::string_view Tensor) const {
+  for (const BoundTag &Tag : tags)
+    if (Tag.spec.tensor == Tensor)
+      return &Tag;
   return nullptr;
 }
 
-const BoundTag *KernelAnnotations::tagOn(const clang::ValueDecl *decl) const {
-  for (const BoundTag &tag : tags)
-    if (tag.decl == decl)
-      return &tag;
+const BoundTag *KernelAnnotations::tagOn(const clang::ValueDecl *Decl) const {
+  for (const BoundTag &Tag : tags)
+    if (Tag.decl == Decl)
+      return &Tag;
   return nullptr;
 }
 
 const BoundPragma *KernelAnnotations::launch() const {
-  for (const BoundPragma &pragma : pragmas)
-    if (pragma.pragma.kind == PragmaKind::Launch)
-      return &pragma;
+  for (const BoundPragma &Pragma : pragmas)
+    if (Pragma.pragma.kind == PragmaKind::Launch)
+      return &Pragma;
   return nullptr;
 }
 
-KernelAnnotations collectKernelAnnotations(clang::ASTContext &context,
-                                           const clang::FunctionDecl &kernel,
-                                           const PragmaLog &log) {
-  KernelAnnotations annotations;
-  annotations.kernel = &kernel;
-  collectTags(context, log, annotations);
-  PragmaBinder binder(context, log, annotations);
-  for (size_t i = 0; i < log.pragmas.size(); ++i)
-    binder.bind(i);
-  return annotations;
+KernelAnnotations collectKernelAnnotations(clang::ASTContext &Context,
+                                           const clang::FunctionDecl &Kernel,
+                                           const PragmaLog &Log) {
+  KernelAnnotations Annotations;
+  Annotations.kernel = &Kernel;
+  collectTags(Context, Log, Annotations);
+  PragmaBinder Binder(Context, Log, Annotations);
+  for (size_t I = 0; I < Log.pragmas.size(); ++I)
+    Binder.bind(I);
+  return Annotations;
 }
 
-std::vector<const clang::FunctionDecl *> findKernels(clang::ASTContext &context) {
-  KernelFinder finder;
-  finder.TraverseDecl(context.getTranslationUnitDecl());
-  return finder.Kernels;
+std::vector<const clang::FunctionDecl *> findKernels(clang::ASTContext &Context) {
+  KernelFinder Finder;
+  Finder.TraverseDecl(Context.getTranslationUnitDecl());
+  return Finder.kernels;
 }
 
-std::vector<const clang::FunctionDecl *> kernelInstantiations(const clang::FunctionDecl &kernel) {
-  std::vector<const clang::FunctionDecl *> out;
-  const clang::FunctionTemplateDecl *pattern = kernel.getDescribedFunctionTemplate();
-  if (!pattern)
-    return out;
-  for (const clang::FunctionDecl *spec : pattern->specializations())
-    if (spec->isTemplateInstantiation() && spec->getBody())
-      out.push_back(spec);
-  return out;
+std::vector<const clang::FunctionDecl *> kernelInstantiations(const clang::FunctionDecl &Kernel) {
+  std::vector<const clang::FunctionDecl *> Out;
+  const clang::FunctionTemplateDecl *Pattern = Kernel.getDescribedFunctionTemplate();
+  if (!Pattern)
+    return Out;
+  for (const clang::FunctionDecl *Spec : Pattern->specializations())
+    if (Spec->isTemplateInstantiation() && Spec->getBody())
+      Out.push_back(Spec);
+  return Out;
 }
 
-std::vector<AnnotationError> findStrayPragmas(clang::ASTContext &context, const PragmaLog &log,
-                                              llvm::ArrayRef<const clang::FunctionDecl *> kernels) {
-  const clang::SourceManager &sm = context.getSourceManager();
-  std::vector<AnnotationError> errors;
-  for (const RecordedPragma &recorded : log.pragmas) {
-    clang::SourceLocation location = sm.getExpansionLoc(recorded.introducer);
-    bool inKernel = false;
-    for (const clang::FunctionDecl *kernel : kernels)
-      inKernel = inKernel || isInsideBody(sm, *kernel, location);
-    if (!inKernel)
-      errors.push_back(
-          AnnotationError{{location, location}, "'#pragma ave' outside a kernel", std::nullopt});
+std::vector<AnnotationError> findStrayPragmas(clang::ASTContext &Context, const PragmaLog &Log,
+                                              llvm::ArrayRef<const clang::FunctionDecl *> Kernels) {
+  const clang::SourceManager &Sm = Context.getSourceManager();
+  std::vector<AnnotationError> Errors;
+  for (const RecordedPragma &Recorded : Log.pragmas) {
+    clang::SourceLocation Location = Sm.getExpansionLoc(Recorded.introducer);
+    bool InKernel = false;
+    for (const clang::FunctionDecl *Kernel : Kernels)
+      InKernel = InKernel || isInsideBody(Sm, *Kernel, Location);
+    if (!InKernel)
+      Errors.push_back(
+          AnnotationError{{Location, Location}, "'#pragma ave' outside a kernel", std::nullopt});
   }
-  return errors;
+  return Errors;
 }
 
 } // namespace ave::ann

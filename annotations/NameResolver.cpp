@@ -13,60 +13,60 @@
 namespace ave::ann {
 namespace {
 
-bool isBuiltinName(std::string_view name) {
-  return name == "threadIdx" || name == "blockIdx" || name == "blockDim" || name == "gridDim";
+bool isBuiltinName(std::string_view Name) {
+  return Name == "threadIdx" || Name == "blockIdx" || Name == "blockDim" || Name == "gridDim";
 }
 
-std::string joinCoordinates(const TagSpec &spec) {
-  std::string out;
-  for (const Coordinate &c : spec.coordinates)
-    out += (out.empty() ? "" : ", ") + c.name;
-  return out;
+std::string joinCoordinates(const TagSpec &Spec) {
+  std::string Out;
+  for (const Coordinate &C : Spec.coordinates)
+    Out += (Out.empty() ? "" : ", ") + C.name;
+  return Out;
 }
 
-std::optional<std::int64_t> integerValueOf(const clang::VarDecl &var,
-                                           const clang::ASTContext &context) {
-  if (!var.getType()->isIntegralOrEnumerationType() || !var.isUsableInConstantExpressions(context))
+std::optional<std::int64_t> integerValueOf(const clang::VarDecl &Var,
+                                           const clang::ASTContext &Context) {
+  if (!Var.getType()->isIntegralOrEnumerationType() || !Var.isUsableInConstantExpressions(Context))
     return std::nullopt;
-  const clang::APValue *value = var.evaluateValue();
-  if (!value || !value->isInt() || value->getInt().getSignificantBits() > 64)
+  const clang::APValue *Value = Var.evaluateValue();
+  if (!Value || !Value->isInt() || Value->getInt().getSignificantBits() > 64)
     return std::nullopt;
-  return value->getInt().getSExtValue();
+  return Value->getInt().getSExtValue();
 }
 
-NameResolution resolveVariable(const clang::VarDecl &var, NameKind ordinaryKind,
-                               const clang::ASTContext &context) {
-  NameResolution resolution;
-  resolution.decl = &var;
-  if (var.hasAttr<clang::CUDASharedAttr>()) {
-    resolution.kind = NameKind::SharedArray;
-  } else if (std::optional<std::int64_t> constant = integerValueOf(var, context);
-             constant && ordinaryKind == NameKind::GlobalVariable) {
-    resolution.kind = NameKind::IntegerConstant;
-    resolution.constant = constant;
+NameResolution resolveVariable(const clang::VarDecl &Var, NameKind OrdinaryKind,
+                               const clang::ASTContext &Context) {
+  NameResolution Resolution;
+  Resolution.decl = &Var;
+  if (Var.hasAttr<clang::CUDASharedAttr>()) {
+    Resolution.kind = NameKind::SharedArray;
+  } else if (std::optional<std::int64_t> Constant = integerValueOf(Var, Context);
+             Constant && OrdinaryKind == NameKind::GlobalVariable) {
+    Resolution.kind = NameKind::IntegerConstant;
+    Resolution.constant = Constant;
   } else {
-    resolution.kind = ordinaryKind;
-    resolution.constant = integerValueOf(var, context);
+    Resolution.kind = OrdinaryKind;
+    Resolution.constant = integerValueOf(Var, Context);
   }
-  return resolution;
+  return Resolution;
 }
 
 // Names declared outside the kernel: the enclosing namespaces and the
 // translation unit, innermost first.
-std::optional<NameResolution> lookupOutside(const NameScope &scope, const std::string &name) {
-  clang::IdentifierInfo &identifier = scope.context.Idents.get(name);
-  for (const clang::DeclContext *dc = scope.kernel.getDeclContext(); dc; dc = dc->getParent()) {
-    if (!dc->isFileContext())
+std::optional<NameResolution> lookupOutside(const NameScope &Scope, const std::string &Name) {
+  clang::IdentifierInfo &Identifier = Scope.context.Idents.get(Name);
+  for (const clang::DeclContext *Dc = Scope.kernel.getDeclContext(); Dc; Dc = Dc->getParent()) {
+    if (!Dc->isFileContext())
       continue;
-    for (const clang::NamedDecl *found : dc->lookup(&identifier)) {
-      if (const auto *var = llvm::dyn_cast<clang::VarDecl>(found))
-        return resolveVariable(*var, NameKind::GlobalVariable, scope.context);
-      if (const auto *enumerator = llvm::dyn_cast<clang::EnumConstantDecl>(found)) {
-        NameResolution resolution;
-        resolution.kind = NameKind::IntegerConstant;
-        resolution.decl = enumerator;
-        resolution.constant = enumerator->getInitVal().getSExtValue();
-        return resolution;
+    for (const clang::NamedDecl *Found : Dc->lookup(&Identifier)) {
+      if (const auto *Var = llvm::dyn_cast<clang::VarDecl>(Found))
+        return resolveVariable(*Var, NameKind::GlobalVariable, Scope.context);
+      if (const auto *Enumerator = llvm::dyn_cast<clang::EnumConstantDecl>(Found)) {
+        NameResolution Resolution;
+        Resolution.kind = NameKind::IntegerConstant;
+        Resolution.decl = Enumerator;
+        Resolution.constant = Enumerator->getInitVal().getSExtValue();
+        return Resolution;
       }
     }
   }
@@ -76,55 +76,55 @@ std::optional<NameResolution> lookupOutside(const NameScope &scope, const std::s
 // A non-type template parameter of the kernel (`template <int TILE>`): in an
 // instantiation, the constant it was instantiated with; in the pattern, a
 // constant of no known value (the pattern itself is not analysed).
-std::optional<NameResolution> lookupTemplateParameter(const NameScope &scope,
-                                                      const std::string &name) {
-  const clang::FunctionTemplateDecl *pattern = scope.kernel.getPrimaryTemplate();
-  const clang::TemplateArgumentList *arguments = scope.kernel.getTemplateSpecializationArgs();
-  if (!pattern)
-    pattern = scope.kernel.getDescribedFunctionTemplate();
-  if (!pattern)
+std::optional<NameResolution> lookupTemplateParameter(const NameScope &Scope,
+                                                      const std::string &Name) {
+  const clang::FunctionTemplateDecl *Pattern = Scope.kernel.getPrimaryTemplate();
+  const clang::TemplateArgumentList *Arguments = Scope.kernel.getTemplateSpecializationArgs();
+  if (!Pattern)
+    Pattern = Scope.kernel.getDescribedFunctionTemplate();
+  if (!Pattern)
     return std::nullopt;
-  const clang::TemplateParameterList *parameters = pattern->getTemplateParameters();
-  for (unsigned i = 0; i < parameters->size(); ++i) {
-    const auto *parameter = llvm::dyn_cast<clang::NonTypeTemplateParmDecl>(parameters->getParam(i));
-    if (!parameter || parameter->getName() != name)
+  const clang::TemplateParameterList *Parameters = Pattern->getTemplateParameters();
+  for (unsigned I = 0; I < Parameters->size(); ++I) {
+    const auto *Parameter = llvm::dyn_cast<clang::NonTypeTemplateParmDecl>(Parameters->getParam(I));
+    if (!Parameter || Parameter->getName() != Name)
       continue;
-    NameResolution resolution;
-    resolution.kind = NameKind::IntegerConstant;
-    resolution.decl = parameter;
-    if (arguments && i < arguments->size() &&
-        arguments->get(i).getKind() == clang::TemplateArgument::Integral)
-      resolution.constant = arguments->get(i).getAsIntegral().getSExtValue();
-    return resolution;
+    NameResolution Resolution;
+    Resolution.kind = NameKind::IntegerConstant;
+    Resolution.decl = Parameter;
+    if (Arguments && I < Arguments->size() &&
+        Arguments->get(I).getKind() == clang::TemplateArgument::Integral)
+      Resolution.constant = Arguments->get(I).getAsIntegral().getSExtValue();
+    return Resolution;
   }
   return std::nullopt;
 }
 
 class Resolver {
 public:
-  Resolver(const NameScope &scope, ErrorReporter report) : Scope(scope), Report(report) {}
+  Resolver(const NameScope &Scope, ErrorReporter Report) : Scope(Scope), Report(Report) {}
 
   // `underMember`: the identifier is the base of `x.field` (builtins need one).
-  bool resolve(Expr &expr, bool insideTagOf, bool allowCoordinates) {
-    switch (expr.kind) {
+  bool resolve(Expr &Node, bool InsideTagOf, bool AllowCoordinates) {
+    switch (Node.kind) {
     case ExprKind::IntLiteral:
       return true;
     case ExprKind::Identifier:
-      if (isBuiltinName(expr.name)) {
-        Report(expr.begin, expr.end, quoted(expr.name) + " needs a component: .x, .y or .z");
+      if (isBuiltinName(Node.name)) {
+        Report(Node.begin, Node.end, quoted(Node.name) + " needs a component: .x, .y or .z");
         return false;
       }
-      return resolveIdentifier(expr, allowCoordinates);
+      return resolveIdentifier(Node, AllowCoordinates);
     case ExprKind::Member:
-      return resolveMember(expr, insideTagOf, allowCoordinates);
+      return resolveMember(Node, InsideTagOf, AllowCoordinates);
     case ExprKind::Call:
-      return resolveCall(expr, insideTagOf, allowCoordinates);
+      return resolveCall(Node, InsideTagOf, AllowCoordinates);
     case ExprKind::Subscript:
     case ExprKind::Unary:
     case ExprKind::Binary:
     case ExprKind::Conditional:
-      for (Expr &operand : expr.operands)
-        if (!resolve(operand, insideTagOf, allowCoordinates))
+      for (Expr &Operand : Node.operands)
+        if (!resolve(Operand, InsideTagOf, AllowCoordinates))
           return false;
       return true;
     }
@@ -132,122 +132,122 @@ public:
   }
 
 private:
-  bool resolveIdentifier(Expr &expr, bool allowCoordinates) {
-    NameResolution &resolution = expr.resolution;
+  bool resolveIdentifier(Expr &Node, bool AllowCoordinates) {
+    NameResolution &Resolution = Node.resolution;
     if (Scope.spec) {
-      int index = Scope.spec->coordinateIndex(expr.name);
-      if (index >= 0) {
-        if (!allowCoordinates) {
-          Report(expr.begin, expr.end,
-                 "a coordinate bound cannot use coordinate " + quoted(expr.name));
+      int Index = Scope.spec->coordinateIndex(Node.name);
+      if (Index >= 0) {
+        if (!AllowCoordinates) {
+          Report(Node.begin, Node.end,
+                 "a coordinate bound cannot use coordinate " + quoted(Node.name));
           return false;
         }
-        resolution.kind = NameKind::Coordinate;
-        resolution.coordinateIndex = index;
+        Resolution.kind = NameKind::Coordinate;
+        Resolution.coordinateIndex = Index;
         return true;
       }
     }
-    for (auto it = Scope.locals.rbegin(); it != Scope.locals.rend(); ++it)
-      if ((*it)->getName() == expr.name) {
-        resolution = resolveVariable(**it, NameKind::LocalVariable, Scope.context);
+    for (auto It = Scope.locals.rbegin(); It != Scope.locals.rend(); ++It)
+      if ((*It)->getName() == Node.name) {
+        Resolution = resolveVariable(**It, NameKind::LocalVariable, Scope.context);
         return true;
       }
-    for (const clang::ParmVarDecl *param : Scope.kernel.parameters())
-      if (param->getName() == expr.name) {
-        resolution.kind = NameKind::Parameter;
-        resolution.decl = param;
+    for (const clang::ParmVarDecl *Param : Scope.kernel.parameters())
+      if (Param->getName() == Node.name) {
+        Resolution.kind = NameKind::Parameter;
+        Resolution.decl = Param;
         return true;
       }
-    if (std::optional<NameResolution> templated = lookupTemplateParameter(Scope, expr.name)) {
-      resolution = *templated;
+    if (std::optional<NameResolution> Templated = lookupTemplateParameter(Scope, Node.name)) {
+      Resolution = *Templated;
       return true;
     }
-    if (std::optional<NameResolution> outside = lookupOutside(Scope, expr.name)) {
-      resolution = *outside;
+    if (std::optional<NameResolution> Outside = lookupOutside(Scope, Node.name)) {
+      Resolution = *Outside;
       return true;
     }
-    if (std::optional<std::int64_t> macro = Scope.log.integerMacro(expr.name)) {
-      resolution.kind = NameKind::IntegerMacro;
-      resolution.constant = macro;
+    if (std::optional<std::int64_t> Macro = Scope.log.integerMacro(Node.name)) {
+      Resolution.kind = NameKind::IntegerMacro;
+      Resolution.constant = Macro;
       return true;
     }
     if (Scope.spec)
-      Report(expr.begin, expr.end,
-             "unknown name " + quoted(expr.name) +
+      Report(Node.begin, Node.end,
+             "unknown name " + quoted(Node.name) +
                  " in tag spec; expected a coordinate, a kernel parameter or an integer constant");
     else
-      Report(expr.begin, expr.end, "unknown variable " + quoted(expr.name) + " in " + Scope.where);
+      Report(Node.begin, Node.end, "unknown variable " + quoted(Node.name) + " in " + Scope.where);
     return false;
   }
 
-  bool resolveMember(Expr &expr, bool insideTagOf, bool allowCoordinates) {
-    Expr &base = expr.operands[0];
-    if (base.kind == ExprKind::Identifier && isBuiltinName(base.name)) {
-      if (expr.name != "x" && expr.name != "y" && expr.name != "z") {
-        Report(expr.begin, expr.end, "expected .x, .y or .z after " + quoted(base.name));
+  bool resolveMember(Expr &Node, bool InsideTagOf, bool AllowCoordinates) {
+    Expr &Base = Node.operands[0];
+    if (Base.kind == ExprKind::Identifier && isBuiltinName(Base.name)) {
+      if (Node.name != "x" && Node.name != "y" && Node.name != "z") {
+        Report(Node.begin, Node.end, "expected .x, .y or .z after " + quoted(Base.name));
         return false;
       }
-      base.resolution.kind = NameKind::Builtin;
+      Base.resolution.kind = NameKind::Builtin;
       return true;
     }
-    if (base.isCallTo("tag")) {
-      if (!resolve(base, insideTagOf, allowCoordinates))
+    if (Base.isCallTo("tag")) {
+      if (!resolve(Base, InsideTagOf, AllowCoordinates))
         return false;
-      bool declared = std::any_of(Scope.tags.begin(), Scope.tags.end(), [&](const BoundTag &tag) {
-        return tag.spec.coordinateIndex(expr.name) >= 0;
+      bool Declared = std::any_of(Scope.tags.begin(), Scope.tags.end(), [&](const BoundTag &Tag) {
+        return Tag.spec.coordinateIndex(Node.name) >= 0;
       });
-      if (!declared) {
-        Report(expr.begin, expr.end, "no tag of this kernel has a coordinate " + quoted(expr.name));
+      if (!Declared) {
+        Report(Node.begin, Node.end, "no tag of this kernel has a coordinate " + quoted(Node.name));
         return false;
       }
       return true;
     }
-    if (base.kind == ExprKind::Call) {
-      Report(expr.begin, expr.end,
-             "'." + expr.name + "' applies to tag(e), not to a tag literal or a call");
+    if (Base.kind == ExprKind::Call) {
+      Report(Node.begin, Node.end,
+             "'." + Node.name + "' applies to tag(e), not to a tag literal or a call");
       return false;
     }
-    return resolve(base, insideTagOf, allowCoordinates);
+    return resolve(Base, InsideTagOf, AllowCoordinates);
   }
 
-  bool resolveCall(Expr &expr, bool insideTagOf, bool allowCoordinates) {
-    if (insideTagOf) {
-      Report(expr.begin, expr.calleeEnd,
-             "function calls are not supported inside tag(...): " + quoted(expr.name));
+  bool resolveCall(Expr &Node, bool InsideTagOf, bool AllowCoordinates) {
+    if (InsideTagOf) {
+      Report(Node.begin, Node.calleeEnd,
+             "function calls are not supported inside tag(...): " + quoted(Node.name));
       return false;
     }
     if (!Scope.allowTags) {
-      Report(expr.begin, expr.calleeEnd,
-             expr.name == "tag" ? "tag(...) is not allowed in " + Scope.where
+      Report(Node.begin, Node.calleeEnd,
+             Node.name == "tag" ? "tag(...) is not allowed in " + Scope.where
                                 : "calls and tag literals are not allowed in " + Scope.where);
       return false;
     }
-    if (expr.name == "tag") {
-      expr.resolution.kind = NameKind::TagOf;
-      return resolve(expr.operands[0], /*insideTagOf=*/true, allowCoordinates);
+    if (Node.name == "tag") {
+      Node.resolution.kind = NameKind::TagOf;
+      return resolve(Node.operands[0], /*insideTagOf=*/true, AllowCoordinates);
     }
-    auto tag = std::find_if(Scope.tags.begin(), Scope.tags.end(),
-                            [&](const BoundTag &t) { return t.spec.tensor == expr.name; });
-    if (tag == Scope.tags.end()) {
-      Report(expr.begin, expr.calleeEnd, "unknown tag " + quoted(expr.name) + " in " + Scope.where);
+    auto Tag = std::find_if(Scope.tags.begin(), Scope.tags.end(),
+                            [&](const BoundTag &T) { return T.spec.tensor == Node.name; });
+    if (Tag == Scope.tags.end()) {
+      Report(Node.begin, Node.calleeEnd, "unknown tag " + quoted(Node.name) + " in " + Scope.where);
       return false;
     }
-    const TagSpec &spec = tag->spec;
-    expr.resolution.kind = NameKind::TagLiteral;
-    expr.resolution.decl = tag->decl;
-    if (expr.argNames.empty()) {
-      if (expr.operands.size() != spec.coordinates.size()) {
-        Report(expr.begin, expr.end,
-               "tag " + quoted(spec.tensor) + " has " + std::to_string(spec.coordinates.size()) +
-                   " coordinates (" + joinCoordinates(spec) + "), got " +
-                   std::to_string(expr.operands.size()));
+    const TagSpec &Spec = Tag->spec;
+    Node.resolution.kind = NameKind::TagLiteral;
+    Node.resolution.decl = Tag->decl;
+    if (Node.argNames.empty()) {
+      if (Node.operands.size() != Spec.coordinates.size()) {
+        Report(Node.begin, Node.end,
+               "tag " + quoted(Spec.tensor) + " has " + std::to_string(Spec.coordinates.size()) +
+                   " coordinates (" + joinCoordinates(Spec) + "), got " +
+                   std::to_string(Node.operands.size()));
         return false;
       }
-    } else if (!reorderNamedArguments(expr, spec)) {
+    } else if (!reorderNamedArguments(Node, Spec)) {
       return false;
     }
-    for (Expr &operand : expr.operands)
-      if (!resolve(operand, insideTagOf, allowCoordinates))
+    for (Expr &Operand : Node.operands)
+      if (!resolve(Operand, InsideTagOf, AllowCoordinates))
         return false;
     return true;
   }
@@ -255,37 +255,37 @@ private:
   // Named form `A(c = b, r = a)`: checks the names and puts the operands in
   // the order of the tag's declaration, so the analysis can read them
   // positionally.
-  bool reorderNamedArguments(Expr &expr, const TagSpec &spec) {
-    std::vector<int> slotOf(expr.operands.size());
-    for (size_t i = 0; i < expr.operands.size(); ++i) {
-      int index = spec.coordinateIndex(expr.argNames[i]);
-      if (index < 0) {
-        unsigned nameBegin = expr.argNameOffsets[i];
-        Report(nameBegin, nameBegin + static_cast<unsigned>(expr.argNames[i].size()),
-               "tag " + quoted(spec.tensor) + " has no coordinate " + quoted(expr.argNames[i]) +
-                   "; its coordinates are " + joinCoordinates(spec));
+  bool reorderNamedArguments(Expr &Node, const TagSpec &Spec) {
+    std::vector<int> SlotOf(Node.operands.size());
+    for (size_t I = 0; I < Node.operands.size(); ++I) {
+      int Index = Spec.coordinateIndex(Node.argNames[I]);
+      if (Index < 0) {
+        unsigned NameBegin = Node.argNameOffsets[I];
+        Report(NameBegin, NameBegin + static_cast<unsigned>(Node.argNames[I].size()),
+               "tag " + quoted(Spec.tensor) + " has no coordinate " + quoted(Node.argNames[I]) +
+                   "; its coordinates are " + joinCoordinates(Spec));
         return false;
       }
-      slotOf[i] = index;
+      SlotOf[I] = Index;
     }
-    for (size_t c = 0; c < spec.coordinates.size(); ++c)
-      if (std::find(slotOf.begin(), slotOf.end(), static_cast<int>(c)) == slotOf.end()) {
-        Report(expr.begin, expr.end,
-               "missing coordinate " + quoted(spec.coordinates[c].name) + " in tag " +
-                   quoted(spec.tensor));
+    for (size_t C = 0; C < Spec.coordinates.size(); ++C)
+      if (std::find(SlotOf.begin(), SlotOf.end(), static_cast<int>(C)) == SlotOf.end()) {
+        Report(Node.begin, Node.end,
+               "missing coordinate " + quoted(Spec.coordinates[C].name) + " in tag " +
+                   quoted(Spec.tensor));
         return false;
       }
-    std::vector<Expr> operands(spec.coordinates.size());
-    std::vector<std::string> names(spec.coordinates.size());
-    std::vector<unsigned> nameOffsets(spec.coordinates.size());
-    for (size_t i = 0; i < slotOf.size(); ++i) {
-      operands[slotOf[i]] = std::move(expr.operands[i]);
-      names[slotOf[i]] = std::move(expr.argNames[i]);
-      nameOffsets[slotOf[i]] = expr.argNameOffsets[i];
+    std::vector<Expr> Operands(Spec.coordinates.size());
+    std::vector<std::string> Names(Spec.coordinates.size());
+    std::vector<unsigned> NameOffsets(Spec.coordinates.size());
+    for (size_t I = 0; I < SlotOf.size(); ++I) {
+      Operands[SlotOf[I]] = std::move(Node.operands[I]);
+      Names[SlotOf[I]] = std::move(Node.argNames[I]);
+      NameOffsets[SlotOf[I]] = Node.argNameOffsets[I];
     }
-    expr.operands = std::move(operands);
-    expr.argNames = std::move(names);
-    expr.argNameOffsets = std::move(nameOffsets);
+    Node.operands = std::move(Operands);
+    Node.argNames = std::move(Names);
+    Node.argNameOffsets = std::move(NameOffsets);
     return true;
   }
 
@@ -295,16 +295,16 @@ private:
 
 } // namespace
 
-bool resolveNames(Expr &expr, const NameScope &scope, ErrorReporter report) {
-  return Resolver(scope, report).resolve(expr, /*insideTagOf=*/false, /*allowCoordinates=*/true);
+bool resolveNames(Expr &Node, const NameScope &Scope, ErrorReporter Report) {
+  return Resolver(Scope, Report).resolve(Node, /*insideTagOf=*/false, /*allowCoordinates=*/true);
 }
 
-bool resolveSpecNames(TagSpec &spec, const NameScope &scope, ErrorReporter report) {
-  Resolver resolver(scope, report);
-  for (Coordinate &coordinate : spec.coordinates)
-    if (!resolver.resolve(coordinate.bound, false, /*allowCoordinates=*/false))
+bool resolveSpecNames(TagSpec &Spec, const NameScope &Scope, ErrorReporter Report) {
+  Resolver Resolver(Scope, Report);
+  for (Coordinate &Coordinate : Spec.coordinates)
+    if (!Resolver.resolve(Coordinate.bound, false, /*allowCoordinates=*/false))
       return false;
-  return !spec.layout || resolver.resolve(*spec.layout, false, /*allowCoordinates=*/true);
+  return !Spec.layout || Resolver.resolve(*Spec.layout, false, /*allowCoordinates=*/true);
 }
 
 } // namespace ave::ann

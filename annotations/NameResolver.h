@@ -36,11 +36,11 @@ struct NameScope {
 
 // Resolves every name in `expr` in place; returns false after reporting the
 // first problem.
-bool resolveNames(Expr &expr, const NameScope &scope, ErrorReporter report);
+bool resolveNames(Expr &Expr, const NameScope &Scope, ErrorReporter Report);
 
 // Resolves bounds and layout of a spec (its coordinates are in scope in the
 // layout only).
-bool resolveSpecNames(TagSpec &spec, const NameScope &scope, ErrorReporter report);
+bool resolveSpecNames(TagSpec &Spec, const NameScope &Scope, ErrorReporter Report);
 
 } // namespace ave::ann
 

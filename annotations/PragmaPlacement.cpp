@@ -16,112 +16,112 @@ namespace {
 enum class Position { Before, Inside, After };
 
 // Where `statement` is relative to `location`.
-Position positionOf(const clang::SourceManager &sm, const clang::Stmt &statement,
-                    clang::SourceLocation location) {
-  clang::SourceLocation begin = sm.getExpansionLoc(statement.getBeginLoc());
-  clang::SourceLocation end = sm.getExpansionLoc(statement.getEndLoc());
-  if (sm.isBeforeInTranslationUnit(end, location))
+Position positionOf(const clang::SourceManager &Sm, const clang::Stmt &Statement,
+                    clang::SourceLocation Location) {
+  clang::SourceLocation Begin = Sm.getExpansionLoc(Statement.getBeginLoc());
+  clang::SourceLocation End = Sm.getExpansionLoc(Statement.getEndLoc());
+  if (Sm.isBeforeInTranslationUnit(End, Location))
     return Position::Before;
-  if (sm.isBeforeInTranslationUnit(location, begin))
+  if (Sm.isBeforeInTranslationUnit(Location, Begin))
     return Position::After;
   return Position::Inside;
 }
 
-void addDeclarations(const clang::Stmt *statement, std::vector<const clang::VarDecl *> &locals) {
-  const auto *declStmt = llvm::dyn_cast_or_null<clang::DeclStmt>(statement);
-  if (!declStmt)
+void addDeclarations(const clang::Stmt *Statement, std::vector<const clang::VarDecl *> &Locals) {
+  const auto *DeclStmt = llvm::dyn_cast_or_null<clang::DeclStmt>(Statement);
+  if (!DeclStmt)
     return;
-  for (const clang::Decl *decl : declStmt->decls())
-    if (const auto *var = llvm::dyn_cast<clang::VarDecl>(decl))
-      locals.push_back(var);
+  for (const clang::Decl *Decl : DeclStmt->decls())
+    if (const auto *Var = llvm::dyn_cast<clang::VarDecl>(Decl))
+      Locals.push_back(Var);
 }
 
-void addVariable(const clang::VarDecl *var, std::vector<const clang::VarDecl *> &locals) {
-  if (var)
-    locals.push_back(var);
+void addVariable(const clang::VarDecl *Var, std::vector<const clang::VarDecl *> &Locals) {
+  if (Var)
+    Locals.push_back(Var);
 }
 
 // Declarations a statement introduces for its sub-statements.
-void addHeaderDeclarations(const clang::Stmt &statement,
-                           std::vector<const clang::VarDecl *> &locals) {
-  if (const auto *forStmt = llvm::dyn_cast<clang::ForStmt>(&statement)) {
-    addDeclarations(forStmt->getInit(), locals);
-    addVariable(forStmt->getConditionVariable(), locals);
-  } else if (const auto *rangeFor = llvm::dyn_cast<clang::CXXForRangeStmt>(&statement)) {
-    addDeclarations(rangeFor->getInit(), locals);
-    addVariable(rangeFor->getLoopVariable(), locals);
-  } else if (const auto *ifStmt = llvm::dyn_cast<clang::IfStmt>(&statement)) {
-    addDeclarations(ifStmt->getInit(), locals);
-    addVariable(ifStmt->getConditionVariable(), locals);
-  } else if (const auto *whileStmt = llvm::dyn_cast<clang::WhileStmt>(&statement)) {
-    addVariable(whileStmt->getConditionVariable(), locals);
-  } else if (const auto *switchStmt = llvm::dyn_cast<clang::SwitchStmt>(&statement)) {
-    addDeclarations(switchStmt->getInit(), locals);
-    addVariable(switchStmt->getConditionVariable(), locals);
+void addHeaderDeclarations(const clang::Stmt &Statement,
+                           std::vector<const clang::VarDecl *> &Locals) {
+  if (const auto *ForStmt = llvm::dyn_cast<clang::ForStmt>(&Statement)) {
+    addDeclarations(ForStmt->getInit(), Locals);
+    addVariable(ForStmt->getConditionVariable(), Locals);
+  } else if (const auto *RangeFor = llvm::dyn_cast<clang::CXXForRangeStmt>(&Statement)) {
+    addDeclarations(RangeFor->getInit(), Locals);
+    addVariable(RangeFor->getLoopVariable(), Locals);
+  } else if (const auto *IfStmt = llvm::dyn_cast<clang::IfStmt>(&Statement)) {
+    addDeclarations(IfStmt->getInit(), Locals);
+    addVariable(IfStmt->getConditionVariable(), Locals);
+  } else if (const auto *WhileStmt = llvm::dyn_cast<clang::WhileStmt>(&Statement)) {
+    addVariable(WhileStmt->getConditionVariable(), Locals);
+  } else if (const auto *SwitchStmt = llvm::dyn_cast<clang::SwitchStmt>(&Statement)) {
+    addDeclarations(SwitchStmt->getInit(), Locals);
+    addVariable(SwitchStmt->getConditionVariable(), Locals);
   }
 }
 
 // The innermost block inside `statement` that contains `location`, adding
 // header declarations of the statements passed through; nullptr if the
 // pragma sits in `statement` outside any block.
-const clang::CompoundStmt *findEnclosingBlock(const clang::SourceManager &sm,
-                                              const clang::Stmt &statement,
-                                              clang::SourceLocation location,
-                                              std::vector<const clang::VarDecl *> &locals) {
-  if (const auto *block = llvm::dyn_cast<clang::CompoundStmt>(&statement))
-    return block;
-  addHeaderDeclarations(statement, locals);
-  for (const clang::Stmt *child : statement.children())
-    if (child && positionOf(sm, *child, location) == Position::Inside)
-      return findEnclosingBlock(sm, *child, location, locals);
+const clang::CompoundStmt *findEnclosingBlock(const clang::SourceManager &Sm,
+                                              const clang::Stmt &Statement,
+                                              clang::SourceLocation Location,
+                                              std::vector<const clang::VarDecl *> &Locals) {
+  if (const auto *Block = llvm::dyn_cast<clang::CompoundStmt>(&Statement))
+    return Block;
+  addHeaderDeclarations(Statement, Locals);
+  for (const clang::Stmt *Child : Statement.children())
+    if (Child && positionOf(Sm, *Child, Location) == Position::Inside)
+      return findEnclosingBlock(Sm, *Child, Location, Locals);
   return nullptr;
 }
 
 } // namespace
 
-bool isInsideBody(const clang::SourceManager &sm, const clang::FunctionDecl &kernel,
-                  clang::SourceLocation location) {
-  const auto *body = llvm::dyn_cast_or_null<clang::CompoundStmt>(kernel.getBody());
-  if (!body || location.isInvalid())
+bool isInsideBody(const clang::SourceManager &Sm, const clang::FunctionDecl &Kernel,
+                  clang::SourceLocation Location) {
+  const auto *Body = llvm::dyn_cast_or_null<clang::CompoundStmt>(Kernel.getBody());
+  if (!Body || Location.isInvalid())
     return false;
-  return sm.isBeforeInTranslationUnit(sm.getExpansionLoc(body->getLBracLoc()), location) &&
-         sm.isBeforeInTranslationUnit(location, sm.getExpansionLoc(body->getRBracLoc()));
+  return Sm.isBeforeInTranslationUnit(Sm.getExpansionLoc(Body->getLBracLoc()), Location) &&
+         Sm.isBeforeInTranslationUnit(Location, Sm.getExpansionLoc(Body->getRBracLoc()));
 }
 
-PragmaPlacement placePragma(const clang::SourceManager &sm, const clang::FunctionDecl &kernel,
-                            clang::SourceLocation location) {
-  PragmaPlacement placement;
-  placement.block = llvm::cast<clang::CompoundStmt>(kernel.getBody());
+PragmaPlacement placePragma(const clang::SourceManager &Sm, const clang::FunctionDecl &Kernel,
+                            clang::SourceLocation Location) {
+  PragmaPlacement Placement;
+  Placement.block = llvm::cast<clang::CompoundStmt>(Kernel.getBody());
   while (true) {
-    const clang::CompoundStmt *inner = nullptr;
-    unsigned index = 0;
-    for (const clang::Stmt *child : placement.block->body()) {
-      Position position = positionOf(sm, *child, location);
-      if (position == Position::Before) {
-        addDeclarations(child, placement.locals);
-      } else if (position == Position::After) {
-        placement.statement = child;
-        placement.indexInBlock = index;
-        return placement;
+    const clang::CompoundStmt *Inner = nullptr;
+    unsigned Index = 0;
+    for (const clang::Stmt *Child : Placement.block->body()) {
+      Position Position = positionOf(Sm, *Child, Location);
+      if (Position == Position::Before) {
+        addDeclarations(Child, Placement.locals);
+      } else if (Position == Position::After) {
+        Placement.statement = Child;
+        Placement.indexInBlock = Index;
+        return Placement;
       } else {
-        inner = findEnclosingBlock(sm, *child, location, placement.locals);
-        if (!inner) {
-          placement.statement = child;
-          placement.indexInBlock = index;
-          placement.error = "'#pragma ave' must stand before a statement of a block { ... }; "
+        Inner = findEnclosingBlock(Sm, *Child, Location, Placement.locals);
+        if (!Inner) {
+          Placement.statement = Child;
+          Placement.indexInBlock = Index;
+          Placement.error = "'#pragma ave' must stand before a statement of a block { ... }; "
                             "put braces around the statement it should precede";
-          return placement;
+          return Placement;
         }
         break;
       }
-      ++index;
+      ++Index;
     }
-    if (!inner) {
-      placement.statement = nullptr;
-      placement.indexInBlock = index;
-      return placement;
+    if (!Inner) {
+      Placement.statement = nullptr;
+      Placement.indexInBlock = Index;
+      return Placement;
     }
-    placement.block = inner;
+    Placement.block = Inner;
   }
 }
 

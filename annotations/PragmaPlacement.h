@@ -31,12 +31,12 @@ struct PragmaPlacement {
 
 // `location` is the pragma's expansion location. True when it lies between
 // the braces of the kernel's body.
-bool isInsideBody(const clang::SourceManager &sm, const clang::FunctionDecl &kernel,
-                  clang::SourceLocation location);
+bool isInsideBody(const clang::SourceManager &Sm, const clang::FunctionDecl &Kernel,
+                  clang::SourceLocation Location);
 
 // Precondition: isInsideBody(...).
-PragmaPlacement placePragma(const clang::SourceManager &sm, const clang::FunctionDecl &kernel,
-                            clang::SourceLocation location);
+PragmaPlacement placePragma(const clang::SourceManager &Sm, const clang::FunctionDecl &Kernel,
+                            clang::SourceLocation Location);
 
 } // namespace ave::ann
 

@@ -13,33 +13,33 @@
 
 namespace ave::ann {
 
-clang::SourceLocation RecordedPragma::locationOf(unsigned offset) const {
+clang::SourceLocation RecordedPragma::locationOf(unsigned Offset) const {
   if (pieces.empty())
     return introducer;
   // The last piece that starts at or before `offset`.
-  auto after = std::upper_bound(pieces.begin(), pieces.end(), offset,
-                                [](unsigned o, const Piece &p) { return o < p.offset; });
-  if (after == pieces.begin())
+  auto After = std::upper_bound(pieces.begin(), pieces.end(), Offset,
+                                [](unsigned O, const Piece &P) { return O < P.offset; });
+  if (After == pieces.begin())
     return pieces.front().location;
-  const Piece &piece = *std::prev(after);
-  unsigned within = std::min(offset - piece.offset, piece.length);
-  return piece.location.getLocWithOffset(static_cast<int>(within));
+  const Piece &Piece = *std::prev(After);
+  unsigned Within = std::min(Offset - Piece.offset, Piece.length);
+  return Piece.location.getLocWithOffset(static_cast<int>(Within));
 }
 
-clang::CharSourceRange RecordedPragma::rangeOf(unsigned begin, unsigned end) const {
-  return clang::CharSourceRange::getCharRange(locationOf(begin), locationOf(std::max(begin, end)));
+clang::CharSourceRange RecordedPragma::rangeOf(unsigned Begin, unsigned End) const {
+  return clang::CharSourceRange::getCharRange(locationOf(Begin), locationOf(std::max(Begin, End)));
 }
 
-std::optional<std::int64_t> PragmaLog::integerMacro(const std::string &name) const {
-  auto it = integerMacros.find(name);
-  if (it == integerMacros.end())
+std::optional<std::int64_t> PragmaLog::integerMacro(const std::string &Name) const {
+  auto It = integerMacros.find(Name);
+  if (It == integerMacros.end())
     return std::nullopt;
-  return it->second;
+  return It->second;
 }
 
 namespace {
 
-bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\'; }
+bool isBlank(char C) { return C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\\'; }
 
 // Tokens of `_Pragma("ave ...")` and of AVE_ASSERT(...) are lexed from a
 // scratch buffer, so their locations would show "<scratch space>" in
@@ -47,73 +47,73 @@ bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
 // does unless a macro inside the predicate was expanded, or the string has
 // escapes), point each token at its place in the file instead: inside the
 // _Pragma string, or inside the AVE_* macro's argument list.
-void mapScratchTokensToFile(RecordedPragma &pragma, clang::Preprocessor &PP) {
-  if (pragma.pieces.empty() || !pragma.pieces.front().location.isMacroID())
+void mapScratchTokensToFile(RecordedPragma &Pragma, clang::Preprocessor &PP) {
+  if (Pragma.pieces.empty() || !Pragma.pieces.front().location.isMacroID())
     return;
-  const clang::SourceManager &sm = PP.getSourceManager();
-  clang::CharSourceRange written = sm.getExpansionRange(pragma.pieces.front().location);
-  if (!written.isValid() || written.getBegin().isMacroID())
+  const clang::SourceManager &Sm = PP.getSourceManager();
+  clang::CharSourceRange Written = Sm.getExpansionRange(Pragma.pieces.front().location);
+  if (!Written.isValid() || Written.getBegin().isMacroID())
     return;
-  bool invalid = false;
-  llvm::StringRef text = clang::Lexer::getSourceText(written, sm, PP.getLangOpts(), &invalid);
-  size_t pos = text.find('(');
-  if (invalid || pos == llvm::StringRef::npos)
+  bool Invalid = false;
+  llvm::StringRef Text = clang::Lexer::getSourceText(Written, Sm, PP.getLangOpts(), &Invalid);
+  size_t Pos = Text.find('(');
+  if (Invalid || Pos == llvm::StringRef::npos)
     return;
-  ++pos;
-  auto skipBlanks = [&](bool quotes) {
-    while (pos < text.size() && (isBlank(text[pos]) || (quotes && text[pos] == '"')))
-      ++pos;
+  ++Pos;
+  auto SkipBlanks = [&](bool Quotes) {
+    while (Pos < Text.size() && (isBlank(Text[Pos]) || (Quotes && Text[Pos] == '"')))
+      ++Pos;
   };
-  skipBlanks(/*quotes=*/true);
-  std::vector<clang::SourceLocation> mapped(pragma.pieces.size());
-  size_t first = 0;
-  if (text.substr(pos).starts_with("ave") && pos + 3 < text.size() && isBlank(text[pos + 3])) {
-    pos += 3; // _Pragma("ave ...") written out: the kind word is in the text
+  SkipBlanks(/*quotes=*/true);
+  std::vector<clang::SourceLocation> Mapped(Pragma.pieces.size());
+  size_t First = 0;
+  if (Text.substr(Pos).starts_with("ave") && Pos + 3 < Text.size() && isBlank(Text[Pos + 3])) {
+    Pos += 3; // _Pragma("ave ...") written out: the kind word is in the text
   } else {
-    mapped[0] = written.getBegin(); // AVE_ASSERT(...): the macro name stands for the kind
-    first = 1;
+    Mapped[0] = Written.getBegin(); // AVE_ASSERT(...): the macro name stands for the kind
+    First = 1;
   }
-  for (size_t i = first; i < pragma.pieces.size(); ++i) {
-    skipBlanks(/*quotes=*/false);
-    const RecordedPragma::Piece &piece = pragma.pieces[i];
-    llvm::StringRef spelling = llvm::StringRef(pragma.text).substr(piece.offset, piece.length);
-    if (!text.substr(pos).starts_with(spelling))
+  for (size_t I = First; I < Pragma.pieces.size(); ++I) {
+    SkipBlanks(/*quotes=*/false);
+    const RecordedPragma::Piece &Piece = Pragma.pieces[I];
+    llvm::StringRef Spelling = llvm::StringRef(Pragma.text).substr(Piece.offset, Piece.length);
+    if (!Text.substr(Pos).starts_with(Spelling))
       return;
-    mapped[i] = written.getBegin().getLocWithOffset(static_cast<int>(pos));
-    pos += spelling.size();
+    Mapped[I] = Written.getBegin().getLocWithOffset(static_cast<int>(Pos));
+    Pos += Spelling.size();
   }
-  for (size_t i = 0; i < pragma.pieces.size(); ++i)
-    pragma.pieces[i].location = mapped[i];
+  for (size_t I = 0; I < Pragma.pieces.size(); ++I)
+    Pragma.pieces[I].location = Mapped[I];
 }
 
 class AvePragmaHandler : public clang::PragmaHandler {
 public:
-  explicit AvePragmaHandler(std::shared_ptr<PragmaLog> log)
-      : clang::PragmaHandler("ave"), Log(std::move(log)) {}
+  explicit AvePragmaHandler(std::shared_ptr<PragmaLog> Log)
+      : clang::PragmaHandler("ave"), Log(std::move(Log)) {}
 
-  void HandlePragma(clang::Preprocessor &PP, clang::PragmaIntroducer introducer,
+  void HandlePragma(clang::Preprocessor &PP, clang::PragmaIntroducer Introducer,
                     clang::Token &) override {
-    RecordedPragma pragma;
-    pragma.introducer = introducer.Loc;
-    clang::Token token;
+    RecordedPragma Pragma;
+    Pragma.introducer = Introducer.Loc;
+    clang::Token Token;
     // Unexpanded, so that errors point at what the author wrote; names of
     // integer macros are resolved later from the log.
-    PP.LexUnexpandedToken(token);
-    while (token.isNot(clang::tok::eod) && token.isNot(clang::tok::eof)) {
-      if (!pragma.text.empty() && token.hasLeadingSpace())
-        pragma.text += ' ';
-      llvm::SmallString<64> buffer;
-      llvm::StringRef spelling = PP.getSpelling(token, buffer);
-      RecordedPragma::Piece piece;
-      piece.offset = static_cast<unsigned>(pragma.text.size());
-      piece.length = static_cast<unsigned>(spelling.size());
-      piece.location = token.getLocation();
-      pragma.pieces.push_back(piece);
-      pragma.text += spelling.str();
-      PP.LexUnexpandedToken(token);
+    PP.LexUnexpandedToken(Token);
+    while (Token.isNot(clang::tok::eod) && Token.isNot(clang::tok::eof)) {
+      if (!Pragma.text.empty() && Token.hasLeadingSpace())
+        Pragma.text += ' ';
+      llvm::SmallString<64> Buffer;
+      llvm::StringRef Spelling = PP.getSpelling(Token, Buffer);
+      RecordedPragma::Piece Piece;
+      Piece.offset = static_cast<unsigned>(Pragma.text.size());
+      Piece.length = static_cast<unsigned>(Spelling.size());
+      Piece.location = Token.getLocation();
+      Pragma.pieces.push_back(Piece);
+      Pragma.text += Spelling.str();
+      PP.LexUnexpandedToken(Token);
     }
-    mapScratchTokensToFile(pragma, PP);
-    Log->pragmas.push_back(std::move(pragma));
+    mapScratchTokensToFile(Pragma, PP);
+    Log->pragmas.push_back(std::move(Pragma));
   }
 
 private:
@@ -124,32 +124,32 @@ private:
 // we can name in an annotation.
 class IntegerMacroRecorder : public clang::PPCallbacks {
 public:
-  IntegerMacroRecorder(clang::Preprocessor &PP, std::shared_ptr<PragmaLog> log)
-      : PP(PP), Log(std::move(log)) {}
+  IntegerMacroRecorder(clang::Preprocessor &PP, std::shared_ptr<PragmaLog> Log)
+      : PP(PP), Log(std::move(Log)) {}
 
-  void MacroDefined(const clang::Token &nameToken,
-                    const clang::MacroDirective *directive) override {
-    std::string name = nameToken.getIdentifierInfo()->getName().str();
-    Log->integerMacros.erase(name);
-    const clang::MacroInfo *info = directive ? directive->getMacroInfo() : nullptr;
-    if (!info || info->isFunctionLike() || info->getNumTokens() != 1)
+  void MacroDefined(const clang::Token &NameToken,
+                    const clang::MacroDirective *Directive) override {
+    std::string Name = NameToken.getIdentifierInfo()->getName().str();
+    Log->integerMacros.erase(Name);
+    const clang::MacroInfo *Info = Directive ? Directive->getMacroInfo() : nullptr;
+    if (!Info || Info->isFunctionLike() || Info->getNumTokens() != 1)
       return;
-    const clang::Token &body = info->getReplacementToken(0);
-    if (body.isNot(clang::tok::numeric_constant))
+    const clang::Token &Body = Info->getReplacementToken(0);
+    if (Body.isNot(clang::tok::numeric_constant))
       return;
-    llvm::SmallString<32> buffer;
-    llvm::StringRef spelling = PP.getSpelling(body, buffer);
-    unsigned long long value = 0;
+    llvm::SmallString<32> Buffer;
+    llvm::StringRef Spelling = PP.getSpelling(Body, Buffer);
+    unsigned long long Value = 0;
     // getAsInteger takes radix 0 as "auto-detect 0x / 0 / 0b prefixes".
-    if (spelling.getAsInteger(0, value) ||
-        value > static_cast<unsigned long long>(std::numeric_limits<std::int64_t>::max()))
+    if (Spelling.getAsInteger(0, Value) ||
+        Value > static_cast<unsigned long long>(std::numeric_limits<std::int64_t>::max()))
       return;
-    Log->integerMacros[name] = static_cast<std::int64_t>(value);
+    Log->integerMacros[Name] = static_cast<std::int64_t>(Value);
   }
 
-  void MacroUndefined(const clang::Token &nameToken, const clang::MacroDefinition &,
+  void MacroUndefined(const clang::Token &NameToken, const clang::MacroDefinition &,
                       const clang::MacroDirective *) override {
-    Log->integerMacros.erase(nameToken.getIdentifierInfo()->getName().str());
+    Log->integerMacros.erase(NameToken.getIdentifierInfo()->getName().str());
   }
 
 private:
@@ -160,11 +160,11 @@ private:
 } // namespace
 
 std::shared_ptr<PragmaLog> installPragmaRecorder(clang::Preprocessor &PP) {
-  auto log = std::make_shared<PragmaLog>();
+  auto Log = std::make_shared<PragmaLog>();
   // The Preprocessor owns its handlers and callbacks.
-  PP.AddPragmaHandler(new AvePragmaHandler(log));
-  PP.addPPCallbacks(std::make_unique<IntegerMacroRecorder>(PP, log));
-  return log;
+  PP.AddPragmaHandler(new AvePragmaHandler(Log));
+  PP.addPPCallbacks(std::make_unique<IntegerMacroRecorder>(PP, Log));
+  return Log;
 }
 
 } // namespace ave::ann

@@ -16,167 +16,167 @@ namespace {
 
 constexpr llvm::StringLiteral TagAnnotation = "ave.tag";
 
-const clang::StringLiteral *specLiteralOf(const clang::AnnotateAttr &attr) {
-  if (attr.args_size() != 1)
+const clang::StringLiteral *specLiteralOf(const clang::AnnotateAttr &Attr) {
+  if (Attr.args_size() != 1)
     return nullptr;
-  const clang::Expr *arg = attr.args_begin()[0];
+  const clang::Expr *Arg = Attr.args_begin()[0];
   while (true) {
-    arg = arg->IgnoreParenImpCasts();
-    if (const auto *constant = llvm::dyn_cast<clang::ConstantExpr>(arg))
-      arg = constant->getSubExpr();
+    Arg = Arg->IgnoreParenImpCasts();
+    if (const auto *Constant = llvm::dyn_cast<clang::ConstantExpr>(Arg))
+      Arg = Constant->getSubExpr();
     else
       break;
   }
-  return llvm::dyn_cast<clang::StringLiteral>(arg);
+  return llvm::dyn_cast<clang::StringLiteral>(Arg);
 }
 
 // Declarations in the body that a tag may sit on: local variables (only
 // __shared__ arrays may carry one) and globals referred to by the body.
 class TaggableDeclFinder : public clang::RecursiveASTVisitor<TaggableDeclFinder> {
 public:
-  bool VisitVarDecl(clang::VarDecl *var) {
-    if (!llvm::isa<clang::ParmVarDecl>(var))
-      Locals.push_back(var);
+  bool VisitVarDecl(clang::VarDecl *Var) {
+    if (!llvm::isa<clang::ParmVarDecl>(Var))
+      locals.push_back(Var);
     return true;
   }
-  bool VisitDeclRefExpr(clang::DeclRefExpr *ref) {
-    const auto *var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
-    if (var && var->hasGlobalStorage() && !var->isStaticLocal() && Seen.insert(var).second)
-      Globals.push_back(var);
+  bool VisitDeclRefExpr(clang::DeclRefExpr *Ref) {
+    const auto *Var = llvm::dyn_cast<clang::VarDecl>(Ref->getDecl());
+    if (Var && Var->hasGlobalStorage() && !Var->isStaticLocal() && seen.insert(Var).second)
+      globals.push_back(Var);
     return true;
   }
 
-  std::vector<const clang::VarDecl *> Locals;
-  std::vector<const clang::VarDecl *> Globals;
-  std::set<const clang::VarDecl *> Seen;
+  std::vector<const clang::VarDecl *> locals;
+  std::vector<const clang::VarDecl *> globals;
+  std::set<const clang::VarDecl *> seen;
 };
 
 class TagCollector {
 public:
-  TagCollector(clang::ASTContext &context, const PragmaLog &log, KernelAnnotations &annotations)
-      : Context(context), Log(log), Out(annotations) {}
+  TagCollector(clang::ASTContext &Context, const PragmaLog &Log, KernelAnnotations &Annotations)
+      : Context(Context), Log(Log), Out(Annotations) {}
 
   void run() {
-    const clang::FunctionDecl &kernel = *Out.kernel;
-    for (const clang::ParmVarDecl *param : kernel.parameters())
-      for (const auto *attr : param->specific_attrs<clang::AnnotateAttr>()) {
-        if (attr->getAnnotation() != TagAnnotation)
+    const clang::FunctionDecl &Kernel = *Out.kernel;
+    for (const clang::ParmVarDecl *Param : Kernel.parameters())
+      for (const auto *Attr : Param->specific_attrs<clang::AnnotateAttr>()) {
+        if (Attr->getAnnotation() != TagAnnotation)
           continue;
-        if (!param->getType()->isPointerType()) {
-          error(attr->getRange(),
-                "tag on a non-pointer parameter " + quoted(param->getName().str()));
+        if (!Param->getType()->isPointerType()) {
+          error(Attr->getRange(),
+                "tag on a non-pointer parameter " + quoted(Param->getName().str()));
           continue;
         }
-        addTag(*param, *attr, TaggedDeclKind::PointerParameter);
+        addTag(*Param, *Attr, TaggedDeclKind::PointerParameter);
       }
-    TaggableDeclFinder finder;
-    if (kernel.getBody())
-      finder.TraverseStmt(kernel.getBody());
-    for (const clang::VarDecl *var : finder.Locals)
-      for (const auto *attr : var->specific_attrs<clang::AnnotateAttr>()) {
-        if (attr->getAnnotation() != TagAnnotation)
+    TaggableDeclFinder Finder;
+    if (Kernel.getBody())
+      Finder.TraverseStmt(Kernel.getBody());
+    for (const clang::VarDecl *Var : Finder.locals)
+      for (const auto *Attr : Var->specific_attrs<clang::AnnotateAttr>()) {
+        if (Attr->getAnnotation() != TagAnnotation)
           continue;
-        if (!var->hasAttr<clang::CUDASharedAttr>() || !var->getType()->isArrayType()) {
-          error(attr->getRange(), "tag on local variable " + quoted(var->getName().str()) +
+        if (!Var->hasAttr<clang::CUDASharedAttr>() || !Var->getType()->isArrayType()) {
+          error(Attr->getRange(), "tag on local variable " + quoted(Var->getName().str()) +
                                       "; tags go on kernel pointer parameters and __shared__ "
                                       "or global arrays");
           continue;
         }
-        addTag(*var, *attr, TaggedDeclKind::SharedArray);
+        addTag(*Var, *Attr, TaggedDeclKind::SharedArray);
       }
-    for (const clang::VarDecl *var : finder.Globals)
-      for (const auto *attr : var->specific_attrs<clang::AnnotateAttr>()) {
-        if (attr->getAnnotation() != TagAnnotation)
+    for (const clang::VarDecl *Var : Finder.globals)
+      for (const auto *Attr : Var->specific_attrs<clang::AnnotateAttr>()) {
+        if (Attr->getAnnotation() != TagAnnotation)
           continue;
-        if (!var->getType()->isArrayType()) {
-          error(attr->getRange(), "tag on a non-array variable " + quoted(var->getName().str()) +
+        if (!Var->getType()->isArrayType()) {
+          error(Attr->getRange(), "tag on a non-array variable " + quoted(Var->getName().str()) +
                                       "; tags go on kernel pointer parameters and __shared__ "
                                       "or global arrays");
           continue;
         }
-        addTag(*var, *attr,
-               var->hasAttr<clang::CUDASharedAttr>() ? TaggedDeclKind::SharedArray
+        addTag(*Var, *Attr,
+               Var->hasAttr<clang::CUDASharedAttr>() ? TaggedDeclKind::SharedArray
                                                      : TaggedDeclKind::GlobalArray);
       }
     checkTensorConsistency();
   }
 
 private:
-  void error(clang::SourceRange range, std::string message,
-             std::optional<AnnotationNote> note = std::nullopt) {
-    Out.errors.push_back(AnnotationError{range, std::move(message), std::move(note)});
+  void error(clang::SourceRange Range, std::string Message,
+             std::optional<AnnotationNote> Note = std::nullopt) {
+    Out.errors.push_back(AnnotationError{Range, std::move(Message), std::move(Note)});
   }
 
-  clang::SourceLocation locationInLiteral(const clang::StringLiteral &literal, unsigned offset) {
-    unsigned length = literal.getByteLength();
-    return literal.getLocationOfByte(std::min(offset, length), Context.getSourceManager(),
+  clang::SourceLocation locationInLiteral(const clang::StringLiteral &Literal, unsigned Offset) {
+    unsigned Length = Literal.getByteLength();
+    return Literal.getLocationOfByte(std::min(Offset, Length), Context.getSourceManager(),
                                      Context.getLangOpts(), Context.getTargetInfo());
   }
 
-  clang::SourceRange rangeInLiteral(const clang::StringLiteral &literal, unsigned begin,
-                                    unsigned end) {
-    return {locationInLiteral(literal, begin),
-            locationInLiteral(literal, end > begin ? end - 1 : begin)};
+  clang::SourceRange rangeInLiteral(const clang::StringLiteral &Literal, unsigned Begin,
+                                    unsigned End) {
+    return {locationInLiteral(Literal, Begin),
+            locationInLiteral(Literal, End > Begin ? End - 1 : Begin)};
   }
 
-  void addTag(const clang::ValueDecl &decl, const clang::AnnotateAttr &attr, TaggedDeclKind kind) {
-    const clang::StringLiteral *literal = specLiteralOf(attr);
-    if (!literal || !literal->isOrdinary()) {
-      error(attr.getRange(), "AVE_TAG needs exactly one string literal: the tag spec");
+  void addTag(const clang::ValueDecl &Decl, const clang::AnnotateAttr &Attr, TaggedDeclKind Kind) {
+    const clang::StringLiteral *Literal = specLiteralOf(Attr);
+    if (!Literal || !Literal->isOrdinary()) {
+      error(Attr.getRange(), "AVE_TAG needs exactly one string literal: the tag spec");
       return;
     }
-    Result<TagSpec> parsed = parseTagSpec(literal->getString());
-    if (!parsed) {
-      const ParseError &failure = parsed.error();
-      std::optional<AnnotationNote> note;
-      if (failure.note)
-        note = AnnotationNote{rangeInLiteral(*literal, failure.note->begin, failure.note->end),
-                              failure.note->message};
-      error(rangeInLiteral(*literal, failure.begin, failure.end), failure.message, note);
+    Result<TagSpec> Parsed = parseTagSpec(Literal->getString());
+    if (!Parsed) {
+      const ParseError &Failure = Parsed.error();
+      std::optional<AnnotationNote> Note;
+      if (Failure.note)
+        Note = AnnotationNote{rangeInLiteral(*Literal, Failure.note->begin, Failure.note->end),
+                              Failure.note->message};
+      error(rangeInLiteral(*Literal, Failure.begin, Failure.end), Failure.message, Note);
       return;
     }
-    NameScope scope{Context, *Out.kernel, Log, Out.tags, &*parsed, {}, "tag spec", false};
-    bool resolved = resolveSpecNames(*parsed, scope, [&](unsigned b, unsigned e, std::string m) {
-      error(rangeInLiteral(*literal, b, e), std::move(m));
+    NameScope Scope{Context, *Out.kernel, Log, Out.tags, &*Parsed, {}, "tag spec", false};
+    bool Resolved = resolveSpecNames(*Parsed, Scope, [&](unsigned B, unsigned E, std::string M) {
+      error(rangeInLiteral(*Literal, B, E), std::move(M));
     });
-    if (!resolved)
+    if (!Resolved)
       return;
-    BoundTag tag;
-    tag.decl = &decl;
-    tag.declKind = kind;
-    tag.spec = std::move(*parsed);
-    tag.specLiteral = literal;
-    tag.specRange = literal->getSourceRange();
-    Out.tags.push_back(std::move(tag));
+    BoundTag Tag;
+    Tag.decl = &Decl;
+    Tag.declKind = Kind;
+    Tag.spec = std::move(*Parsed);
+    Tag.specLiteral = Literal;
+    Tag.specRange = Literal->getSourceRange();
+    Out.tags.push_back(std::move(Tag));
   }
 
   // One tensor on several pointers (input and its transposed output) must
   // use the same coordinate names, or the einsum they define is ambiguous.
   void checkTensorConsistency() {
-    for (size_t i = 0; i < Out.tags.size(); ++i) {
-      const BoundTag &tag = Out.tags[i];
-      const BoundTag *first = Out.findTag(tag.spec.tensor);
-      if (first == &tag)
+    for (size_t I = 0; I < Out.tags.size(); ++I) {
+      const BoundTag &Tag = Out.tags[I];
+      const BoundTag *First = Out.findTag(Tag.spec.tensor);
+      if (First == &Tag)
         continue;
-      std::set<std::string> mine, theirs;
-      for (const Coordinate &c : tag.spec.coordinates)
-        mine.insert(c.name);
-      for (const Coordinate &c : first->spec.coordinates)
-        theirs.insert(c.name);
-      if (mine == theirs)
+      std::set<std::string> Mine, Theirs;
+      for (const Coordinate &C : Tag.spec.coordinates)
+        Mine.insert(C.name);
+      for (const Coordinate &C : First->spec.coordinates)
+        Theirs.insert(C.name);
+      if (Mine == Theirs)
         continue;
-      auto list = [](const TagSpec &spec) {
-        std::string out;
-        for (const Coordinate &c : spec.coordinates)
-          out += (out.empty() ? "" : ", ") + c.name;
-        return "(" + out + ")";
+      auto List = [](const TagSpec &Spec) {
+        std::string Out;
+        for (const Coordinate &C : Spec.coordinates)
+          Out += (Out.empty() ? "" : ", ") + C.name;
+        return "(" + Out + ")";
       };
-      error(rangeInLiteral(*tag.specLiteral, tag.spec.nameBegin, tag.spec.nameEnd),
-            "tag " + quoted(tag.spec.tensor) + " is declared with coordinates " +
-                list(first->spec) + " on " + quoted(first->decl->getName().str()) + " but " +
-                list(tag.spec) + " here; the coordinate names must be the same set",
+      error(rangeInLiteral(*Tag.specLiteral, Tag.spec.nameBegin, Tag.spec.nameEnd),
+            "tag " + quoted(Tag.spec.tensor) + " is declared with coordinates " +
+                List(First->spec) + " on " + quoted(First->decl->getName().str()) + " but " +
+                List(Tag.spec) + " here; the coordinate names must be the same set",
             AnnotationNote{
-                rangeInLiteral(*first->specLiteral, first->spec.nameBegin, first->spec.nameEnd),
+                rangeInLiteral(*First->specLiteral, First->spec.nameBegin, First->spec.nameEnd),
                 "first declared here"});
     }
   }
@@ -188,8 +188,8 @@ private:
 
 } // namespace
 
-void collectTags(clang::ASTContext &context, const PragmaLog &log, KernelAnnotations &annotations) {
-  TagCollector(context, log, annotations).run();
+void collectTags(clang::ASTContext &Context, const PragmaLog &Log, KernelAnnotations &Annotations) {
+  TagCollector(Context, Log, Annotations).run();
 }
 
 } // namespace ave::ann

@@ -10,7 +10,7 @@ namespace ave::ann {
 // Fills annotations.tags (parameters in order, then local __shared__ arrays,
 // then global arrays the body refers to) and reports bad tags into
 // annotations.errors.
-void collectTags(clang::ASTContext &context, const PragmaLog &log, KernelAnnotations &annotations);
+void collectTags(clang::ASTContext &Context, const PragmaLog &Log, KernelAnnotations &Annotations);
 
 } // namespace ave::ann
 

@@ -4,32 +4,32 @@
 
 namespace ave::harness {
 
-std::string trimSpaces(const std::string &text) {
-  std::size_t b = 0, e = text.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(text[b])))
-    ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(text[e - 1])))
-    --e;
-  return text.substr(b, e - b);
+std::string trimSpaces(const std::string &Text) {
+  std::size_t B = 0, E = Text.size();
+  while (B < E && std::isspace(static_cast<unsigned char>(Text[B])))
+    ++B;
+  while (E > B && std::isspace(static_cast<unsigned char>(Text[E - 1])))
+    --E;
+  return Text.substr(B, E - B);
 }
 
 std::optional<std::vector<std::pair<std::string, std::string>>>
-splitAssignments(const std::string &text, const std::string &option, std::string &error) {
-  std::vector<std::pair<std::string, std::string>> out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    std::size_t comma = text.find(',', start);
-    std::string item = trimSpaces(
-        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    start = comma == std::string::npos ? text.size() + 1 : comma + 1;
-    std::size_t eq = item.find('=');
-    if (eq == std::string::npos) {
-      error = option + ": expected NAME=VALUE, got '" + item + "'";
+splitAssignments(const std::string &Text, const std::string &Option, std::string &Error) {
+  std::vector<std::pair<std::string, std::string>> Out;
+  std::size_t Start = 0;
+  while (Start <= Text.size()) {
+    std::size_t Comma = Text.find(',', Start);
+    std::string Item = trimSpaces(
+        Text.substr(Start, Comma == std::string::npos ? std::string::npos : Comma - Start));
+    Start = Comma == std::string::npos ? Text.size() + 1 : Comma + 1;
+    std::size_t Eq = Item.find('=');
+    if (Eq == std::string::npos) {
+      Error = Option + ": expected NAME=VALUE, got '" + Item + "'";
       return std::nullopt;
     }
-    out.emplace_back(trimSpaces(item.substr(0, eq)), trimSpaces(item.substr(eq + 1)));
+    Out.emplace_back(trimSpaces(Item.substr(0, Eq)), trimSpaces(Item.substr(Eq + 1)));
   }
-  return out;
+  return Out;
 }
 
 } // namespace ave::harness

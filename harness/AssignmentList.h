@@ -10,11 +10,11 @@
 
 namespace ave::harness {
 
-std::string trimSpaces(const std::string &text);
+std::string trimSpaces(const std::string &Text);
 
 // Null with `error` set ("--shape: expected NAME=VALUE, got 'x'") when an
 // item has no `=`.
 std::optional<std::vector<std::pair<std::string, std::string>>>
-splitAssignments(const std::string &text, const std::string &option, std::string &error);
+splitAssignments(const std::string &Text, const std::string &Option, std::string &Error);
 
 } // namespace ave::harness

@@ -14,8 +14,8 @@
 
 namespace ave::harness {
 
-const char *elementTypeName(ElementType type) {
-  switch (type) {
+const char *elementTypeName(ElementType Type) {
+  switch (Type) {
   case ElementType::F32:
     return "f32";
   case ElementType::F64:
@@ -28,285 +28,285 @@ const char *elementTypeName(ElementType type) {
   return "?";
 }
 
-std::optional<ElementType> elementTypeFromSpelling(const std::string &spelling) {
-  if (spelling == "float")
+std::optional<ElementType> elementTypeFromSpelling(const std::string &Spelling) {
+  if (Spelling == "float")
     return ElementType::F32;
-  if (spelling == "double")
+  if (Spelling == "double")
     return ElementType::F64;
-  if (spelling == "__half" || spelling == "half" || spelling == "_Float16")
+  if (Spelling == "__half" || Spelling == "half" || Spelling == "_Float16")
     return ElementType::F16;
-  if (spelling == "__hip_bfloat16" || spelling == "hip_bfloat16" || spelling == "__nv_bfloat16")
+  if (Spelling == "__hip_bfloat16" || Spelling == "hip_bfloat16" || Spelling == "__nv_bfloat16")
     return ElementType::BF16;
   return std::nullopt;
 }
 
-const ann::Expr *BenchSpec::coordinateBound(const std::string &name) const {
-  for (const BenchTensor &t : tensors)
-    if (int i = t.tag.coordinateIndex(name); i >= 0)
-      return &t.tag.coordinates[static_cast<size_t>(i)].bound;
+const ann::Expr *BenchSpec::coordinateBound(const std::string &Name) const {
+  for (const BenchTensor &T : tensors)
+    if (int I = T.tag.coordinateIndex(Name); I >= 0)
+      return &T.tag.coordinates[static_cast<size_t>(I)].bound;
   return nullptr;
 }
 
 namespace {
 
-std::string coordinateList(const ann::TagSpec &tag) {
-  std::string text;
-  for (const ann::Coordinate &c : tag.coordinates)
-    text += (text.empty() ? "" : ", ") + c.name;
-  return tag.tensor + "(" + text + ")";
+std::string coordinateList(const ann::TagSpec &Tag) {
+  std::string Text;
+  for (const ann::Coordinate &C : Tag.coordinates)
+    Text += (Text.empty() ? "" : ", ") + C.name;
+  return Tag.tensor + "(" + Text + ")";
 }
 
-bool isDenseRowMajor(const ann::TagSpec &tag) {
-  return ann::sameShape(tag.effectiveLayout(), ann::rowMajorLayout(tag));
+bool isDenseRowMajor(const ann::TagSpec &Tag) {
+  return ann::sameShape(Tag.effectiveLayout(), ann::rowMajorLayout(Tag));
 }
 
-std::vector<std::string> names(const ann::TagSpec &tag) {
-  std::vector<std::string> out;
-  for (const ann::Coordinate &c : tag.coordinates)
-    out.push_back(c.name);
-  return out;
+std::vector<std::string> names(const ann::TagSpec &Tag) {
+  std::vector<std::string> Out;
+  for (const ann::Coordinate &C : Tag.coordinates)
+    Out.push_back(C.name);
+  return Out;
 }
 
 // A(m, k) B(k, n) -> C(m, n), dense row-major, one element type.
-void classifyGemm(const std::vector<BenchTensor> &tensors, Einsum &e) {
-  if (e.kind != Einsum::Kind::Contraction || e.inputs.size() != 2 || e.reduced.size() != 1)
+void classifyGemm(const std::vector<BenchTensor> &Tensors, Einsum &E) {
+  if (E.kind != Einsum::Kind::Contraction || E.inputs.size() != 2 || E.reduced.size() != 1)
     return;
-  const BenchTensor &c = tensors[e.output];
-  std::vector<std::string> cNames = names(c.tag);
-  if (cNames.size() != 2)
+  const BenchTensor &C = Tensors[E.output];
+  std::vector<std::string> CNames = names(C.tag);
+  if (CNames.size() != 2)
     return;
-  const std::string &m = cNames[0], &n = cNames[1], &k = e.reduced[0];
-  for (int swap = 0; swap < 2; ++swap) {
-    std::size_t a = e.inputs[swap], b = e.inputs[1 - swap];
-    if (names(tensors[a].tag) != std::vector<std::string>{m, k} ||
-        names(tensors[b].tag) != std::vector<std::string>{k, n})
+  const std::string &M = CNames[0], &N = CNames[1], &K = E.reduced[0];
+  for (int Swap = 0; Swap < 2; ++Swap) {
+    std::size_t A = E.inputs[Swap], B = E.inputs[1 - Swap];
+    if (names(Tensors[A].tag) != std::vector<std::string>{M, K} ||
+        names(Tensors[B].tag) != std::vector<std::string>{K, N})
       continue;
-    ElementType in = tensors[a].type;
-    bool mixed = c.type == ElementType::F32 && (in == ElementType::F16 || in == ElementType::BF16);
-    if (!isDenseRowMajor(tensors[a].tag) || !isDenseRowMajor(tensors[b].tag) ||
-        !isDenseRowMajor(c.tag) || tensors[b].type != in || (in != c.type && !mixed))
+    ElementType In = Tensors[A].type;
+    bool Mixed = C.type == ElementType::F32 && (In == ElementType::F16 || In == ElementType::BF16);
+    if (!isDenseRowMajor(Tensors[A].tag) || !isDenseRowMajor(Tensors[B].tag) ||
+        !isDenseRowMajor(C.tag) || Tensors[B].type != In || (In != C.type && !Mixed))
       return;
-    e.isGemm = true;
-    e.gemmA = a;
-    e.gemmB = b;
-    e.gemmC = e.output;
-    e.m = m;
-    e.n = n;
-    e.k = k;
+    E.isGemm = true;
+    E.gemmA = A;
+    E.gemmB = B;
+    E.gemmC = E.output;
+    E.m = M;
+    E.n = N;
+    E.k = K;
     return;
   }
 }
 
-bool hasName(const ann::TagSpec &tag, const std::string &name) {
-  return tag.coordinateIndex(name) >= 0;
+bool hasName(const ann::TagSpec &Tag, const std::string &Name) {
+  return Tag.coordinateIndex(Name) >= 0;
 }
 
 // The names of `tag` that are not in `batch`, in tag order.
-std::vector<std::string> namesBeyond(const ann::TagSpec &tag,
-                                     const std::vector<std::string> &batch) {
-  std::vector<std::string> out;
-  for (const ann::Coordinate &c : tag.coordinates)
-    if (std::find(batch.begin(), batch.end(), c.name) == batch.end())
-      out.push_back(c.name);
-  return out;
+std::vector<std::string> namesBeyond(const ann::TagSpec &Tag,
+                                     const std::vector<std::string> &Batch) {
+  std::vector<std::string> Out;
+  for (const ann::Coordinate &C : Tag.coordinates)
+    if (std::find(Batch.begin(), Batch.end(), C.name) == Batch.end())
+      Out.push_back(C.name);
+  return Out;
 }
 
 } // namespace
 
-std::optional<Attention> deriveAttention(const std::vector<BenchTensor> &tensors,
-                                         std::string &error) {
-  std::vector<std::size_t> inputs, outputs;
-  for (std::size_t i = 0; i < tensors.size(); ++i)
-    (tensors[i].output ? outputs : inputs).push_back(i);
-  if (outputs.size() != 1 || inputs.size() != 3) {
-    error = "attention needs three input tensors (Q, K, V) and one output; the kernel has " +
-            std::to_string(inputs.size()) + " inputs and " + std::to_string(outputs.size()) +
+std::optional<Attention> deriveAttention(const std::vector<BenchTensor> &Tensors,
+                                         std::string &Error) {
+  std::vector<std::size_t> Inputs, Outputs;
+  for (std::size_t I = 0; I < Tensors.size(); ++I)
+    (Tensors[I].output ? Outputs : Inputs).push_back(I);
+  if (Outputs.size() != 1 || Inputs.size() != 3) {
+    Error = "attention needs three input tensors (Q, K, V) and one output; the kernel has " +
+            std::to_string(Inputs.size()) + " inputs and " + std::to_string(Outputs.size()) +
             " outputs";
     return std::nullopt;
   }
-  Attention a;
-  a.output = outputs[0];
-  const ann::TagSpec &out = tensors[a.output].tag;
-  for (const ann::Coordinate &c : out.coordinates) {
-    bool everywhere = true;
-    for (std::size_t i : inputs)
-      everywhere = everywhere && hasName(tensors[i].tag, c.name);
-    if (everywhere)
-      a.batch.push_back(c.name);
+  Attention A;
+  A.output = Outputs[0];
+  const ann::TagSpec &Out = Tensors[A.output].tag;
+  for (const ann::Coordinate &C : Out.coordinates) {
+    bool Everywhere = true;
+    for (std::size_t I : Inputs)
+      Everywhere = Everywhere && hasName(Tensors[I].tag, C.name);
+    if (Everywhere)
+      A.batch.push_back(C.name);
   }
-  std::vector<std::string> outRest = namesBeyond(out, a.batch);
-  if (outRest.size() != 2) {
-    error = "attention output " + coordinateList(out) +
+  std::vector<std::string> OutRest = namesBeyond(Out, A.batch);
+  if (OutRest.size() != 2) {
+    Error = "attention output " + coordinateList(Out) +
             " must have exactly two coordinates besides the batch ones (query row, value "
             "column); it has " +
-            std::to_string(outRest.size());
+            std::to_string(OutRest.size());
     return std::nullopt;
   }
   // Row-major convention O(..., i, e): the first is the query row.
-  a.query = outRest[0];
-  a.valueDim = outRest[1];
-  bool haveQ = false, haveV = false, haveK = false;
-  for (std::size_t i : inputs) {
-    const ann::TagSpec &tag = tensors[i].tag;
-    std::vector<std::string> rest = namesBeyond(tag, a.batch);
-    if (rest.size() != 2) {
-      error = "attention input " + coordinateList(tag) +
+  A.query = OutRest[0];
+  A.valueDim = OutRest[1];
+  bool HaveQ = false, HaveV = false, HaveK = false;
+  for (std::size_t I : Inputs) {
+    const ann::TagSpec &Tag = Tensors[I].tag;
+    std::vector<std::string> Rest = namesBeyond(Tag, A.batch);
+    if (Rest.size() != 2) {
+      Error = "attention input " + coordinateList(Tag) +
               " must have exactly two coordinates besides the batch ones " + "(shared by all four)";
       return std::nullopt;
     }
-    bool query = hasName(tag, a.query), value = hasName(tag, a.valueDim);
-    if (query && value) {
-      error = "attention input " + coordinateList(tag) + " has both the query row '" + a.query +
-              "' and the value column '" + a.valueDim + "'";
+    bool Query = hasName(Tag, A.query), Value = hasName(Tag, A.valueDim);
+    if (Query && Value) {
+      Error = "attention input " + coordinateList(Tag) + " has both the query row '" + A.query +
+              "' and the value column '" + A.valueDim + "'";
       return std::nullopt;
     }
-    bool &have = query ? haveQ : value ? haveV : haveK;
-    if (have) {
-      error = "two attention inputs play the same role (" + coordinateList(tag) + ")";
+    bool &Have = Query ? HaveQ : Value ? HaveV : HaveK;
+    if (Have) {
+      Error = "two attention inputs play the same role (" + coordinateList(Tag) + ")";
       return std::nullopt;
     }
-    have = true;
-    (query ? a.q : value ? a.v : a.k) = i;
+    Have = true;
+    (Query ? A.q : Value ? A.v : A.k) = I;
   }
-  if (!haveQ || !haveK || !haveV) {
-    error = "attention needs an input with the query row '" + a.query +
-            "' (Q), one with the value column '" + a.valueDim + "' (V) and one with neither (K)";
+  if (!HaveQ || !HaveK || !HaveV) {
+    Error = "attention needs an input with the query row '" + A.query +
+            "' (Q), one with the value column '" + A.valueDim + "' (V) and one with neither (K)";
     return std::nullopt;
   }
-  std::vector<std::string> qRest = namesBeyond(tensors[a.q].tag, a.batch);
-  std::vector<std::string> vRest = namesBeyond(tensors[a.v].tag, a.batch);
-  a.headDim = qRest[0] == a.query ? qRest[1] : qRest[0];
-  a.key = vRest[0] == a.valueDim ? vRest[1] : vRest[0];
-  const ann::TagSpec &k = tensors[a.k].tag;
-  if (!hasName(k, a.key) || !hasName(k, a.headDim) || a.key == a.headDim) {
-    error = "attention K " + coordinateList(k) + " must have the key '" + a.key +
-            "' of V and the head coordinate '" + a.headDim + "' of Q";
+  std::vector<std::string> QRest = namesBeyond(Tensors[A.q].tag, A.batch);
+  std::vector<std::string> VRest = namesBeyond(Tensors[A.v].tag, A.batch);
+  A.headDim = QRest[0] == A.query ? QRest[1] : QRest[0];
+  A.key = VRest[0] == A.valueDim ? VRest[1] : VRest[0];
+  const ann::TagSpec &K = Tensors[A.k].tag;
+  if (!hasName(K, A.key) || !hasName(K, A.headDim) || A.key == A.headDim) {
+    Error = "attention K " + coordinateList(K) + " must have the key '" + A.key +
+            "' of V and the head coordinate '" + A.headDim + "' of Q";
     return std::nullopt;
   }
-  a.text = "softmax_" + a.key + "(" + coordinateList(tensors[a.q].tag) + " " + coordinateList(k) +
-           ") " + coordinateList(tensors[a.v].tag) + " -> " + coordinateList(out);
-  return a;
+  A.text = "softmax_" + A.key + "(" + coordinateList(Tensors[A.q].tag) + " " + coordinateList(K) +
+           ") " + coordinateList(Tensors[A.v].tag) + " -> " + coordinateList(Out);
+  return A;
 }
 
-std::optional<Einsum> deriveEinsum(const std::vector<BenchTensor> &tensors, std::string &error) {
-  Einsum e;
-  std::vector<std::size_t> outputs;
-  for (std::size_t i = 0; i < tensors.size(); ++i)
-    (tensors[i].output ? outputs : e.inputs).push_back(i);
-  if (outputs.size() != 1) {
-    error = "the bundle checks kernels with exactly one output tensor (non-const pointer); this "
+std::optional<Einsum> deriveEinsum(const std::vector<BenchTensor> &Tensors, std::string &Error) {
+  Einsum E;
+  std::vector<std::size_t> Outputs;
+  for (std::size_t I = 0; I < Tensors.size(); ++I)
+    (Tensors[I].output ? Outputs : E.inputs).push_back(I);
+  if (Outputs.size() != 1) {
+    Error = "the bundle checks kernels with exactly one output tensor (non-const pointer); this "
             "kernel has " +
-            std::to_string(outputs.size());
+            std::to_string(Outputs.size());
     return std::nullopt;
   }
-  e.output = outputs[0];
-  const BenchTensor &out = tensors[e.output];
+  E.output = Outputs[0];
+  const BenchTensor &Out = Tensors[E.output];
 
   // One bound per coordinate name, wherever it appears.
-  std::vector<const ann::Coordinate *> seen;
-  for (const BenchTensor &t : tensors)
-    for (const ann::Coordinate &c : t.tag.coordinates) {
-      for (const ann::Coordinate *s : seen)
-        if (s->name == c.name && !ann::sameShape(s->bound, c.bound)) {
-          error = "coordinate '" + c.name + "' is bounded by '" + ann::printExpr(s->bound) +
-                  "' in one tag and by '" + ann::printExpr(c.bound) + "' in " + t.tag.tensor;
+  std::vector<const ann::Coordinate *> Seen;
+  for (const BenchTensor &T : Tensors)
+    for (const ann::Coordinate &C : T.tag.coordinates) {
+      for (const ann::Coordinate *S : Seen)
+        if (S->name == C.name && !ann::sameShape(S->bound, C.bound)) {
+          Error = "coordinate '" + C.name + "' is bounded by '" + ann::printExpr(S->bound) +
+                  "' in one tag and by '" + ann::printExpr(C.bound) + "' in " + T.tag.tensor;
           return std::nullopt;
         }
-      seen.push_back(&c);
+      Seen.push_back(&C);
     }
 
-  for (std::size_t i : e.inputs)
-    if (tensors[i].tag.tensor == out.tag.tensor) {
-      std::vector<std::string> in = names(tensors[i].tag), o = names(out.tag);
-      if (std::multiset<std::string>(in.begin(), in.end()) !=
-          std::multiset<std::string>(o.begin(), o.end())) {
-        error = "input " + coordinateList(tensors[i].tag) + " and output " +
-                coordinateList(out.tag) + " share a tensor name but not their coordinates";
+  for (std::size_t I : E.inputs)
+    if (Tensors[I].tag.tensor == Out.tag.tensor) {
+      std::vector<std::string> In = names(Tensors[I].tag), O = names(Out.tag);
+      if (std::multiset<std::string>(In.begin(), In.end()) !=
+          std::multiset<std::string>(O.begin(), O.end())) {
+        Error = "input " + coordinateList(Tensors[I].tag) + " and output " +
+                coordinateList(Out.tag) + " share a tensor name but not their coordinates";
         return std::nullopt;
       }
-      e.kind = Einsum::Kind::Copy;
-      e.inputs = {i};
-      e.text = coordinateList(tensors[i].tag) + " -> " + coordinateList(out.tag);
-      return e;
+      E.kind = Einsum::Kind::Copy;
+      E.inputs = {I};
+      E.text = coordinateList(Tensors[I].tag) + " -> " + coordinateList(Out.tag);
+      return E;
     }
 
-  if (e.inputs.empty()) {
-    error = "the kernel has no input tensor (const pointer with a tag)";
+  if (E.inputs.empty()) {
+    Error = "the kernel has no input tensor (const pointer with a tag)";
     return std::nullopt;
   }
-  std::set<std::string> outNames;
-  for (const ann::Coordinate &c : out.tag.coordinates)
-    outNames.insert(c.name);
-  for (std::size_t i : e.inputs)
-    for (const ann::Coordinate &c : tensors[i].tag.coordinates)
-      if (!outNames.count(c.name) &&
-          std::find(e.reduced.begin(), e.reduced.end(), c.name) == e.reduced.end())
-        e.reduced.push_back(c.name);
-  for (std::size_t i : e.inputs)
-    e.text += (e.text.empty() ? "" : " ") + coordinateList(tensors[i].tag);
-  e.text += " -> " + coordinateList(out.tag);
-  classifyGemm(tensors, e);
-  return e;
+  std::set<std::string> OutNames;
+  for (const ann::Coordinate &C : Out.tag.coordinates)
+    OutNames.insert(C.name);
+  for (std::size_t I : E.inputs)
+    for (const ann::Coordinate &C : Tensors[I].tag.coordinates)
+      if (!OutNames.count(C.name) &&
+          std::find(E.reduced.begin(), E.reduced.end(), C.name) == E.reduced.end())
+        E.reduced.push_back(C.name);
+  for (std::size_t I : E.inputs)
+    E.text += (E.text.empty() ? "" : " ") + coordinateList(Tensors[I].tag);
+  E.text += " -> " + coordinateList(Out.tag);
+  classifyGemm(Tensors, E);
+  return E;
 }
 
-BenchSpecResult buildBenchSpec(const model::KernelModel &kernel,
-                               const ann::KernelAnnotations &annotations) {
-  BenchSpecResult result;
-  auto fail = [&](std::string message) {
-    result.error = "kernel '" + kernel.name + "': " + std::move(message);
-    return result;
+BenchSpecResult buildBenchSpec(const model::KernelModel &Kernel,
+                               const ann::KernelAnnotations &Annotations) {
+  BenchSpecResult Result;
+  auto Fail = [&](std::string Message) {
+    Result.error = "kernel '" + Kernel.name + "': " + std::move(Message);
+    return Result;
   };
-  if (kernel.isTemplate)
-    return fail("template kernels are not supported by the bench bundle (instantiate it in a "
+  if (Kernel.isTemplate)
+    return Fail("template kernels are not supported by the bench bundle (instantiate it in a "
                 "plain __global__ wrapper)");
-  if (!annotations.errors.empty())
-    return fail("malformed annotations (run `ave-rewrite annotations` for the details)");
-  BenchSpec spec;
-  spec.kernel = kernel.name;
-  for (const model::KernelParam &p : kernel.params) {
-    if (p.isPointer) {
-      const ann::BoundTag *tag = annotations.tagOn(p.decl);
-      if (!tag)
-        return fail("pointer parameter '" + p.name +
+  if (!Annotations.errors.empty())
+    return Fail("malformed annotations (run `ave-rewrite annotations` for the details)");
+  BenchSpec Spec;
+  Spec.kernel = Kernel.name;
+  for (const model::KernelParam &P : Kernel.params) {
+    if (P.isPointer) {
+      const ann::BoundTag *Tag = Annotations.tagOn(P.decl);
+      if (!Tag)
+        return Fail("pointer parameter '" + P.name +
                     "' has no AVE_TAG: the bundle cannot size, fill or check it");
-      std::optional<ElementType> type = elementTypeFromSpelling(p.pointeeType);
-      if (!type)
-        return fail("parameter '" + p.name + "' points to '" + p.pointeeType +
+      std::optional<ElementType> Type = elementTypeFromSpelling(P.pointeeType);
+      if (!Type)
+        return Fail("parameter '" + P.name + "' points to '" + P.pointeeType +
                     "'; the bundle handles float, double, __half and __hip_bfloat16");
-      spec.params.push_back({ParamSlot::Kind::Tensor, spec.tensors.size()});
-      spec.tensors.push_back({p.name, p.pointeeType, *type, !p.pointeeConst, tag->spec});
+      Spec.params.push_back({ParamSlot::Kind::Tensor, Spec.tensors.size()});
+      Spec.tensors.push_back({P.name, P.pointeeType, *Type, !P.pointeeConst, Tag->spec});
       continue;
     }
-    clang::QualType type = p.decl ? p.decl->getType().getCanonicalType() : clang::QualType();
-    if (!type.isNull() && (type->isSpecificBuiltinType(clang::BuiltinType::Float) ||
-                           type->isSpecificBuiltinType(clang::BuiltinType::Double))) {
-      spec.params.push_back({ParamSlot::Kind::Float, spec.floats.size()});
-      spec.floats.push_back(
-          {p.name, type->isSpecificBuiltinType(clang::BuiltinType::Float) ? "float" : "double"});
+    clang::QualType Type = P.decl ? P.decl->getType().getCanonicalType() : clang::QualType();
+    if (!Type.isNull() && (Type->isSpecificBuiltinType(clang::BuiltinType::Float) ||
+                           Type->isSpecificBuiltinType(clang::BuiltinType::Double))) {
+      Spec.params.push_back({ParamSlot::Kind::Float, Spec.floats.size()});
+      Spec.floats.push_back(
+          {P.name, Type->isSpecificBuiltinType(clang::BuiltinType::Float) ? "float" : "double"});
       continue;
     }
-    if (type.isNull() || !type->isIntegerType())
-      return fail("scalar parameter '" + p.name + "' of type '" + p.type +
+    if (Type.isNull() || !Type->isIntegerType())
+      return Fail("scalar parameter '" + P.name + "' of type '" + P.type +
                   "' is neither an integer size (--shape) nor a float/double value (--param)");
-    spec.params.push_back({ParamSlot::Kind::Size, spec.sizes.size()});
-    spec.sizes.push_back({p.name, p.type});
+    Spec.params.push_back({ParamSlot::Kind::Size, Spec.sizes.size()});
+    Spec.sizes.push_back({P.name, P.type});
   }
-  const ann::BoundPragma *launch = annotations.launch();
-  if (!launch)
-    return fail("no `#pragma ave launch block(...) grid(...)`: the bundle cannot launch it");
-  if (launch->pragma.launch.grid.empty())
-    return fail("`#pragma ave launch` gives no grid(...): the bundle cannot launch it");
-  spec.launch = launch->pragma.launch;
-  for (const ann::BoundPragma &p : annotations.pragmas)
-    if (p.kernelLevel && p.pragma.kind == ann::PragmaKind::Assume)
-      spec.assumptions.push_back(p.pragma.predicate);
-  std::string error;
-  std::optional<Einsum> einsum = deriveEinsum(spec.tensors, error);
-  if (!einsum)
-    return fail(error);
-  spec.einsum = std::move(*einsum);
-  result.spec = std::move(spec);
-  return result;
+  const ann::BoundPragma *Launch = Annotations.launch();
+  if (!Launch)
+    return Fail("no `#pragma ave launch block(...) grid(...)`: the bundle cannot launch it");
+  if (Launch->pragma.launch.grid.empty())
+    return Fail("`#pragma ave launch` gives no grid(...): the bundle cannot launch it");
+  Spec.launch = Launch->pragma.launch;
+  for (const ann::BoundPragma &P : Annotations.pragmas)
+    if (P.kernelLevel && P.pragma.kind == ann::PragmaKind::Assume)
+      Spec.assumptions.push_back(P.pragma.predicate);
+  std::string Error;
+  std::optional<Einsum> Einsum = deriveEinsum(Spec.tensors, Error);
+  if (!Einsum)
+    return Fail(Error);
+  Spec.einsum = std::move(*Einsum);
+  Result.spec = std::move(Spec);
+  return Result;
 }
 
 } // namespace ave::harness

@@ -18,142 +18,142 @@ namespace {
 
 // The kernel source and the files it includes with quotes, found beside it
 // (one level: the bundle must not depend on the machine it was made on).
-std::string addKernelSources(const KernelSource &source, const std::string &folder,
-                             std::vector<BundleFile> &files, std::string &bundlePath) {
-  std::string name = llvm::sys::path::filename(source.path).str();
-  bundlePath = folder + "/" + name;
-  files.push_back({bundlePath, source.text, false});
-  static const std::regex quotedInclude(R"re(^\s*#\s*include\s*"([^"]+)")re");
-  std::string directory = llvm::sys::path::parent_path(source.path).str();
-  std::size_t start = 0;
-  while (start < source.text.size()) {
-    std::size_t end = source.text.find('\n', start);
-    std::string line = source.text.substr(start, end == std::string::npos ? end : end - start);
-    start = end == std::string::npos ? source.text.size() : end + 1;
-    std::smatch match;
-    if (!std::regex_search(line, match, quotedInclude))
+std::string addKernelSources(const KernelSource &Source, const std::string &Folder,
+                             std::vector<BundleFile> &Files, std::string &BundlePath) {
+  std::string Name = llvm::sys::path::filename(Source.path).str();
+  BundlePath = Folder + "/" + Name;
+  Files.push_back({BundlePath, Source.text, false});
+  static const std::regex QuotedInclude(R"re(^\s*#\s*include\s*"([^"]+)")re");
+  std::string Directory = llvm::sys::path::parent_path(Source.path).str();
+  std::size_t Start = 0;
+  while (Start < Source.text.size()) {
+    std::size_t End = Source.text.find('\n', Start);
+    std::string Line = Source.text.substr(Start, End == std::string::npos ? End : End - Start);
+    Start = End == std::string::npos ? Source.text.size() : End + 1;
+    std::smatch Match;
+    if (!std::regex_search(Line, Match, QuotedInclude))
       continue;
-    std::string included = match[1].str();
-    if (llvm::sys::path::is_absolute(included) || included.find("..") != std::string::npos)
-      return "'" + source.path + "' includes \"" + included +
+    std::string Included = Match[1].str();
+    if (llvm::sys::path::is_absolute(Included) || Included.find("..") != std::string::npos)
+      return "'" + Source.path + "' includes \"" + Included +
              "\", outside its folder: the bundle can only carry headers beside the kernel";
-    llvm::SmallString<256> onDisk(directory);
-    llvm::sys::path::append(onDisk, included);
-    auto buffer = llvm::MemoryBuffer::getFile(onDisk);
-    if (!buffer)
-      return "cannot read '" + std::string(onDisk) + "', included by '" + source.path + "'";
-    files.push_back({folder + "/" + included, (*buffer)->getBuffer().str(), false});
+    llvm::SmallString<256> OnDisk(Directory);
+    llvm::sys::path::append(OnDisk, Included);
+    auto Buffer = llvm::MemoryBuffer::getFile(OnDisk);
+    if (!Buffer)
+      return "cannot read '" + std::string(OnDisk) + "', included by '" + Source.path + "'";
+    Files.push_back({Folder + "/" + Included, (*Buffer)->getBuffer().str(), false});
   }
   return "";
 }
 
 } // namespace
 
-std::string compareSignatures(const BenchSpec &candidate, const BenchSpec &reference) {
-  if (candidate.params.size() != reference.params.size())
-    return "the reference kernel takes " + std::to_string(reference.params.size()) +
-           " parameters, the candidate " + std::to_string(candidate.params.size());
-  for (std::size_t i = 0; i < candidate.params.size(); ++i) {
-    const ParamSlot &c = candidate.params[i], &r = reference.params[i];
-    if (c.kind != r.kind)
-      return "parameter " + std::to_string(i + 1) +
+std::string compareSignatures(const BenchSpec &Candidate, const BenchSpec &Reference) {
+  if (Candidate.params.size() != Reference.params.size())
+    return "the reference kernel takes " + std::to_string(Reference.params.size()) +
+           " parameters, the candidate " + std::to_string(Candidate.params.size());
+  for (std::size_t I = 0; I < Candidate.params.size(); ++I) {
+    const ParamSlot &C = Candidate.params[I], &R = Reference.params[I];
+    if (C.kind != R.kind)
+      return "parameter " + std::to_string(I + 1) +
              " is of a different kind (tensor, integer size, float value) in the two kernels";
-    if (c.kind == ParamSlot::Kind::Float) {
-      const FloatParam &a = candidate.floats[c.index], &b = reference.floats[r.index];
-      if (a.name != b.name || a.type != b.type)
-        return "scalar parameter " + std::to_string(i + 1) + " is " + a.type + " '" + a.name +
-               "' in the candidate but " + b.type + " '" + b.name + "' in the reference";
+    if (C.kind == ParamSlot::Kind::Float) {
+      const FloatParam &A = Candidate.floats[C.index], &B = Reference.floats[R.index];
+      if (A.name != B.name || A.type != B.type)
+        return "scalar parameter " + std::to_string(I + 1) + " is " + A.type + " '" + A.name +
+               "' in the candidate but " + B.type + " '" + B.name + "' in the reference";
       continue;
     }
-    if (c.kind == ParamSlot::Kind::Tensor) {
-      const BenchTensor &a = candidate.tensors[c.index], &b = reference.tensors[r.index];
-      if (a.type != b.type || a.output != b.output)
-        return "tensor parameter '" + a.param + "' differs in element type or constness";
-      if (ann::printTagSpec(a.tag) != ann::printTagSpec(b.tag))
-        return "tensor parameter '" + a.param + "' is tagged '" + ann::printTagSpec(a.tag) +
-               "' in the candidate but '" + ann::printTagSpec(b.tag) + "' in the reference";
-    } else if (candidate.sizes[c.index].name != reference.sizes[r.index].name) {
-      return "size parameter " + std::to_string(i + 1) + " is '" + candidate.sizes[c.index].name +
-             "' in the candidate but '" + reference.sizes[r.index].name + "' in the reference";
+    if (C.kind == ParamSlot::Kind::Tensor) {
+      const BenchTensor &A = Candidate.tensors[C.index], &B = Reference.tensors[R.index];
+      if (A.type != B.type || A.output != B.output)
+        return "tensor parameter '" + A.param + "' differs in element type or constness";
+      if (ann::printTagSpec(A.tag) != ann::printTagSpec(B.tag))
+        return "tensor parameter '" + A.param + "' is tagged '" + ann::printTagSpec(A.tag) +
+               "' in the candidate but '" + ann::printTagSpec(B.tag) + "' in the reference";
+    } else if (Candidate.sizes[C.index].name != Reference.sizes[R.index].name) {
+      return "size parameter " + std::to_string(I + 1) + " is '" + Candidate.sizes[C.index].name +
+             "' in the candidate but '" + Reference.sizes[R.index].name + "' in the reference";
     }
   }
   return "";
 }
 
-BundleResult generateBundle(const BundleRequest &request) {
-  BundleResult result;
+BundleResult generateBundle(const BundleRequest &Request) {
+  BundleResult Result;
   // The attention reference and the SDPA anchor script travel only where
   // they are used.
-  std::vector<BundleFile> files;
-  for (const BundleFile &f : staticBundleFiles())
-    if (request.attention || (f.path != "ave_attention.h" && f.path != "sdpa_anchor.py"))
-      files.push_back(f);
-  std::string candidatePath, referencePath, error;
-  if (std::string e =
-          addKernelSources(request.candidateSource, "kernel/candidate", files, candidatePath);
-      !e.empty()) {
-    result.error = e;
-    return result;
+  std::vector<BundleFile> Files;
+  for (const BundleFile &F : staticBundleFiles())
+    if (Request.attention || (F.path != "ave_attention.h" && F.path != "sdpa_anchor.py"))
+      Files.push_back(F);
+  std::string CandidatePath, ReferencePath, Error;
+  if (std::string E =
+          addKernelSources(Request.candidateSource, "kernel/candidate", Files, CandidatePath);
+      !E.empty()) {
+    Result.error = E;
+    return Result;
   }
-  files.push_back({"problem.h", problemHeader(request, error), false});
-  files.push_back({"ground_truth.hip",
-                   request.attention
-                       ? attentionGroundTruthSource(request.candidate, *request.attention, error)
-                       : groundTruthSource(request.candidate, error),
+  Files.push_back({"problem.h", problemHeader(Request, Error), false});
+  Files.push_back({"ground_truth.hip",
+                   Request.attention
+                       ? attentionGroundTruthSource(Request.candidate, *Request.attention, Error)
+                       : groundTruthSource(Request.candidate, Error),
                    false});
-  files.push_back(
+  Files.push_back(
       {"launch_candidate.hip",
-       launcherSource(request.candidate, candidatePath, "ave_candidate_" + request.candidate.kernel,
-                      "aveLaunchCandidate", error),
+       launcherSource(Request.candidate, CandidatePath, "ave_candidate_" + Request.candidate.kernel,
+                      "aveLaunchCandidate", Error),
        false});
-  if (request.reference) {
-    if (!request.referenceSource) {
-      result.error = "a reference kernel needs its source";
-      return result;
+  if (Request.reference) {
+    if (!Request.referenceSource) {
+      Result.error = "a reference kernel needs its source";
+      return Result;
     }
-    if (std::string e = compareSignatures(request.candidate, *request.reference); !e.empty()) {
-      result.error = "--reference: " + e;
-      return result;
+    if (std::string E = compareSignatures(Request.candidate, *Request.reference); !E.empty()) {
+      Result.error = "--reference: " + E;
+      return Result;
     }
-    if (std::string e =
-            addKernelSources(*request.referenceSource, "kernel/reference", files, referencePath);
-        !e.empty()) {
-      result.error = e;
-      return result;
+    if (std::string E =
+            addKernelSources(*Request.referenceSource, "kernel/reference", Files, ReferencePath);
+        !E.empty()) {
+      Result.error = E;
+      return Result;
     }
-    files.push_back(
+    Files.push_back(
         {"launch_reference.hip",
-         launcherSource(*request.reference, referencePath,
-                        "ave_reference_" + request.reference->kernel, "aveLaunchReference", error),
+         launcherSource(*Request.reference, ReferencePath,
+                        "ave_reference_" + Request.reference->kernel, "aveLaunchReference", Error),
          false});
   }
-  if (!error.empty()) {
-    result.error = "kernel '" + request.candidate.kernel + "': " + error;
-    return result;
+  if (!Error.empty()) {
+    Result.error = "kernel '" + Request.candidate.kernel + "': " + Error;
+    return Result;
   }
-  result.files = std::move(files);
-  return result;
+  Result.files = std::move(Files);
+  return Result;
 }
 
-std::string writeBundle(const std::vector<BundleFile> &files, const std::string &directory) {
-  for (const BundleFile &f : files) {
-    llvm::SmallString<256> path(directory);
-    llvm::sys::path::append(path, f.path);
-    if (std::error_code ec = llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path)))
-      return "cannot create '" + std::string(llvm::sys::path::parent_path(path)) +
-             "': " + ec.message();
-    std::error_code ec;
+std::string writeBundle(const std::vector<BundleFile> &Files, const std::string &Directory) {
+  for (const BundleFile &F : Files) {
+    llvm::SmallString<256> Path(Directory);
+    llvm::sys::path::append(Path, F.path);
+    if (std::error_code Ec = llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Path)))
+      return "cannot create '" + std::string(llvm::sys::path::parent_path(Path)) +
+             "': " + Ec.message();
+    std::error_code Ec;
     {
-      llvm::raw_fd_ostream out(path, ec);
-      if (ec)
-        return "cannot write '" + std::string(path) + "': " + ec.message();
-      out << f.contents;
+      llvm::raw_fd_ostream Out(Path, Ec);
+      if (Ec)
+        return "cannot write '" + std::string(Path) + "': " + Ec.message();
+      Out << F.contents;
     }
-    if (f.executable)
-      if (std::error_code pe = llvm::sys::fs::setPermissions(
-              path, llvm::sys::fs::perms(llvm::sys::fs::all_read | llvm::sys::fs::owner_write |
+    if (F.executable)
+      if (std::error_code Pe = llvm::sys::fs::setPermissions(
+              Path, llvm::sys::fs::perms(llvm::sys::fs::all_read | llvm::sys::fs::owner_write |
                                          llvm::sys::fs::all_exe)))
-        return "cannot make '" + std::string(path) + "' executable: " + pe.message();
+        return "cannot make '" + std::string(Path) + "' executable: " + Pe.message();
   }
   return "";
 }

@@ -4,33 +4,33 @@
 
 namespace ave::harness {
 
-std::string exprToCpp(const ann::Expr &expr, const NameSpelling &spell, std::string &error) {
-  auto sub = [&](std::size_t i) { return exprToCpp(expr.operands[i], spell, error); };
-  switch (expr.kind) {
+std::string exprToCpp(const ann::Expr &Expr, const NameSpelling &Spell, std::string &Error) {
+  auto Sub = [&](std::size_t I) { return exprToCpp(Expr.operands[I], Spell, Error); };
+  switch (Expr.kind) {
   case ann::ExprKind::IntLiteral:
-    return "int64_t(" + std::to_string(expr.value) + ")";
+    return "int64_t(" + std::to_string(Expr.value) + ")";
   case ann::ExprKind::Identifier: {
-    if (expr.resolution.constant)
-      return "int64_t(" + std::to_string(*expr.resolution.constant) + ")";
-    std::optional<std::string> name = spell(expr);
-    if (!name) {
-      if (error.empty())
-        error = "'" + expr.name + "' cannot be evaluated by the bundle";
+    if (Expr.resolution.constant)
+      return "int64_t(" + std::to_string(*Expr.resolution.constant) + ")";
+    std::optional<std::string> Name = Spell(Expr);
+    if (!Name) {
+      if (Error.empty())
+        Error = "'" + Expr.name + "' cannot be evaluated by the bundle";
       return "";
     }
-    return *name;
+    return *Name;
   }
   case ann::ExprKind::Unary: {
-    std::string operand = sub(0);
-    return error.empty() ? "(" + std::string(ann::spelling(expr.unaryOp)) + operand + ")" : "";
+    std::string Operand = Sub(0);
+    return Error.empty() ? "(" + std::string(ann::spelling(Expr.unaryOp)) + Operand + ")" : "";
   }
   case ann::ExprKind::Binary: {
-    std::string lhs = sub(0), rhs = sub(1);
-    if (!error.empty())
+    std::string Lhs = Sub(0), Rhs = Sub(1);
+    if (!Error.empty())
       return "";
-    std::string text = "(" + lhs + " " + ann::spelling(expr.binaryOp) + " " + rhs + ")";
+    std::string Text = "(" + Lhs + " " + ann::spelling(Expr.binaryOp) + " " + Rhs + ")";
     // Comparisons and logic are bool in C++; keep the arithmetic int64_t.
-    switch (expr.binaryOp) {
+    switch (Expr.binaryOp) {
     case ann::BinaryOp::Lt:
     case ann::BinaryOp::Le:
     case ann::BinaryOp::Gt:
@@ -39,20 +39,20 @@ std::string exprToCpp(const ann::Expr &expr, const NameSpelling &spell, std::str
     case ann::BinaryOp::Ne:
     case ann::BinaryOp::LogicalAnd:
     case ann::BinaryOp::LogicalOr:
-      return "int64_t" + text;
+      return "int64_t" + Text;
     default:
-      return text;
+      return Text;
     }
   }
   case ann::ExprKind::Conditional: {
-    std::string c = sub(0), t = sub(1), f = sub(2);
-    return error.empty() ? "(" + c + " ? " + t + " : " + f + ")" : "";
+    std::string C = Sub(0), T = Sub(1), F = Sub(2);
+    return Error.empty() ? "(" + C + " ? " + T + " : " + F + ")" : "";
   }
   case ann::ExprKind::Member:
   case ann::ExprKind::Subscript:
   case ann::ExprKind::Call:
-    if (error.empty())
-      error = "'" + ann::printExpr(expr) + "' cannot be evaluated by the bundle";
+    if (Error.empty())
+      Error = "'" + ann::printExpr(Expr) + "' cannot be evaluated by the bundle";
     return "";
   }
   return "";

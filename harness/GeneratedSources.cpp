@@ -13,8 +13,8 @@ namespace ave::harness {
 
 namespace {
 
-const char *dtypeEnum(ElementType t) {
-  switch (t) {
+const char *dtypeEnum(ElementType T) {
+  switch (T) {
   case ElementType::F32:
     return "ave_bench::DType::F32";
   case ElementType::F64:
@@ -27,487 +27,487 @@ const char *dtypeEnum(ElementType t) {
   return "";
 }
 
-std::string quoted(const std::string &text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    out += c;
+std::string quoted(const std::string &Text) {
+  std::string Out = "\"";
+  for (char C : Text) {
+    if (C == '"' || C == '\\')
+      Out += '\\';
+    Out += C;
   }
-  return out + "\"";
+  return Out + "\"";
 }
 
 // `value` read from element type `t` as double, on the device.
-std::string toDouble(ElementType t, const std::string &value) {
-  switch (t) {
+std::string toDouble(ElementType T, const std::string &Value) {
+  switch (T) {
   case ElementType::F16:
-    return "double(__half2float(" + value + "))";
+    return "double(__half2float(" + Value + "))";
   case ElementType::BF16:
-    return "double(__bfloat162float(" + value + "))";
+    return "double(__bfloat162float(" + Value + "))";
   default:
-    return "double(" + value + ")";
+    return "double(" + Value + ")";
   }
 }
 
 // The half-precision headers the tensors' element types need (the HIP
 // runtime header alone declares neither type on AMD).
-std::string halfIncludes(const BenchSpec &spec) {
-  bool f16 = false, bf16 = false;
-  for (const BenchTensor &t : spec.tensors) {
-    f16 = f16 || t.type == ElementType::F16;
-    bf16 = bf16 || t.type == ElementType::BF16;
+std::string halfIncludes(const BenchSpec &Spec) {
+  bool F16 = false, Bf16 = false;
+  for (const BenchTensor &T : Spec.tensors) {
+    F16 = F16 || T.type == ElementType::F16;
+    Bf16 = Bf16 || T.type == ElementType::BF16;
   }
-  return std::string(f16 ? "#include <hip/hip_fp16.h>\n" : "") +
-         (bf16 ? "#if __has_include(<hip/hip_bf16.h>)\n#include <hip/hip_bf16.h>\n#else\n"
+  return std::string(F16 ? "#include <hip/hip_fp16.h>\n" : "") +
+         (Bf16 ? "#if __has_include(<hip/hip_bf16.h>)\n#include <hip/hip_bf16.h>\n#else\n"
                  "#include <hip/hip_bfloat16.h>\n#endif\n"
                : "");
 }
 
 // Round-trips exactly: the reference uses the very value the kernel gets.
-std::string doubleLiteral(double value) {
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.17g", value);
-  std::string text = buffer;
-  if (text.find_first_of(".eEn") == std::string::npos)
-    text += ".0";
-  return text;
+std::string doubleLiteral(double Value) {
+  char Buffer[40];
+  std::snprintf(Buffer, sizeof Buffer, "%.17g", Value);
+  std::string Text = Buffer;
+  if (Text.find_first_of(".eEn") == std::string::npos)
+    Text += ".0";
+  return Text;
 }
 
-std::string productOfBounds(const BenchSpec &spec, const std::vector<std::string> &coords,
-                            std::string &error) {
-  std::string out = "int64_t(1)";
-  for (const std::string &c : coords)
-    out = "(" + out + " * " + cppOf(*spec.coordinateBound(c), error) + ")";
-  return out;
+std::string productOfBounds(const BenchSpec &Spec, const std::vector<std::string> &Coords,
+                            std::string &Error) {
+  std::string Out = "int64_t(1)";
+  for (const std::string &C : Coords)
+    Out = "(" + Out + " * " + cppOf(*Spec.coordinateBound(C), Error) + ")";
+  return Out;
 }
 
-std::vector<std::string> allCoordinates(const BenchSpec &spec) {
-  std::vector<std::string> out;
-  for (const BenchTensor &t : spec.tensors)
-    for (const ann::Coordinate &c : t.tag.coordinates)
-      if (std::find(out.begin(), out.end(), c.name) == out.end())
-        out.push_back(c.name);
-  return out;
+std::vector<std::string> allCoordinates(const BenchSpec &Spec) {
+  std::vector<std::string> Out;
+  for (const BenchTensor &T : Spec.tensors)
+    for (const ann::Coordinate &C : T.tag.coordinates)
+      if (std::find(Out.begin(), Out.end(), C.name) == Out.end())
+        Out.push_back(C.name);
+  return Out;
 }
 
-std::vector<std::string> coordinatesOf(const BenchTensor &t) {
-  std::vector<std::string> out;
-  for (const ann::Coordinate &c : t.tag.coordinates)
-    out.push_back(c.name);
-  return out;
+std::vector<std::string> coordinatesOf(const BenchTensor &T) {
+  std::vector<std::string> Out;
+  for (const ann::Coordinate &C : T.tag.coordinates)
+    Out.push_back(C.name);
+  return Out;
 }
 
 } // namespace
 
-std::string cppOf(const ann::Expr &expr, std::string &error) {
+std::string cppOf(const ann::Expr &Expr, std::string &Error) {
   return exprToCpp(
-      expr,
-      [](const ann::Expr &id) -> std::optional<std::string> {
-        switch (id.resolution.kind) {
+      Expr,
+      [](const ann::Expr &Id) -> std::optional<std::string> {
+        switch (Id.resolution.kind) {
         case ann::NameKind::Coordinate:
-          return "coord_" + id.name;
+          return "coord_" + Id.name;
         case ann::NameKind::Parameter:
-          return "size_" + id.name;
+          return "size_" + Id.name;
         default:
           return std::nullopt;
         }
       },
-      error);
+      Error);
 }
 
-std::string sizeLocals(const BenchSpec &spec, const std::string &indent) {
-  std::string out;
-  for (std::size_t i = 0; i < spec.sizes.size(); ++i)
-    out += indent + "const int64_t size_" + spec.sizes[i].name + " = s[" + std::to_string(i) +
-           "];\n" + indent + "(void)size_" + spec.sizes[i].name + ";\n";
-  return out;
+std::string sizeLocals(const BenchSpec &Spec, const std::string &Indent) {
+  std::string Out;
+  for (std::size_t I = 0; I < Spec.sizes.size(); ++I)
+    Out += Indent + "const int64_t size_" + Spec.sizes[I].name + " = s[" + std::to_string(I) +
+           "];\n" + Indent + "(void)size_" + Spec.sizes[I].name + ";\n";
+  return Out;
 }
 
-std::string referenceDescription(const BundleRequest &request) {
-  std::string scores = "1", factors;
-  for (const ScalarBinding &b : request.scalars)
-    if (b.role == ScalarRole::ScoreScale)
-      scores = b.name;
+std::string referenceDescription(const BundleRequest &Request) {
+  std::string Scores = "1", Factors;
+  for (const ScalarBinding &B : Request.scalars)
+    if (B.role == ScalarRole::ScoreScale)
+      Scores = B.name;
     else
-      factors += ", times " + b.name;
-  if (request.attention)
-    return "attention " + request.attention->text + ", scores scaled by " + scores;
-  return "einsum " + request.candidate.einsum.text + factors;
+      Factors += ", times " + B.name;
+  if (Request.attention)
+    return "attention " + Request.attention->text + ", scores scaled by " + Scores;
+  return "einsum " + Request.candidate.einsum.text + Factors;
 }
 
-std::string problemHeader(const BundleRequest &request, std::string &error) {
-  const BenchSpec &spec = request.candidate;
-  const Einsum &e = spec.einsum;
-  std::size_t slots = spec.sizes.empty() ? 1 : spec.sizes.size();
-  std::ostringstream o;
-  o << "// Generated by `ave-rewrite harness` for kernel '" << spec.kernel
+std::string problemHeader(const BundleRequest &Request, std::string &Error) {
+  const BenchSpec &Spec = Request.candidate;
+  const Einsum &E = Spec.einsum;
+  std::size_t Slots = Spec.sizes.empty() ? 1 : Spec.sizes.size();
+  std::ostringstream O;
+  O << "// Generated by `ave-rewrite harness` for kernel '" << Spec.kernel
     << "': what the driver needs to\n// know about it. Sizes are passed as `const int64_t *s`, "
        "one per size parameter.\n#pragma once\n\n#include \"ave_check.h\"\n\n#include "
        "<hip/hip_runtime.h>\n\n#include <cstdint>\n#include <string>\n#include <vector>\n\n"
        "namespace ave_problem {\n\n";
-  o << "inline constexpr const char *kKernel = " << quoted(spec.kernel) << ";\n";
-  o << "inline constexpr const char *kSourceFile = " << quoted(request.candidateSource.path)
+  O << "inline constexpr const char *kKernel = " << quoted(Spec.kernel) << ";\n";
+  O << "inline constexpr const char *kSourceFile = " << quoted(Request.candidateSource.path)
     << ";\n";
-  o << "inline constexpr bool kHasReferenceKernel = " << (request.reference ? "true" : "false")
+  O << "inline constexpr bool kHasReferenceKernel = " << (Request.reference ? "true" : "false")
     << ";\n";
-  o << "inline constexpr const char *kReferenceSource = "
-    << quoted(request.referenceSource ? request.referenceSource->path : "") << ";\n";
-  o << "inline constexpr const char *kEinsum = " << quoted(e.text) << ";\n";
+  O << "inline constexpr const char *kReferenceSource = "
+    << quoted(Request.referenceSource ? Request.referenceSource->path : "") << ";\n";
+  O << "inline constexpr const char *kEinsum = " << quoted(E.text) << ";\n";
 
   // Scalars: values (rounded to the kernel's type) and roles.
-  double outputScale = 1, scoreScale = 1;
-  std::size_t floatSlots = request.scalars.empty() ? 1 : request.scalars.size();
-  if (request.scalars.size() != spec.floats.size())
-    error = "every float/double parameter needs a value and a role (--param)";
-  std::string names, values, roles;
-  for (std::size_t i = 0; i < request.scalars.size(); ++i) {
-    const ScalarBinding &b = request.scalars[i];
-    names += (i ? ", " : "") + quoted(b.name);
-    values += (i ? ", " : "") + doubleLiteral(b.value);
-    roles += (i ? ", " : "") + quoted(scalarRoleName(b.role));
-    if (b.role == ScalarRole::OutputScale)
-      outputScale *= b.value;
+  double OutputScale = 1, ScoreScale = 1;
+  std::size_t FloatSlots = Request.scalars.empty() ? 1 : Request.scalars.size();
+  if (Request.scalars.size() != Spec.floats.size())
+    Error = "every float/double parameter needs a value and a role (--param)";
+  std::string Names, Values, Roles;
+  for (std::size_t I = 0; I < Request.scalars.size(); ++I) {
+    const ScalarBinding &B = Request.scalars[I];
+    Names += (I ? ", " : "") + quoted(B.name);
+    Values += (I ? ", " : "") + doubleLiteral(B.value);
+    Roles += (I ? ", " : "") + quoted(scalarRoleName(B.role));
+    if (B.role == ScalarRole::OutputScale)
+      OutputScale *= B.value;
     else
-      scoreScale = b.value;
+      ScoreScale = B.value;
   }
-  std::string reference = referenceDescription(request);
-  o << "inline constexpr const char *kReference = " << quoted(reference) << ";\n";
-  o << "inline constexpr int kFloatCount = " << request.scalars.size() << ";\n";
-  o << "inline constexpr const char *kFloatNames[" << floatSlots << "] = {"
-    << (names.empty() ? "\"\"" : names) << "};\n";
-  o << "inline constexpr const char *kFloatRoles[" << floatSlots << "] = {"
-    << (roles.empty() ? "\"\"" : roles) << "};\n";
-  o << "// As the kernel receives them (rounded to its parameter's type).\n";
-  o << "inline constexpr double kFloatValues[" << floatSlots << "] = {"
-    << (values.empty() ? "0.0" : values) << "};\n";
-  o << "// The product of the output-scale scalars: the einsum reference is multiplied by it.\n";
-  o << "inline constexpr double kOutputScale = " << doubleLiteral(outputScale) << ";\n";
-  o << "inline constexpr bool kIsAttention = " << (request.attention ? "true" : "false") << ";\n";
-  o << "inline constexpr double kScoreScale = " << doubleLiteral(scoreScale) << ";\n";
-  o << "inline constexpr ave_bench::DType kOutputType = " << dtypeEnum(spec.output().type) << ";\n";
-  o << "inline constexpr int kSizeCount = " << spec.sizes.size() << ";\n";
-  o << "inline constexpr const char *kSizeNames[" << slots << "] = {";
-  for (std::size_t i = 0; i < spec.sizes.size(); ++i)
-    o << (i ? ", " : "") << quoted(spec.sizes[i].name);
-  o << (spec.sizes.empty() ? "\"\"" : "") << "};\n";
-  o << "inline constexpr int kShapeCount = 2;\n";
-  o << "// The given shape (checked and timed) and the odd-multiple one (checked).\n";
-  o << "inline constexpr int64_t kShapes[2][" << slots << "] = {";
-  for (const Shape *shape : {&request.shape, &request.oddShape}) {
-    o << (shape == &request.shape ? "{" : ", {");
-    for (std::size_t i = 0; i < shape->values.size(); ++i)
-      o << (i ? ", " : "") << shape->values[i];
-    o << (shape->values.empty() ? "0" : "") << "}";
+  std::string Reference = referenceDescription(Request);
+  O << "inline constexpr const char *kReference = " << quoted(Reference) << ";\n";
+  O << "inline constexpr int kFloatCount = " << Request.scalars.size() << ";\n";
+  O << "inline constexpr const char *kFloatNames[" << FloatSlots << "] = {"
+    << (Names.empty() ? "\"\"" : Names) << "};\n";
+  O << "inline constexpr const char *kFloatRoles[" << FloatSlots << "] = {"
+    << (Roles.empty() ? "\"\"" : Roles) << "};\n";
+  O << "// As the kernel receives them (rounded to its parameter's type).\n";
+  O << "inline constexpr double kFloatValues[" << FloatSlots << "] = {"
+    << (Values.empty() ? "0.0" : Values) << "};\n";
+  O << "// The product of the output-scale scalars: the einsum reference is multiplied by it.\n";
+  O << "inline constexpr double kOutputScale = " << doubleLiteral(OutputScale) << ";\n";
+  O << "inline constexpr bool kIsAttention = " << (Request.attention ? "true" : "false") << ";\n";
+  O << "inline constexpr double kScoreScale = " << doubleLiteral(ScoreScale) << ";\n";
+  O << "inline constexpr ave_bench::DType kOutputType = " << dtypeEnum(Spec.output().type) << ";\n";
+  O << "inline constexpr int kSizeCount = " << Spec.sizes.size() << ";\n";
+  O << "inline constexpr const char *kSizeNames[" << Slots << "] = {";
+  for (std::size_t I = 0; I < Spec.sizes.size(); ++I)
+    O << (I ? ", " : "") << quoted(Spec.sizes[I].name);
+  O << (Spec.sizes.empty() ? "\"\"" : "") << "};\n";
+  O << "inline constexpr int kShapeCount = 2;\n";
+  O << "// The given shape (checked and timed) and the odd-multiple one (checked).\n";
+  O << "inline constexpr int64_t kShapes[2][" << Slots << "] = {";
+  for (const Shape *Shape : {&Request.shape, &Request.oddShape}) {
+    O << (Shape == &Request.shape ? "{" : ", {");
+    for (std::size_t I = 0; I < Shape->values.size(); ++I)
+      O << (I ? ", " : "") << Shape->values[I];
+    O << (Shape->values.empty() ? "0" : "") << "}";
   }
-  o << "};\n";
-  o << "inline constexpr bool kIsGemm = " << (e.isGemm ? "true" : "false") << ";\n";
-  o << "inline constexpr ave_bench::DType kGemmInputType = "
-    << dtypeEnum(e.isGemm ? spec.tensors[e.gemmA].type : spec.output().type) << ";\n";
-  o << "inline constexpr int kGemmA = " << (e.isGemm ? int(e.gemmA) : -1)
-    << ", kGemmB = " << (e.isGemm ? int(e.gemmB) : -1)
-    << ", kGemmC = " << (e.isGemm ? int(e.gemmC) : -1) << ";\n\n";
+  O << "};\n";
+  O << "inline constexpr bool kIsGemm = " << (E.isGemm ? "true" : "false") << ";\n";
+  O << "inline constexpr ave_bench::DType kGemmInputType = "
+    << dtypeEnum(E.isGemm ? Spec.tensors[E.gemmA].type : Spec.output().type) << ";\n";
+  O << "inline constexpr int kGemmA = " << (E.isGemm ? int(E.gemmA) : -1)
+    << ", kGemmB = " << (E.isGemm ? int(E.gemmB) : -1)
+    << ", kGemmC = " << (E.isGemm ? int(E.gemmC) : -1) << ";\n\n";
 
-  o << "// The text of the first `#pragma ave assume` the shape violates, or empty.\n";
-  o << "inline std::string violatedAssumption(const int64_t *s) {\n" << sizeLocals(spec, "  ");
-  for (const ann::Expr &fact : spec.assumptions)
-    o << "  if (!(" << cppOf(fact, error) << "))\n    return " << quoted(ann::printExpr(fact))
+  O << "// The text of the first `#pragma ave assume` the shape violates, or empty.\n";
+  O << "inline std::string violatedAssumption(const int64_t *s) {\n" << sizeLocals(Spec, "  ");
+  for (const ann::Expr &Fact : Spec.assumptions)
+    O << "  if (!(" << cppOf(Fact, Error) << "))\n    return " << quoted(ann::printExpr(Fact))
       << ";\n";
-  o << "  return \"\";\n}\n\n";
+  O << "  return \"\";\n}\n\n";
 
-  o << "// Elements of each tensor: its layout at the last coordinate, plus one.\n";
-  o << "inline std::vector<ave_bench::TensorSpec> tensors(const int64_t *s) {\n"
-    << sizeLocals(spec, "  ") << "  std::vector<ave_bench::TensorSpec> out;\n";
-  for (const BenchTensor &t : spec.tensors) {
-    o << "  {\n";
-    for (const ann::Coordinate &c : t.tag.coordinates)
-      o << "    const int64_t coord_" << c.name << " = " << cppOf(c.bound, error) << " - 1;\n";
-    o << "    out.push_back({" << quoted(t.param) << ", " << dtypeEnum(t.type) << ", size_t("
-      << cppOf(t.tag.effectiveLayout(), error) << " + 1), " << (t.output ? "true" : "false")
+  O << "// Elements of each tensor: its layout at the last coordinate, plus one.\n";
+  O << "inline std::vector<ave_bench::TensorSpec> tensors(const int64_t *s) {\n"
+    << sizeLocals(Spec, "  ") << "  std::vector<ave_bench::TensorSpec> out;\n";
+  for (const BenchTensor &T : Spec.tensors) {
+    O << "  {\n";
+    for (const ann::Coordinate &C : T.tag.coordinates)
+      O << "    const int64_t coord_" << C.name << " = " << cppOf(C.bound, Error) << " - 1;\n";
+    O << "    out.push_back({" << quoted(T.param) << ", " << dtypeEnum(T.type) << ", size_t("
+      << cppOf(T.tag.effectiveLayout(), Error) << " + 1), " << (T.output ? "true" : "false")
       << "});\n  }\n";
   }
-  o << "  return out;\n}\n\n";
+  O << "  return out;\n}\n\n";
 
-  o << "inline void launchShape(const int64_t *s, int64_t grid[3], int64_t block[3]) {\n"
-    << sizeLocals(spec, "  ");
-  for (int d = 0; d < 3; ++d) {
-    o << "  grid[" << d << "] = "
-      << (std::size_t(d) < spec.launch.grid.size() ? cppOf(spec.launch.grid[d], error) : "1")
+  O << "inline void launchShape(const int64_t *s, int64_t grid[3], int64_t block[3]) {\n"
+    << sizeLocals(Spec, "  ");
+  for (int D = 0; D < 3; ++D) {
+    O << "  grid[" << D << "] = "
+      << (std::size_t(D) < Spec.launch.grid.size() ? cppOf(Spec.launch.grid[D], Error) : "1")
       << ";\n";
-    o << "  block[" << d << "] = "
-      << (std::size_t(d) < spec.launch.block.size() ? cppOf(spec.launch.block[d], error) : "1")
+    O << "  block[" << D << "] = "
+      << (std::size_t(D) < Spec.launch.block.size() ? cppOf(Spec.launch.block[D], Error) : "1")
       << ";\n";
   }
-  o << "}\n\n";
+  O << "}\n\n";
 
-  if (const std::optional<Attention> &a = request.attention) {
-    std::string keys = cppOf(*spec.coordinateBound(a->key), error);
-    std::string headDim = cppOf(*spec.coordinateBound(a->headDim), error);
-    std::string valueDim = cppOf(*spec.coordinateBound(a->valueDim), error);
-    std::string queries = cppOf(*spec.coordinateBound(a->query), error);
-    o << "// Attention: the error of a row grows with the keys it sums over and the head\n"
+  if (const std::optional<Attention> &A = Request.attention) {
+    std::string Keys = cppOf(*Spec.coordinateBound(A->key), Error);
+    std::string HeadDim = cppOf(*Spec.coordinateBound(A->headDim), Error);
+    std::string ValueDim = cppOf(*Spec.coordinateBound(A->valueDim), Error);
+    std::string Queries = cppOf(*Spec.coordinateBound(A->query), Error);
+    O << "// Attention: the error of a row grows with the keys it sums over and the head\n"
          "// dimension of its scores (ave_attention.h).\n";
-    o << "inline double reductionLength(const int64_t *s) {\n"
-      << sizeLocals(spec, "  ") << "  return double(" << keys << " + " << headDim << ");\n}\n\n";
-    o << "// Q K^T and P V: 2 * rows * keys * (head + value dimension); the softmax is not\n"
+    O << "inline double reductionLength(const int64_t *s) {\n"
+      << sizeLocals(Spec, "  ") << "  return double(" << Keys << " + " << HeadDim << ");\n}\n\n";
+    O << "// Q K^T and P V: 2 * rows * keys * (head + value dimension); the softmax is not\n"
          "// counted.\n";
-    o << "inline double flopCount(const int64_t *s) {\n"
-      << sizeLocals(spec, "  ") << "  return 2.0 * double("
-      << productOfBounds(spec, a->batch, error) << ") * double(" << queries << ") * double(" << keys
-      << ") * double(" << headDim << " + " << valueDim << ");\n}\n\n";
-    o << "// The batch extents (" << a->batch.size()
+    O << "inline double flopCount(const int64_t *s) {\n"
+      << sizeLocals(Spec, "  ") << "  return 2.0 * double("
+      << productOfBounds(Spec, A->batch, Error) << ") * double(" << Queries << ") * double(" << Keys
+      << ") * double(" << HeadDim << " + " << ValueDim << ");\n}\n\n";
+    O << "// The batch extents (" << A->batch.size()
       << " of them), then queries, keys, head and value dimension.\n";
-    o << "inline constexpr int kAttentionBatchCount = " << a->batch.size() << ";\n";
-    o << "inline std::vector<int64_t> attentionDims(const int64_t *s) {\n"
-      << sizeLocals(spec, "  ") << "  return {";
-    for (const std::string &b : a->batch)
-      o << cppOf(*spec.coordinateBound(b), error) << ", ";
-    o << queries << ", " << keys << ", " << headDim << ", " << valueDim << "};\n}\n\n";
+    O << "inline constexpr int kAttentionBatchCount = " << A->batch.size() << ";\n";
+    O << "inline std::vector<int64_t> attentionDims(const int64_t *s) {\n"
+      << sizeLocals(Spec, "  ") << "  return {";
+    for (const std::string &B : A->batch)
+      O << cppOf(*Spec.coordinateBound(B), Error) << ", ";
+    O << Queries << ", " << Keys << ", " << HeadDim << ", " << ValueDim << "};\n}\n\n";
   } else {
-    o << "// Terms summed into each output element (1 for a copy).\n";
-    o << "inline double reductionLength(const int64_t *s) {\n"
-      << sizeLocals(spec, "  ") << "  return double(" << productOfBounds(spec, e.reduced, error)
+    O << "// Terms summed into each output element (1 for a copy).\n";
+    O << "inline double reductionLength(const int64_t *s) {\n"
+      << sizeLocals(Spec, "  ") << "  return double(" << productOfBounds(Spec, E.reduced, Error)
       << ");\n}\n\n";
 
-    o << "// Multiply-adds count two; 0 when the einsum has fewer than two inputs\n"
+    O << "// Multiply-adds count two; 0 when the einsum has fewer than two inputs\n"
          "// (the result is then reported in GB/s only).\n";
-    o << "inline double flopCount(const int64_t *s) {\n" << sizeLocals(spec, "  ");
-    if (e.kind == Einsum::Kind::Contraction && e.inputs.size() >= 2)
-      o << "  return 2.0 * double(" << productOfBounds(spec, allCoordinates(spec), error) << ");\n";
+    O << "inline double flopCount(const int64_t *s) {\n" << sizeLocals(Spec, "  ");
+    if (E.kind == Einsum::Kind::Contraction && E.inputs.size() >= 2)
+      O << "  return 2.0 * double(" << productOfBounds(Spec, allCoordinates(Spec), Error) << ");\n";
     else
-      o << "  return 0.0;\n";
-    o << "}\n\n";
-    o << "inline constexpr int kAttentionBatchCount = 0;\n";
-    o << "inline std::vector<int64_t> attentionDims(const int64_t *) { return {}; }\n\n";
+      O << "  return 0.0;\n";
+    O << "}\n\n";
+    O << "inline constexpr int kAttentionBatchCount = 0;\n";
+    O << "inline std::vector<int64_t> attentionDims(const int64_t *) { return {}; }\n\n";
   }
 
-  o << "inline void gemmDims(const int64_t *s, int64_t &m, int64_t &n, int64_t &k) {\n"
-    << sizeLocals(spec, "  ");
-  if (e.isGemm)
-    o << "  m = " << cppOf(*spec.coordinateBound(e.m), error)
-      << ";\n  n = " << cppOf(*spec.coordinateBound(e.n), error)
-      << ";\n  k = " << cppOf(*spec.coordinateBound(e.k), error) << ";\n";
+  O << "inline void gemmDims(const int64_t *s, int64_t &m, int64_t &n, int64_t &k) {\n"
+    << sizeLocals(Spec, "  ");
+  if (E.isGemm)
+    O << "  m = " << cppOf(*Spec.coordinateBound(E.m), Error)
+      << ";\n  n = " << cppOf(*Spec.coordinateBound(E.n), Error)
+      << ";\n  k = " << cppOf(*Spec.coordinateBound(E.k), Error) << ";\n";
   else
-    o << "  m = n = k = 0;\n";
-  o << "}\n\n} // namespace ave_problem\n\n";
-  o << "// Each returns the launch's error (hipGetLastError); tensors in parameter order.\n";
-  o << "hipError_t aveLaunchCandidate(void *const *tensors, const int64_t *s);\n";
-  o << "hipError_t aveLaunchReference(void *const *tensors, const int64_t *s);\n";
-  o << "hipError_t aveLaunchGroundTruth(void *const *tensors, const int64_t *s, double *value,\n"
+    O << "  m = n = k = 0;\n";
+  O << "}\n\n} // namespace ave_problem\n\n";
+  O << "// Each returns the launch's error (hipGetLastError); tensors in parameter order.\n";
+  O << "hipError_t aveLaunchCandidate(void *const *tensors, const int64_t *s);\n";
+  O << "hipError_t aveLaunchReference(void *const *tensors, const int64_t *s);\n";
+  O << "hipError_t aveLaunchGroundTruth(void *const *tensors, const int64_t *s, double *value,\n"
        "                                 double *absSum);\n";
-  return o.str();
+  return O.str();
 }
 
-std::string groundTruthSource(const BenchSpec &spec, std::string &error) {
-  const Einsum &e = spec.einsum;
-  const BenchTensor &out = spec.output();
-  std::vector<std::string> outCoords = coordinatesOf(out);
-  std::ostringstream o;
-  o << "// Generated by `ave-rewrite harness`: the ground truth of kernel '" << spec.kernel
-    << "',\n// " << e.text
+std::string groundTruthSource(const BenchSpec &Spec, std::string &Error) {
+  const Einsum &E = Spec.einsum;
+  const BenchTensor &Out = Spec.output();
+  std::vector<std::string> OutCoords = coordinatesOf(Out);
+  std::ostringstream O;
+  O << "// Generated by `ave-rewrite harness`: the ground truth of kernel '" << Spec.kernel
+    << "',\n// " << E.text
     << ", in double precision: one thread per output element, the\n// reduced coordinates "
        "looped in order. value[i] is the exact-input result,\n// absSum[i] the sum of |terms| "
        "(the scale of the rounding error). Memory no\n// element maps to keeps the caller's "
        "NaN.\n#include <hip/hip_runtime.h>\n"
-    << halfIncludes(spec) << "\n#include \"problem.h\"\n\n#include <cstdint>\n\n";
-  o << "namespace {\n\n__global__ void aveGroundTruth(";
-  for (std::size_t i = 0; i < spec.tensors.size(); ++i)
-    o << "const " << spec.tensors[i].pointeeType << " *__restrict__ t" << i << ", ";
-  for (const SizeParam &s : spec.sizes)
-    o << "int64_t size_" << s.name << ", ";
-  o << "double *__restrict__ value, double *__restrict__ absSum) {\n";
-  o << "  const int64_t linear = int64_t(blockIdx.x) * int64_t(blockDim.x) + "
+    << halfIncludes(Spec) << "\n#include \"problem.h\"\n\n#include <cstdint>\n\n";
+  O << "namespace {\n\n__global__ void aveGroundTruth(";
+  for (std::size_t I = 0; I < Spec.tensors.size(); ++I)
+    O << "const " << Spec.tensors[I].pointeeType << " *__restrict__ t" << I << ", ";
+  for (const SizeParam &S : Spec.sizes)
+    O << "int64_t size_" << S.name << ", ";
+  O << "double *__restrict__ value, double *__restrict__ absSum) {\n";
+  O << "  const int64_t linear = int64_t(blockIdx.x) * int64_t(blockDim.x) + "
        "int64_t(threadIdx.x);\n";
-  for (const std::string &c : outCoords)
-    o << "  const int64_t bound_" << c << " = " << cppOf(*spec.coordinateBound(c), error)
-      << ";\n  (void)bound_" << c << ";\n";
-  o << "  if (linear >= " << productOfBounds(spec, outCoords, error) << ")\n    return;\n";
-  o << "  int64_t rest = linear;\n";
-  for (std::size_t i = outCoords.size(); i-- > 0;) {
-    const std::string &c = outCoords[i];
-    if (i == 0)
-      o << "  const int64_t coord_" << c << " = rest;\n";
+  for (const std::string &C : OutCoords)
+    O << "  const int64_t bound_" << C << " = " << cppOf(*Spec.coordinateBound(C), Error)
+      << ";\n  (void)bound_" << C << ";\n";
+  O << "  if (linear >= " << productOfBounds(Spec, OutCoords, Error) << ")\n    return;\n";
+  O << "  int64_t rest = linear;\n";
+  for (std::size_t I = OutCoords.size(); I-- > 0;) {
+    const std::string &C = OutCoords[I];
+    if (I == 0)
+      O << "  const int64_t coord_" << C << " = rest;\n";
     else
-      o << "  const int64_t coord_" << c << " = rest % bound_" << c << ";\n  rest /= bound_" << c
+      O << "  const int64_t coord_" << C << " = rest % bound_" << C << ";\n  rest /= bound_" << C
         << ";\n";
   }
-  o << "  double sum = 0.0, scale = 0.0;\n";
-  std::string indent = "  ";
-  for (const std::string &r : e.reduced) {
-    o << indent << "for (int64_t coord_" << r << " = 0; coord_" << r << " < "
-      << cppOf(*spec.coordinateBound(r), error) << "; ++coord_" << r << ") {\n";
-    indent += "  ";
+  O << "  double sum = 0.0, scale = 0.0;\n";
+  std::string Indent = "  ";
+  for (const std::string &R : E.reduced) {
+    O << Indent << "for (int64_t coord_" << R << " = 0; coord_" << R << " < "
+      << cppOf(*Spec.coordinateBound(R), Error) << "; ++coord_" << R << ") {\n";
+    Indent += "  ";
   }
-  o << indent << "const double term = ";
-  for (std::size_t n = 0; n < e.inputs.size(); ++n) {
-    std::size_t i = e.inputs[n];
-    o << (n ? " * " : "")
-      << toDouble(spec.tensors[i].type, "t" + std::to_string(i) + "[" +
-                                            cppOf(spec.tensors[i].tag.effectiveLayout(), error) +
+  O << Indent << "const double term = ";
+  for (std::size_t N = 0; N < E.inputs.size(); ++N) {
+    std::size_t I = E.inputs[N];
+    O << (N ? " * " : "")
+      << toDouble(Spec.tensors[I].type, "t" + std::to_string(I) + "[" +
+                                            cppOf(Spec.tensors[I].tag.effectiveLayout(), Error) +
                                             "]");
   }
-  o << ";\n" << indent << "sum += term;\n" << indent << "scale += fabs(term);\n";
-  for (std::size_t n = e.reduced.size(); n-- > 0;) {
-    indent.resize(indent.size() - 2);
-    o << indent << "}\n";
+  O << ";\n" << Indent << "sum += term;\n" << Indent << "scale += fabs(term);\n";
+  for (std::size_t N = E.reduced.size(); N-- > 0;) {
+    Indent.resize(Indent.size() - 2);
+    O << Indent << "}\n";
   }
-  o << "  const int64_t at = " << cppOf(out.tag.effectiveLayout(), error) << ";\n";
-  o << "  value[at] = sum * ave_problem::kOutputScale;\n"
+  O << "  const int64_t at = " << cppOf(Out.tag.effectiveLayout(), Error) << ";\n";
+  O << "  value[at] = sum * ave_problem::kOutputScale;\n"
        "  absSum[at] = scale * fabs(ave_problem::kOutputScale);\n}\n\n} // namespace\n\n";
 
-  o << "hipError_t aveLaunchGroundTruth(void *const *tensors, const int64_t *s, double *value,\n"
+  O << "hipError_t aveLaunchGroundTruth(void *const *tensors, const int64_t *s, double *value,\n"
        "                                 double *absSum) {\n"
-    << sizeLocals(spec, "  ");
-  o << "  const int64_t elements = ";
+    << sizeLocals(Spec, "  ");
+  O << "  const int64_t elements = ";
   {
-    std::string product = "int64_t(1)";
-    for (const std::string &c : outCoords) {
-      std::string bound = cppOf(*spec.coordinateBound(c), error);
+    std::string Product = "int64_t(1)";
+    for (const std::string &C : OutCoords) {
+      std::string Bound = cppOf(*Spec.coordinateBound(C), Error);
       // The bounds in terms of sizes: coordinates do not appear in bounds.
-      product = "(" + product + " * " + bound + ")";
+      Product = "(" + Product + " * " + Bound + ")";
     }
-    o << product << ";\n";
+    O << Product << ";\n";
   }
-  o << "  const int64_t blocks = (elements + 255) / 256;\n";
-  o << "  if (elements <= 0 || blocks > 2147483647)\n    return hipErrorInvalidValue;\n";
-  o << "  hipLaunchKernelGGL(aveGroundTruth, dim3(unsigned(blocks)), dim3(256), 0, 0";
-  for (std::size_t i = 0; i < spec.tensors.size(); ++i)
-    o << ",\n                     static_cast<const " << spec.tensors[i].pointeeType
-      << " *>(tensors[" << i << "])";
-  for (const SizeParam &s : spec.sizes)
-    o << ", size_" << s.name;
-  o << ", value, absSum);\n  return hipGetLastError();\n}\n";
-  return o.str();
+  O << "  const int64_t blocks = (elements + 255) / 256;\n";
+  O << "  if (elements <= 0 || blocks > 2147483647)\n    return hipErrorInvalidValue;\n";
+  O << "  hipLaunchKernelGGL(aveGroundTruth, dim3(unsigned(blocks)), dim3(256), 0, 0";
+  for (std::size_t I = 0; I < Spec.tensors.size(); ++I)
+    O << ",\n                     static_cast<const " << Spec.tensors[I].pointeeType
+      << " *>(tensors[" << I << "])";
+  for (const SizeParam &S : Spec.sizes)
+    O << ", size_" << S.name;
+  O << ", value, absSum);\n  return hipGetLastError();\n}\n";
+  return O.str();
 }
 
-std::string attentionGroundTruthSource(const BenchSpec &spec, const Attention &a,
-                                       std::string &error) {
-  const BenchTensor &q = spec.tensors[a.q], &k = spec.tensors[a.k], &v = spec.tensors[a.v],
-                    &out = spec.tensors[a.output];
-  auto at = [&](std::size_t tensor) {
-    return "t" + std::to_string(tensor) + "[" +
-           cppOf(spec.tensors[tensor].tag.effectiveLayout(), error) + "]";
+std::string attentionGroundTruthSource(const BenchSpec &Spec, const Attention &A,
+                                       std::string &Error) {
+  const BenchTensor &Q = Spec.tensors[A.q], &K = Spec.tensors[A.k], &V = Spec.tensors[A.v],
+                    &Out = Spec.tensors[A.output];
+  auto At = [&](std::size_t Tensor) {
+    return "t" + std::to_string(Tensor) + "[" +
+           cppOf(Spec.tensors[Tensor].tag.effectiveLayout(), Error) + "]";
   };
-  std::vector<std::string> rowCoords = a.batch;
-  rowCoords.push_back(a.query);
-  std::ostringstream o;
-  o << "// Generated by `ave-rewrite harness`: the ground truth of attention kernel '"
-    << spec.kernel << "',\n// " << a.text
+  std::vector<std::string> RowCoords = A.batch;
+  RowCoords.push_back(A.query);
+  std::ostringstream O;
+  O << "// Generated by `ave-rewrite harness`: the ground truth of attention kernel '"
+    << Spec.kernel << "',\n// " << A.text
     << ", scores scaled by kScoreScale, in double precision\n"
        "// (ave_attention.h): one thread per query row, rows in chunks that bound the\n"
        "// scratch memory of their scores. value[i] is the exact-input result, absSum[i]\n"
        "// the scale of the rounding error a kernel may make on it.\n"
        "#include <hip/hip_runtime.h>\n"
-    << halfIncludes(spec)
+    << halfIncludes(Spec)
     << "\n#include \"ave_attention.h\"\n#include \"problem.h\"\n\n#include <cstdint>\n\n";
-  o << "namespace {\n\n__global__ void aveGroundTruthAttention(";
-  for (std::size_t i = 0; i < spec.tensors.size(); ++i)
-    o << "const " << spec.tensors[i].pointeeType << " *__restrict__ t" << i << ", ";
-  for (const SizeParam &sz : spec.sizes)
-    o << "int64_t size_" << sz.name << ", ";
-  o << "int64_t firstRow, int64_t rowCount,\n"
+  O << "namespace {\n\n__global__ void aveGroundTruthAttention(";
+  for (std::size_t I = 0; I < Spec.tensors.size(); ++I)
+    O << "const " << Spec.tensors[I].pointeeType << " *__restrict__ t" << I << ", ";
+  for (const SizeParam &Sz : Spec.sizes)
+    O << "int64_t size_" << Sz.name << ", ";
+  O << "int64_t firstRow, int64_t rowCount,\n"
        "                                        double *__restrict__ scratch, double "
        "*__restrict__ value,\n"
        "                                        double *__restrict__ absSum) {\n";
-  o << "  const int64_t local = int64_t(blockIdx.x) * int64_t(blockDim.x) + "
+  O << "  const int64_t local = int64_t(blockIdx.x) * int64_t(blockDim.x) + "
        "int64_t(threadIdx.x);\n";
-  o << "  if (local >= rowCount)\n    return;\n";
-  o << "  int64_t rest = firstRow + local;\n";
-  for (std::size_t i = rowCoords.size(); i-- > 0;) {
-    const std::string &c = rowCoords[i];
-    if (i == 0) {
-      o << "  const int64_t coord_" << c << " = rest;\n";
+  O << "  if (local >= rowCount)\n    return;\n";
+  O << "  int64_t rest = firstRow + local;\n";
+  for (std::size_t I = RowCoords.size(); I-- > 0;) {
+    const std::string &C = RowCoords[I];
+    if (I == 0) {
+      O << "  const int64_t coord_" << C << " = rest;\n";
     } else {
-      std::string bound = cppOf(*spec.coordinateBound(c), error);
-      o << "  const int64_t coord_" << c << " = rest % " << bound << ";\n  rest /= " << bound
+      std::string Bound = cppOf(*Spec.coordinateBound(C), Error);
+      O << "  const int64_t coord_" << C << " = rest % " << Bound << ";\n  rest /= " << Bound
         << ";\n";
     }
   }
-  const std::string &j = a.key, &d = a.headDim, &e = a.valueDim;
-  o << "  ave_bench::attentionRow(\n      " << cppOf(*spec.coordinateBound(j), error) << ", "
-    << cppOf(*spec.coordinateBound(d), error) << ", " << cppOf(*spec.coordinateBound(e), error)
+  const std::string &J = A.key, &D = A.headDim, &E = A.valueDim;
+  O << "  ave_bench::attentionRow(\n      " << cppOf(*Spec.coordinateBound(J), Error) << ", "
+    << cppOf(*Spec.coordinateBound(D), Error) << ", " << cppOf(*Spec.coordinateBound(E), Error)
     << ", ave_problem::kScoreScale,\n";
-  o << "      [&](int64_t coord_" << j << ", int64_t coord_" << d << ") {\n        return "
-    << toDouble(q.type, at(a.q)) << " *\n               " << toDouble(k.type, at(a.k))
+  O << "      [&](int64_t coord_" << J << ", int64_t coord_" << D << ") {\n        return "
+    << toDouble(Q.type, At(A.q)) << " *\n               " << toDouble(K.type, At(A.k))
     << ";\n      },\n";
-  o << "      [&](int64_t coord_" << j << ", int64_t coord_" << e << ") { return "
-    << toDouble(v.type, at(a.v)) << "; },\n";
-  o << "      [&](int64_t coord_" << e << ", double result, double errorScale) {\n"
-    << "        const int64_t at = " << cppOf(out.tag.effectiveLayout(), error) << ";\n"
+  O << "      [&](int64_t coord_" << J << ", int64_t coord_" << E << ") { return "
+    << toDouble(V.type, At(A.v)) << "; },\n";
+  O << "      [&](int64_t coord_" << E << ", double result, double errorScale) {\n"
+    << "        const int64_t at = " << cppOf(Out.tag.effectiveLayout(), Error) << ";\n"
     << "        value[at] = result;\n        absSum[at] = errorScale;\n      },\n";
-  o << "      scratch + local, rowCount);\n}\n\n} // namespace\n\n";
+  O << "      scratch + local, rowCount);\n}\n\n} // namespace\n\n";
 
-  o << "hipError_t aveLaunchGroundTruth(void *const *tensors, const int64_t *s, double *value,\n"
+  O << "hipError_t aveLaunchGroundTruth(void *const *tensors, const int64_t *s, double *value,\n"
        "                                 double *absSum) {\n"
-    << sizeLocals(spec, "  ");
-  o << "  const int64_t rows = " << productOfBounds(spec, rowCoords, error) << ";\n";
-  o << "  const int64_t keys = " << cppOf(*spec.coordinateBound(j), error) << ";\n";
-  o << "  // Two doubles per key and row (score, error scale): at most 512 MiB at once.\n";
-  o << "  int64_t chunk = (int64_t(512) << 20) / (16 * keys);\n";
-  o << "  chunk = chunk < 1 ? 1 : chunk > rows ? rows : chunk;\n";
-  o << "  double *scratch = nullptr;\n";
-  o << "  if (hipError_t e = hipMalloc(&scratch, size_t(chunk) * size_t(2 * keys) * "
+    << sizeLocals(Spec, "  ");
+  O << "  const int64_t rows = " << productOfBounds(Spec, RowCoords, Error) << ";\n";
+  O << "  const int64_t keys = " << cppOf(*Spec.coordinateBound(J), Error) << ";\n";
+  O << "  // Two doubles per key and row (score, error scale): at most 512 MiB at once.\n";
+  O << "  int64_t chunk = (int64_t(512) << 20) / (16 * keys);\n";
+  O << "  chunk = chunk < 1 ? 1 : chunk > rows ? rows : chunk;\n";
+  O << "  double *scratch = nullptr;\n";
+  O << "  if (hipError_t e = hipMalloc(&scratch, size_t(chunk) * size_t(2 * keys) * "
        "sizeof(double));\n      e != hipSuccess)\n    return e;\n";
-  o << "  hipError_t status = hipSuccess;\n";
-  o << "  for (int64_t first = 0; first < rows && status == hipSuccess; first += chunk) {\n";
-  o << "    const int64_t count = rows - first < chunk ? rows - first : chunk;\n";
-  o << "    hipLaunchKernelGGL(aveGroundTruthAttention, dim3(unsigned((count + 127) / 128)), "
+  O << "  hipError_t status = hipSuccess;\n";
+  O << "  for (int64_t first = 0; first < rows && status == hipSuccess; first += chunk) {\n";
+  O << "    const int64_t count = rows - first < chunk ? rows - first : chunk;\n";
+  O << "    hipLaunchKernelGGL(aveGroundTruthAttention, dim3(unsigned((count + 127) / 128)), "
        "dim3(128), 0, 0";
-  for (std::size_t i = 0; i < spec.tensors.size(); ++i)
-    o << ",\n                       static_cast<const " << spec.tensors[i].pointeeType
-      << " *>(tensors[" << i << "])";
-  for (const SizeParam &sz : spec.sizes)
-    o << ", size_" << sz.name;
-  o << ", first, count, scratch, value, absSum);\n";
-  o << "    status = hipGetLastError();\n  }\n";
-  o << "  // hipFree waits for the launches, so the scratch outlives them.\n";
-  o << "  hipError_t freed = hipFree(scratch);\n";
-  o << "  return status != hipSuccess ? status : freed;\n}\n";
-  return o.str();
+  for (std::size_t I = 0; I < Spec.tensors.size(); ++I)
+    O << ",\n                       static_cast<const " << Spec.tensors[I].pointeeType
+      << " *>(tensors[" << I << "])";
+  for (const SizeParam &Sz : Spec.sizes)
+    O << ", size_" << Sz.name;
+  O << ", first, count, scratch, value, absSum);\n";
+  O << "    status = hipGetLastError();\n  }\n";
+  O << "  // hipFree waits for the launches, so the scratch outlives them.\n";
+  O << "  hipError_t freed = hipFree(scratch);\n";
+  O << "  return status != hipSuccess ? status : freed;\n}\n";
+  return O.str();
 }
 
-std::string launcherSource(const BenchSpec &spec, const std::string &sourcePath,
-                           const std::string &renamedKernel, const std::string &launcherName,
-                           std::string &error) {
-  std::ostringstream o;
-  o << "// Generated by `ave-rewrite harness`: launches kernel '" << spec.kernel << "' of\n// "
-    << sourcePath
+std::string launcherSource(const BenchSpec &Spec, const std::string &SourcePath,
+                           const std::string &RenamedKernel, const std::string &LauncherName,
+                           std::string &Error) {
+  std::ostringstream O;
+  O << "// Generated by `ave-rewrite harness`: launches kernel '" << Spec.kernel << "' of\n// "
+    << SourcePath
     << " with the shape of its `#pragma ave launch`. The kernel is renamed so a\n// candidate "
        "and its reference of the same name link into one program.\n"
        "#include <hip/hip_runtime.h>\n\n#include <ave/annotations.h>\n\n#include \"problem.h\"\n\n";
-  o << "#define " << spec.kernel << " " << renamedKernel << "\n";
-  o << "#include " << quoted(sourcePath) << "\n";
-  o << "#undef " << spec.kernel << "\n\n";
-  o << "hipError_t " << launcherName << "(void *const *tensors, const int64_t *s) {\n"
-    << sizeLocals(spec, "  ");
-  o << "  int64_t grid[3], block[3];\n  ave_problem::launchShape(s, grid, block);\n";
-  o << "  if (grid[0] < 1 || grid[1] < 1 || grid[2] < 1 || grid[0] > 2147483647 ||\n"
+  O << "#define " << Spec.kernel << " " << RenamedKernel << "\n";
+  O << "#include " << quoted(SourcePath) << "\n";
+  O << "#undef " << Spec.kernel << "\n\n";
+  O << "hipError_t " << LauncherName << "(void *const *tensors, const int64_t *s) {\n"
+    << sizeLocals(Spec, "  ");
+  O << "  int64_t grid[3], block[3];\n  ave_problem::launchShape(s, grid, block);\n";
+  O << "  if (grid[0] < 1 || grid[1] < 1 || grid[2] < 1 || grid[0] > 2147483647 ||\n"
        "      grid[1] > 65535 || grid[2] > 65535 || block[0] < 1 || block[1] < 1 || block[2] < 1 "
        "||\n      block[0] * block[1] * block[2] > 1024)\n    return hipErrorInvalidValue;\n";
-  o << "  hipLaunchKernelGGL(" << renamedKernel
+  O << "  hipLaunchKernelGGL(" << RenamedKernel
     << ", dim3(unsigned(grid[0]), unsigned(grid[1]), unsigned(grid[2])),\n"
        "                     dim3(unsigned(block[0]), unsigned(block[1]), unsigned(block[2])), "
        "0, 0";
-  for (const ParamSlot &p : spec.params) {
-    switch (p.kind) {
+  for (const ParamSlot &P : Spec.params) {
+    switch (P.kind) {
     case ParamSlot::Kind::Tensor: {
-      const BenchTensor &t = spec.tensors[p.index];
-      o << ",\n                     static_cast<" << (t.output ? "" : "const ") << t.pointeeType
-        << " *>(tensors[" << p.index << "])";
+      const BenchTensor &T = Spec.tensors[P.index];
+      O << ",\n                     static_cast<" << (T.output ? "" : "const ") << T.pointeeType
+        << " *>(tensors[" << P.index << "])";
       break;
     }
     case ParamSlot::Kind::Size:
-      o << ",\n                     static_cast<" << spec.sizes[p.index].type << ">(size_"
-        << spec.sizes[p.index].name << ")";
+      O << ",\n                     static_cast<" << Spec.sizes[P.index].type << ">(size_"
+        << Spec.sizes[P.index].name << ")";
       break;
     case ParamSlot::Kind::Float:
-      o << ",\n                     static_cast<" << spec.floats[p.index].type
-        << ">(ave_problem::kFloatValues[" << p.index << "])";
+      O << ",\n                     static_cast<" << Spec.floats[P.index].type
+        << ">(ave_problem::kFloatValues[" << P.index << "])";
       break;
     }
   }
-  o << ");\n  return hipGetLastError();\n}\n";
-  (void)error;
-  return o.str();
+  O << ");\n  return hipGetLastError();\n}\n";
+  (void)Error;
+  return O.str();
 }
 
 } // namespace ave::harness

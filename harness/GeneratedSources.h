@@ -8,27 +8,27 @@
 namespace ave::harness {
 
 // problem.h: tensors, shapes, launch, assumptions, FLOPs, GEMM anchor map.
-std::string problemHeader(const BundleRequest &request, std::string &error);
+std::string problemHeader(const BundleRequest &Request, std::string &Error);
 
 // ground_truth.hip: the einsum in double precision, times the product of the
 // output-scale scalars, and its launcher.
-std::string groundTruthSource(const BenchSpec &spec, std::string &error);
+std::string groundTruthSource(const BenchSpec &Spec, std::string &Error);
 
 // ground_truth.hip for attention: ave_attention.h's row reference, one
 // thread per query row, in chunks of rows that bound its scratch memory.
-std::string attentionGroundTruthSource(const BenchSpec &spec, const Attention &attention,
-                                       std::string &error);
+std::string attentionGroundTruthSource(const BenchSpec &Spec, const Attention &Attention,
+                                       std::string &Error);
 
 // launch_candidate.hip / launch_reference.hip: includes `sourcePath` with the
 // kernel renamed to `renamedKernel` and defines `launcherName`.
-std::string launcherSource(const BenchSpec &spec, const std::string &sourcePath,
-                           const std::string &renamedKernel, const std::string &launcherName,
-                           std::string &error);
+std::string launcherSource(const BenchSpec &Spec, const std::string &SourcePath,
+                           const std::string &RenamedKernel, const std::string &LauncherName,
+                           std::string &Error);
 
 // `const int64_t size_M = s[0];` for every size, one per line.
-std::string sizeLocals(const BenchSpec &spec, const std::string &indent);
+std::string sizeLocals(const BenchSpec &Spec, const std::string &Indent);
 
 // C++ for an annotation expression over sizes and coordinates.
-std::string cppOf(const ann::Expr &expr, std::string &error);
+std::string cppOf(const ann::Expr &Expr, std::string &Error);
 
 } // namespace ave::harness

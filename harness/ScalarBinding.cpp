@@ -10,8 +10,8 @@
 
 namespace ave::harness {
 
-const char *scalarRoleName(ScalarRole role) {
-  switch (role) {
+const char *scalarRoleName(ScalarRole Role) {
+  switch (Role) {
   case ScalarRole::OutputScale:
     return "output-scale";
   case ScalarRole::ScoreScale:
@@ -22,118 +22,118 @@ const char *scalarRoleName(ScalarRole role) {
 
 namespace {
 
-bool contains(const std::vector<std::string> &names, const std::string &name) {
-  return std::find(names.begin(), names.end(), name) != names.end();
+bool contains(const std::vector<std::string> &Names, const std::string &Name) {
+  return std::find(Names.begin(), Names.end(), Name) != Names.end();
 }
 
 } // namespace
 
-std::optional<ScalarValues> parseParamText(const std::string &text, std::string &error) {
-  ScalarValues out;
-  if (trimSpaces(text).empty())
-    return out;
-  auto Items = splitAssignments(text, "--param", error);
+std::optional<ScalarValues> parseParamText(const std::string &Text, std::string &Error) {
+  ScalarValues Out;
+  if (trimSpaces(Text).empty())
+    return Out;
+  auto Items = splitAssignments(Text, "--param", Error);
   if (!Items)
     return std::nullopt;
   for (const auto &[name, value] : *Items) {
-    std::size_t used = 0;
-    double number = 0;
+    std::size_t Used = 0;
+    double Number = 0;
     try {
-      number = std::stod(value, &used);
+      Number = std::stod(value, &Used);
     } catch (...) {
-      used = 0;
+      Used = 0;
     }
-    if (name.empty() || value.empty() || used != value.size() || !std::isfinite(number)) {
-      error = "--param: " + (name.empty() ? std::string("a parameter") : name) +
+    if (name.empty() || value.empty() || Used != value.size() || !std::isfinite(Number)) {
+      Error = "--param: " + (name.empty() ? std::string("a parameter") : name) +
               " needs a finite number, got '" + value + "'";
       return std::nullopt;
     }
-    if (!out.emplace(name, number).second) {
-      error = "--param: " + name + " is given twice";
+    if (!Out.emplace(name, Number).second) {
+      Error = "--param: " + name + " is given twice";
       return std::nullopt;
     }
   }
-  return out;
+  return Out;
 }
 
-std::optional<std::vector<ScalarBinding>> bindScalars(const BenchSpec &spec,
-                                                      const ScalarValues &values,
-                                                      const std::vector<std::string> &outputScales,
-                                                      const std::string &scoreScale, bool attention,
-                                                      std::string &error) {
-  auto isFloatParam = [&](const std::string &name) {
-    return std::any_of(spec.floats.begin(), spec.floats.end(),
-                       [&](const FloatParam &f) { return f.name == name; });
+std::optional<std::vector<ScalarBinding>> bindScalars(const BenchSpec &Spec,
+                                                      const ScalarValues &Values,
+                                                      const std::vector<std::string> &OutputScales,
+                                                      const std::string &ScoreScale, bool Attention,
+                                                      std::string &Error) {
+  auto IsFloatParam = [&](const std::string &Name) {
+    return std::any_of(Spec.floats.begin(), Spec.floats.end(),
+                       [&](const FloatParam &F) { return F.name == Name; });
   };
-  for (const auto &[name, value] : values) {
+  for (const auto &[name, value] : Values) {
     (void)value;
-    if (!isFloatParam(name)) {
-      bool isSize = std::any_of(spec.sizes.begin(), spec.sizes.end(),
-                                [&](const SizeParam &s) { return s.name == name; });
-      error = "--param names '" + name + "', which is no float/double parameter of kernel '" +
-              spec.kernel + "'" + (isSize ? " (integer sizes go in --shape)" : "");
+    if (!IsFloatParam(name)) {
+      bool IsSize = std::any_of(Spec.sizes.begin(), Spec.sizes.end(),
+                                [&](const SizeParam &S) { return S.name == name; });
+      Error = "--param names '" + name + "', which is no float/double parameter of kernel '" +
+              Spec.kernel + "'" + (IsSize ? " (integer sizes go in --shape)" : "");
       return std::nullopt;
     }
   }
-  for (const std::string &name : outputScales)
-    if (!isFloatParam(name)) {
-      error = "--scales-output names '" + name +
-              "', which is no float/double parameter of kernel '" + spec.kernel + "'";
+  for (const std::string &Name : OutputScales)
+    if (!IsFloatParam(Name)) {
+      Error = "--scales-output names '" + Name +
+              "', which is no float/double parameter of kernel '" + Spec.kernel + "'";
       return std::nullopt;
     }
-  if (!scoreScale.empty()) {
-    if (!attention) {
-      error = "--score-scale applies to the attention reference only (--einsum attention)";
+  if (!ScoreScale.empty()) {
+    if (!Attention) {
+      Error = "--score-scale applies to the attention reference only (--einsum attention)";
       return std::nullopt;
     }
-    if (!isFloatParam(scoreScale)) {
-      error = "--score-scale names '" + scoreScale +
-              "', which is no float/double parameter of kernel '" + spec.kernel + "'";
+    if (!IsFloatParam(ScoreScale)) {
+      Error = "--score-scale names '" + ScoreScale +
+              "', which is no float/double parameter of kernel '" + Spec.kernel + "'";
       return std::nullopt;
     }
-    if (contains(outputScales, scoreScale)) {
-      error = "'" + scoreScale + "' is given both --scales-output and --score-scale";
+    if (contains(OutputScales, ScoreScale)) {
+      Error = "'" + ScoreScale + "' is given both --scales-output and --score-scale";
       return std::nullopt;
     }
   }
 
-  std::vector<ScalarBinding> out;
-  for (const FloatParam &f : spec.floats) {
-    auto given = values.find(f.name);
-    if (given == values.end()) {
-      error = "kernel '" + spec.kernel + "' takes " + f.type + " '" + f.name +
-              "': give its value with --param " + f.name + "=VALUE";
+  std::vector<ScalarBinding> Out;
+  for (const FloatParam &F : Spec.floats) {
+    auto Given = Values.find(F.name);
+    if (Given == Values.end()) {
+      Error = "kernel '" + Spec.kernel + "' takes " + F.type + " '" + F.name +
+              "': give its value with --param " + F.name + "=VALUE";
       return std::nullopt;
     }
-    ScalarBinding b;
-    b.name = f.name;
-    b.type = f.type;
-    b.value = f.type == "float" ? double(static_cast<float>(given->second)) : given->second;
-    if (f.name == scoreScale) {
-      b.role = ScalarRole::ScoreScale;
-    } else if (contains(outputScales, f.name)) {
-      b.role = ScalarRole::OutputScale;
+    ScalarBinding B;
+    B.name = F.name;
+    B.type = F.type;
+    B.value = F.type == "float" ? double(static_cast<float>(Given->second)) : Given->second;
+    if (F.name == ScoreScale) {
+      B.role = ScalarRole::ScoreScale;
+    } else if (contains(OutputScales, F.name)) {
+      B.role = ScalarRole::OutputScale;
     } else {
-      error = "the reference cannot see how '" + f.name + "' enters the result of kernel '" +
-              spec.kernel + "' (the tags spell " + spec.einsum.text +
-              "): declare it with --scales-output " + f.name + " if the output is " + f.name +
+      Error = "the reference cannot see how '" + F.name + "' enters the result of kernel '" +
+              Spec.kernel + "' (the tags spell " + Spec.einsum.text +
+              "): declare it with --scales-output " + F.name + " if the output is " + F.name +
               " times that" +
-              (attention ? ", or with --score-scale " + f.name +
+              (Attention ? ", or with --score-scale " + F.name +
                                " if it scales the scores inside the softmax"
                          : "");
       return std::nullopt;
     }
     // A value that leaves the result unchanged, or zeroes it, would let a
     // kernel that ignores the scalar pass the check.
-    if (b.value == 0 || b.value == 1) {
-      error = "--param " + f.name + ": " +
-              (b.role == ScalarRole::OutputScale ? "an output scale" : "a score scale") +
+    if (B.value == 0 || B.value == 1) {
+      Error = "--param " + F.name + ": " +
+              (B.role == ScalarRole::OutputScale ? "an output scale" : "a score scale") +
               " of 0 or 1 cannot show whether the kernel applies it; pick another value";
       return std::nullopt;
     }
-    out.push_back(b);
+    Out.push_back(B);
   }
-  return out;
+  return Out;
 }
 
 } // namespace ave::harness

@@ -12,262 +12,262 @@
 namespace ave::harness {
 
 Bindings Shape::bindings() const {
-  Bindings b;
-  for (std::size_t i = 0; i < names.size(); ++i)
-    b[names[i]] = values[i];
-  return b;
+  Bindings B;
+  for (std::size_t I = 0; I < names.size(); ++I)
+    B[names[I]] = values[I];
+  return B;
 }
 
 std::string Shape::text() const {
-  std::string out;
-  for (std::size_t i = 0; i < names.size(); ++i)
-    out += (i ? "," : "") + names[i] + "=" + std::to_string(values[i]);
-  return out;
+  std::string Out;
+  for (std::size_t I = 0; I < names.size(); ++I)
+    Out += (I ? "," : "") + names[I] + "=" + std::to_string(values[I]);
+  return Out;
 }
 
 namespace {
 
-bool isIdentifier(const std::string &name) {
-  if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_'))
+bool isIdentifier(const std::string &Name) {
+  if (Name.empty() || !(std::isalpha(static_cast<unsigned char>(Name[0])) || Name[0] == '_'))
     return false;
-  for (char c : name)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
+  for (char C : Name)
+    if (!(std::isalnum(static_cast<unsigned char>(C)) || C == '_'))
       return false;
   return true;
 }
 
 // The conjuncts of `a && b && c`.
-void conjuncts(const ann::Expr &e, std::vector<const ann::Expr *> &out) {
-  if (e.kind == ann::ExprKind::Binary && e.binaryOp == ann::BinaryOp::LogicalAnd) {
-    conjuncts(e.operands[0], out);
-    conjuncts(e.operands[1], out);
+void conjuncts(const ann::Expr &E, std::vector<const ann::Expr *> &Out) {
+  if (E.kind == ann::ExprKind::Binary && E.binaryOp == ann::BinaryOp::LogicalAnd) {
+    conjuncts(E.operands[0], Out);
+    conjuncts(E.operands[1], Out);
     return;
   }
-  out.push_back(&e);
+  Out.push_back(&E);
 }
 
-std::optional<std::int64_t> constantOf(const ann::Expr &e) {
-  if (e.kind == ann::ExprKind::IntLiteral)
-    return e.value;
-  if (e.kind == ann::ExprKind::Identifier && e.resolution.constant)
-    return e.resolution.constant;
+std::optional<std::int64_t> constantOf(const ann::Expr &E) {
+  if (E.kind == ann::ExprKind::IntLiteral)
+    return E.value;
+  if (E.kind == ann::ExprKind::Identifier && E.resolution.constant)
+    return E.resolution.constant;
   return std::nullopt;
 }
 
 // `name % c == 0` (either side of ==): c, else 1.
-std::int64_t granuleFrom(const ann::Expr &fact, const std::string &name) {
-  if (fact.kind != ann::ExprKind::Binary || fact.binaryOp != ann::BinaryOp::Eq)
+std::int64_t granuleFrom(const ann::Expr &Fact, const std::string &Name) {
+  if (Fact.kind != ann::ExprKind::Binary || Fact.binaryOp != ann::BinaryOp::Eq)
     return 1;
-  for (int side = 0; side < 2; ++side) {
-    const ann::Expr &rem = fact.operands[side], &zero = fact.operands[1 - side];
-    std::optional<std::int64_t> z = constantOf(zero);
-    if (!z || *z != 0 || rem.kind != ann::ExprKind::Binary || rem.binaryOp != ann::BinaryOp::Rem)
+  for (int Side = 0; Side < 2; ++Side) {
+    const ann::Expr &Rem = Fact.operands[Side], &Zero = Fact.operands[1 - Side];
+    std::optional<std::int64_t> Z = constantOf(Zero);
+    if (!Z || *Z != 0 || Rem.kind != ann::ExprKind::Binary || Rem.binaryOp != ann::BinaryOp::Rem)
       continue;
-    const ann::Expr &var = rem.operands[0];
-    std::optional<std::int64_t> c = constantOf(rem.operands[1]);
-    if (var.kind == ann::ExprKind::Identifier && var.name == name && c && *c > 0)
-      return *c;
+    const ann::Expr &Var = Rem.operands[0];
+    std::optional<std::int64_t> C = constantOf(Rem.operands[1]);
+    if (Var.kind == ann::ExprKind::Identifier && Var.name == Name && C && *C > 0)
+      return *C;
   }
   return 1;
 }
 
 } // namespace
 
-std::optional<Bindings> parseShapeText(const std::string &text, std::string &error) {
-  Bindings out;
-  auto Items = splitAssignments(text, "--shape", error);
+std::optional<Bindings> parseShapeText(const std::string &Text, std::string &Error) {
+  Bindings Out;
+  auto Items = splitAssignments(Text, "--shape", Error);
   if (!Items)
     return std::nullopt;
   for (const auto &[name, value] : *Items) {
     if (!isIdentifier(name)) {
-      error = "--shape: '" + name + "' is not a parameter name";
+      Error = "--shape: '" + name + "' is not a parameter name";
       return std::nullopt;
     }
-    std::size_t used = 0;
-    long long number = 0;
+    std::size_t Used = 0;
+    long long Number = 0;
     try {
-      number = std::stoll(value, &used, 0);
+      Number = std::stoll(value, &Used, 0);
     } catch (...) {
-      used = 0;
+      Used = 0;
     }
-    if (value.empty() || used != value.size() || number <= 0) {
-      error = "--shape: " + name + " needs a positive integer, got '" + value + "'";
+    if (value.empty() || Used != value.size() || Number <= 0) {
+      Error = "--shape: " + name + " needs a positive integer, got '" + value + "'";
       return std::nullopt;
     }
-    if (!out.emplace(name, number).second) {
-      error = "--shape: " + name + " is given twice";
+    if (!Out.emplace(name, Number).second) {
+      Error = "--shape: " + name + " is given twice";
       return std::nullopt;
     }
   }
-  return out;
+  return Out;
 }
 
-std::optional<Shape> shapeForSpec(const BenchSpec &spec, const Bindings &given,
-                                  std::string &error) {
-  Shape shape;
-  for (const SizeParam &s : spec.sizes) {
-    auto it = given.find(s.name);
-    if (it == given.end()) {
-      error =
-          "--shape does not give size parameter '" + s.name + "' of kernel '" + spec.kernel + "'";
+std::optional<Shape> shapeForSpec(const BenchSpec &Spec, const Bindings &Given,
+                                  std::string &Error) {
+  Shape Shape;
+  for (const SizeParam &S : Spec.sizes) {
+    auto It = Given.find(S.name);
+    if (It == Given.end()) {
+      Error =
+          "--shape does not give size parameter '" + S.name + "' of kernel '" + Spec.kernel + "'";
       return std::nullopt;
     }
-    shape.names.push_back(s.name);
-    shape.values.push_back(it->second);
+    Shape.names.push_back(S.name);
+    Shape.values.push_back(It->second);
   }
-  for (const auto &[name, value] : given) {
+  for (const auto &[name, value] : Given) {
     (void)value;
-    bool known = false;
-    for (const SizeParam &s : spec.sizes)
-      known = known || s.name == name;
-    if (!known) {
-      error = "--shape names '" + name + "', which is no integer parameter of kernel '" +
-              spec.kernel + "'";
+    bool Known = false;
+    for (const SizeParam &S : Spec.sizes)
+      Known = Known || S.name == name;
+    if (!Known) {
+      Error = "--shape names '" + name + "', which is no integer parameter of kernel '" +
+              Spec.kernel + "'";
       return std::nullopt;
     }
   }
-  return shape;
+  return Shape;
 }
 
-std::optional<std::int64_t> evaluate(const ann::Expr &expr, const Bindings &bindings,
-                                     std::string &error) {
-  auto sub = [&](std::size_t i) { return evaluate(expr.operands[i], bindings, error); };
-  switch (expr.kind) {
+std::optional<std::int64_t> evaluate(const ann::Expr &Expr, const Bindings &Bindings,
+                                     std::string &Error) {
+  auto Sub = [&](std::size_t I) { return evaluate(Expr.operands[I], Bindings, Error); };
+  switch (Expr.kind) {
   case ann::ExprKind::IntLiteral:
-    return expr.value;
+    return Expr.value;
   case ann::ExprKind::Identifier: {
-    if (expr.resolution.constant)
-      return expr.resolution.constant;
-    auto it = bindings.find(expr.name);
-    if (it == bindings.end()) {
-      error = "'" + expr.name + "' has no value in the shape";
+    if (Expr.resolution.constant)
+      return Expr.resolution.constant;
+    auto It = Bindings.find(Expr.name);
+    if (It == Bindings.end()) {
+      Error = "'" + Expr.name + "' has no value in the shape";
       return std::nullopt;
     }
-    return it->second;
+    return It->second;
   }
   case ann::ExprKind::Unary: {
-    std::optional<std::int64_t> v = sub(0);
-    if (!v)
+    std::optional<std::int64_t> V = Sub(0);
+    if (!V)
       return std::nullopt;
-    switch (expr.unaryOp) {
+    switch (Expr.unaryOp) {
     case ann::UnaryOp::Negate:
-      return -*v;
+      return -*V;
     case ann::UnaryOp::LogicalNot:
-      return *v == 0;
+      return *V == 0;
     case ann::UnaryOp::BitNot:
-      return ~*v;
+      return ~*V;
     }
     return std::nullopt;
   }
   case ann::ExprKind::Binary: {
-    std::optional<std::int64_t> a = sub(0);
-    if (!a)
+    std::optional<std::int64_t> A = Sub(0);
+    if (!A)
       return std::nullopt;
     // Short-circuit like C, so `N > 0 && K / N > 1` is defined at N == 0.
-    if (expr.binaryOp == ann::BinaryOp::LogicalAnd && *a == 0)
+    if (Expr.binaryOp == ann::BinaryOp::LogicalAnd && *A == 0)
       return 0;
-    if (expr.binaryOp == ann::BinaryOp::LogicalOr && *a != 0)
+    if (Expr.binaryOp == ann::BinaryOp::LogicalOr && *A != 0)
       return 1;
-    std::optional<std::int64_t> b = sub(1);
-    if (!b)
+    std::optional<std::int64_t> B = Sub(1);
+    if (!B)
       return std::nullopt;
-    std::int64_t x = *a, y = *b;
-    switch (expr.binaryOp) {
+    std::int64_t X = *A, Y = *B;
+    switch (Expr.binaryOp) {
     case ann::BinaryOp::Mul:
-      return x * y;
+      return X * Y;
     case ann::BinaryOp::Div:
     case ann::BinaryOp::Rem:
-      if (y == 0) {
-        error = "division by zero in '" + ann::printExpr(expr) + "'";
+      if (Y == 0) {
+        Error = "division by zero in '" + ann::printExpr(Expr) + "'";
         return std::nullopt;
       }
-      return expr.binaryOp == ann::BinaryOp::Div ? x / y : x % y;
+      return Expr.binaryOp == ann::BinaryOp::Div ? X / Y : X % Y;
     case ann::BinaryOp::Add:
-      return x + y;
+      return X + Y;
     case ann::BinaryOp::Sub:
-      return x - y;
+      return X - Y;
     case ann::BinaryOp::Shl:
-      return x << y;
+      return X << Y;
     case ann::BinaryOp::Shr:
-      return x >> y;
+      return X >> Y;
     case ann::BinaryOp::Lt:
-      return x < y;
+      return X < Y;
     case ann::BinaryOp::Le:
-      return x <= y;
+      return X <= Y;
     case ann::BinaryOp::Gt:
-      return x > y;
+      return X > Y;
     case ann::BinaryOp::Ge:
-      return x >= y;
+      return X >= Y;
     case ann::BinaryOp::Eq:
-      return x == y;
+      return X == Y;
     case ann::BinaryOp::Ne:
-      return x != y;
+      return X != Y;
     case ann::BinaryOp::BitAnd:
-      return x & y;
+      return X & Y;
     case ann::BinaryOp::BitXor:
-      return x ^ y;
+      return X ^ Y;
     case ann::BinaryOp::BitOr:
-      return x | y;
+      return X | Y;
     case ann::BinaryOp::LogicalAnd:
     case ann::BinaryOp::LogicalOr:
-      return y != 0;
+      return Y != 0;
     }
     return std::nullopt;
   }
   case ann::ExprKind::Conditional: {
-    std::optional<std::int64_t> c = sub(0);
-    if (!c)
+    std::optional<std::int64_t> C = Sub(0);
+    if (!C)
       return std::nullopt;
-    return *c ? sub(1) : sub(2);
+    return *C ? Sub(1) : Sub(2);
   }
   case ann::ExprKind::Member:
   case ann::ExprKind::Subscript:
   case ann::ExprKind::Call:
-    error = "'" + ann::printExpr(expr) + "' is not an integer expression over the shape";
+    Error = "'" + ann::printExpr(Expr) + "' is not an integer expression over the shape";
     return std::nullopt;
   }
   return std::nullopt;
 }
 
-std::string violatedAssumption(const BenchSpec &spec, const Shape &shape, std::string &error) {
-  Bindings b = shape.bindings();
-  for (const ann::Expr &fact : spec.assumptions) {
-    std::optional<std::int64_t> v = evaluate(fact, b, error);
-    if (!v)
+std::string violatedAssumption(const BenchSpec &Spec, const Shape &Shape, std::string &Error) {
+  Bindings B = Shape.bindings();
+  for (const ann::Expr &Fact : Spec.assumptions) {
+    std::optional<std::int64_t> V = evaluate(Fact, B, Error);
+    if (!V)
       return "";
-    if (*v == 0)
-      return ann::printExpr(fact);
+    if (*V == 0)
+      return ann::printExpr(Fact);
   }
   return "";
 }
 
-std::optional<Shape> oddMultipleShape(const BenchSpec &spec, const Shape &given,
-                                      std::string &error) {
-  std::vector<const ann::Expr *> facts;
-  for (const ann::Expr &a : spec.assumptions)
-    conjuncts(a, facts);
-  Shape odd = given;
-  for (std::size_t i = 0; i < given.names.size(); ++i) {
-    std::int64_t granule = 1;
-    for (const ann::Expr *f : facts)
-      granule = std::lcm(granule, granuleFrom(*f, given.names[i]));
-    std::int64_t multiple = given.values[i] / granule;
-    if (multiple % 2 == 0)
-      --multiple;
-    multiple -= 2 * static_cast<std::int64_t>(i);
-    while (multiple < 1)
-      multiple += 2;
-    odd.values[i] = granule * multiple;
+std::optional<Shape> oddMultipleShape(const BenchSpec &Spec, const Shape &Given,
+                                      std::string &Error) {
+  std::vector<const ann::Expr *> Facts;
+  for (const ann::Expr &A : Spec.assumptions)
+    conjuncts(A, Facts);
+  Shape Odd = Given;
+  for (std::size_t I = 0; I < Given.names.size(); ++I) {
+    std::int64_t Granule = 1;
+    for (const ann::Expr *F : Facts)
+      Granule = std::lcm(Granule, granuleFrom(*F, Given.names[I]));
+    std::int64_t Multiple = Given.values[I] / Granule;
+    if (Multiple % 2 == 0)
+      --Multiple;
+    Multiple -= 2 * static_cast<std::int64_t>(I);
+    while (Multiple < 1)
+      Multiple += 2;
+    Odd.values[I] = Granule * Multiple;
   }
-  std::string bad = violatedAssumption(spec, odd, error);
-  if (!error.empty())
+  std::string Bad = violatedAssumption(Spec, Odd, Error);
+  if (!Error.empty())
     return std::nullopt;
-  if (!bad.empty()) {
-    error = "the odd-multiple shape " + odd.text() + " violates the assumption '" + bad +
+  if (!Bad.empty()) {
+    Error = "the odd-multiple shape " + Odd.text() + " violates the assumption '" + Bad +
             "'; give a larger --shape";
     return std::nullopt;
   }
-  return odd;
+  return Odd;
 }
 
 } // namespace ave::harness

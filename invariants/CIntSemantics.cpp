@@ -4,74 +4,74 @@ namespace ave::inv {
 
 namespace {
 
-std::optional<int64_t> checked(int64_t v) {
-  if (!fitsInInt(v))
+std::optional<int64_t> checked(int64_t V) {
+  if (!fitsInInt(V))
     return std::nullopt;
-  return v;
+  return V;
 }
 
 } // namespace
 
-std::optional<int64_t> applyCOperator(TermKind kind, std::span<const int64_t> values) {
-  auto a = [&] { return values[0]; };
-  auto b = [&] { return values[1]; };
+std::optional<int64_t> applyCOperator(TermKind Kind, std::span<const int64_t> Values) {
+  auto A = [&] { return Values[0]; };
+  auto B = [&] { return Values[1]; };
   // Operands are int values; anything outside is itself not a C int.
-  for (int64_t v : values)
-    if (!fitsInInt(v))
+  for (int64_t V : Values)
+    if (!fitsInInt(V))
       return std::nullopt;
-  switch (kind) {
+  switch (Kind) {
   case TermKind::Add:
-    return checked(a() + b());
+    return checked(A() + B());
   case TermKind::Sub:
-    return checked(a() - b());
+    return checked(A() - B());
   case TermKind::Mul:
-    return checked(a() * b());
+    return checked(A() * B());
   case TermKind::Div:
-    if (b() == 0)
+    if (B() == 0)
       return std::nullopt;
-    return checked(a() / b()); // int64 `/` truncates like C's int `/`
+    return checked(A() / B()); // int64 `/` truncates like C's int `/`
   case TermKind::Rem:
-    if (b() == 0 || (a() == IntMin && b() == -1))
+    if (B() == 0 || (A() == IntMin && B() == -1))
       return std::nullopt;
-    return a() % b();
+    return A() % B();
   case TermKind::BitAnd:
-    return a() & b();
+    return A() & B();
   case TermKind::BitOr:
-    return a() | b();
+    return A() | B();
   case TermKind::BitXor:
-    return a() ^ b();
+    return A() ^ B();
   case TermKind::Shl:
-    if (b() < 0 || b() >= 32 || a() < 0)
+    if (B() < 0 || B() >= 32 || A() < 0)
       return std::nullopt;
-    return checked(a() << b());
+    return checked(A() << B());
   case TermKind::Shr:
-    if (b() < 0 || b() >= 32)
+    if (B() < 0 || B() >= 32)
       return std::nullopt;
-    return a() >> b(); // arithmetic on int64, same as on a sign-extended int
+    return A() >> B(); // arithmetic on int64, same as on a sign-extended int
   case TermKind::Neg:
-    return checked(-a());
+    return checked(-A());
   case TermKind::BitNot:
-    return ~a();
+    return ~A();
   case TermKind::Lt:
-    return a() < b();
+    return A() < B();
   case TermKind::Le:
-    return a() <= b();
+    return A() <= B();
   case TermKind::Gt:
-    return a() > b();
+    return A() > B();
   case TermKind::Ge:
-    return a() >= b();
+    return A() >= B();
   case TermKind::Eq:
-    return a() == b();
+    return A() == B();
   case TermKind::Ne:
-    return a() != b();
+    return A() != B();
   case TermKind::LogicalAnd:
-    return a() != 0 && b() != 0;
+    return A() != 0 && B() != 0;
   case TermKind::LogicalOr:
-    return a() != 0 || b() != 0;
+    return A() != 0 || B() != 0;
   case TermKind::LogicalNot:
-    return a() == 0;
+    return A() == 0;
   case TermKind::Select:
-    return values[0] != 0 ? values[1] : values[2];
+    return Values[0] != 0 ? Values[1] : Values[2];
   case TermKind::Constant:
   case TermKind::Symbol:
   case TermKind::Apply:

@@ -7,229 +7,229 @@ namespace ave::inv {
 namespace {
 
 // How many times `atom` occurs in a monomial (monomials are sorted products).
-size_t occurrences(const Monomial &mono, const Term *atom) {
-  return static_cast<size_t>(std::count(mono.begin(), mono.end(), atom));
+size_t occurrences(const Monomial &Mono, const Term *Atom) {
+  return static_cast<size_t>(std::count(Mono.begin(), Mono.end(), Atom));
 }
 
-int64_t magnitude(int64_t v) { return v < 0 ? -v : v; }
+int64_t magnitude(int64_t V) { return V < 0 ? -V : V; }
 
 } // namespace
 
-const Term *LayoutMatcher::addressOf(const TagLayout &layout) {
-  if (layout.address)
-    return layout.address;
+const Term *LayoutMatcher::addressOf(const TagLayout &Layout) {
+  if (Layout.address)
+    return Layout.address;
   // Row-major: c0*(B1*B2*...) + c1*(B2*...) + ... + c_last.
-  const Term *address = Ctx.constant(0);
-  const Term *stride = Ctx.constant(1);
-  for (auto it = layout.coordinates.rbegin(); it != layout.coordinates.rend(); ++it) {
-    address = Ctx.add(address, Ctx.mul(it->symbol, stride));
-    stride = Ctx.mul(stride, it->bound);
+  const Term *Address = Ctx.constant(0);
+  const Term *Stride = Ctx.constant(1);
+  for (auto It = Layout.coordinates.rbegin(); It != Layout.coordinates.rend(); ++It) {
+    Address = Ctx.add(Address, Ctx.mul(It->symbol, Stride));
+    Stride = Ctx.mul(Stride, It->bound);
   }
-  return address;
+  return Address;
 }
 
-std::string LayoutMatcher::strideText(const Stride &stride) {
-  return print(Ctx.mul(toTerm(Ctx, stride.monomial), Ctx.constant(stride.coefficient)));
+std::string LayoutMatcher::strideText(const Stride &Stride) {
+  return print(Ctx.mul(toTerm(Ctx, Stride.monomial), Ctx.constant(Stride.coefficient)));
 }
 
-const LayoutMatcher::Decomposition &LayoutMatcher::decompose(const TagLayout &layout) {
-  std::vector<const Term *> key{layout.address};
-  for (const LayoutCoordinate &c : layout.coordinates) {
-    key.push_back(c.symbol);
-    key.push_back(c.bound);
+const LayoutMatcher::Decomposition &LayoutMatcher::decompose(const TagLayout &Layout) {
+  std::vector<const Term *> Key{Layout.address};
+  for (const LayoutCoordinate &C : Layout.coordinates) {
+    Key.push_back(C.symbol);
+    Key.push_back(C.bound);
   }
-  auto it = Cache.find(key);
-  if (it == Cache.end())
-    it = Cache.emplace(std::move(key), computeDecomposition(layout)).first;
-  return it->second;
+  auto It = Cache.find(Key);
+  if (It == Cache.end())
+    It = Cache.emplace(std::move(Key), computeDecomposition(Layout)).first;
+  return It->second;
 }
 
-LayoutMatcher::Decomposition LayoutMatcher::computeDecomposition(const TagLayout &layout) {
-  Decomposition d;
-  if (layout.coordinates.empty()) {
-    d.reason = "tag has no coordinates";
-    return d;
+LayoutMatcher::Decomposition LayoutMatcher::computeDecomposition(const TagLayout &Layout) {
+  Decomposition D;
+  if (Layout.coordinates.empty()) {
+    D.reason = "tag has no coordinates";
+    return D;
   }
-  Polynomial address = toPolynomial(Ctx, addressOf(layout));
-  std::vector<bool> claimed;
-  for (const LayoutCoordinate &coordinate : layout.coordinates) {
-    const std::string name = print(coordinate.symbol);
-    std::optional<Polynomial> stride = Polynomial();
-    for (const auto &[mono, c] : address.terms()) {
-      size_t count = occurrences(mono, coordinate.symbol);
-      if (count == 0)
+  Polynomial Address = toPolynomial(Ctx, addressOf(Layout));
+  std::vector<bool> Claimed;
+  for (const LayoutCoordinate &Coordinate : Layout.coordinates) {
+    const std::string Name = print(Coordinate.symbol);
+    std::optional<Polynomial> Stride = Polynomial();
+    for (const auto &[mono, c] : Address.terms()) {
+      size_t Count = occurrences(mono, Coordinate.symbol);
+      if (Count == 0)
         continue;
-      Monomial rest = monomialQuotient(mono, {coordinate.symbol});
-      bool otherCoordinate =
-          std::any_of(layout.coordinates.begin(), layout.coordinates.end(),
-                      [&](const LayoutCoordinate &o) { return occurrences(rest, o.symbol) != 0; });
-      if (count > 1 || otherCoordinate) {
-        d.reason =
+      Monomial Rest = monomialQuotient(mono, {Coordinate.symbol});
+      bool OtherCoordinate =
+          std::any_of(Layout.coordinates.begin(), Layout.coordinates.end(),
+                      [&](const LayoutCoordinate &O) { return occurrences(Rest, O.symbol) != 0; });
+      if (Count > 1 || OtherCoordinate) {
+        D.reason =
             "layout is not linear in its coordinates: it has the term " + print(toTerm(Ctx, mono));
-        return d;
+        return D;
       }
-      stride = stride->plus(Polynomial::monomial(rest, c));
-      if (!stride) {
-        d.reason = "stride of " + name + " overflows";
-        return d;
+      Stride = Stride->plus(Polynomial::monomial(Rest, c));
+      if (!Stride) {
+        D.reason = "stride of " + Name + " overflows";
+        return D;
       }
     }
-    if (stride->isZero()) {
-      d.reason = "coordinate " + name + " does not occur in the layout";
-      return d;
+    if (Stride->isZero()) {
+      D.reason = "coordinate " + Name + " does not occur in the layout";
+      return D;
     }
-    if (stride->terms().size() != 1) {
-      d.reason = "stride of " + name + " is not a single product: " + print(toTerm(Ctx, *stride));
-      return d;
+    if (Stride->terms().size() != 1) {
+      D.reason = "stride of " + Name + " is not a single product: " + print(toTerm(Ctx, *Stride));
+      return D;
     }
-    const auto &[mono, c] = *stride->terms().begin();
+    const auto &[mono, c] = *Stride->terms().begin();
     if (c <= 0) {
-      d.reason = "stride of " + name + " is not positive: " + print(toTerm(Ctx, *stride));
-      return d;
+      D.reason = "stride of " + Name + " is not positive: " + print(toTerm(Ctx, *Stride));
+      return D;
     }
-    d.strides.push_back({coordinate.symbol, coordinate.bound, mono, c});
+    D.strides.push_back({Coordinate.symbol, Coordinate.bound, mono, c});
   }
-  for (const auto &[mono, c] : address.terms()) {
-    bool hasCoordinate = std::any_of(
-        layout.coordinates.begin(), layout.coordinates.end(),
-        [&, &m = mono](const LayoutCoordinate &o) { return occurrences(m, o.symbol) != 0; });
-    if (!hasCoordinate)
-      d.offset = *d.offset.plus(Polynomial::monomial(mono, c));
+  for (const auto &[mono, c] : Address.terms()) {
+    bool HasCoordinate = std::any_of(
+        Layout.coordinates.begin(), Layout.coordinates.end(),
+        [&, &M = mono](const LayoutCoordinate &O) { return occurrences(M, O.symbol) != 0; });
+    if (!HasCoordinate)
+      D.offset = *D.offset.plus(Polynomial::monomial(mono, c));
   }
   // Largest stride first; ties keep declaration order (reported below).
   // (std::sort with an explicit tie-break: stable_sort trips clang's
   // deprecation warning inside libstdc++ 12.)
-  std::vector<size_t> order(d.strides.size());
-  for (size_t i = 0; i < order.size(); ++i)
-    order[i] = i;
-  std::sort(order.begin(), order.end(), [&](size_t i, size_t j) {
-    const Stride &a = d.strides[i], &b = d.strides[j];
-    if (a.monomial.size() != b.monomial.size())
-      return a.monomial.size() > b.monomial.size();
-    if (magnitude(a.coefficient) != magnitude(b.coefficient))
-      return magnitude(a.coefficient) > magnitude(b.coefficient);
-    return i < j;
+  std::vector<size_t> Order(D.strides.size());
+  for (size_t I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  std::sort(Order.begin(), Order.end(), [&](size_t I, size_t J) {
+    const Stride &A = D.strides[I], &B = D.strides[J];
+    if (A.monomial.size() != B.monomial.size())
+      return A.monomial.size() > B.monomial.size();
+    if (magnitude(A.coefficient) != magnitude(B.coefficient))
+      return magnitude(A.coefficient) > magnitude(B.coefficient);
+    return I < J;
   });
-  std::vector<Stride> sorted;
-  for (size_t i : order)
-    sorted.push_back(d.strides[i]);
-  d.strides = std::move(sorted);
+  std::vector<Stride> Sorted;
+  for (size_t I : Order)
+    Sorted.push_back(D.strides[I]);
+  D.strides = std::move(Sorted);
   // Greedy extraction is only meaningful along a chain of strides, each one
   // dividing the next larger (M*K ⊃ K ⊃ 1, or 64 > 1).
-  for (size_t i = 0; i + 1 < d.strides.size(); ++i) {
-    const Stride &larger = d.strides[i], &smaller = d.strides[i + 1];
-    if (larger.monomial == smaller.monomial && larger.coefficient == smaller.coefficient) {
-      d.reason = "coordinates " + print(larger.coordinate) + " and " + print(smaller.coordinate) +
-                 " have the same stride " + strideText(larger);
-      return d;
+  for (size_t I = 0; I + 1 < D.strides.size(); ++I) {
+    const Stride &Larger = D.strides[I], &Smaller = D.strides[I + 1];
+    if (Larger.monomial == Smaller.monomial && Larger.coefficient == Smaller.coefficient) {
+      D.reason = "coordinates " + print(Larger.coordinate) + " and " + print(Smaller.coordinate) +
+                 " have the same stride " + strideText(Larger);
+      return D;
     }
-    if (!monomialDivides(smaller.monomial, larger.monomial)) {
-      d.reason = "strides " + strideText(larger) + " and " + strideText(smaller) +
+    if (!monomialDivides(Smaller.monomial, Larger.monomial)) {
+      D.reason = "strides " + strideText(Larger) + " and " + strideText(Smaller) +
                  " are not ordered (neither divides the other)";
-      return d;
+      return D;
     }
   }
-  d.valid = true;
-  return d;
+  D.valid = true;
+  return D;
 }
 
-void LayoutMatcher::addBoundConditions(LayoutMatchResult &result, const Stride &stride,
-                                       const Term *value) {
-  for (const Term *condition : {Ctx.le(Ctx.constant(0), value), Ctx.lt(value, stride.bound)}) {
-    if (condition->isConstant(1))
+void LayoutMatcher::addBoundConditions(LayoutMatchResult &Result, const Stride &Stride,
+                                       const Term *Value) {
+  for (const Term *Condition : {Ctx.le(Ctx.constant(0), Value), Ctx.lt(Value, Stride.bound)}) {
+    if (Condition->isConstant(1))
       continue;
-    result.sideConditions.push_back(condition);
+    Result.sideConditions.push_back(Condition);
   }
 }
 
-LayoutMatchResult LayoutMatcher::matchCoefficients(const Decomposition &d,
-                                                   const Polynomial &index) {
-  LayoutMatchResult result;
-  std::optional<Polynomial> remainder = index.minus(d.offset);
-  if (!remainder) {
-    result.reason = "index coefficients overflow";
-    return result;
+LayoutMatchResult LayoutMatcher::matchCoefficients(const Decomposition &D,
+                                                   const Polynomial &Index) {
+  LayoutMatchResult Result;
+  std::optional<Polynomial> Remainder = Index.minus(D.offset);
+  if (!Remainder) {
+    Result.reason = "index coefficients overflow";
+    return Result;
   }
-  for (size_t i = 0; i < d.strides.size(); ++i) {
-    const Stride &stride = d.strides[i];
-    bool last = i + 1 == d.strides.size();
-    bool unitStride = stride.monomial.empty() && stride.coefficient == 1;
-    Polynomial part, rest;
-    for (const auto &[mono, c] : remainder->terms()) {
-      bool takes = (last && unitStride) ||
-                   (monomialDivides(stride.monomial, mono) && c % stride.coefficient == 0);
-      if (takes)
-        part = *part.plus(
-            Polynomial::monomial(monomialQuotient(mono, stride.monomial), c / stride.coefficient));
+  for (size_t I = 0; I < D.strides.size(); ++I) {
+    const Stride &Stride = D.strides[I];
+    bool Last = I + 1 == D.strides.size();
+    bool UnitStride = Stride.monomial.empty() && Stride.coefficient == 1;
+    Polynomial Part, Rest;
+    for (const auto &[mono, c] : Remainder->terms()) {
+      bool Takes = (Last && UnitStride) ||
+                   (monomialDivides(Stride.monomial, mono) && c % Stride.coefficient == 0);
+      if (Takes)
+        Part = *Part.plus(
+            Polynomial::monomial(monomialQuotient(mono, Stride.monomial), c / Stride.coefficient));
       else
-        rest = *rest.plus(Polynomial::monomial(mono, c));
+        Rest = *Rest.plus(Polynomial::monomial(mono, c));
     }
-    if (part.isZero() && !stride.monomial.empty()) {
-      result.reason = "index term has no " + strideText(stride) + "-stride part (coordinate " +
-                      print(stride.coordinate) + ")";
-      return result;
+    if (Part.isZero() && !Stride.monomial.empty()) {
+      Result.reason = "index term has no " + strideText(Stride) + "-stride part (coordinate " +
+                      print(Stride.coordinate) + ")";
+      return Result;
     }
-    const Term *value = toTerm(Ctx, part);
-    result.coordinates[stride.coordinate] = value;
-    addBoundConditions(result, stride, value);
-    remainder = rest;
+    const Term *Value = toTerm(Ctx, Part);
+    Result.coordinates[Stride.coordinate] = Value;
+    addBoundConditions(Result, Stride, Value);
+    Remainder = Rest;
   }
-  if (!remainder->isZero()) {
-    result.reason = "index part " + print(toTerm(Ctx, *remainder)) +
-                    " is not a multiple of the smallest stride " + strideText(d.strides.back());
-    result.coordinates.clear();
-    result.sideConditions.clear();
-    return result;
+  if (!Remainder->isZero()) {
+    Result.reason = "index part " + print(toTerm(Ctx, *Remainder)) +
+                    " is not a multiple of the smallest stride " + strideText(D.strides.back());
+    Result.coordinates.clear();
+    Result.sideConditions.clear();
+    return Result;
   }
-  result.matched = true;
-  return result;
+  Result.matched = true;
+  return Result;
 }
 
-LayoutMatchResult LayoutMatcher::matchDivision(const Decomposition &d, const Polynomial &index) {
-  LayoutMatchResult result;
-  std::optional<Polynomial> relative = index.minus(d.offset);
-  if (!relative) {
-    result.reason = "index coefficients overflow";
-    return result;
+LayoutMatchResult LayoutMatcher::matchDivision(const Decomposition &D, const Polynomial &Index) {
+  LayoutMatchResult Result;
+  std::optional<Polynomial> Relative = Index.minus(D.offset);
+  if (!Relative) {
+    Result.reason = "index coefficients overflow";
+    return Result;
   }
-  const Term *remainder = toTerm(Ctx, *relative);
+  const Term *Remainder = toTerm(Ctx, *Relative);
   // Truncating `/` and `%` are the mixed-radix digits only for a
   // non-negative remainder.
-  const Term *nonNegative = Ctx.le(Ctx.constant(0), remainder);
-  if (nonNegative->isConstant(0)) {
-    result.reason = "index " + print(remainder) + " is before the start of the tensor";
-    return result;
+  const Term *NonNegative = Ctx.le(Ctx.constant(0), Remainder);
+  if (NonNegative->isConstant(0)) {
+    Result.reason = "index " + print(Remainder) + " is before the start of the tensor";
+    return Result;
   }
-  if (!nonNegative->isConstant(1))
-    result.sideConditions.push_back(nonNegative);
-  for (size_t i = 0; i < d.strides.size(); ++i) {
-    const Stride &stride = d.strides[i];
-    bool last = i + 1 == d.strides.size();
-    const Term *strideTerm =
-        Ctx.mul(toTerm(Ctx, stride.monomial), Ctx.constant(stride.coefficient));
-    const Term *value = Ctx.div(remainder, strideTerm);
-    remainder = Ctx.rem(remainder, strideTerm);
-    if (last && !remainder->isConstant(0))
-      result.sideConditions.push_back(Ctx.eq(remainder, Ctx.constant(0)));
-    value = normalize(Ctx, value);
-    result.coordinates[stride.coordinate] = value;
-    addBoundConditions(result, stride, value);
+  if (!NonNegative->isConstant(1))
+    Result.sideConditions.push_back(NonNegative);
+  for (size_t I = 0; I < D.strides.size(); ++I) {
+    const Stride &Stride = D.strides[I];
+    bool Last = I + 1 == D.strides.size();
+    const Term *StrideTerm =
+        Ctx.mul(toTerm(Ctx, Stride.monomial), Ctx.constant(Stride.coefficient));
+    const Term *Value = Ctx.div(Remainder, StrideTerm);
+    Remainder = Ctx.rem(Remainder, StrideTerm);
+    if (Last && !Remainder->isConstant(0))
+      Result.sideConditions.push_back(Ctx.eq(Remainder, Ctx.constant(0)));
+    Value = normalize(Ctx, Value);
+    Result.coordinates[Stride.coordinate] = Value;
+    addBoundConditions(Result, Stride, Value);
   }
-  result.matched = true;
-  return result;
+  Result.matched = true;
+  return Result;
 }
 
-LayoutMatchResult LayoutMatcher::match(const TagLayout &layout, const Term *index,
-                                       LayoutMatchStrategy strategy) {
-  const Decomposition &d = decompose(layout);
-  if (!d.valid) {
-    LayoutMatchResult result;
-    result.reason = d.reason;
-    return result;
+LayoutMatchResult LayoutMatcher::match(const TagLayout &Layout, const Term *Index,
+                                       LayoutMatchStrategy Strategy) {
+  const Decomposition &D = decompose(Layout);
+  if (!D.valid) {
+    LayoutMatchResult Result;
+    Result.reason = D.reason;
+    return Result;
   }
-  Polynomial indexPoly = toPolynomial(Ctx, index);
-  return strategy == LayoutMatchStrategy::Coefficients ? matchCoefficients(d, indexPoly)
-                                                       : matchDivision(d, indexPoly);
+  Polynomial IndexPoly = toPolynomial(Ctx, Index);
+  return Strategy == LayoutMatchStrategy::Coefficients ? matchCoefficients(D, IndexPoly)
+                                                       : matchDivision(D, IndexPoly);
 }
 
 } // namespace ave::inv

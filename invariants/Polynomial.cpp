@@ -6,102 +6,102 @@
 
 namespace ave::inv {
 
-bool MonomialLess::operator()(const Monomial &a, const Monomial &b) const {
-  if (a.size() != b.size())
-    return a.size() < b.size();
-  for (size_t i = 0; i < a.size(); ++i)
-    if (a[i] != b[i])
-      return a[i]->id() < b[i]->id();
+bool MonomialLess::operator()(const Monomial &A, const Monomial &B) const {
+  if (A.size() != B.size())
+    return A.size() < B.size();
+  for (size_t I = 0; I < A.size(); ++I)
+    if (A[I] != B[I])
+      return A[I]->id() < B[I]->id();
   return false;
 }
 
 namespace {
 
-bool atomBefore(const Term *a, const Term *b) { return a->id() < b->id(); }
+bool atomBefore(const Term *A, const Term *B) { return A->id() < B->id(); }
 
 } // namespace
 
-Monomial monomialProduct(const Monomial &a, const Monomial &b) {
-  Monomial product;
-  product.reserve(a.size() + b.size());
-  std::merge(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(product), atomBefore);
-  return product;
+Monomial monomialProduct(const Monomial &A, const Monomial &B) {
+  Monomial Product;
+  Product.reserve(A.size() + B.size());
+  std::merge(A.begin(), A.end(), B.begin(), B.end(), std::back_inserter(Product), atomBefore);
+  return Product;
 }
 
-bool monomialDivides(const Monomial &divisor, const Monomial &mono) {
-  return std::includes(mono.begin(), mono.end(), divisor.begin(), divisor.end(), atomBefore);
+bool monomialDivides(const Monomial &Divisor, const Monomial &Mono) {
+  return std::includes(Mono.begin(), Mono.end(), Divisor.begin(), Divisor.end(), atomBefore);
 }
 
-Monomial monomialQuotient(const Monomial &mono, const Monomial &divisor) {
-  Monomial quotient;
-  std::set_difference(mono.begin(), mono.end(), divisor.begin(), divisor.end(),
-                      std::back_inserter(quotient), atomBefore);
-  return quotient;
+Monomial monomialQuotient(const Monomial &Mono, const Monomial &Divisor) {
+  Monomial Quotient;
+  std::set_difference(Mono.begin(), Mono.end(), Divisor.begin(), Divisor.end(),
+                      std::back_inserter(Quotient), atomBefore);
+  return Quotient;
 }
 
-Polynomial Polynomial::constant(int64_t value) { return monomial({}, value); }
+Polynomial Polynomial::constant(int64_t Value) { return monomial({}, Value); }
 
-Polynomial Polynomial::atom(const Term *atom) { return monomial({atom}, 1); }
+Polynomial Polynomial::atom(const Term *Atom) { return monomial({Atom}, 1); }
 
-Polynomial Polynomial::monomial(Monomial mono, int64_t coefficient) {
-  Polynomial p;
-  std::sort(mono.begin(), mono.end(), atomBefore);
-  if (coefficient != 0)
-    p.Terms.emplace(std::move(mono), coefficient);
-  return p;
+Polynomial Polynomial::monomial(Monomial Mono, int64_t Coefficient) {
+  Polynomial P;
+  std::sort(Mono.begin(), Mono.end(), atomBefore);
+  if (Coefficient != 0)
+    P.Terms.emplace(std::move(Mono), Coefficient);
+  return P;
 }
 
-void Polynomial::addTerm(const Monomial &mono, int64_t coefficient, bool &overflow) {
-  auto [it, inserted] = Terms.emplace(mono, coefficient);
-  if (!inserted && __builtin_add_overflow(it->second, coefficient, &it->second))
-    overflow = true;
+void Polynomial::addTerm(const Monomial &Mono, int64_t Coefficient, bool &Overflow) {
+  auto [it, inserted] = Terms.emplace(Mono, Coefficient);
+  if (!inserted && __builtin_add_overflow(it->second, Coefficient, &it->second))
+    Overflow = true;
   if (it->second == 0)
     Terms.erase(it);
 }
 
-std::optional<Polynomial> Polynomial::plus(const Polynomial &other) const {
-  Polynomial sum = *this;
-  bool overflow = false;
-  for (const auto &[mono, c] : other.Terms)
-    sum.addTerm(mono, c, overflow);
-  if (overflow)
+std::optional<Polynomial> Polynomial::plus(const Polynomial &Other) const {
+  Polynomial Sum = *this;
+  bool Overflow = false;
+  for (const auto &[mono, c] : Other.Terms)
+    Sum.addTerm(mono, c, Overflow);
+  if (Overflow)
     return std::nullopt;
-  return sum;
+  return Sum;
 }
 
-std::optional<Polynomial> Polynomial::minus(const Polynomial &other) const {
-  auto negated = other.scaled(-1);
-  if (!negated)
+std::optional<Polynomial> Polynomial::minus(const Polynomial &Other) const {
+  auto Negated = Other.scaled(-1);
+  if (!Negated)
     return std::nullopt;
-  return plus(*negated);
+  return plus(*Negated);
 }
 
-std::optional<Polynomial> Polynomial::scaled(int64_t factor) const {
-  Polynomial result;
-  if (factor == 0)
-    return result;
+std::optional<Polynomial> Polynomial::scaled(int64_t Factor) const {
+  Polynomial Result;
+  if (Factor == 0)
+    return Result;
   for (const auto &[mono, c] : Terms) {
-    int64_t product;
-    if (__builtin_mul_overflow(c, factor, &product))
+    int64_t Product;
+    if (__builtin_mul_overflow(c, Factor, &Product))
       return std::nullopt;
-    result.Terms.emplace(mono, product);
+    Result.Terms.emplace(mono, Product);
   }
-  return result;
+  return Result;
 }
 
-std::optional<Polynomial> Polynomial::times(const Polynomial &other) const {
-  Polynomial product;
-  bool overflow = false;
+std::optional<Polynomial> Polynomial::times(const Polynomial &Other) const {
+  Polynomial Product;
+  bool Overflow = false;
   for (const auto &[ma, ca] : Terms)
-    for (const auto &[mb, cb] : other.Terms) {
-      int64_t c;
-      if (__builtin_mul_overflow(ca, cb, &c))
+    for (const auto &[mb, cb] : Other.Terms) {
+      int64_t C;
+      if (__builtin_mul_overflow(ca, cb, &C))
         return std::nullopt;
-      product.addTerm(monomialProduct(ma, mb), c, overflow);
+      Product.addTerm(monomialProduct(ma, mb), C, Overflow);
     }
-  if (overflow)
+  if (Overflow)
     return std::nullopt;
-  return product;
+  return Product;
 }
 
 bool Polynomial::isConstant() const {
@@ -110,95 +110,95 @@ bool Polynomial::isConstant() const {
 
 int64_t Polynomial::constantPart() const { return coefficientOf({}); }
 
-int64_t Polynomial::coefficientOf(const Monomial &mono) const {
-  auto it = Terms.find(mono);
-  return it == Terms.end() ? 0 : it->second;
+int64_t Polynomial::coefficientOf(const Monomial &Mono) const {
+  auto It = Terms.find(Mono);
+  return It == Terms.end() ? 0 : It->second;
 }
 
-bool Polynomial::allCoefficientsDivisibleBy(int64_t d) const {
-  if (d == 0)
+bool Polynomial::allCoefficientsDivisibleBy(int64_t D) const {
+  if (D == 0)
     return false;
-  return std::all_of(Terms.begin(), Terms.end(), [&](const auto &t) { return t.second % d == 0; });
+  return std::all_of(Terms.begin(), Terms.end(), [&](const auto &T) { return T.second % D == 0; });
 }
 
-Polynomial Polynomial::dividedExactly(int64_t d) const {
-  Polynomial result;
+Polynomial Polynomial::dividedExactly(int64_t D) const {
+  Polynomial Result;
   for (const auto &[mono, c] : Terms)
-    result.Terms.emplace(mono, c / d);
-  return result;
+    Result.Terms.emplace(mono, c / D);
+  return Result;
 }
 
 namespace {
 
 class Normalizer {
 public:
-  explicit Normalizer(TermContext &ctx) : Ctx(ctx) {}
+  explicit Normalizer(TermContext &Ctx) : Ctx(Ctx) {}
 
-  Polynomial run(const Term *t) {
-    if (auto it = Memo.find(t); it != Memo.end())
-      return it->second;
-    Polynomial p = compute(t);
-    Memo.emplace(t, p);
-    return p;
+  Polynomial run(const Term *T) {
+    if (auto It = Memo.find(T); It != Memo.end())
+      return It->second;
+    Polynomial P = compute(T);
+    Memo.emplace(T, P);
+    return P;
   }
 
 private:
   // A non-polynomial node: normalize what is inside, then it is one atom.
   // If normalizing the inside changes the node into something else (say
   // `(x*2)/2` whose inside is now a multiple of 2), read that instead.
-  Polynomial asAtom(const Term *t) {
-    if (t->numOperands() == 0)
-      return Polynomial::atom(t);
-    if (!InProgress.insert(t).second)
-      return Polynomial::atom(t);
-    std::vector<const Term *> ops;
-    for (const Term *op : t->operands())
-      ops.push_back(toTerm(Ctx, run(op)));
-    const Term *rebuilt = Ctx.rebuild(t, ops);
-    Polynomial result = rebuilt == t || !rebuilt ? Polynomial::atom(t) : run(rebuilt);
-    InProgress.erase(t);
-    return result;
+  Polynomial asAtom(const Term *T) {
+    if (T->numOperands() == 0)
+      return Polynomial::atom(T);
+    if (!InProgress.insert(T).second)
+      return Polynomial::atom(T);
+    std::vector<const Term *> Ops;
+    for (const Term *Op : T->operands())
+      Ops.push_back(toTerm(Ctx, run(Op)));
+    const Term *Rebuilt = Ctx.rebuild(T, Ops);
+    Polynomial Result = Rebuilt == T || !Rebuilt ? Polynomial::atom(T) : run(Rebuilt);
+    InProgress.erase(T);
+    return Result;
   }
 
-  Polynomial orAtom(const Term *t, std::optional<Polynomial> p) {
-    return p ? std::move(*p) : asAtom(t);
+  Polynomial orAtom(const Term *T, std::optional<Polynomial> P) {
+    return P ? std::move(*P) : asAtom(T);
   }
 
-  Polynomial compute(const Term *t) {
-    switch (t->kind()) {
+  Polynomial compute(const Term *T) {
+    switch (T->kind()) {
     case TermKind::Constant:
-      return Polynomial::constant(t->value());
+      return Polynomial::constant(T->value());
     case TermKind::Symbol:
-      return Polynomial::atom(t);
+      return Polynomial::atom(T);
     case TermKind::Add:
-      return orAtom(t, run(t->operand(0)).plus(run(t->operand(1))));
+      return orAtom(T, run(T->operand(0)).plus(run(T->operand(1))));
     case TermKind::Sub:
-      return orAtom(t, run(t->operand(0)).minus(run(t->operand(1))));
+      return orAtom(T, run(T->operand(0)).minus(run(T->operand(1))));
     case TermKind::Mul:
-      return orAtom(t, run(t->operand(0)).times(run(t->operand(1))));
+      return orAtom(T, run(T->operand(0)).times(run(T->operand(1))));
     case TermKind::Neg:
-      return orAtom(t, run(t->operand(0)).scaled(-1));
+      return orAtom(T, run(T->operand(0)).scaled(-1));
     case TermKind::Shl: {
       // Defined C left shifts (non-negative, no overflow) are products.
-      const Term *count = t->operand(1);
-      if (count->isConstant() && count->value() >= 0 && count->value() < 31)
-        return orAtom(t, run(t->operand(0)).scaled(int64_t(1) << count->value()));
-      return asAtom(t);
+      const Term *Count = T->operand(1);
+      if (Count->isConstant() && Count->value() >= 0 && Count->value() < 31)
+        return orAtom(T, run(T->operand(0)).scaled(int64_t(1) << Count->value()));
+      return asAtom(T);
     }
     case TermKind::Div:
     case TermKind::Rem: {
       // An exact multiple of d divides exactly under truncation too.
-      const Term *divisor = t->operand(1);
-      if (divisor->isConstant() && divisor->value() != 0) {
-        Polynomial dividend = run(t->operand(0));
-        if (dividend.allCoefficientsDivisibleBy(divisor->value()))
-          return t->kind() == TermKind::Div ? dividend.dividedExactly(divisor->value())
+      const Term *Divisor = T->operand(1);
+      if (Divisor->isConstant() && Divisor->value() != 0) {
+        Polynomial Dividend = run(T->operand(0));
+        if (Dividend.allCoefficientsDivisibleBy(Divisor->value()))
+          return T->kind() == TermKind::Div ? Dividend.dividedExactly(Divisor->value())
                                             : Polynomial();
       }
-      return asAtom(t);
+      return asAtom(T);
     }
     default:
-      return asAtom(t);
+      return asAtom(T);
     }
   }
 
@@ -209,64 +209,64 @@ private:
 
 } // namespace
 
-Polynomial toPolynomial(TermContext &ctx, const Term *term) {
-  Normalizer normalizer(ctx);
-  return normalizer.run(term);
+Polynomial toPolynomial(TermContext &Ctx, const Term *Term) {
+  Normalizer Normalizer(Ctx);
+  return Normalizer.run(Term);
 }
 
-const Term *toTerm(TermContext &ctx, const Monomial &mono) {
-  const Term *product = ctx.constant(1);
-  for (const Term *atom : mono)
-    product = ctx.mul(product, atom);
-  return product;
+const Term *toTerm(TermContext &Ctx, const Monomial &Mono) {
+  const Term *Product = Ctx.constant(1);
+  for (const Term *Atom : Mono)
+    Product = Ctx.mul(Product, Atom);
+  return Product;
 }
 
-const Term *toTerm(TermContext &ctx, const Polynomial &poly) {
+const Term *toTerm(TermContext &Ctx, const Polynomial &Poly) {
   // Highest degree first, constant last: reads like the kernel's own index.
-  const Term *sum = nullptr;
-  int64_t constantPart = 0;
-  for (auto it = poly.terms().rbegin(); it != poly.terms().rend(); ++it) {
-    const auto &[mono, c] = *it;
+  const Term *Sum = nullptr;
+  int64_t ConstantPart = 0;
+  for (auto It = Poly.terms().rbegin(); It != Poly.terms().rend(); ++It) {
+    const auto &[mono, c] = *It;
     if (mono.empty()) {
-      constantPart = c;
+      ConstantPart = c;
       continue;
     }
-    const Term *monoTerm = toTerm(ctx, mono);
-    if (!sum)
-      sum = ctx.mul(monoTerm, ctx.constant(c));
+    const Term *MonoTerm = toTerm(Ctx, mono);
+    if (!Sum)
+      Sum = Ctx.mul(MonoTerm, Ctx.constant(c));
     else if (c < 0 && c != INT64_MIN)
-      sum = ctx.sub(sum, ctx.mul(monoTerm, ctx.constant(-c)));
+      Sum = Ctx.sub(Sum, Ctx.mul(MonoTerm, Ctx.constant(-c)));
     else
-      sum = ctx.add(sum, ctx.mul(monoTerm, ctx.constant(c)));
+      Sum = Ctx.add(Sum, Ctx.mul(MonoTerm, Ctx.constant(c)));
   }
-  if (!sum)
-    return ctx.constant(constantPart);
-  return ctx.add(sum, ctx.constant(constantPart));
+  if (!Sum)
+    return Ctx.constant(ConstantPart);
+  return Ctx.add(Sum, Ctx.constant(ConstantPart));
 }
 
-const Term *normalize(TermContext &ctx, const Term *term) {
-  return toTerm(ctx, toPolynomial(ctx, term));
+const Term *normalize(TermContext &Ctx, const Term *Term) {
+  return toTerm(Ctx, toPolynomial(Ctx, Term));
 }
 
-std::string print(const Polynomial &poly) {
-  std::string out;
-  for (auto it = poly.terms().rbegin(); it != poly.terms().rend(); ++it) {
-    const auto &[mono, c] = *it;
-    if (!out.empty())
-      out += c < 0 ? " - " : " + ";
+std::string print(const Polynomial &Poly) {
+  std::string Out;
+  for (auto It = Poly.terms().rbegin(); It != Poly.terms().rend(); ++It) {
+    const auto &[mono, c] = *It;
+    if (!Out.empty())
+      Out += c < 0 ? " - " : " + ";
     else if (c < 0)
-      out += "-";
-    int64_t magnitude = c < 0 ? -c : c;
-    bool showCoefficient = magnitude != 1 || mono.empty();
-    if (showCoefficient)
-      out += std::to_string(magnitude);
-    for (size_t i = 0; i < mono.size(); ++i) {
-      if (showCoefficient || i > 0)
-        out += "·";
-      out += print(mono[i]);
+      Out += "-";
+    int64_t Magnitude = c < 0 ? -c : c;
+    bool ShowCoefficient = Magnitude != 1 || mono.empty();
+    if (ShowCoefficient)
+      Out += std::to_string(Magnitude);
+    for (size_t I = 0; I < mono.size(); ++I) {
+      if (ShowCoefficient || I > 0)
+        Out += "·";
+      Out += print(mono[I]);
     }
   }
-  return out.empty() ? "0" : out;
+  return Out.empty() ? "0" : Out;
 }
 
 } // namespace ave::inv

@@ -11,36 +11,36 @@
 namespace ave::inv {
 
 struct ObligationSolver::Z3State {
-  z3::context Context;
+  z3::context context;
 };
 
 // One solver per encoding. The integer one serves linear index arithmetic;
 // the bit-vector one is created on the first query with bitwise operators
 // and receives every fact asserted so far.
 struct ObligationSolver::Backend {
-  Backend(z3::context &z3, EncodingMode mode, unsigned timeoutMs) : Encoder(z3, mode), Solver(z3) {
-    z3::params params(z3);
-    params.set("timeout", timeoutMs);
-    Solver.set(params);
+  Backend(z3::context &Z3, EncodingMode Mode, unsigned TimeoutMs) : encoder(Z3, Mode), solver(Z3) {
+    z3::params Params(Z3);
+    Params.set("timeout", TimeoutMs);
+    solver.set(Params);
   }
 
-  void assertFact(const Term *fact) {
-    if (std::string why = Encoder.unsupported(fact); !why.empty()) {
-      if (FactError.empty())
-        FactError = "fact " + print(fact) + " cannot be encoded: " + why;
+  void assertFact(const Term *Fact) {
+    if (std::string Why = encoder.unsupported(Fact); !Why.empty()) {
+      if (factError.empty())
+        factError = "fact " + print(Fact) + " cannot be encoded: " + Why;
       return;
     }
     try {
-      Solver.add(Encoder.definedness(fact) && Encoder.condition(fact));
-    } catch (const z3::exception &e) {
-      if (FactError.empty())
-        FactError = "fact " + print(fact) + " cannot be encoded: " + e.msg();
+      solver.add(encoder.definedness(Fact) && encoder.condition(Fact));
+    } catch (const z3::exception &E) {
+      if (factError.empty())
+        factError = "fact " + print(Fact) + " cannot be encoded: " + E.msg();
     }
   }
 
-  Z3Encoder Encoder;
-  z3::solver Solver;
-  std::string FactError;
+  Z3Encoder encoder;
+  z3::solver solver;
+  std::string factError;
 };
 
 // Terms are hash-consed in the context, so the solver needs nothing from it
@@ -63,152 +63,152 @@ const char *statusName(SolverResult::Status S) {
   return "unproven";
 }
 
-ObligationSolver::ObligationSolver(TermContext &ctx, unsigned timeoutMs)
-    : Ctx(ctx), TimeoutMs(timeoutMs), State(std::make_unique<Z3State>()) {}
+ObligationSolver::ObligationSolver(TermContext &Ctx, unsigned TimeoutMs)
+    : Ctx(Ctx), TimeoutMs(TimeoutMs), State(std::make_unique<Z3State>()) {}
 
 ObligationSolver::~ObligationSolver() = default;
 
-ObligationSolver::Backend &ObligationSolver::backendFor(bool bitVectors) {
-  std::unique_ptr<Backend> &slot = bitVectors ? BitVectorBackend : IntegerBackend;
-  if (!slot) {
-    slot = std::make_unique<Backend>(
-        State->Context, bitVectors ? EncodingMode::BitVector32 : EncodingMode::Integer, TimeoutMs);
-    for (const Term *fact : Facts)
-      slot->assertFact(fact);
+ObligationSolver::Backend &ObligationSolver::backendFor(bool BitVectors) {
+  std::unique_ptr<Backend> &Slot = BitVectors ? BitVectorBackend : IntegerBackend;
+  if (!Slot) {
+    Slot = std::make_unique<Backend>(
+        State->context, BitVectors ? EncodingMode::BitVector32 : EncodingMode::Integer, TimeoutMs);
+    for (const Term *Fact : Facts)
+      Slot->assertFact(Fact);
   }
-  return *slot;
+  return *Slot;
 }
 
-void ObligationSolver::addFact(const Term *fact) {
-  if (fact->isConstant(1))
+void ObligationSolver::addFact(const Term *Fact) {
+  if (Fact->isConstant(1))
     return;
-  Facts.push_back(fact);
-  if (containsBitwise(fact))
+  Facts.push_back(Fact);
+  if (containsBitwise(Fact))
     FactsNeedBitVectors = true;
   // Only backends that exist get it now; a new one replays all facts.
   if (IntegerBackend)
-    IntegerBackend->assertFact(fact);
+    IntegerBackend->assertFact(Fact);
   if (BitVectorBackend)
-    BitVectorBackend->assertFact(fact);
+    BitVectorBackend->assertFact(Fact);
 }
 
 namespace {
 
-void collectLeaves(const Term *term, std::set<const Term *> &leaves) {
-  for (const Term *s : collectSymbols(term))
-    leaves.insert(s);
-  for (const Term *a : collectApplications(term))
-    leaves.insert(a);
+void collectLeaves(const Term *Node, std::set<const Term *> &Leaves) {
+  for (const Term *S : collectSymbols(Node))
+    Leaves.insert(S);
+  for (const Term *A : collectApplications(Node))
+    Leaves.insert(A);
 }
 
 } // namespace
 
-SolverResult ObligationSolver::decide(const Term *query) { return run(query, {}, false); }
+SolverResult ObligationSolver::decide(const Term *Query) { return run(Query, {}, false); }
 
-SolverResult ObligationSolver::check(const Term *violation,
-                                     const std::vector<const Term *> &observe) {
-  return run(violation, observe, true);
+SolverResult ObligationSolver::check(const Term *Violation,
+                                     const std::vector<const Term *> &Observe) {
+  return run(Violation, Observe, true);
 }
 
-SolverResult ObligationSolver::run(const Term *violation, const std::vector<const Term *> &observe,
-                                   bool withModel) {
-  auto start = std::chrono::steady_clock::now();
-  SolverResult result;
-  auto finish = [&]() -> SolverResult {
-    result.millis =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    return result;
+SolverResult ObligationSolver::run(const Term *Violation, const std::vector<const Term *> &Observe,
+                                   bool WithModel) {
+  auto Start = std::chrono::steady_clock::now();
+  SolverResult Result;
+  auto Finish = [&]() -> SolverResult {
+    Result.millis =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();
+    return Result;
   };
 
   // Interval reasoning removes the `/` and `%` whose operands are already
   // in range (lane and tile arithmetic) before Z3 has to case-split on them.
-  const Term *original = violation;
-  std::map<const Term *, int64_t> pinned; // symbols the simplification fixed
+  const Term *Original = Violation;
+  std::map<const Term *, int64_t> Pinned; // symbols the simplification fixed
   {
-    RangeSimplifier ranges(Ctx);
-    for (const Term *fact : Facts)
-      ranges.addFacts(fact);
-    ranges.addFacts(violation);
-    violation = ranges.simplify(violation);
-    pinned = ranges.pinned();
+    RangeSimplifier Ranges(Ctx);
+    for (const Term *Fact : Facts)
+      Ranges.addFacts(Fact);
+    Ranges.addFacts(Violation);
+    Violation = Ranges.simplify(Violation);
+    Pinned = Ranges.pinned();
   }
-  bool bitVectors = FactsNeedBitVectors || containsBitwise(violation);
-  Backend &backend = backendFor(bitVectors);
-  if (!backend.FactError.empty()) {
-    result.reason = backend.FactError;
-    return finish();
+  bool BitVectors = FactsNeedBitVectors || containsBitwise(Violation);
+  Backend &Backend = backendFor(BitVectors);
+  if (!Backend.factError.empty()) {
+    Result.reason = Backend.factError;
+    return Finish();
   }
-  if (violation->isConstant(0)) { // folded away: nothing can violate it
-    result.status = SolverResult::Proven;
-    return finish();
+  if (Violation->isConstant(0)) { // folded away: nothing can violate it
+    Result.status = SolverResult::Proven;
+    return Finish();
   }
 
-  bool pushed = false;
+  bool Pushed = false;
   try {
-    if (std::string why = backend.Encoder.unsupported(violation); !why.empty()) {
-      result.reason = "obligation cannot be encoded: " + why;
-      return finish();
+    if (std::string Why = Backend.encoder.unsupported(Violation); !Why.empty()) {
+      Result.reason = "obligation cannot be encoded: " + Why;
+      return Finish();
     }
-    z3::expr query = backend.Encoder.definedness(violation) && backend.Encoder.condition(violation);
-    backend.Solver.push();
-    pushed = true;
-    backend.Solver.add(query);
-    z3::check_result answer = backend.Solver.check();
-    if (answer == z3::unsat) {
-      result.status = SolverResult::Proven;
-    } else if (answer == z3::unknown) {
-      result.status = SolverResult::Unknown;
-      result.reason = backend.Solver.reason_unknown();
-    } else if (!withModel) {
-      result.status = SolverResult::Violated;
+    z3::expr Query = Backend.encoder.definedness(Violation) && Backend.encoder.condition(Violation);
+    Backend.solver.push();
+    Pushed = true;
+    Backend.solver.add(Query);
+    z3::check_result Answer = Backend.solver.check();
+    if (Answer == z3::unsat) {
+      Result.status = SolverResult::Proven;
+    } else if (Answer == z3::unknown) {
+      Result.status = SolverResult::Unknown;
+      Result.reason = Backend.solver.reason_unknown();
+    } else if (!WithModel) {
+      Result.status = SolverResult::Violated;
     } else {
-      result.status = SolverResult::Violated;
-      z3::model model = backend.Solver.get_model();
-      std::set<const Term *> leaves;
-      for (const Term *fact : Facts)
-        collectLeaves(fact, leaves);
-      collectLeaves(violation, leaves);
-      collectLeaves(original, leaves);
-      for (const Term *t : observe)
-        collectLeaves(t, leaves);
-      for (const Term *leaf : leaves) {
+      Result.status = SolverResult::Violated;
+      z3::model Model = Backend.solver.get_model();
+      std::set<const Term *> Leaves;
+      for (const Term *Fact : Facts)
+        collectLeaves(Fact, Leaves);
+      collectLeaves(Violation, Leaves);
+      collectLeaves(Original, Leaves);
+      for (const Term *T : Observe)
+        collectLeaves(T, Leaves);
+      for (const Term *Leaf : Leaves) {
         // A symbol the simplification replaced by its only possible value
         // may be absent from the Z3 query: its value is that one.
-        auto fixed = pinned.find(leaf);
-        std::optional<int64_t> v = fixed != pinned.end() ? std::optional<int64_t>(fixed->second)
-                                                         : backend.Encoder.valueIn(model, leaf);
-        if (v) {
-          result.assignment[leaf] = *v;
-          result.model[print(leaf)] = *v;
+        auto Fixed = Pinned.find(Leaf);
+        std::optional<int64_t> V = Fixed != Pinned.end() ? std::optional<int64_t>(Fixed->second)
+                                                         : Backend.encoder.valueIn(Model, Leaf);
+        if (V) {
+          Result.assignment[Leaf] = *V;
+          Result.model[print(Leaf)] = *V;
         }
       }
-      for (const Term *t : observe) {
+      for (const Term *T : Observe) {
         // C semantics first; Z3's value if C leaves it undefined here.
-        std::optional<int64_t> v = evaluate(t, result.assignment);
-        if (!v && backend.Encoder.unsupported(t).empty())
-          v = backend.Encoder.valueIn(model, t);
-        if (v)
-          result.model[print(t)] = *v;
+        std::optional<int64_t> V = evaluate(T, Result.assignment);
+        if (!V && Backend.encoder.unsupported(T).empty())
+          V = Backend.encoder.valueIn(Model, T);
+        if (V)
+          Result.model[print(T)] = *V;
       }
     }
-    backend.Solver.pop();
-  } catch (const z3::exception &e) {
-    result = SolverResult();
-    result.reason = std::string("z3 error: ") + e.msg();
-    if (pushed) {
+    Backend.solver.pop();
+  } catch (const z3::exception &E) {
+    Result = SolverResult();
+    Result.reason = std::string("z3 error: ") + E.msg();
+    if (Pushed) {
       try {
-        backend.Solver.pop(); // keep the shared facts' scope intact
+        Backend.solver.pop(); // keep the shared facts' scope intact
       } catch (const z3::exception &) {
       }
     }
   }
-  return finish();
+  return Finish();
 }
 
-bool ObligationSolver::confirms(const Term *violation, const SolverResult &result) const {
-  if (result.status != SolverResult::Violated)
+bool ObligationSolver::confirms(const Term *Violation, const SolverResult &Result) const {
+  if (Result.status != SolverResult::Violated)
     return false;
-  return confirmsViolation(violation, Facts, result.assignment);
+  return confirmsViolation(Violation, Facts, Result.assignment);
 }
 
 } // namespace ave::inv

@@ -9,8 +9,8 @@
 
 namespace ave::inv {
 
-bool isComparison(TermKind kind) {
-  switch (kind) {
+bool isComparison(TermKind Kind) {
+  switch (Kind) {
   case TermKind::Lt:
   case TermKind::Le:
   case TermKind::Gt:
@@ -23,8 +23,8 @@ bool isComparison(TermKind kind) {
   }
 }
 
-bool isBitwise(TermKind kind) {
-  switch (kind) {
+bool isBitwise(TermKind Kind) {
+  switch (Kind) {
   case TermKind::BitAnd:
   case TermKind::BitOr:
   case TermKind::BitXor:
@@ -51,12 +51,12 @@ bool Term::isBoolean() const {
 
 namespace {
 
-size_t combineHash(size_t seed, size_t value) {
-  return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
+size_t combineHash(size_t Seed, size_t Value) {
+  return Seed ^ (Value + 0x9e3779b97f4a7c15ULL + (Seed << 6) + (Seed >> 2));
 }
 
-bool isCommutative(TermKind kind) {
-  switch (kind) {
+bool isCommutative(TermKind Kind) {
+  switch (Kind) {
   case TermKind::Add:
   case TermKind::Mul:
   case TermKind::BitAnd:
@@ -73,153 +73,155 @@ bool isCommutative(TermKind kind) {
 // Canonical operand order: compound terms, then symbols, then constants,
 // each group by id. `16*by` and `by*16` meet, and sums read like kernel
 // code: `by*16 + ty`, `row*K + k`.
-int operandGroup(const Term *t) {
-  if (t->isConstant())
+int operandGroup(const Term *T) {
+  if (T->isConstant())
     return 2;
-  return t->numOperands() == 0 ? 1 : 0;
+  return T->numOperands() == 0 ? 1 : 0;
 }
 
-bool operandBefore(const Term *a, const Term *b) {
-  if (operandGroup(a) != operandGroup(b))
-    return operandGroup(a) < operandGroup(b);
-  if (a->isConstant())
-    return a->value() < b->value();
-  return a->id() < b->id();
+bool operandBefore(const Term *A, const Term *B) {
+  if (operandGroup(A) != operandGroup(B))
+    return operandGroup(A) < operandGroup(B);
+  if (A->isConstant())
+    return A->value() < B->value();
+  return A->id() < B->id();
 }
 
 const char *const DimNames[] = {"x", "y", "z"};
 
 } // namespace
 
-bool TermContext::KeyEqual::operator()(const Term *a, const Term *b) const {
-  return a->kind() == b->kind() && a->value() == b->value() && a->name() == b->name() &&
-         a->symbolKind() == b->symbolKind() && a->dim() == b->dim() &&
-         std::equal(a->operands().begin(), a->operands().end(), b->operands().begin(),
-                    b->operands().end());
+bool TermContext::KeyEqual::operator()(const Term *A, const Term *B) const {
+  return A->kind() == B->kind() && A->value() == B->value() && A->name() == B->name() &&
+         A->symbolKind() == B->symbolKind() && A->dim() == B->dim() &&
+         std::equal(A->operands().begin(), A->operands().end(), B->operands().begin(),
+                    B->operands().end());
 }
 
 TermContext::TermContext() = default;
 
-const Term *TermContext::intern(Term &&candidate) {
-  size_t h = std::hash<int>()(static_cast<int>(candidate.Kind));
-  h = combineHash(h, std::hash<int64_t>()(candidate.Value));
-  h = combineHash(h, std::hash<std::string>()(candidate.Name));
-  h = combineHash(h, static_cast<size_t>(candidate.SymKind) * 4 + candidate.Dim);
-  for (const Term *op : candidate.Operands)
-    h = combineHash(h, op->id());
-  candidate.Hash = h;
-  if (auto it = Interned.find(&candidate); it != Interned.end())
-    return it->second;
-  candidate.Id = static_cast<unsigned>(Storage.size());
-  Storage.push_back(std::move(candidate));
-  const Term *stored = &Storage.back();
-  Interned.emplace(stored, stored);
-  return stored;
+const Term *TermContext::intern(Term &&Candidate) {
+  size_t H = std::hash<int>()(static_cast<int>(Candidate.Kind));
+  H = combineHash(H, std::hash<int64_t>()(Candidate.Value));
+  H = combineHash(H, std::hash<std::string>()(Candidate.Name));
+  H = combineHash(H, static_cast<size_t>(Candidate.SymKind) * 4 + Candidate.Dim);
+  for (const Term *Op : Candidate.Operands)
+    H = combineHash(H, Op->id());
+  Candidate.Hash = H;
+  if (auto It = Interned.find(&Candidate); It != Interned.end())
+    return It->second;
+  Candidate.Id = static_cast<unsigned>(Storage.size());
+  Storage.push_back(std::move(Candidate));
+  const Term *Stored = &Storage.back();
+  Interned.emplace(Stored, Stored);
+  return Stored;
 }
 
-const Term *TermContext::raw(TermKind kind, std::vector<const Term *> operands) {
-  if (isCommutative(kind) && operands.size() == 2 && operandBefore(operands[1], operands[0]))
-    std::swap(operands[0], operands[1]);
-  Term t;
-  t.Kind = kind;
-  t.Operands = std::move(operands);
-  return intern(std::move(t));
+const Term *TermContext::raw(TermKind Kind, std::vector<const Term *> Operands) {
+  if (isCommutative(Kind) && Operands.size() == 2 && operandBefore(Operands[1], Operands[0]))
+    std::swap(Operands[0], Operands[1]);
+  Term T;
+  T.Kind = Kind;
+  T.Operands = std::move(Operands);
+  return intern(std::move(T));
 }
 
-const Term *TermContext::constant(int64_t value) {
-  Term t;
-  t.Kind = TermKind::Constant;
-  t.Value = value;
-  return intern(std::move(t));
+const Term *TermContext::constant(int64_t Value) {
+  Term T;
+  T.Kind = TermKind::Constant;
+  T.Value = Value;
+  return intern(std::move(T));
 }
 
-const Term *TermContext::symbol(const std::string &name, SymbolKind kind, unsigned dim) {
-  Term t;
-  t.Kind = TermKind::Symbol;
-  t.Name = name;
-  t.SymKind = kind;
-  t.Dim = dim;
-  return intern(std::move(t));
+const Term *TermContext::symbol(const std::string &Name, SymbolKind Kind, unsigned Dim) {
+  Term T;
+  T.Kind = TermKind::Symbol;
+  T.Name = Name;
+  T.SymKind = Kind;
+  T.Dim = Dim;
+  return intern(std::move(T));
 }
 
-const Term *TermContext::builtin(SymbolKind kind, unsigned dim) {
-  const char *base = "sym";
-  switch (kind) {
+const Term *TermContext::builtin(SymbolKind Kind, unsigned Dim) {
+  const char *Base = "sym";
+  switch (Kind) {
   case SymbolKind::ThreadIdx:
-    base = "threadIdx";
+    Base = "threadIdx";
     break;
   case SymbolKind::BlockIdx:
-    base = "blockIdx";
+    Base = "blockIdx";
     break;
   case SymbolKind::BlockDim:
-    base = "blockDim";
+    Base = "blockDim";
     break;
   case SymbolKind::GridDim:
-    base = "gridDim";
+    Base = "gridDim";
     break;
   default:
     break;
   }
-  return symbol(std::string(base) + "." + DimNames[dim % 3], kind, dim);
+  return symbol(std::string(Base) + "." + DimNames[Dim % 3], Kind, Dim);
 }
 
-const Term *TermContext::freshCopy(const Term *original) {
-  std::string base = original->isSymbol() ? original->name() : "v";
-  SymbolKind kind = original->isSymbol() ? original->symbolKind() : SymbolKind::Fresh;
-  unsigned dim = original->isSymbol() ? original->dim() : 0;
+const Term *TermContext::freshCopy(const Term *Original) {
+  if (!Original->isSymbol())
+    return freshSymbol("v", SymbolKind::Fresh);
+  return makeFresh(Original->name(), Original->symbolKind(), Original->dim(), Original);
+}
+
+const Term *TermContext::freshSymbol(const std::string &Base, SymbolKind Kind) {
+  return makeFresh(Base, Kind, 0, nullptr);
+}
+
+const Term *TermContext::makeFresh(const std::string &Base, SymbolKind Kind, unsigned Dim,
+                                   const Term *Original) {
   for (;;) {
-    unsigned n = ++FreshCounters[base];
-    std::string name = base + "'" + std::to_string(n);
-    size_t before = Storage.size();
-    const Term *s = symbol(name, kind, dim);
-    if (Storage.size() != before) // newly created: not equal to any existing term
-      return s;
+    unsigned N = ++FreshCounters[Base];
+    std::string Name = Base + "'" + std::to_string(N);
+    size_t Before = Storage.size();
+    const Term *S = symbol(Name, Kind, Dim);
+    if (Storage.size() == Before)
+      continue; // an existing symbol has this name: not fresh
+    Term &Made = Storage.back();
+    Made.Fresh = true;
+    Made.CopiedFrom = Original;
+    Made.BaseName = Original ? Original->baseName() : Base;
+    return S;
   }
 }
 
-const Term *TermContext::freshSymbol(const std::string &base, SymbolKind kind) {
-  for (;;) {
-    unsigned n = ++FreshCounters[base];
-    std::string name = base + "'" + std::to_string(n);
-    size_t before = Storage.size();
-    const Term *s = symbol(name, kind, 0);
-    if (Storage.size() != before)
-      return s;
-  }
+const Term *TermContext::apply(const std::string &Function, std::vector<const Term *> Args) {
+  Term T;
+  T.Kind = TermKind::Apply;
+  T.Name = Function;
+  T.Operands = std::move(Args);
+  return intern(std::move(T));
 }
 
-const Term *TermContext::apply(const std::string &function, std::vector<const Term *> args) {
-  Term t;
-  t.Kind = TermKind::Apply;
-  t.Name = function;
-  t.Operands = std::move(args);
-  return intern(std::move(t));
-}
-
-const Term *TermContext::foldIfConstant(TermKind kind, std::span<const Term *const> operands) {
-  std::vector<int64_t> values;
-  for (const Term *op : operands) {
-    if (!op->isConstant())
+const Term *TermContext::foldIfConstant(TermKind Kind, std::span<const Term *const> Operands) {
+  std::vector<int64_t> Values;
+  for (const Term *Op : Operands) {
+    if (!Op->isConstant())
       return nullptr;
-    values.push_back(op->value());
+    Values.push_back(Op->value());
   }
-  if (auto v = applyCOperator(kind, values))
-    return constant(*v);
+  if (auto V = applyCOperator(Kind, Values))
+    return constant(*V);
   return nullptr; // undefined in C: keep the term, the solver sees the UB
 }
 
-const Term *TermContext::asBoolean(const Term *a) {
-  return a->isBoolean() ? a : ne(a, constant(0));
+const Term *TermContext::asBoolean(const Term *A) {
+  return A->isBoolean() ? A : ne(A, constant(0));
 }
 
-const Term *TermContext::add(const Term *a, const Term *b) {
-  const Term *ops[] = {a, b};
-  if (const Term *f = foldIfConstant(TermKind::Add, ops))
-    return f;
-  if (a->isConstant())
-    std::swap(a, b);
-  if (b->isConstant(0))
-    return a;
+const Term *TermContext::add(const Term *A, const Term *B) {
+  const Term *Ops[] = {A, B};
+  if (const Term *F = foldIfConstant(TermKind::Add, Ops))
+    return F;
+  if (A->isConstant())
+    std::swap(A, B);
+  if (B->isConstant(0))
+    return A;
   // (x / c) * c + x % c -> x: the address of `a[x / W][x % W]`, so that a
   // store spread over a loop (`for (x = tid; ...; x += 64)`) reads as a
   // layout of its counter. Exact in C (truncating division, the same
@@ -231,314 +233,314 @@ const Term *TermContext::add(const Term *a, const Term *b) {
            Times->operand(0)->operand(0) == Rem->operand(0) &&
            Times->operand(0)->operand(1) == Rem->operand(1);
   };
-  if (WholePart(a, b))
-    return b->operand(0);
-  if (WholePart(b, a))
-    return a->operand(0);
+  if (WholePart(A, B))
+    return B->operand(0);
+  if (WholePart(B, A))
+    return A->operand(0);
   // (x + c1) + c2 -> x + (c1 + c2)
-  if (b->isConstant() && a->kind() == TermKind::Add && a->operand(1)->isConstant()) {
-    const Term *inner[] = {a->operand(1), b};
-    if (const Term *sum = foldIfConstant(TermKind::Add, inner))
-      return add(a->operand(0), sum);
+  if (B->isConstant() && A->kind() == TermKind::Add && A->operand(1)->isConstant()) {
+    const Term *Inner[] = {A->operand(1), B};
+    if (const Term *Sum = foldIfConstant(TermKind::Add, Inner))
+      return add(A->operand(0), Sum);
   }
-  return raw(TermKind::Add, {a, b});
+  return raw(TermKind::Add, {A, B});
 }
 
-const Term *TermContext::sub(const Term *a, const Term *b) {
-  const Term *ops[] = {a, b};
-  if (const Term *f = foldIfConstant(TermKind::Sub, ops))
-    return f;
-  if (a == b)
+const Term *TermContext::sub(const Term *A, const Term *B) {
+  const Term *Ops[] = {A, B};
+  if (const Term *F = foldIfConstant(TermKind::Sub, Ops))
+    return F;
+  if (A == B)
     return constant(0);
-  if (b->isConstant(0))
-    return a;
-  if (a->isConstant(0))
-    return neg(b);
-  if (b->isConstant() && b->value() != IntMin)
-    return add(a, constant(-b->value()));
-  return raw(TermKind::Sub, {a, b});
+  if (B->isConstant(0))
+    return A;
+  if (A->isConstant(0))
+    return neg(B);
+  if (B->isConstant() && B->value() != IntMin)
+    return add(A, constant(-B->value()));
+  return raw(TermKind::Sub, {A, B});
 }
 
-const Term *TermContext::mul(const Term *a, const Term *b) {
-  const Term *ops[] = {a, b};
-  if (const Term *f = foldIfConstant(TermKind::Mul, ops))
-    return f;
-  if (a->isConstant())
-    std::swap(a, b);
-  if (b->isConstant(0))
-    return b; // x * 0 is 0 for every int x, no overflow possible
-  if (b->isConstant(1))
-    return a;
-  if (b->isConstant(-1))
-    return neg(a);
+const Term *TermContext::mul(const Term *A, const Term *B) {
+  const Term *Ops[] = {A, B};
+  if (const Term *F = foldIfConstant(TermKind::Mul, Ops))
+    return F;
+  if (A->isConstant())
+    std::swap(A, B);
+  if (B->isConstant(0))
+    return B; // x * 0 is 0 for every int x, no overflow possible
+  if (B->isConstant(1))
+    return A;
+  if (B->isConstant(-1))
+    return neg(A);
   // (x * c1) * c2 -> x * (c1 * c2)
-  if (b->isConstant() && a->kind() == TermKind::Mul && a->operand(1)->isConstant()) {
-    const Term *inner[] = {a->operand(1), b};
-    if (const Term *product = foldIfConstant(TermKind::Mul, inner))
-      return mul(a->operand(0), product);
+  if (B->isConstant() && A->kind() == TermKind::Mul && A->operand(1)->isConstant()) {
+    const Term *Inner[] = {A->operand(1), B};
+    if (const Term *Product = foldIfConstant(TermKind::Mul, Inner))
+      return mul(A->operand(0), Product);
   }
-  return raw(TermKind::Mul, {a, b});
+  return raw(TermKind::Mul, {A, B});
 }
 
-const Term *TermContext::div(const Term *a, const Term *b) {
-  const Term *ops[] = {a, b};
-  if (const Term *f = foldIfConstant(TermKind::Div, ops))
-    return f;
-  if (b->isConstant(1))
-    return a;
-  if (b->isConstant(-1))
-    return neg(a);
-  return raw(TermKind::Div, {a, b});
+const Term *TermContext::div(const Term *A, const Term *B) {
+  const Term *Ops[] = {A, B};
+  if (const Term *F = foldIfConstant(TermKind::Div, Ops))
+    return F;
+  if (B->isConstant(1))
+    return A;
+  if (B->isConstant(-1))
+    return neg(A);
+  return raw(TermKind::Div, {A, B});
 }
 
-const Term *TermContext::rem(const Term *a, const Term *b) {
-  const Term *ops[] = {a, b};
-  if (const Term *f = foldIfConstant(TermKind::Rem, ops))
-    return f;
-  if (b->isConstant(1))
+const Term *TermContext::rem(const Term *A, const Term *B) {
+  const Term *Ops[] = {A, B};
+  if (const Term *F = foldIfConstant(TermKind::Rem, Ops))
+    return F;
+  if (B->isConstant(1))
     return constant(0);
-  return raw(TermKind::Rem, {a, b});
+  return raw(TermKind::Rem, {A, B});
 }
 
-const Term *TermContext::bitAnd(const Term *a, const Term *b) {
-  const Term *ops[] = {a, b};
-  if (const Term *f = foldIfConstant(TermKind::BitAnd, ops))
-    return f;
-  if (a->isConstant())
-    std::swap(a, b);
-  if (b->isConstant(0))
-    return b;
-  if (b->isConstant(-1) || a == b)
-    return a;
-  return raw(TermKind::BitAnd, {a, b});
+const Term *TermContext::bitAnd(const Term *A, const Term *B) {
+  const Term *Ops[] = {A, B};
+  if (const Term *F = foldIfConstant(TermKind::BitAnd, Ops))
+    return F;
+  if (A->isConstant())
+    std::swap(A, B);
+  if (B->isConstant(0))
+    return B;
+  if (B->isConstant(-1) || A == B)
+    return A;
+  return raw(TermKind::BitAnd, {A, B});
 }
 
-const Term *TermContext::bitOr(const Term *a, const Term *b) {
-  const Term *ops[] = {a, b};
-  if (const Term *f = foldIfConstant(TermKind::BitOr, ops))
-    return f;
-  if (a->isConstant())
-    std::swap(a, b);
-  if (b->isConstant(0) || a == b)
-    return a;
-  if (b->isConstant(-1))
-    return b;
-  return raw(TermKind::BitOr, {a, b});
+const Term *TermContext::bitOr(const Term *A, const Term *B) {
+  const Term *Ops[] = {A, B};
+  if (const Term *F = foldIfConstant(TermKind::BitOr, Ops))
+    return F;
+  if (A->isConstant())
+    std::swap(A, B);
+  if (B->isConstant(0) || A == B)
+    return A;
+  if (B->isConstant(-1))
+    return B;
+  return raw(TermKind::BitOr, {A, B});
 }
 
-const Term *TermContext::bitXor(const Term *a, const Term *b) {
-  const Term *ops[] = {a, b};
-  if (const Term *f = foldIfConstant(TermKind::BitXor, ops))
-    return f;
-  if (a == b)
+const Term *TermContext::bitXor(const Term *A, const Term *B) {
+  const Term *Ops[] = {A, B};
+  if (const Term *F = foldIfConstant(TermKind::BitXor, Ops))
+    return F;
+  if (A == B)
     return constant(0);
-  if (a->isConstant())
-    std::swap(a, b);
-  if (b->isConstant(0))
-    return a;
-  return raw(TermKind::BitXor, {a, b});
+  if (A->isConstant())
+    std::swap(A, B);
+  if (B->isConstant(0))
+    return A;
+  return raw(TermKind::BitXor, {A, B});
 }
 
-const Term *TermContext::shl(const Term *a, const Term *b) {
-  const Term *ops[] = {a, b};
-  if (const Term *f = foldIfConstant(TermKind::Shl, ops))
-    return f;
-  if (b->isConstant(0))
-    return a;
-  return raw(TermKind::Shl, {a, b});
+const Term *TermContext::shl(const Term *A, const Term *B) {
+  const Term *Ops[] = {A, B};
+  if (const Term *F = foldIfConstant(TermKind::Shl, Ops))
+    return F;
+  if (B->isConstant(0))
+    return A;
+  return raw(TermKind::Shl, {A, B});
 }
 
-const Term *TermContext::shr(const Term *a, const Term *b) {
-  const Term *ops[] = {a, b};
-  if (const Term *f = foldIfConstant(TermKind::Shr, ops))
-    return f;
-  if (b->isConstant(0))
-    return a;
-  return raw(TermKind::Shr, {a, b});
+const Term *TermContext::shr(const Term *A, const Term *B) {
+  const Term *Ops[] = {A, B};
+  if (const Term *F = foldIfConstant(TermKind::Shr, Ops))
+    return F;
+  if (B->isConstant(0))
+    return A;
+  return raw(TermKind::Shr, {A, B});
 }
 
-const Term *TermContext::neg(const Term *a) {
-  const Term *ops[] = {a};
-  if (const Term *f = foldIfConstant(TermKind::Neg, ops))
-    return f;
-  if (a->kind() == TermKind::Neg)
-    return a->operand(0);
-  return raw(TermKind::Neg, {a});
+const Term *TermContext::neg(const Term *A) {
+  const Term *Ops[] = {A};
+  if (const Term *F = foldIfConstant(TermKind::Neg, Ops))
+    return F;
+  if (A->kind() == TermKind::Neg)
+    return A->operand(0);
+  return raw(TermKind::Neg, {A});
 }
 
-const Term *TermContext::bitNot(const Term *a) {
-  const Term *ops[] = {a};
-  if (const Term *f = foldIfConstant(TermKind::BitNot, ops))
-    return f;
-  if (a->kind() == TermKind::BitNot)
-    return a->operand(0);
-  return raw(TermKind::BitNot, {a});
+const Term *TermContext::bitNot(const Term *A) {
+  const Term *Ops[] = {A};
+  if (const Term *F = foldIfConstant(TermKind::BitNot, Ops))
+    return F;
+  if (A->kind() == TermKind::BitNot)
+    return A->operand(0);
+  return raw(TermKind::BitNot, {A});
 }
 
-const Term *TermContext::lt(const Term *a, const Term *b) {
-  const Term *ops[] = {a, b};
-  if (const Term *f = foldIfConstant(TermKind::Lt, ops))
-    return f;
-  if (a == b)
+const Term *TermContext::lt(const Term *A, const Term *B) {
+  const Term *Ops[] = {A, B};
+  if (const Term *F = foldIfConstant(TermKind::Lt, Ops))
+    return F;
+  if (A == B)
     return constant(0);
-  return raw(TermKind::Lt, {a, b});
+  return raw(TermKind::Lt, {A, B});
 }
 
-const Term *TermContext::le(const Term *a, const Term *b) {
-  const Term *ops[] = {a, b};
-  if (const Term *f = foldIfConstant(TermKind::Le, ops))
-    return f;
-  if (a == b)
+const Term *TermContext::le(const Term *A, const Term *B) {
+  const Term *Ops[] = {A, B};
+  if (const Term *F = foldIfConstant(TermKind::Le, Ops))
+    return F;
+  if (A == B)
     return constant(1);
-  return raw(TermKind::Le, {a, b});
+  return raw(TermKind::Le, {A, B});
 }
 
-const Term *TermContext::gt(const Term *a, const Term *b) {
-  const Term *ops[] = {a, b};
-  if (const Term *f = foldIfConstant(TermKind::Gt, ops))
-    return f;
-  if (a == b)
+const Term *TermContext::gt(const Term *A, const Term *B) {
+  const Term *Ops[] = {A, B};
+  if (const Term *F = foldIfConstant(TermKind::Gt, Ops))
+    return F;
+  if (A == B)
     return constant(0);
-  return raw(TermKind::Gt, {a, b});
+  return raw(TermKind::Gt, {A, B});
 }
 
-const Term *TermContext::ge(const Term *a, const Term *b) {
-  const Term *ops[] = {a, b};
-  if (const Term *f = foldIfConstant(TermKind::Ge, ops))
-    return f;
-  if (a == b)
+const Term *TermContext::ge(const Term *A, const Term *B) {
+  const Term *Ops[] = {A, B};
+  if (const Term *F = foldIfConstant(TermKind::Ge, Ops))
+    return F;
+  if (A == B)
     return constant(1);
-  return raw(TermKind::Ge, {a, b});
+  return raw(TermKind::Ge, {A, B});
 }
 
-const Term *TermContext::eq(const Term *a, const Term *b) {
-  const Term *ops[] = {a, b};
-  if (const Term *f = foldIfConstant(TermKind::Eq, ops))
-    return f;
-  if (a == b)
+const Term *TermContext::eq(const Term *A, const Term *B) {
+  const Term *Ops[] = {A, B};
+  if (const Term *F = foldIfConstant(TermKind::Eq, Ops))
+    return F;
+  if (A == B)
     return constant(1);
-  return raw(TermKind::Eq, {a, b});
+  return raw(TermKind::Eq, {A, B});
 }
 
-const Term *TermContext::ne(const Term *a, const Term *b) {
-  const Term *ops[] = {a, b};
-  if (const Term *f = foldIfConstant(TermKind::Ne, ops))
-    return f;
-  if (a == b)
+const Term *TermContext::ne(const Term *A, const Term *B) {
+  const Term *Ops[] = {A, B};
+  if (const Term *F = foldIfConstant(TermKind::Ne, Ops))
+    return F;
+  if (A == B)
     return constant(0);
-  return raw(TermKind::Ne, {a, b});
+  return raw(TermKind::Ne, {A, B});
 }
 
-const Term *TermContext::logicalAnd(const Term *a, const Term *b) {
-  if (a->isConstant())
-    return a->value() == 0 ? constant(0) : asBoolean(b);
-  if (b->isConstant() && b->value() != 0)
-    return asBoolean(a);
-  if (a == b)
-    return asBoolean(a);
+const Term *TermContext::logicalAnd(const Term *A, const Term *B) {
+  if (A->isConstant())
+    return A->value() == 0 ? constant(0) : asBoolean(B);
+  if (B->isConstant() && B->value() != 0)
+    return asBoolean(A);
+  if (A == B)
+    return asBoolean(A);
   // `a && 0` is 0 but still evaluates a; a has no side effects, so fold.
-  if (b->isConstant(0))
-    return b;
-  return raw(TermKind::LogicalAnd, {a, b});
+  if (B->isConstant(0))
+    return B;
+  return raw(TermKind::LogicalAnd, {A, B});
 }
 
-const Term *TermContext::logicalOr(const Term *a, const Term *b) {
-  if (a->isConstant())
-    return a->value() != 0 ? constant(1) : asBoolean(b);
-  if (b->isConstant() && b->value() == 0)
-    return asBoolean(a);
-  if (a == b)
-    return asBoolean(a);
-  if (b->isConstant())
+const Term *TermContext::logicalOr(const Term *A, const Term *B) {
+  if (A->isConstant())
+    return A->value() != 0 ? constant(1) : asBoolean(B);
+  if (B->isConstant() && B->value() == 0)
+    return asBoolean(A);
+  if (A == B)
+    return asBoolean(A);
+  if (B->isConstant())
     return constant(1);
-  return raw(TermKind::LogicalOr, {a, b});
+  return raw(TermKind::LogicalOr, {A, B});
 }
 
-const Term *TermContext::logicalNot(const Term *a) {
-  if (a->isConstant())
-    return constant(a->value() == 0);
-  switch (a->kind()) {
+const Term *TermContext::logicalNot(const Term *A) {
+  if (A->isConstant())
+    return constant(A->value() == 0);
+  switch (A->kind()) {
   case TermKind::LogicalNot:
-    return asBoolean(a->operand(0));
+    return asBoolean(A->operand(0));
   case TermKind::Lt:
-    return ge(a->operand(0), a->operand(1));
+    return ge(A->operand(0), A->operand(1));
   case TermKind::Le:
-    return gt(a->operand(0), a->operand(1));
+    return gt(A->operand(0), A->operand(1));
   case TermKind::Gt:
-    return le(a->operand(0), a->operand(1));
+    return le(A->operand(0), A->operand(1));
   case TermKind::Ge:
-    return lt(a->operand(0), a->operand(1));
+    return lt(A->operand(0), A->operand(1));
   case TermKind::Eq:
-    return ne(a->operand(0), a->operand(1));
+    return ne(A->operand(0), A->operand(1));
   case TermKind::Ne:
-    return eq(a->operand(0), a->operand(1));
+    return eq(A->operand(0), A->operand(1));
   default:
-    return raw(TermKind::LogicalNot, {a});
+    return raw(TermKind::LogicalNot, {A});
   }
 }
 
-const Term *TermContext::select(const Term *cond, const Term *a, const Term *b) {
-  if (cond->isConstant())
-    return cond->value() != 0 ? a : b;
-  if (a == b)
-    return a;
-  return raw(TermKind::Select, {cond, a, b});
+const Term *TermContext::select(const Term *Cond, const Term *A, const Term *B) {
+  if (Cond->isConstant())
+    return Cond->value() != 0 ? A : B;
+  if (A == B)
+    return A;
+  return raw(TermKind::Select, {Cond, A, B});
 }
 
-const Term *TermContext::allOf(std::span<const Term *const> conditions) {
-  const Term *result = trueTerm();
-  for (const Term *c : conditions)
-    result = logicalAnd(result, c);
-  return result;
+const Term *TermContext::allOf(std::span<const Term *const> Conditions) {
+  const Term *Result = trueTerm();
+  for (const Term *C : Conditions)
+    Result = logicalAnd(Result, C);
+  return Result;
 }
 
-const Term *TermContext::make(TermKind kind, std::span<const Term *const> ops) {
-  auto arity = [&](size_t n) { return ops.size() == n; };
-  switch (kind) {
+const Term *TermContext::make(TermKind Kind, std::span<const Term *const> Ops) {
+  auto Arity = [&](size_t N) { return Ops.size() == N; };
+  switch (Kind) {
   case TermKind::Add:
-    return arity(2) ? add(ops[0], ops[1]) : nullptr;
+    return Arity(2) ? add(Ops[0], Ops[1]) : nullptr;
   case TermKind::Sub:
-    return arity(2) ? sub(ops[0], ops[1]) : nullptr;
+    return Arity(2) ? sub(Ops[0], Ops[1]) : nullptr;
   case TermKind::Mul:
-    return arity(2) ? mul(ops[0], ops[1]) : nullptr;
+    return Arity(2) ? mul(Ops[0], Ops[1]) : nullptr;
   case TermKind::Div:
-    return arity(2) ? div(ops[0], ops[1]) : nullptr;
+    return Arity(2) ? div(Ops[0], Ops[1]) : nullptr;
   case TermKind::Rem:
-    return arity(2) ? rem(ops[0], ops[1]) : nullptr;
+    return Arity(2) ? rem(Ops[0], Ops[1]) : nullptr;
   case TermKind::BitAnd:
-    return arity(2) ? bitAnd(ops[0], ops[1]) : nullptr;
+    return Arity(2) ? bitAnd(Ops[0], Ops[1]) : nullptr;
   case TermKind::BitOr:
-    return arity(2) ? bitOr(ops[0], ops[1]) : nullptr;
+    return Arity(2) ? bitOr(Ops[0], Ops[1]) : nullptr;
   case TermKind::BitXor:
-    return arity(2) ? bitXor(ops[0], ops[1]) : nullptr;
+    return Arity(2) ? bitXor(Ops[0], Ops[1]) : nullptr;
   case TermKind::Shl:
-    return arity(2) ? shl(ops[0], ops[1]) : nullptr;
+    return Arity(2) ? shl(Ops[0], Ops[1]) : nullptr;
   case TermKind::Shr:
-    return arity(2) ? shr(ops[0], ops[1]) : nullptr;
+    return Arity(2) ? shr(Ops[0], Ops[1]) : nullptr;
   case TermKind::Neg:
-    return arity(1) ? neg(ops[0]) : nullptr;
+    return Arity(1) ? neg(Ops[0]) : nullptr;
   case TermKind::BitNot:
-    return arity(1) ? bitNot(ops[0]) : nullptr;
+    return Arity(1) ? bitNot(Ops[0]) : nullptr;
   case TermKind::Lt:
-    return arity(2) ? lt(ops[0], ops[1]) : nullptr;
+    return Arity(2) ? lt(Ops[0], Ops[1]) : nullptr;
   case TermKind::Le:
-    return arity(2) ? le(ops[0], ops[1]) : nullptr;
+    return Arity(2) ? le(Ops[0], Ops[1]) : nullptr;
   case TermKind::Gt:
-    return arity(2) ? gt(ops[0], ops[1]) : nullptr;
+    return Arity(2) ? gt(Ops[0], Ops[1]) : nullptr;
   case TermKind::Ge:
-    return arity(2) ? ge(ops[0], ops[1]) : nullptr;
+    return Arity(2) ? ge(Ops[0], Ops[1]) : nullptr;
   case TermKind::Eq:
-    return arity(2) ? eq(ops[0], ops[1]) : nullptr;
+    return Arity(2) ? eq(Ops[0], Ops[1]) : nullptr;
   case TermKind::Ne:
-    return arity(2) ? ne(ops[0], ops[1]) : nullptr;
+    return Arity(2) ? ne(Ops[0], Ops[1]) : nullptr;
   case TermKind::LogicalAnd:
-    return arity(2) ? logicalAnd(ops[0], ops[1]) : nullptr;
+    return Arity(2) ? logicalAnd(Ops[0], Ops[1]) : nullptr;
   case TermKind::LogicalOr:
-    return arity(2) ? logicalOr(ops[0], ops[1]) : nullptr;
+    return Arity(2) ? logicalOr(Ops[0], Ops[1]) : nullptr;
   case TermKind::LogicalNot:
-    return arity(1) ? logicalNot(ops[0]) : nullptr;
+    return Arity(1) ? logicalNot(Ops[0]) : nullptr;
   case TermKind::Select:
-    return arity(3) ? select(ops[0], ops[1], ops[2]) : nullptr;
+    return Arity(3) ? select(Ops[0], Ops[1], Ops[2]) : nullptr;
   case TermKind::Constant:
   case TermKind::Symbol:
   case TermKind::Apply:
@@ -547,15 +549,15 @@ const Term *TermContext::make(TermKind kind, std::span<const Term *const> ops) {
   return nullptr;
 }
 
-const Term *TermContext::rebuild(const Term *like, std::span<const Term *const> operands) {
-  switch (like->kind()) {
+const Term *TermContext::rebuild(const Term *Like, std::span<const Term *const> Operands) {
+  switch (Like->kind()) {
   case TermKind::Constant:
   case TermKind::Symbol:
-    return like;
+    return Like;
   case TermKind::Apply:
-    return apply(like->name(), std::vector<const Term *>(operands.begin(), operands.end()));
+    return apply(Like->name(), std::vector<const Term *>(Operands.begin(), Operands.end()));
   default:
-    return make(like->kind(), operands);
+    return make(Like->kind(), Operands);
   }
 }
 

@@ -23,10 +23,10 @@ enum Precedence : int {
   PrecPrimary = 15,
 };
 
-int precedenceOf(const Term *t) {
-  switch (t->kind()) {
+int precedenceOf(const Term *T) {
+  switch (T->kind()) {
   case TermKind::Constant:
-    return t->value() < 0 ? PrecUnary : PrecPrimary;
+    return T->value() < 0 ? PrecUnary : PrecPrimary;
   case TermKind::Symbol:
   case TermKind::Apply:
     return PrecPrimary;
@@ -68,8 +68,8 @@ int precedenceOf(const Term *t) {
   return PrecPrimary;
 }
 
-const char *spelling(TermKind kind) {
-  switch (kind) {
+const char *spelling(TermKind Kind) {
+  switch (Kind) {
   case TermKind::Add:
     return " + ";
   case TermKind::Sub:
@@ -117,68 +117,68 @@ const char *spelling(TermKind kind) {
   }
 }
 
-void printTo(std::string &out, const Term *t);
+void printTo(std::string &Out, const Term *T);
 
 // Left operands of left-associative operators need parentheses only when
 // they bind looser; right operands also when they bind equally.
-void printOperand(std::string &out, const Term *op, int parentPrec, bool rightSide) {
-  int prec = precedenceOf(op);
-  bool parens = rightSide ? prec <= parentPrec : prec < parentPrec;
-  if (parens)
-    out += '(';
-  printTo(out, op);
-  if (parens)
-    out += ')';
+void printOperand(std::string &Out, const Term *Op, int ParentPrec, bool RightSide) {
+  int Prec = precedenceOf(Op);
+  bool Parens = RightSide ? Prec <= ParentPrec : Prec < ParentPrec;
+  if (Parens)
+    Out += '(';
+  printTo(Out, Op);
+  if (Parens)
+    Out += ')';
 }
 
-void printTo(std::string &out, const Term *t) {
-  switch (t->kind()) {
+void printTo(std::string &Out, const Term *T) {
+  switch (T->kind()) {
   case TermKind::Constant:
-    out += std::to_string(t->value());
+    Out += std::to_string(T->value());
     return;
   case TermKind::Symbol:
-    out += t->name();
+    Out += T->name();
     return;
   case TermKind::Apply: {
-    out += t->name();
-    out += '(';
-    for (size_t i = 0; i < t->numOperands(); ++i) {
-      if (i)
-        out += ", ";
-      printTo(out, t->operand(i));
+    Out += T->name();
+    Out += '(';
+    for (size_t I = 0; I < T->numOperands(); ++I) {
+      if (I)
+        Out += ", ";
+      printTo(Out, T->operand(I));
     }
-    out += ')';
+    Out += ')';
     return;
   }
   case TermKind::Select:
-    printOperand(out, t->operand(0), PrecSelect, true);
-    out += " ? ";
-    printOperand(out, t->operand(1), PrecSelect, true);
-    out += " : ";
-    printOperand(out, t->operand(2), PrecSelect, true);
+    printOperand(Out, T->operand(0), PrecSelect, true);
+    Out += " ? ";
+    printOperand(Out, T->operand(1), PrecSelect, true);
+    Out += " : ";
+    printOperand(Out, T->operand(2), PrecSelect, true);
     return;
   case TermKind::Neg:
   case TermKind::BitNot:
   case TermKind::LogicalNot:
-    out += spelling(t->kind());
+    Out += spelling(T->kind());
     // `-(-3)` and `- -x` must not print as `--`.
-    printOperand(out, t->operand(0), PrecUnary, true);
+    printOperand(Out, T->operand(0), PrecUnary, true);
     return;
   case TermKind::Add:
     // Canonical sums keep constants on the right: `x + -3` reads `x - 3`.
-    if (t->operand(1)->isConstant() && t->operand(1)->value() < 0 &&
-        t->operand(1)->value() != INT64_MIN) {
-      printOperand(out, t->operand(0), PrecAdditive, false);
-      out += " - ";
-      out += std::to_string(-t->operand(1)->value());
+    if (T->operand(1)->isConstant() && T->operand(1)->value() < 0 &&
+        T->operand(1)->value() != INT64_MIN) {
+      printOperand(Out, T->operand(0), PrecAdditive, false);
+      Out += " - ";
+      Out += std::to_string(-T->operand(1)->value());
       return;
     }
     [[fallthrough]];
   default: {
-    int prec = precedenceOf(t);
-    printOperand(out, t->operand(0), prec, false);
-    out += spelling(t->kind());
-    printOperand(out, t->operand(1), prec, true);
+    int Prec = precedenceOf(T);
+    printOperand(Out, T->operand(0), Prec, false);
+    Out += spelling(T->kind());
+    printOperand(Out, T->operand(1), Prec, true);
     return;
   }
   }
@@ -186,10 +186,10 @@ void printTo(std::string &out, const Term *t) {
 
 } // namespace
 
-std::string print(const Term *term) {
-  std::string out;
-  printTo(out, term);
-  return out;
+std::string print(const Term *Term) {
+  std::string Out;
+  printTo(Out, Term);
+  return Out;
 }
 
 } // namespace ave::inv

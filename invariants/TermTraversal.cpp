@@ -13,109 +13,109 @@ namespace ave::inv {
 
 namespace {
 
-const Term *substituteMemo(TermContext &ctx, const Term *term, const TermMap &replacements,
-                           std::unordered_map<const Term *, const Term *> &memo) {
-  if (auto it = replacements.find(term); it != replacements.end())
-    return it->second;
-  if (term->numOperands() == 0)
-    return term;
-  if (auto it = memo.find(term); it != memo.end())
-    return it->second;
-  std::vector<const Term *> ops;
-  bool changed = false;
-  for (const Term *op : term->operands()) {
-    ops.push_back(substituteMemo(ctx, op, replacements, memo));
-    changed |= ops.back() != op;
+const Term *substituteMemo(TermContext &Ctx, const Term *Node, const TermMap &Replacements,
+                           std::unordered_map<const Term *, const Term *> &Memo) {
+  if (auto It = Replacements.find(Node); It != Replacements.end())
+    return It->second;
+  if (Node->numOperands() == 0)
+    return Node;
+  if (auto It = Memo.find(Node); It != Memo.end())
+    return It->second;
+  std::vector<const Term *> Ops;
+  bool Changed = false;
+  for (const Term *Op : Node->operands()) {
+    Ops.push_back(substituteMemo(Ctx, Op, Replacements, Memo));
+    Changed |= Ops.back() != Op;
   }
-  const Term *result = changed ? ctx.rebuild(term, ops) : term;
-  memo.emplace(term, result);
-  return result;
+  const Term *Result = Changed ? Ctx.rebuild(Node, Ops) : Node;
+  Memo.emplace(Node, Result);
+  return Result;
 }
 
-template <typename Visit>
-void visitOnce(const Term *term, std::unordered_set<const Term *> &seen, Visit &&visit) {
-  if (!seen.insert(term).second)
+template <typename Visitor>
+void visitOnce(const Term *Node, std::unordered_set<const Term *> &Seen, Visitor &&Callback) {
+  if (!Seen.insert(Node).second)
     return;
-  visit(term);
-  for (const Term *op : term->operands())
-    visitOnce(op, seen, visit);
+  Callback(Node);
+  for (const Term *Op : Node->operands())
+    visitOnce(Op, Seen, Callback);
 }
 
-std::vector<const Term *> collectKind(const Term *term, TermKind kind) {
-  std::unordered_set<const Term *> seen;
-  std::vector<const Term *> found;
-  visitOnce(term, seen, [&](const Term *t) {
-    if (t->kind() == kind)
-      found.push_back(t);
+std::vector<const Term *> collectKind(const Term *Node, TermKind Kind) {
+  std::unordered_set<const Term *> Seen;
+  std::vector<const Term *> Found;
+  visitOnce(Node, Seen, [&](const Term *T) {
+    if (T->kind() == Kind)
+      Found.push_back(T);
   });
-  std::sort(found.begin(), found.end(),
-            [](const Term *a, const Term *b) { return a->id() < b->id(); });
-  return found;
+  std::sort(Found.begin(), Found.end(),
+            [](const Term *A, const Term *B) { return A->id() < B->id(); });
+  return Found;
 }
 
 class Evaluator {
 public:
-  explicit Evaluator(const Assignment &values) : Values(values) {}
+  explicit Evaluator(const Assignment &Values) : Values(Values) {}
 
-  std::optional<int64_t> eval(const Term *t) {
-    if (auto it = Memo.find(t); it != Memo.end())
-      return it->second;
-    std::optional<int64_t> v = compute(t);
-    Memo.emplace(t, v);
-    return v;
+  std::optional<int64_t> eval(const Term *T) {
+    if (auto It = Memo.find(T); It != Memo.end())
+      return It->second;
+    std::optional<int64_t> V = compute(T);
+    Memo.emplace(T, V);
+    return V;
   }
 
 private:
-  std::optional<int64_t> compute(const Term *t) {
-    switch (t->kind()) {
+  std::optional<int64_t> compute(const Term *T) {
+    switch (T->kind()) {
     case TermKind::Constant:
-      return t->value();
+      return T->value();
     case TermKind::Symbol:
     case TermKind::Apply: {
       // An application's value is looked up by the whole term: the model
       // gives `tok(r)` a value for the r of this execution.
-      auto it = Values.find(t);
-      if (it == Values.end())
+      auto It = Values.find(T);
+      if (It == Values.end())
         return std::nullopt;
-      return it->second;
+      return It->second;
     }
     case TermKind::LogicalAnd: {
-      auto a = eval(t->operand(0));
-      if (!a)
+      auto A = eval(T->operand(0));
+      if (!A)
         return std::nullopt;
-      if (*a == 0)
+      if (*A == 0)
         return 0;
-      auto b = eval(t->operand(1));
-      if (!b)
+      auto B = eval(T->operand(1));
+      if (!B)
         return std::nullopt;
-      return *b != 0;
+      return *B != 0;
     }
     case TermKind::LogicalOr: {
-      auto a = eval(t->operand(0));
-      if (!a)
+      auto A = eval(T->operand(0));
+      if (!A)
         return std::nullopt;
-      if (*a != 0)
+      if (*A != 0)
         return 1;
-      auto b = eval(t->operand(1));
-      if (!b)
+      auto B = eval(T->operand(1));
+      if (!B)
         return std::nullopt;
-      return *b != 0;
+      return *B != 0;
     }
     case TermKind::Select: {
-      auto c = eval(t->operand(0));
-      if (!c)
+      auto C = eval(T->operand(0));
+      if (!C)
         return std::nullopt;
-      return eval(t->operand(*c != 0 ? 1 : 2));
+      return eval(T->operand(*C != 0 ? 1 : 2));
     }
     default: {
-      std::vector<int64_t> values;
-      for (const Term *op : t->operands()) {
-        auto v = eval(op);
-        if (!v)
+      std::vector<int64_t> Values;
+      for (const Term *Op : T->operands()) {
+        auto V = eval(Op);
+        if (!V)
           return std::nullopt;
-        values.push_back(*v);
+        Values.push_back(*V);
       }
-      return applyCOperator(t->kind(), values);
+      return applyCOperator(T->kind(), Values);
     }
     }
   }
@@ -126,38 +126,38 @@ private:
 
 } // namespace
 
-const Term *substitute(TermContext &ctx, const Term *term, const TermMap &replacements) {
-  if (replacements.empty())
-    return term;
-  std::unordered_map<const Term *, const Term *> memo;
-  return substituteMemo(ctx, term, replacements, memo);
+const Term *substitute(TermContext &Ctx, const Term *Node, const TermMap &Replacements) {
+  if (Replacements.empty())
+    return Node;
+  std::unordered_map<const Term *, const Term *> Memo;
+  return substituteMemo(Ctx, Node, Replacements, Memo);
 }
 
-std::vector<const Term *> collectSymbols(const Term *term) {
-  return collectKind(term, TermKind::Symbol);
+std::vector<const Term *> collectSymbols(const Term *Node) {
+  return collectKind(Node, TermKind::Symbol);
 }
 
-std::vector<const Term *> collectApplications(const Term *term) {
-  return collectKind(term, TermKind::Apply);
+std::vector<const Term *> collectApplications(const Term *Node) {
+  return collectKind(Node, TermKind::Apply);
 }
 
-bool occursIn(const Term *needle, const Term *term) {
-  std::unordered_set<const Term *> seen;
-  bool found = false;
-  visitOnce(term, seen, [&](const Term *t) { found |= t == needle; });
-  return found;
+bool occursIn(const Term *Needle, const Term *Node) {
+  std::unordered_set<const Term *> Seen;
+  bool Found = false;
+  visitOnce(Node, Seen, [&](const Term *T) { Found |= T == Needle; });
+  return Found;
 }
 
-bool containsBitwise(const Term *term) {
-  std::unordered_set<const Term *> seen;
-  bool found = false;
-  visitOnce(term, seen, [&](const Term *t) { found |= isBitwise(t->kind()); });
-  return found;
+bool containsBitwise(const Term *Node) {
+  std::unordered_set<const Term *> Seen;
+  bool Found = false;
+  visitOnce(Node, Seen, [&](const Term *T) { Found |= isBitwise(T->kind()); });
+  return Found;
 }
 
-std::optional<int64_t> evaluate(const Term *term, const Assignment &values) {
-  Evaluator evaluator(values);
-  return evaluator.eval(term);
+std::optional<int64_t> evaluate(const Term *Node, const Assignment &Values) {
+  Evaluator Evaluator(Values);
+  return Evaluator.eval(Node);
 }
 
 } // namespace ave::inv

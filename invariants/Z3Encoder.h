@@ -26,33 +26,33 @@ enum class EncodingMode { Integer, BitVector32 };
 
 class Z3Encoder {
 public:
-  Z3Encoder(z3::context &z3, EncodingMode mode);
+  Z3Encoder(z3::context &Z3, EncodingMode Mode);
 
   EncodingMode mode() const { return Mode; }
   /// The term as a C `int` (Int sort or 32-bit bit-vector).
-  z3::expr integer(const Term *term);
+  z3::expr integer(const Term *Term);
   /// The term as a C condition (non-zero).
-  z3::expr condition(const Term *term);
+  z3::expr condition(const Term *Term);
   /// When evaluating `term` is defined; includes the int range of every
   /// symbol and application in it (intrinsic in the bit-vector encoding).
-  z3::expr definedness(const Term *term);
+  z3::expr definedness(const Term *Term);
   /// Why `term` cannot be encoded in this mode (a constant that is not a
   /// 32-bit int, which C int arithmetic never produces; a bitwise operator in the integer
   /// encoding), or empty. Callers check before encoding; such queries are not run.
-  std::string unsupported(const Term *term) const;
+  std::string unsupported(const Term *Term) const;
 
   /// The value of an encoded integer term in a model, as a C int.
-  std::optional<int64_t> valueIn(const z3::model &model, const Term *term);
+  std::optional<int64_t> valueIn(const z3::model &Model, const Term *Term);
 
 private:
-  z3::expr encodeInteger(const Term *term);
-  z3::expr encodeCondition(const Term *term);
-  z3::expr encodeDefinedness(const Term *term);
-  z3::expr operatorDefinedness(const Term *term);
-  z3::expr numeral(int64_t value);
-  z3::expr inIntRange(const z3::expr &value);
-  z3::expr truncatingDivision(const z3::expr &a, const z3::expr &b);
-  z3::func_decl function(const Term *application);
+  z3::expr encodeInteger(const Term *Term);
+  z3::expr encodeCondition(const Term *Term);
+  z3::expr encodeDefinedness(const Term *Term);
+  z3::expr operatorDefinedness(const Term *Term);
+  z3::expr numeral(int64_t Value);
+  z3::expr inIntRange(const z3::expr &Value);
+  z3::expr truncatingDivision(const z3::expr &A, const z3::expr &B);
+  z3::func_decl function(const Term *Application);
 
   z3::context &Z3;
   EncodingMode Mode;

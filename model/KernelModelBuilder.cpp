@@ -144,11 +144,11 @@ public:
     if (FD->hasAttr<CUDAGlobalAttr>() && FD->doesThisDeclarationHaveABody() &&
         !FD->isTemplateInstantiation() &&
         detail::isUserCode(Ctx.getSourceManager(), FD->getLocation()))
-      Kernels.push_back(FD);
+      kernels.push_back(FD);
     return true;
   }
 
-  std::vector<const FunctionDecl *> Kernels;
+  std::vector<const FunctionDecl *> kernels;
 
 private:
   const ASTContext &Ctx;
@@ -164,8 +164,8 @@ std::vector<KernelModel> buildKernelModels(ASTContext &Ctx) {
   KernelFinder Finder(Ctx);
   Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
   std::vector<KernelModel> Models;
-  Models.reserve(Finder.Kernels.size());
-  for (const FunctionDecl *Kernel : Finder.Kernels)
+  Models.reserve(Finder.kernels.size());
+  for (const FunctionDecl *Kernel : Finder.kernels)
     Models.push_back(describeKernel(Ctx, *Kernel));
   return Models;
 }

@@ -111,11 +111,11 @@ public:
       if (N > 3)
         Site.streamText = optionalArgText(Ctx, Config->getArg(3));
     }
-    Sites.push_back(std::move(Site));
+    sites.push_back(std::move(Site));
     return true;
   }
 
-  std::vector<LaunchSite> Sites;
+  std::vector<LaunchSite> sites;
 
 private:
   const ASTContext &Ctx;
@@ -128,7 +128,7 @@ private:
 std::vector<LaunchSite> findLaunchSites(ASTContext &Ctx) {
   LaunchFinder Finder(Ctx);
   Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
-  return std::move(Finder.Sites);
+  return std::move(Finder.sites);
 }
 
 } // namespace ave::model

@@ -6,37 +6,37 @@
 
 namespace ave::ann {
 
-Expr Expr::intLiteral(std::int64_t value, unsigned begin, unsigned end) {
-  Expr node;
-  node.kind = ExprKind::IntLiteral;
-  node.value = value;
-  node.begin = begin;
-  node.end = end;
-  return node;
+Expr Expr::intLiteral(std::int64_t Value, unsigned Begin, unsigned End) {
+  Expr Node;
+  Node.kind = ExprKind::IntLiteral;
+  Node.value = Value;
+  Node.begin = Begin;
+  Node.end = End;
+  return Node;
 }
 
-Expr Expr::identifier(std::string name, unsigned begin, unsigned end) {
-  Expr node;
-  node.kind = ExprKind::Identifier;
-  node.name = std::move(name);
-  node.begin = begin;
-  node.end = end;
-  return node;
+Expr Expr::identifier(std::string Name, unsigned Begin, unsigned End) {
+  Expr Node;
+  Node.kind = ExprKind::Identifier;
+  Node.name = std::move(Name);
+  Node.begin = Begin;
+  Node.end = End;
+  return Node;
 }
 
-Expr Expr::binary(BinaryOp op, Expr lhs, Expr rhs, unsigned begin, unsigned end) {
-  Expr node;
-  node.kind = ExprKind::Binary;
-  node.binaryOp = op;
-  node.begin = begin;
-  node.end = end;
-  node.operands.push_back(std::move(lhs));
-  node.operands.push_back(std::move(rhs));
-  return node;
+Expr Expr::binary(BinaryOp Op, Expr Lhs, Expr Rhs, unsigned Begin, unsigned End) {
+  Expr Node;
+  Node.kind = ExprKind::Binary;
+  Node.binaryOp = Op;
+  Node.begin = Begin;
+  Node.end = End;
+  Node.operands.push_back(std::move(Lhs));
+  Node.operands.push_back(std::move(Rhs));
+  return Node;
 }
 
-const char *nameKindName(NameKind kind) {
-  switch (kind) {
+const char *nameKindName(NameKind Kind) {
+  switch (Kind) {
   case NameKind::Unresolved:
     return "unresolved";
   case NameKind::Coordinate:
@@ -63,8 +63,8 @@ const char *nameKindName(NameKind kind) {
   return "unresolved";
 }
 
-const char *spelling(UnaryOp op) {
-  switch (op) {
+const char *spelling(UnaryOp Op) {
+  switch (Op) {
   case UnaryOp::Negate:
     return "-";
   case UnaryOp::LogicalNot:
@@ -75,8 +75,8 @@ const char *spelling(UnaryOp op) {
   return "?";
 }
 
-const char *spelling(BinaryOp op) {
-  switch (op) {
+const char *spelling(BinaryOp Op) {
+  switch (Op) {
   case BinaryOp::Mul:
     return "*";
   case BinaryOp::Div:
@@ -117,8 +117,8 @@ const char *spelling(BinaryOp op) {
   return "?";
 }
 
-int precedence(BinaryOp op) {
-  switch (op) {
+int precedence(BinaryOp Op) {
+  switch (Op) {
   case BinaryOp::Mul:
   case BinaryOp::Div:
   case BinaryOp::Rem:
@@ -157,12 +157,12 @@ constexpr int ConditionalPrecedence = 0;
 constexpr int UnaryPrecedence = 11;
 constexpr int PostfixPrecedence = 12;
 
-int printPrecedence(const Expr &expr) {
-  switch (expr.kind) {
+int printPrecedence(const Expr &Expr) {
+  switch (Expr.kind) {
   case ExprKind::Conditional:
     return ConditionalPrecedence;
   case ExprKind::Binary:
-    return precedence(expr.binaryOp);
+    return precedence(Expr.binaryOp);
   case ExprKind::Unary:
     return UnaryPrecedence;
   default:
@@ -170,126 +170,126 @@ int printPrecedence(const Expr &expr) {
   }
 }
 
-void print(const Expr &expr, std::string &out);
+void print(const Expr &Expr, std::string &Out);
 
-void printWrapped(const Expr &expr, bool parenthesize, std::string &out) {
-  if (parenthesize)
-    out += '(';
-  print(expr, out);
-  if (parenthesize)
-    out += ')';
+void printWrapped(const Expr &Expr, bool Parenthesize, std::string &Out) {
+  if (Parenthesize)
+    Out += '(';
+  print(Expr, Out);
+  if (Parenthesize)
+    Out += ')';
 }
 
-void print(const Expr &expr, std::string &out) {
-  switch (expr.kind) {
+void print(const Expr &Expr, std::string &Out) {
+  switch (Expr.kind) {
   case ExprKind::IntLiteral:
-    out += std::to_string(expr.value);
+    Out += std::to_string(Expr.value);
     return;
   case ExprKind::Identifier:
-    out += expr.name;
+    Out += Expr.name;
     return;
   case ExprKind::Member:
-    printWrapped(expr.operands[0], printPrecedence(expr.operands[0]) < PostfixPrecedence, out);
-    out += '.';
-    out += expr.name;
+    printWrapped(Expr.operands[0], printPrecedence(Expr.operands[0]) < PostfixPrecedence, Out);
+    Out += '.';
+    Out += Expr.name;
     return;
   case ExprKind::Subscript:
-    printWrapped(expr.operands[0], printPrecedence(expr.operands[0]) < PostfixPrecedence, out);
-    out += '[';
-    print(expr.operands[1], out);
-    out += ']';
+    printWrapped(Expr.operands[0], printPrecedence(Expr.operands[0]) < PostfixPrecedence, Out);
+    Out += '[';
+    print(Expr.operands[1], Out);
+    Out += ']';
     return;
   case ExprKind::Call:
-    out += expr.name;
-    out += '(';
-    for (size_t i = 0; i < expr.operands.size(); ++i) {
-      if (i)
-        out += ", ";
-      if (i < expr.argNames.size()) {
-        out += expr.argNames[i];
-        out += " = ";
+    Out += Expr.name;
+    Out += '(';
+    for (size_t I = 0; I < Expr.operands.size(); ++I) {
+      if (I)
+        Out += ", ";
+      if (I < Expr.argNames.size()) {
+        Out += Expr.argNames[I];
+        Out += " = ";
       }
-      print(expr.operands[i], out);
+      print(Expr.operands[I], Out);
     }
-    out += ')';
+    Out += ')';
     return;
   case ExprKind::Unary:
-    out += spelling(expr.unaryOp);
-    printWrapped(expr.operands[0], printPrecedence(expr.operands[0]) < UnaryPrecedence, out);
+    Out += spelling(Expr.unaryOp);
+    printWrapped(Expr.operands[0], printPrecedence(Expr.operands[0]) < UnaryPrecedence, Out);
     return;
   case ExprKind::Binary: {
-    int own = precedence(expr.binaryOp);
+    int Own = precedence(Expr.binaryOp);
     // Left-associative: a right operand of equal precedence needs parentheses.
-    printWrapped(expr.operands[0], printPrecedence(expr.operands[0]) < own, out);
-    out += ' ';
-    out += spelling(expr.binaryOp);
-    out += ' ';
-    printWrapped(expr.operands[1], printPrecedence(expr.operands[1]) <= own, out);
+    printWrapped(Expr.operands[0], printPrecedence(Expr.operands[0]) < Own, Out);
+    Out += ' ';
+    Out += spelling(Expr.binaryOp);
+    Out += ' ';
+    printWrapped(Expr.operands[1], printPrecedence(Expr.operands[1]) <= Own, Out);
     return;
   }
   case ExprKind::Conditional:
-    printWrapped(expr.operands[0], printPrecedence(expr.operands[0]) == ConditionalPrecedence, out);
-    out += " ? ";
-    print(expr.operands[1], out);
-    out += " : ";
-    print(expr.operands[2], out);
+    printWrapped(Expr.operands[0], printPrecedence(Expr.operands[0]) == ConditionalPrecedence, Out);
+    Out += " ? ";
+    print(Expr.operands[1], Out);
+    Out += " : ";
+    print(Expr.operands[2], Out);
     return;
   }
 }
 
 } // namespace
 
-std::string printExpr(const Expr &expr) {
-  std::string out;
-  print(expr, out);
-  return out;
+std::string printExpr(const Expr &Expr) {
+  std::string Out;
+  print(Expr, Out);
+  return Out;
 }
 
-bool sameShape(const Expr &a, const Expr &b) {
-  if (a.kind != b.kind || a.operands.size() != b.operands.size() || a.argNames != b.argNames)
+bool sameShape(const Expr &A, const Expr &B) {
+  if (A.kind != B.kind || A.operands.size() != B.operands.size() || A.argNames != B.argNames)
     return false;
-  switch (a.kind) {
+  switch (A.kind) {
   case ExprKind::IntLiteral:
-    if (a.value != b.value)
+    if (A.value != B.value)
       return false;
     break;
   case ExprKind::Identifier:
   case ExprKind::Member:
   case ExprKind::Call:
-    if (a.name != b.name)
+    if (A.name != B.name)
       return false;
     break;
   case ExprKind::Unary:
-    if (a.unaryOp != b.unaryOp)
+    if (A.unaryOp != B.unaryOp)
       return false;
     break;
   case ExprKind::Binary:
-    if (a.binaryOp != b.binaryOp)
+    if (A.binaryOp != B.binaryOp)
       return false;
     break;
   case ExprKind::Subscript:
   case ExprKind::Conditional:
     break;
   }
-  for (size_t i = 0; i < a.operands.size(); ++i)
-    if (!sameShape(a.operands[i], b.operands[i]))
+  for (size_t I = 0; I < A.operands.size(); ++I)
+    if (!sameShape(A.operands[I], B.operands[I]))
       return false;
   return true;
 }
 
-Result<Expr> parseExpression(std::string_view text) {
-  Result<std::vector<Token>> tokens = lex(text);
-  if (!tokens)
-    return tokens.error();
-  ExpressionParser parser(std::move(*tokens));
-  if (parser.atEnd())
-    return ParseError{0, static_cast<unsigned>(text.size()), "empty expression"};
-  Expr expr = parser.parseExpression();
-  if (!parser.failed() && !parser.atEnd())
-    parser.failTrailing("expression");
-  if (parser.failed())
-    return parser.failure();
-  return expr;
+Result<Expr> parseExpression(std::string_view Text) {
+  Result<std::vector<Token>> Tokens = lex(Text);
+  if (!Tokens)
+    return Tokens.error();
+  ExpressionParser Parser(std::move(*Tokens));
+  if (Parser.atEnd())
+    return ParseError{0, static_cast<unsigned>(Text.size()), "empty expression"};
+  Expr Expr = Parser.parseExpression();
+  if (!Parser.failed() && !Parser.atEnd())
+    Parser.failTrailing("expression");
+  if (Parser.failed())
+    return Parser.failure();
+  return Expr;
 }
 
 } // namespace ave::ann

@@ -11,8 +11,8 @@ namespace {
 // rather than risking the stack.
 constexpr unsigned MaxNestingDepth = 200;
 
-std::optional<BinaryOp> binaryOpOf(const Token &token) {
-  if (token.kind != TokenKind::Punct)
+std::optional<BinaryOp> binaryOpOf(const Token &Token) {
+  if (Token.kind != TokenKind::Punct)
     return std::nullopt;
   static constexpr std::pair<std::string_view, BinaryOp> Table[] = {
       {"*", BinaryOp::Mul},   {"/", BinaryOp::Div},         {"%", BinaryOp::Rem},
@@ -23,61 +23,61 @@ std::optional<BinaryOp> binaryOpOf(const Token &token) {
       {"|", BinaryOp::BitOr}, {"&&", BinaryOp::LogicalAnd}, {"||", BinaryOp::LogicalOr},
   };
   for (const auto &[text, op] : Table)
-    if (token.text == text)
+    if (Token.text == text)
       return op;
   return std::nullopt;
 }
 
 } // namespace
 
-ExpressionParser::ExpressionParser(std::vector<Token> tokens) : Tokens(std::move(tokens)) {}
+ExpressionParser::ExpressionParser(std::vector<Token> Tokens) : Tokens(std::move(Tokens)) {}
 
-const Token &ExpressionParser::peek(unsigned ahead) const {
-  unsigned index = Next + ahead;
-  return index < Tokens.size() ? Tokens[index] : Tokens.back();
+const Token &ExpressionParser::peek(unsigned Ahead) const {
+  unsigned Index = Next + Ahead;
+  return Index < Tokens.size() ? Tokens[Index] : Tokens.back();
 }
 
 Token ExpressionParser::take() {
-  Token token = peek();
+  Token Token = peek();
   if (Next + 1 < Tokens.size())
     ++Next;
-  return token;
+  return Token;
 }
 
-void ExpressionParser::fail(unsigned begin, unsigned end, std::string message,
-                            std::optional<ParseNote> note) {
+void ExpressionParser::fail(unsigned Begin, unsigned End, std::string Message,
+                            std::optional<ParseNote> Note) {
   if (!Failure)
-    Failure = ParseError{begin, end, std::move(message), std::move(note)};
+    Failure = ParseError{Begin, End, std::move(Message), std::move(Note)};
 }
 
-void ExpressionParser::failAt(const Token &token, std::string message,
-                              std::optional<ParseNote> note) {
-  fail(token.begin, token.end, std::move(message), std::move(note));
+void ExpressionParser::failAt(const Token &Token, std::string Message,
+                              std::optional<ParseNote> Note) {
+  fail(Token.begin, Token.end, std::move(Message), std::move(Note));
 }
 
-bool ExpressionParser::accept(std::string_view punct) {
-  if (!peek().is(punct))
+bool ExpressionParser::accept(std::string_view Punct) {
+  if (!peek().is(Punct))
     return false;
   take();
   return true;
 }
 
-bool ExpressionParser::expectClose(std::string_view close, const Token &open) {
-  if (accept(close))
+bool ExpressionParser::expectClose(std::string_view Close, const Token &Open) {
+  if (accept(Close))
     return true;
-  failAt(peek(), "expected " + quoted(close) + " to close " + quoted(open.text),
-         ParseNote{open.begin, open.end, quoted(open.text) + " opened here"});
+  failAt(peek(), "expected " + quoted(Close) + " to close " + quoted(Open.text),
+         ParseNote{Open.begin, Open.end, quoted(Open.text) + " opened here"});
   return false;
 }
 
-void ExpressionParser::failTrailing(std::string_view after) {
-  const Token &token = peek();
-  if (token.is("="))
-    failAt(token, "unexpected '='; use '==' to compare");
-  else if (token.is(")") || token.is("]"))
-    failAt(token, "unmatched " + quoted(token.text));
+void ExpressionParser::failTrailing(std::string_view After) {
+  const Token &Token = peek();
+  if (Token.is("="))
+    failAt(Token, "unexpected '='; use '==' to compare");
+  else if (Token.is(")") || Token.is("]"))
+    failAt(Token, "unmatched " + quoted(Token.text));
   else
-    fail(token.begin, Tokens.back().begin, "trailing tokens after " + std::string(after));
+    fail(Token.begin, Tokens.back().begin, "trailing tokens after " + std::string(After));
 }
 
 Expr ExpressionParser::parseExpression() {
@@ -86,200 +86,200 @@ Expr ExpressionParser::parseExpression() {
     --Depth;
     return {};
   }
-  Expr result = parseConditional();
+  Expr Result = parseConditional();
   --Depth;
-  return result;
+  return Result;
 }
 
 Expr ExpressionParser::parseConditional() {
-  Expr condition = parseBinary(1);
+  Expr Condition = parseBinary(1);
   if (failed() || !peek().is("?"))
-    return condition;
-  Token question = take();
-  Expr whenTrue = parseExpression();
+    return Condition;
+  Token Question = take();
+  Expr WhenTrue = parseExpression();
   if (failed())
     return {};
   if (!accept(":")) {
     failAt(peek(), "expected ':' in conditional expression",
-           ParseNote{question.begin, question.end, "'?' is here"});
+           ParseNote{Question.begin, Question.end, "'?' is here"});
     return {};
   }
-  Expr whenFalse = parseExpression();
+  Expr WhenFalse = parseExpression();
   if (failed())
     return {};
-  Expr node;
-  node.kind = ExprKind::Conditional;
-  node.begin = condition.begin;
-  node.end = whenFalse.end;
-  node.operands = {std::move(condition), std::move(whenTrue), std::move(whenFalse)};
-  return node;
+  Expr Node;
+  Node.kind = ExprKind::Conditional;
+  Node.begin = Condition.begin;
+  Node.end = WhenFalse.end;
+  Node.operands = {std::move(Condition), std::move(WhenTrue), std::move(WhenFalse)};
+  return Node;
 }
 
-Expr ExpressionParser::parseBinary(int minPrecedence) {
-  Expr lhs = parseUnary();
+Expr ExpressionParser::parseBinary(int MinPrecedence) {
+  Expr Lhs = parseUnary();
   while (!failed()) {
-    std::optional<BinaryOp> op = binaryOpOf(peek());
-    if (!op || precedence(*op) < minPrecedence)
+    std::optional<BinaryOp> Op = binaryOpOf(peek());
+    if (!Op || precedence(*Op) < MinPrecedence)
       break;
     take();
-    Expr rhs = parseBinary(precedence(*op) + 1);
+    Expr Rhs = parseBinary(precedence(*Op) + 1);
     if (failed())
       return {};
-    unsigned begin = lhs.begin, end = rhs.end;
-    lhs = Expr::binary(*op, std::move(lhs), std::move(rhs), begin, end);
+    unsigned Begin = Lhs.begin, End = Rhs.end;
+    Lhs = Expr::binary(*Op, std::move(Lhs), std::move(Rhs), Begin, End);
   }
-  return lhs;
+  return Lhs;
 }
 
 Expr ExpressionParser::parseUnary() {
-  std::optional<UnaryOp> op;
+  std::optional<UnaryOp> Op;
   if (peek().is("-"))
-    op = UnaryOp::Negate;
+    Op = UnaryOp::Negate;
   else if (peek().is("!"))
-    op = UnaryOp::LogicalNot;
+    Op = UnaryOp::LogicalNot;
   else if (peek().is("~"))
-    op = UnaryOp::BitNot;
-  if (!op)
+    Op = UnaryOp::BitNot;
+  if (!Op)
     return parsePostfix();
-  Token opToken = take();
+  Token OpToken = take();
   if (++Depth > MaxNestingDepth) {
-    failAt(opToken, "expression nested too deeply");
+    failAt(OpToken, "expression nested too deeply");
     return {};
   }
-  Expr operand = parseUnary();
+  Expr Operand = parseUnary();
   --Depth;
   if (failed())
     return {};
-  Expr node;
-  node.kind = ExprKind::Unary;
-  node.unaryOp = *op;
-  node.begin = opToken.begin;
-  node.end = operand.end;
-  node.operands.push_back(std::move(operand));
-  return node;
+  Expr Node;
+  Node.kind = ExprKind::Unary;
+  Node.unaryOp = *Op;
+  Node.begin = OpToken.begin;
+  Node.end = Operand.end;
+  Node.operands.push_back(std::move(Operand));
+  return Node;
 }
 
 Expr ExpressionParser::parsePostfix() {
-  Expr base = parsePrimary();
+  Expr Base = parsePrimary();
   while (!failed()) {
     if (peek().is("[")) {
-      Token open = take();
-      Expr index = parseExpression();
-      if (failed() || !expectClose("]", open))
+      Token Open = take();
+      Expr Index = parseExpression();
+      if (failed() || !expectClose("]", Open))
         return {};
-      Expr node;
-      node.kind = ExprKind::Subscript;
-      node.begin = base.begin;
-      node.end = Tokens[Next - 1].end; // the ']'
-      node.operands = {std::move(base), std::move(index)};
-      base = std::move(node);
+      Expr Node;
+      Node.kind = ExprKind::Subscript;
+      Node.begin = Base.begin;
+      Node.end = Tokens[Next - 1].end; // the ']'
+      Node.operands = {std::move(Base), std::move(Index)};
+      Base = std::move(Node);
     } else if (peek().is(".")) {
       take();
       if (peek().kind != TokenKind::Identifier) {
         failAt(peek(), "expected a field name after '.'");
         return {};
       }
-      Token field = take();
-      Expr node;
-      node.kind = ExprKind::Member;
-      node.begin = base.begin;
-      node.end = field.end;
-      node.name = std::string(field.text);
-      node.operands.push_back(std::move(base));
-      base = std::move(node);
+      Token Field = take();
+      Expr Node;
+      Node.kind = ExprKind::Member;
+      Node.begin = Base.begin;
+      Node.end = Field.end;
+      Node.name = std::string(Field.text);
+      Node.operands.push_back(std::move(Base));
+      Base = std::move(Node);
     } else if (peek().is("(")) {
-      if (base.kind != ExprKind::Identifier) {
+      if (Base.kind != ExprKind::Identifier) {
         failAt(peek(), "only a name can be called, as in 'tag(e)' or 'A(i, j)'");
         return {};
       }
-      base = parseCall(std::move(base));
+      Base = parseCall(std::move(Base));
     } else {
       break;
     }
   }
-  return base;
+  return Base;
 }
 
-Expr ExpressionParser::parseCall(Expr callee) {
-  Token open = take();
-  Expr call;
-  call.kind = ExprKind::Call;
-  call.name = callee.name;
-  call.begin = callee.begin;
-  call.calleeEnd = callee.end;
-  bool named = false;
+Expr ExpressionParser::parseCall(Expr Callee) {
+  Token Open = take();
+  Expr Call;
+  Call.kind = ExprKind::Call;
+  Call.name = Callee.name;
+  Call.begin = Callee.begin;
+  Call.calleeEnd = Callee.end;
+  bool Named = false;
   if (!peek().is(")")) {
     while (true) {
-      bool thisNamed = peek().kind == TokenKind::Identifier && peek(1).is("=");
-      if (!call.operands.empty() && thisNamed != named) {
+      bool ThisNamed = peek().kind == TokenKind::Identifier && peek(1).is("=");
+      if (!Call.operands.empty() && ThisNamed != Named) {
         failAt(peek(),
-               "cannot mix named and positional arguments in a call to " + quoted(call.name));
+               "cannot mix named and positional arguments in a call to " + quoted(Call.name));
         return {};
       }
-      named = thisNamed;
-      if (named) {
-        Token argName = take();
+      Named = ThisNamed;
+      if (Named) {
+        Token ArgName = take();
         take(); // '='
-        for (const std::string &seen : call.argNames)
-          if (seen == argName.text) {
-            failAt(argName, "duplicate coordinate " + quoted(argName.text) + " in a call to " +
-                                quoted(call.name));
+        for (const std::string &Seen : Call.argNames)
+          if (Seen == ArgName.text) {
+            failAt(ArgName, "duplicate coordinate " + quoted(ArgName.text) + " in a call to " +
+                                quoted(Call.name));
             return {};
           }
-        call.argNames.emplace_back(argName.text);
-        call.argNameOffsets.push_back(argName.begin);
+        Call.argNames.emplace_back(ArgName.text);
+        Call.argNameOffsets.push_back(ArgName.begin);
       }
       if (peek().is(",") || peek().is(")")) {
         failAt(peek(), "expected expression");
         return {};
       }
-      call.operands.push_back(parseExpression());
+      Call.operands.push_back(parseExpression());
       if (failed())
         return {};
       if (!accept(","))
         break;
     }
   }
-  if (!expectClose(")", open))
+  if (!expectClose(")", Open))
     return {};
-  call.end = Tokens[Next - 1].end;
-  if (call.name == "tag") {
-    if (named) {
-      fail(call.begin, call.end, "tag(...) takes one expression, not named coordinates");
+  Call.end = Tokens[Next - 1].end;
+  if (Call.name == "tag") {
+    if (Named) {
+      fail(Call.begin, Call.end, "tag(...) takes one expression, not named coordinates");
       return {};
     }
-    if (call.operands.size() != 1) {
-      fail(call.begin, call.end,
-           "tag(...) takes exactly one expression, got " + std::to_string(call.operands.size()));
+    if (Call.operands.size() != 1) {
+      fail(Call.begin, Call.end,
+           "tag(...) takes exactly one expression, got " + std::to_string(Call.operands.size()));
       return {};
     }
   }
-  return call;
+  return Call;
 }
 
 Expr ExpressionParser::parsePrimary() {
-  const Token &token = peek();
-  switch (token.kind) {
+  const Token &Next = peek();
+  switch (Next.kind) {
   case TokenKind::Integer: {
-    Token literal = take();
-    return Expr::intLiteral(literal.value, literal.begin, literal.end);
+    Token Literal = take();
+    return Expr::intLiteral(Literal.value, Literal.begin, Literal.end);
   }
   case TokenKind::Identifier: {
-    Token name = take();
-    return Expr::identifier(std::string(name.text), name.begin, name.end);
+    Token Name = take();
+    return Expr::identifier(std::string(Name.text), Name.begin, Name.end);
   }
   case TokenKind::Punct:
-    if (token.is("(")) {
-      Token open = take();
-      Expr inner = parseExpression();
-      if (failed() || !expectClose(")", open))
+    if (Next.is("(")) {
+      Token Open = take();
+      Expr Inner = parseExpression();
+      if (failed() || !expectClose(")", Open))
         return {};
-      return inner;
+      return Inner;
     }
-    failAt(token, "expected expression before " + quoted(token.text));
+    failAt(Next, "expected expression before " + quoted(Next.text));
     return {};
   case TokenKind::End:
-    failAt(token, "expected expression at end of text");
+    failAt(Next, "expected expression at end of text");
     return {};
   }
   return {};

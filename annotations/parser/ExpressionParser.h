@@ -15,37 +15,37 @@ namespace ave::ann {
 
 class ExpressionParser {
 public:
-  explicit ExpressionParser(std::vector<Token> tokens);
+  explicit ExpressionParser(std::vector<Token> Tokens);
 
-  const Token &peek(unsigned ahead = 0) const;
+  const Token &peek(unsigned Ahead = 0) const;
   Token take();
   bool atEnd() const { return peek().kind == TokenKind::End; }
 
   bool failed() const { return Failure.has_value(); }
   const ParseError &failure() const { return *Failure; }
-  void fail(unsigned begin, unsigned end, std::string message,
-            std::optional<ParseNote> note = std::nullopt);
-  void failAt(const Token &token, std::string message,
-              std::optional<ParseNote> note = std::nullopt);
+  void fail(unsigned Begin, unsigned End, std::string Message,
+            std::optional<ParseNote> Note = std::nullopt);
+  void failAt(const Token &Token, std::string Message,
+              std::optional<ParseNote> Note = std::nullopt);
 
   // If the next token is `punct`, consumes it and returns true.
-  bool accept(std::string_view punct);
+  bool accept(std::string_view Punct);
   // Consumes the `)` or `]` matching `open`, or fails with a note at `open`.
-  bool expectClose(std::string_view close, const Token &open);
+  bool expectClose(std::string_view Close, const Token &Open);
 
   // A full expression: conditional, lowest precedence.
   Expr parseExpression();
 
   // Diagnoses what is left when an expression ended early.
-  void failTrailing(std::string_view after);
+  void failTrailing(std::string_view After);
 
 private:
   Expr parseConditional();
-  Expr parseBinary(int minPrecedence);
+  Expr parseBinary(int MinPrecedence);
   Expr parseUnary();
   Expr parsePostfix();
   Expr parsePrimary();
-  Expr parseCall(Expr callee);
+  Expr parseCall(Expr Callee);
 
   std::vector<Token> Tokens;
   unsigned Next = 0;

@@ -8,30 +8,30 @@
 namespace ave::ann {
 namespace {
 
-bool isIdentStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
-bool isIdentChar(char c) { return isIdentStart(c) || isDigit(c); }
-bool isBlank(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+bool isIdentStart(char C) { return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || C == '_'; }
+bool isDigit(char C) { return C >= '0' && C <= '9'; }
+bool isIdentChar(char C) { return isIdentStart(C) || isDigit(C); }
+bool isBlank(char C) {
+  return C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' || C == '\v';
 }
 
-int digitValue(char c) {
-  if (isDigit(c))
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
+int digitValue(char C) {
+  if (isDigit(C))
+    return C - '0';
+  if (C >= 'a' && C <= 'f')
+    return C - 'a' + 10;
+  if (C >= 'A' && C <= 'F')
+    return C - 'A' + 10;
   return 99;
 }
 
-std::string describeChar(char c) {
-  unsigned char u = static_cast<unsigned char>(c);
-  if (u >= 0x20 && u < 0x7f)
-    return std::string("'") + c + "'";
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "byte 0x%02x", u);
-  return buf;
+std::string describeChar(char C) {
+  unsigned char U = static_cast<unsigned char>(C);
+  if (U >= 0x20 && U < 0x7f)
+    return std::string("'") + C + "'";
+  char Buf[16];
+  std::snprintf(Buf, sizeof Buf, "byte 0x%02x", U);
+  return Buf;
 }
 
 // Two-character operators first so that maximal munch picks them.
@@ -41,107 +41,107 @@ constexpr std::string_view OneCharPuncts = "()[],.?:=+-*/%<>!~&^|";
 
 // Lexes an integer literal starting at `pos`; decimal, 0x hex, 0b binary or
 // leading-0 octal, as in C, without suffixes.
-Result<Token> lexInteger(std::string_view text, unsigned pos) {
-  unsigned start = pos;
-  unsigned base = 10;
-  if (text[pos] == '0' && pos + 1 < text.size() && (text[pos + 1] == 'x' || text[pos + 1] == 'X')) {
-    base = 16;
-    pos += 2;
-  } else if (text[pos] == '0' && pos + 1 < text.size() &&
-             (text[pos + 1] == 'b' || text[pos + 1] == 'B')) {
-    base = 2;
-    pos += 2;
-  } else if (text[pos] == '0') {
-    base = 8;
+Result<Token> lexInteger(std::string_view Text, unsigned Pos) {
+  unsigned Start = Pos;
+  unsigned Base = 10;
+  if (Text[Pos] == '0' && Pos + 1 < Text.size() && (Text[Pos + 1] == 'x' || Text[Pos + 1] == 'X')) {
+    Base = 16;
+    Pos += 2;
+  } else if (Text[Pos] == '0' && Pos + 1 < Text.size() &&
+             (Text[Pos + 1] == 'b' || Text[Pos + 1] == 'B')) {
+    Base = 2;
+    Pos += 2;
+  } else if (Text[Pos] == '0') {
+    Base = 8;
   }
-  unsigned digitsStart = pos;
-  std::uint64_t value = 0;
-  bool overflow = false;
-  while (pos < text.size() && isIdentChar(text[pos])) {
-    int digit = digitValue(text[pos]);
-    if (digit >= static_cast<int>(base))
+  unsigned DigitsStart = Pos;
+  std::uint64_t Value = 0;
+  bool Overflow = false;
+  while (Pos < Text.size() && isIdentChar(Text[Pos])) {
+    int Digit = digitValue(Text[Pos]);
+    if (Digit >= static_cast<int>(Base))
       break;
-    if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / base)
-      overflow = true;
+    if (Value > (std::numeric_limits<std::uint64_t>::max() - Digit) / Base)
+      Overflow = true;
     else
-      value = value * base + digit;
-    ++pos;
+      Value = Value * Base + Digit;
+    ++Pos;
   }
-  if (base != 8 && pos == digitsStart)
+  if (Base != 8 && Pos == DigitsStart)
     return ParseError{
-        start, pos, "expected digits after '" + std::string(text.substr(start, pos - start)) + "'"};
-  if (pos < text.size() && isIdentChar(text[pos])) {
-    unsigned suffixEnd = pos;
-    while (suffixEnd < text.size() && isIdentChar(text[suffixEnd]))
-      ++suffixEnd;
-    std::string suffix(text.substr(pos, suffixEnd - pos));
-    if (isDigit(text[pos]))
-      return ParseError{pos, suffixEnd,
-                        "invalid digit '" + std::string(1, text[pos]) + "' in integer literal"};
-    return ParseError{pos, suffixEnd,
-                      "integer suffix '" + suffix +
+        Start, Pos, "expected digits after '" + std::string(Text.substr(Start, Pos - Start)) + "'"};
+  if (Pos < Text.size() && isIdentChar(Text[Pos])) {
+    unsigned SuffixEnd = Pos;
+    while (SuffixEnd < Text.size() && isIdentChar(Text[SuffixEnd]))
+      ++SuffixEnd;
+    std::string Suffix(Text.substr(Pos, SuffixEnd - Pos));
+    if (isDigit(Text[Pos]))
+      return ParseError{Pos, SuffixEnd,
+                        "invalid digit '" + std::string(1, Text[Pos]) + "' in integer literal"};
+    return ParseError{Pos, SuffixEnd,
+                      "integer suffix '" + Suffix +
                           "' is not supported in annotations; write a plain integer"};
   }
-  if (overflow || value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-    return ParseError{start, pos, "integer literal out of range"};
-  Token token;
-  token.kind = TokenKind::Integer;
-  token.begin = start;
-  token.end = pos;
-  token.text = text.substr(start, pos - start);
-  token.value = static_cast<std::int64_t>(value);
-  return token;
+  if (Overflow || Value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+    return ParseError{Start, Pos, "integer literal out of range"};
+  Token Tok;
+  Tok.kind = TokenKind::Integer;
+  Tok.begin = Start;
+  Tok.end = Pos;
+  Tok.text = Text.substr(Start, Pos - Start);
+  Tok.value = static_cast<std::int64_t>(Value);
+  return Tok;
 }
 
 } // namespace
 
-Result<std::vector<Token>> lex(std::string_view text) {
-  std::vector<Token> tokens;
-  unsigned pos = 0;
-  const unsigned size = static_cast<unsigned>(text.size());
+Result<std::vector<Token>> lex(std::string_view Text) {
+  std::vector<Token> Tokens;
+  unsigned Pos = 0;
+  const unsigned Size = static_cast<unsigned>(Text.size());
   while (true) {
-    while (pos < size && isBlank(text[pos]))
-      ++pos;
-    if (pos >= size)
+    while (Pos < Size && isBlank(Text[Pos]))
+      ++Pos;
+    if (Pos >= Size)
       break;
-    if (tokens.size() >= MaxAnnotationTokens)
-      return ParseError{pos, size,
+    if (Tokens.size() >= MaxAnnotationTokens)
+      return ParseError{Pos, Size,
                         "annotation is too long (more than " + std::to_string(MaxAnnotationTokens) +
                             " tokens)"};
-    char c = text[pos];
-    Token token;
-    token.begin = pos;
-    if (isIdentStart(c)) {
-      unsigned end = pos;
-      while (end < size && isIdentChar(text[end]))
-        ++end;
-      token.kind = TokenKind::Identifier;
-      token.end = end;
-    } else if (isDigit(c)) {
-      Result<Token> integer = lexInteger(text, pos);
-      if (!integer)
-        return integer.error();
-      token = *integer;
+    char C = Text[Pos];
+    Token Tok;
+    Tok.begin = Pos;
+    if (isIdentStart(C)) {
+      unsigned End = Pos;
+      while (End < Size && isIdentChar(Text[End]))
+        ++End;
+      Tok.kind = TokenKind::Identifier;
+      Tok.end = End;
+    } else if (isDigit(C)) {
+      Result<Token> Integer = lexInteger(Text, Pos);
+      if (!Integer)
+        return Integer.error();
+      Tok = *Integer;
     } else {
-      token.kind = TokenKind::Punct;
-      for (std::string_view two : TwoCharPuncts)
-        if (text.substr(pos, 2) == two)
-          token.end = pos + 2;
-      if (token.end == 0) {
-        if (OneCharPuncts.find(c) == std::string_view::npos)
-          return ParseError{pos, pos + 1, "unexpected character " + describeChar(c)};
-        token.end = pos + 1;
+      Tok.kind = TokenKind::Punct;
+      for (std::string_view Two : TwoCharPuncts)
+        if (Text.substr(Pos, 2) == Two)
+          Tok.end = Pos + 2;
+      if (Tok.end == 0) {
+        if (OneCharPuncts.find(C) == std::string_view::npos)
+          return ParseError{Pos, Pos + 1, "unexpected character " + describeChar(C)};
+        Tok.end = Pos + 1;
       }
     }
-    token.text = text.substr(token.begin, token.end - token.begin);
-    pos = token.end;
-    tokens.push_back(token);
+    Tok.text = Text.substr(Tok.begin, Tok.end - Tok.begin);
+    Pos = Tok.end;
+    Tokens.push_back(Tok);
   }
-  Token end;
-  end.kind = TokenKind::End;
-  end.begin = end.end = size;
-  tokens.push_back(end);
-  return tokens;
+  Token End;
+  End.kind = TokenKind::End;
+  End.begin = End.end = Size;
+  Tokens.push_back(End);
+  return Tokens;
 }
 
 } // namespace ave::ann

@@ -24,9 +24,9 @@ struct Token {
   std::string_view text;
   std::int64_t value = 0; // Integer
 
-  bool is(std::string_view punct) const { return kind == TokenKind::Punct && text == punct; }
-  bool isIdentifierNamed(std::string_view name) const {
-    return kind == TokenKind::Identifier && text == name;
+  bool is(std::string_view Punct) const { return kind == TokenKind::Punct && text == Punct; }
+  bool isIdentifierNamed(std::string_view Name) const {
+    return kind == TokenKind::Identifier && text == Name;
   }
 };
 
@@ -35,7 +35,7 @@ struct Token {
 inline constexpr unsigned MaxAnnotationTokens = 2000;
 
 // Always ends with an End token on success.
-Result<std::vector<Token>> lex(std::string_view text);
+Result<std::vector<Token>> lex(std::string_view Text);
 
 } // namespace ave::ann
 

@@ -12,68 +12,68 @@ constexpr const char *PragmaKinds = "assert, assume, launch, reset";
 const char *DimensionNames[] = {"x", "y", "z"};
 
 // Parses `word(e1[, e2[, e3]])` for launch's block/grid.
-std::optional<std::vector<Expr>> parseDimensions(ExpressionParser &parser, const Token &word) {
-  if (!parser.peek().is("(")) {
-    parser.failAt(parser.peek(), "expected '(' after '" + std::string(word.text) + "'");
+std::optional<std::vector<Expr>> parseDimensions(ExpressionParser &Parser, const Token &Word) {
+  if (!Parser.peek().is("(")) {
+    Parser.failAt(Parser.peek(), "expected '(' after '" + std::string(Word.text) + "'");
     return std::nullopt;
   }
-  Token open = parser.take();
-  std::vector<Expr> dims;
+  Token Open = Parser.take();
+  std::vector<Expr> Dims;
   while (true) {
-    if (parser.peek().is(")") || parser.peek().is(",") || parser.atEnd()) {
-      parser.failAt(parser.peek(), "expected " + std::string(DimensionNames[dims.size()]) +
-                                       " dimension of '" + std::string(word.text) + "'");
+    if (Parser.peek().is(")") || Parser.peek().is(",") || Parser.atEnd()) {
+      Parser.failAt(Parser.peek(), "expected " + std::string(DimensionNames[Dims.size()]) +
+                                       " dimension of '" + std::string(Word.text) + "'");
       return std::nullopt;
     }
-    dims.push_back(parser.parseExpression());
-    if (parser.failed())
+    Dims.push_back(Parser.parseExpression());
+    if (Parser.failed())
       return std::nullopt;
-    if (!parser.peek().is(","))
+    if (!Parser.peek().is(","))
       break;
-    Token comma = parser.take();
-    if (dims.size() == 3) {
-      parser.fail(comma.begin, comma.end,
-                  "too many dimensions in '" + std::string(word.text) + "'; at most 3 (x, y, z)");
+    Token Comma = Parser.take();
+    if (Dims.size() == 3) {
+      Parser.fail(Comma.begin, Comma.end,
+                  "too many dimensions in '" + std::string(Word.text) + "'; at most 3 (x, y, z)");
       return std::nullopt;
     }
   }
-  if (!parser.expectClose(")", open))
+  if (!Parser.expectClose(")", Open))
     return std::nullopt;
-  return dims;
+  return Dims;
 }
 
-void parseLaunch(ExpressionParser &parser, const Token &launchWord, Pragma &pragma) {
-  if (!parser.peek().isIdentifierNamed("block")) {
-    if (parser.atEnd())
-      parser.fail(launchWord.begin, launchWord.end, "expected 'block(...)' after 'launch'");
+void parseLaunch(ExpressionParser &Parser, const Token &LaunchWord, Pragma &Pragma) {
+  if (!Parser.peek().isIdentifierNamed("block")) {
+    if (Parser.atEnd())
+      Parser.fail(LaunchWord.begin, LaunchWord.end, "expected 'block(...)' after 'launch'");
     else
-      parser.failAt(parser.peek(), "expected 'block(...)' after 'launch'");
+      Parser.failAt(Parser.peek(), "expected 'block(...)' after 'launch'");
     return;
   }
-  Token block = parser.take();
-  std::optional<std::vector<Expr>> blockDims = parseDimensions(parser, block);
-  if (!blockDims)
+  Token Block = Parser.take();
+  std::optional<std::vector<Expr>> BlockDims = parseDimensions(Parser, Block);
+  if (!BlockDims)
     return;
-  pragma.launch.block = std::move(*blockDims);
-  if (parser.atEnd())
+  Pragma.launch.block = std::move(*BlockDims);
+  if (Parser.atEnd())
     return;
-  if (!parser.peek().isIdentifierNamed("grid")) {
-    parser.failAt(parser.peek(), "expected 'grid(...)' or end of pragma after 'block(...)'");
+  if (!Parser.peek().isIdentifierNamed("grid")) {
+    Parser.failAt(Parser.peek(), "expected 'grid(...)' or end of pragma after 'block(...)'");
     return;
   }
-  Token grid = parser.take();
-  std::optional<std::vector<Expr>> gridDims = parseDimensions(parser, grid);
-  if (!gridDims)
+  Token Grid = Parser.take();
+  std::optional<std::vector<Expr>> GridDims = parseDimensions(Parser, Grid);
+  if (!GridDims)
     return;
-  pragma.launch.grid = std::move(*gridDims);
-  if (!parser.atEnd())
-    parser.failTrailing("'grid(...)'");
+  Pragma.launch.grid = std::move(*GridDims);
+  if (!Parser.atEnd())
+    Parser.failTrailing("'grid(...)'");
 }
 
 } // namespace
 
-const char *pragmaKindName(PragmaKind kind) {
-  switch (kind) {
+const char *pragmaKindName(PragmaKind Kind) {
+  switch (Kind) {
   case PragmaKind::Assert:
     return "assert";
   case PragmaKind::Assume:
@@ -86,92 +86,92 @@ const char *pragmaKindName(PragmaKind kind) {
   return "assert";
 }
 
-Result<Pragma> parsePragma(std::string_view text) {
-  Result<std::vector<Token>> tokens = lex(text);
-  if (!tokens)
-    return tokens.error();
-  ExpressionParser parser(std::move(*tokens));
-  if (parser.atEnd())
-    return ParseError{0, static_cast<unsigned>(text.size()),
+Result<Pragma> parsePragma(std::string_view Text) {
+  Result<std::vector<Token>> Tokens = lex(Text);
+  if (!Tokens)
+    return Tokens.error();
+  ExpressionParser Parser(std::move(*Tokens));
+  if (Parser.atEnd())
+    return ParseError{0, static_cast<unsigned>(Text.size()),
                       std::string("empty '#pragma ave'; expected one of ") + PragmaKinds};
-  Token word = parser.take();
-  Pragma pragma;
-  pragma.kindBegin = word.begin;
-  pragma.kindEnd = word.end;
-  if (word.kind == TokenKind::Identifier && word.text == "assert")
-    pragma.kind = PragmaKind::Assert;
-  else if (word.kind == TokenKind::Identifier && word.text == "assume")
-    pragma.kind = PragmaKind::Assume;
-  else if (word.kind == TokenKind::Identifier && word.text == "launch")
-    pragma.kind = PragmaKind::Launch;
-  else if (word.kind == TokenKind::Identifier && word.text == "reset")
-    pragma.kind = PragmaKind::Reset;
+  Token Word = Parser.take();
+  Pragma Pragma;
+  Pragma.kindBegin = Word.begin;
+  Pragma.kindEnd = Word.end;
+  if (Word.kind == TokenKind::Identifier && Word.text == "assert")
+    Pragma.kind = PragmaKind::Assert;
+  else if (Word.kind == TokenKind::Identifier && Word.text == "assume")
+    Pragma.kind = PragmaKind::Assume;
+  else if (Word.kind == TokenKind::Identifier && Word.text == "launch")
+    Pragma.kind = PragmaKind::Launch;
+  else if (Word.kind == TokenKind::Identifier && Word.text == "reset")
+    Pragma.kind = PragmaKind::Reset;
   else
-    return ParseError{word.begin, word.end,
-                      "unknown pragma 'ave " + std::string(word.text) + "'; expected one of " +
+    return ParseError{Word.begin, Word.end,
+                      "unknown pragma 'ave " + std::string(Word.text) + "'; expected one of " +
                           PragmaKinds};
 
-  switch (pragma.kind) {
+  switch (Pragma.kind) {
   case PragmaKind::Assert:
   case PragmaKind::Assume:
-    if (parser.atEnd())
-      return ParseError{word.begin, word.end,
-                        "empty predicate after '" + std::string(word.text) + "'"};
-    pragma.predicate = parser.parseExpression();
-    if (!parser.failed() && !parser.atEnd())
-      parser.failTrailing("expression");
+    if (Parser.atEnd())
+      return ParseError{Word.begin, Word.end,
+                        "empty predicate after '" + std::string(Word.text) + "'"};
+    Pragma.predicate = Parser.parseExpression();
+    if (!Parser.failed() && !Parser.atEnd())
+      Parser.failTrailing("expression");
     break;
   case PragmaKind::Launch:
-    parseLaunch(parser, word, pragma);
+    parseLaunch(Parser, Word, Pragma);
     break;
   case PragmaKind::Reset:
-    if (parser.peek().kind != TokenKind::Identifier) {
-      if (parser.atEnd())
-        return ParseError{word.begin, word.end, "expected a __shared__ array name after 'reset'"};
-      return ParseError{parser.peek().begin, parser.peek().end,
+    if (Parser.peek().kind != TokenKind::Identifier) {
+      if (Parser.atEnd())
+        return ParseError{Word.begin, Word.end, "expected a __shared__ array name after 'reset'"};
+      return ParseError{Parser.peek().begin, Parser.peek().end,
                         "expected a __shared__ array name after 'reset'"};
     }
     {
-      Token array = parser.take();
-      pragma.array = Expr::identifier(std::string(array.text), array.begin, array.end);
+      Token Array = Parser.take();
+      Pragma.array = Expr::identifier(std::string(Array.text), Array.begin, Array.end);
     }
-    if (!parser.atEnd())
-      parser.failTrailing("array name");
+    if (!Parser.atEnd())
+      Parser.failTrailing("array name");
     break;
   }
-  if (parser.failed())
-    return parser.failure();
-  return pragma;
+  if (Parser.failed())
+    return Parser.failure();
+  return Pragma;
 }
 
-std::string printPragma(const Pragma &pragma) {
-  std::string out = pragmaKindName(pragma.kind);
-  auto printDims = [&](const char *word, const std::vector<Expr> &dims) {
-    out += ' ';
-    out += word;
-    out += '(';
-    for (size_t i = 0; i < dims.size(); ++i) {
-      if (i)
-        out += ", ";
-      out += printExpr(dims[i]);
+std::string printPragma(const Pragma &Pragma) {
+  std::string Out = pragmaKindName(Pragma.kind);
+  auto PrintDims = [&](const char *Word, const std::vector<Expr> &Dims) {
+    Out += ' ';
+    Out += Word;
+    Out += '(';
+    for (size_t I = 0; I < Dims.size(); ++I) {
+      if (I)
+        Out += ", ";
+      Out += printExpr(Dims[I]);
     }
-    out += ')';
+    Out += ')';
   };
-  switch (pragma.kind) {
+  switch (Pragma.kind) {
   case PragmaKind::Assert:
   case PragmaKind::Assume:
-    out += ' ' + printExpr(pragma.predicate);
+    Out += ' ' + printExpr(Pragma.predicate);
     break;
   case PragmaKind::Launch:
-    printDims("block", pragma.launch.block);
-    if (!pragma.launch.grid.empty())
-      printDims("grid", pragma.launch.grid);
+    PrintDims("block", Pragma.launch.block);
+    if (!Pragma.launch.grid.empty())
+      PrintDims("grid", Pragma.launch.grid);
     break;
   case PragmaKind::Reset:
-    out += ' ' + pragma.array.name;
+    Out += ' ' + Pragma.array.name;
     break;
   }
-  return out;
+  return Out;
 }
 
 } // namespace ave::ann

@@ -9,13 +9,13 @@ namespace ave::ann {
 
 // Built by appending: GCC 12 at -O3 reports a false -Wrestrict on
 // `"'" + std::string(text) + "'"`.
-inline std::string quoted(std::string_view text) {
-  std::string out;
-  out.reserve(text.size() + 2);
-  out += '\'';
-  out.append(text);
-  out += '\'';
-  return out;
+inline std::string quoted(std::string_view Text) {
+  std::string Out;
+  Out.reserve(Text.size() + 2);
+  Out += '\'';
+  Out.append(Text);
+  Out += '\'';
+  return Out;
 }
 
 } // namespace ave::ann

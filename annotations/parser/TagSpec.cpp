@@ -8,138 +8,138 @@
 namespace ave::ann {
 namespace {
 
-bool isReservedName(std::string_view name) {
-  return name == "tag" || name == "threadIdx" || name == "blockIdx" || name == "blockDim" ||
-         name == "gridDim";
+bool isReservedName(std::string_view Name) {
+  return Name == "tag" || Name == "threadIdx" || Name == "blockIdx" || Name == "blockDim" ||
+         Name == "gridDim";
 }
 
 } // namespace
 
-int TagSpec::coordinateIndex(std::string_view name) const {
-  for (size_t i = 0; i < coordinates.size(); ++i)
-    if (coordinates[i].name == name)
-      return static_cast<int>(i);
+int TagSpec::coordinateIndex(std::string_view Name) const {
+  for (size_t I = 0; I < coordinates.size(); ++I)
+    if (coordinates[I].name == Name)
+      return static_cast<int>(I);
   return -1;
 }
 
 Expr TagSpec::effectiveLayout() const { return layout ? *layout : rowMajorLayout(*this); }
 
-Expr rowMajorLayout(const TagSpec &spec) {
-  auto coordinateRef = [&](size_t i) {
-    const Coordinate &c = spec.coordinates[i];
-    Expr ref = Expr::identifier(c.name, c.nameBegin, c.nameEnd);
-    ref.resolution.kind = NameKind::Coordinate;
-    ref.resolution.coordinateIndex = static_cast<int>(i);
-    return ref;
+Expr rowMajorLayout(const TagSpec &Spec) {
+  auto CoordinateRef = [&](size_t I) {
+    const Coordinate &C = Spec.coordinates[I];
+    Expr Ref = Expr::identifier(C.name, C.nameBegin, C.nameEnd);
+    Ref.resolution.kind = NameKind::Coordinate;
+    Ref.resolution.coordinateIndex = static_cast<int>(I);
+    return Ref;
   };
-  if (spec.coordinates.empty())
-    return Expr::intLiteral(0, spec.nameBegin, spec.end);
-  Expr layout = coordinateRef(0);
-  for (size_t i = 1; i < spec.coordinates.size(); ++i) {
-    Expr scaled = Expr::binary(BinaryOp::Mul, std::move(layout), spec.coordinates[i].bound,
-                               spec.nameBegin, spec.end);
-    layout =
-        Expr::binary(BinaryOp::Add, std::move(scaled), coordinateRef(i), spec.nameBegin, spec.end);
+  if (Spec.coordinates.empty())
+    return Expr::intLiteral(0, Spec.nameBegin, Spec.end);
+  Expr Layout = CoordinateRef(0);
+  for (size_t I = 1; I < Spec.coordinates.size(); ++I) {
+    Expr Scaled = Expr::binary(BinaryOp::Mul, std::move(Layout), Spec.coordinates[I].bound,
+                               Spec.nameBegin, Spec.end);
+    Layout =
+        Expr::binary(BinaryOp::Add, std::move(Scaled), CoordinateRef(I), Spec.nameBegin, Spec.end);
   }
-  return layout;
+  return Layout;
 }
 
-Result<TagSpec> parseTagSpec(std::string_view text) {
-  Result<std::vector<Token>> tokens = lex(text);
-  if (!tokens)
-    return tokens.error();
-  ExpressionParser parser(std::move(*tokens));
-  TagSpec spec;
-  if (parser.atEnd())
-    return ParseError{0, static_cast<unsigned>(text.size()),
+Result<TagSpec> parseTagSpec(std::string_view Text) {
+  Result<std::vector<Token>> Tokens = lex(Text);
+  if (!Tokens)
+    return Tokens.error();
+  ExpressionParser Parser(std::move(*Tokens));
+  TagSpec Spec;
+  if (Parser.atEnd())
+    return ParseError{0, static_cast<unsigned>(Text.size()),
                       "empty tag spec; expected 'Name(c1 < B1, ...) [= layout]'"};
-  if (parser.peek().kind != TokenKind::Identifier)
-    return ParseError{parser.peek().begin, parser.peek().end,
+  if (Parser.peek().kind != TokenKind::Identifier)
+    return ParseError{Parser.peek().begin, Parser.peek().end,
                       "expected tensor name at start of tag spec"};
-  Token name = parser.take();
-  if (isReservedName(name.text))
-    return ParseError{name.begin, name.end,
-                      quoted(name.text) + " is reserved and cannot name a tensor"};
-  spec.tensor = std::string(name.text);
-  spec.nameBegin = name.begin;
-  spec.nameEnd = name.end;
-  if (!parser.peek().is("("))
-    return ParseError{parser.peek().begin, parser.peek().end,
-                      "expected '(' and coordinates after tensor name " + quoted(name.text)};
-  Token open = parser.take();
-  if (parser.peek().is(")"))
-    return ParseError{open.begin, parser.peek().end,
+  Token Name = Parser.take();
+  if (isReservedName(Name.text))
+    return ParseError{Name.begin, Name.end,
+                      quoted(Name.text) + " is reserved and cannot name a tensor"};
+  Spec.tensor = std::string(Name.text);
+  Spec.nameBegin = Name.begin;
+  Spec.nameEnd = Name.end;
+  if (!Parser.peek().is("("))
+    return ParseError{Parser.peek().begin, Parser.peek().end,
+                      "expected '(' and coordinates after tensor name " + quoted(Name.text)};
+  Token Open = Parser.take();
+  if (Parser.peek().is(")"))
+    return ParseError{Open.begin, Parser.peek().end,
                       "a tag needs at least one coordinate, as in 'A(m < M)'"};
   while (true) {
-    const Token &coordinateToken = parser.peek();
-    if (coordinateToken.kind != TokenKind::Identifier)
-      return ParseError{coordinateToken.begin, coordinateToken.end, "expected coordinate name"};
-    Token coordinateName = parser.take();
-    if (isReservedName(coordinateName.text))
-      return ParseError{coordinateName.begin, coordinateName.end,
-                        quoted(coordinateName.text) + " is reserved and cannot name a coordinate"};
-    if (int previous = spec.coordinateIndex(coordinateName.text); previous >= 0) {
-      const Coordinate &first = spec.coordinates[previous];
-      return ParseError{coordinateName.begin, coordinateName.end,
-                        "duplicate coordinate " + quoted(coordinateName.text),
-                        ParseNote{first.nameBegin, first.nameEnd, "first declared here"}};
+    const Token &CoordinateToken = Parser.peek();
+    if (CoordinateToken.kind != TokenKind::Identifier)
+      return ParseError{CoordinateToken.begin, CoordinateToken.end, "expected coordinate name"};
+    Token CoordinateName = Parser.take();
+    if (isReservedName(CoordinateName.text))
+      return ParseError{CoordinateName.begin, CoordinateName.end,
+                        quoted(CoordinateName.text) + " is reserved and cannot name a coordinate"};
+    if (int Previous = Spec.coordinateIndex(CoordinateName.text); Previous >= 0) {
+      const Coordinate &First = Spec.coordinates[Previous];
+      return ParseError{CoordinateName.begin, CoordinateName.end,
+                        "duplicate coordinate " + quoted(CoordinateName.text),
+                        ParseNote{First.nameBegin, First.nameEnd, "first declared here"}};
     }
-    if (!parser.peek().is("<"))
-      return ParseError{parser.peek().begin, parser.peek().end,
-                        "expected coordinate bound '<' after " + quoted(coordinateName.text)};
-    parser.take();
-    if (parser.peek().is(",") || parser.peek().is(")") || parser.atEnd())
-      return ParseError{parser.peek().begin, parser.peek().end,
-                        "expected bound expression after '" + std::string(coordinateName.text) +
+    if (!Parser.peek().is("<"))
+      return ParseError{Parser.peek().begin, Parser.peek().end,
+                        "expected coordinate bound '<' after " + quoted(CoordinateName.text)};
+    Parser.take();
+    if (Parser.peek().is(",") || Parser.peek().is(")") || Parser.atEnd())
+      return ParseError{Parser.peek().begin, Parser.peek().end,
+                        "expected bound expression after '" + std::string(CoordinateName.text) +
                             " <'"};
-    Coordinate coordinate;
-    coordinate.name = std::string(coordinateName.text);
-    coordinate.nameBegin = coordinateName.begin;
-    coordinate.nameEnd = coordinateName.end;
-    coordinate.bound = parser.parseExpression();
-    if (parser.failed())
-      return parser.failure();
-    spec.coordinates.push_back(std::move(coordinate));
-    if (parser.accept(","))
+    Coordinate Coordinate;
+    Coordinate.name = std::string(CoordinateName.text);
+    Coordinate.nameBegin = CoordinateName.begin;
+    Coordinate.nameEnd = CoordinateName.end;
+    Coordinate.bound = Parser.parseExpression();
+    if (Parser.failed())
+      return Parser.failure();
+    Spec.coordinates.push_back(std::move(Coordinate));
+    if (Parser.accept(","))
       continue;
-    if (!parser.expectClose(")", open))
-      return parser.failure();
+    if (!Parser.expectClose(")", Open))
+      return Parser.failure();
     break;
   }
-  spec.end = parser.peek().begin;
-  if (parser.atEnd()) {
-    spec.end = static_cast<unsigned>(text.size());
+  Spec.end = Parser.peek().begin;
+  if (Parser.atEnd()) {
+    Spec.end = static_cast<unsigned>(Text.size());
     // Trailing blanks are not part of the spec.
-    while (spec.end > 0 && (text[spec.end - 1] == ' ' || text[spec.end - 1] == '\t'))
-      --spec.end;
-    return spec;
+    while (Spec.end > 0 && (Text[Spec.end - 1] == ' ' || Text[Spec.end - 1] == '\t'))
+      --Spec.end;
+    return Spec;
   }
-  if (!parser.peek().is("="))
-    return ParseError{parser.peek().begin, parser.peek().end,
+  if (!Parser.peek().is("="))
+    return ParseError{Parser.peek().begin, Parser.peek().end,
                       "expected '= layout' or end of tag spec after ')'"};
-  Token assign = parser.take();
-  if (parser.atEnd())
-    return ParseError{assign.begin, assign.end, "expected layout expression after '='"};
-  spec.layout = parser.parseExpression();
-  if (!parser.failed() && !parser.atEnd())
-    parser.failTrailing("layout expression");
-  if (parser.failed())
-    return parser.failure();
-  spec.end = spec.layout->end;
-  return spec;
+  Token Assign = Parser.take();
+  if (Parser.atEnd())
+    return ParseError{Assign.begin, Assign.end, "expected layout expression after '='"};
+  Spec.layout = Parser.parseExpression();
+  if (!Parser.failed() && !Parser.atEnd())
+    Parser.failTrailing("layout expression");
+  if (Parser.failed())
+    return Parser.failure();
+  Spec.end = Spec.layout->end;
+  return Spec;
 }
 
-std::string printTagSpec(const TagSpec &spec) {
-  std::string out = spec.tensor + "(";
-  for (size_t i = 0; i < spec.coordinates.size(); ++i) {
-    if (i)
-      out += ", ";
-    out += spec.coordinates[i].name + " < " + printExpr(spec.coordinates[i].bound);
+std::string printTagSpec(const TagSpec &Spec) {
+  std::string Out = Spec.tensor + "(";
+  for (size_t I = 0; I < Spec.coordinates.size(); ++I) {
+    if (I)
+      Out += ", ";
+    Out += Spec.coordinates[I].name + " < " + printExpr(Spec.coordinates[I].bound);
   }
-  out += ")";
-  if (spec.layout)
-    out += " = " + printExpr(*spec.layout);
-  return out;
+  Out += ")";
+  if (Spec.layout)
+    Out += " = " + printExpr(*Spec.layout);
+  return Out;
 }
 
 } // namespace ave::ann

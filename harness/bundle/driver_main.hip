@@ -10,7 +10,8 @@
 //
 // Exit code: 0 the kernel passed every check (and was timed), 1 it was
 // rejected (the JSON says why), 2 the bundle could not run (bad arguments,
-// no GPU, out of memory).
+// no GPU, out of memory). Built for the CPU executor (./build.sh --cpu) it
+// checks the kernel the same way and never times it.
 #include "problem.h"
 
 #include "ave_anchor.h"
@@ -146,13 +147,16 @@ std::string utcDate() {
 // The clocks right after the timed runs, from the vendor's SMI tool; empty
 // when it is not installed (the JSON then carries only the rated clocks).
 std::string currentClocks() {
-#if defined(__HIP_PLATFORM_AMD__)
+#if defined(__HIP_PLATFORM_AVE_CPU__)
+  return "";
+#elif defined(__HIP_PLATFORM_AMD__)
   const char *command = "rocm-smi --showclocks 2>/dev/null | grep -E 'sclk|mclk' | tr -s ' ' | "
                         "tr '\\n' ';'";
 #else
   const char *command = "nvidia-smi --query-gpu=clocks.sm,clocks.mem,clocks.max.sm "
                         "--format=csv,noheader 2>/dev/null";
 #endif
+#if !defined(__HIP_PLATFORM_AVE_CPU__)
   std::string text;
   if (FILE *pipe = popen(command, "r")) {
     char buffer[256];
@@ -163,6 +167,7 @@ std::string currentClocks() {
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ' || text.back() == ';'))
     text.pop_back();
   return text;
+#endif
 }
 
 // ---- device buffers -----------------------------------------------------------
@@ -310,11 +315,19 @@ int main(int argc, char **argv) {
     return fatal(error);
   if (!options.seedGiven)
     options.seed = static_cast<uint64_t>(std::time(nullptr));
+#if defined(__HIP_PLATFORM_AVE_CPU__)
+  // The CPU executor's times say nothing about a GPU: it checks, never times.
+  if (!options.skipTiming)
+    std::printf("bench: the CPU executor does not time kernels (--skip-timing implied)\n");
+  options.skipTiming = true;
+#endif
 
   hipDeviceProp_t props;
   if (hipError_t e = hipGetDeviceProperties(&props, 0); e != hipSuccess)
     return fatal("no GPU: " + hipText(e));
-#if defined(__HIP_PLATFORM_AMD__)
+#if defined(__HIP_PLATFORM_AVE_CPU__)
+  const char *platform = "hip-on-cpu";
+#elif defined(__HIP_PLATFORM_AMD__)
   const char *platform = "hip-amd";
 #else
   const char *platform = "hip-on-cuda";

@@ -25,10 +25,10 @@ namespace {
 
 class ArrayUses : public clang::RecursiveASTVisitor<ArrayUses> {
 public:
-  std::map<const clang::ValueDecl *, std::vector<const clang::DeclRefExpr *>> Uses;
+  std::map<const clang::ValueDecl *, std::vector<const clang::DeclRefExpr *>> uses;
   bool VisitDeclRefExpr(clang::DeclRefExpr *DRE) {
     if (DRE->getDecl()->hasAttr<clang::CUDASharedAttr>())
-      Uses[DRE->getDecl()].push_back(DRE);
+      uses[DRE->getDecl()].push_back(DRE);
     return true;
   }
 };
@@ -89,7 +89,7 @@ std::vector<UninitializedRead> findUninitializedReads(KernelAnalysis &A, clang::
     if (isAddressTaken(Ctx, Acc.expr) || (Acc.isWrite && !followable(Acc)))
       Opaque.insert(Acc.array);
   }
-  for (const auto &[Array, Refs] : Uses.Uses)
+  for (const auto &[Array, Refs] : Uses.uses)
     for (const clang::DeclRefExpr *DRE : Refs)
       if (!Logged.count(DRE))
         Opaque.insert(Array);

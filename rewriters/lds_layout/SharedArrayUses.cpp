@@ -17,22 +17,22 @@ class SharedDeclFinder : public clang::RecursiveASTVisitor<SharedDeclFinder> {
 public:
   bool VisitVarDecl(clang::VarDecl *VD) {
     if (VD->hasAttr<clang::CUDASharedAttr>())
-      Found.push_back(VD);
+      found.push_back(VD);
     return true;
   }
-  std::vector<const clang::VarDecl *> Found;
+  std::vector<const clang::VarDecl *> found;
 };
 
 class DeclRefFinder : public clang::RecursiveASTVisitor<DeclRefFinder> {
 public:
-  explicit DeclRefFinder(const clang::VarDecl &Array) : Array(Array) {}
+  explicit DeclRefFinder(const clang::VarDecl &Array) : array(Array) {}
   bool VisitDeclRefExpr(clang::DeclRefExpr *E) {
-    if (E->getDecl() == &Array)
-      Found.push_back(E);
+    if (E->getDecl() == &array)
+      found.push_back(E);
     return true;
   }
-  const clang::VarDecl &Array;
-  std::vector<const clang::DeclRefExpr *> Found;
+  const clang::VarDecl &array;
+  std::vector<const clang::DeclRefExpr *> found;
 };
 
 // The parent of E that is not a parenthesis or an implicit cast, with the
@@ -163,7 +163,7 @@ std::vector<const clang::VarDecl *> sharedArraysOf(const clang::FunctionDecl &Ke
   SharedDeclFinder Finder;
   if (Kernel.getBody())
     Finder.TraverseStmt(Kernel.getBody());
-  return Finder.Found;
+  return Finder.found;
 }
 
 SharedArrayUses collectSharedArrayUses(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel,
@@ -175,7 +175,7 @@ SharedArrayUses collectSharedArrayUses(clang::ASTContext &Ctx, const clang::Func
   if (Kernel.getBody())
     Finder.TraverseStmt(Kernel.getBody());
   const size_t Rank = Out.extents.size();
-  for (const clang::DeclRefExpr *Ref : Finder.Found) {
+  for (const clang::DeclRefExpr *Ref : Finder.found) {
     ArrayAccess Access;
     const clang::Expr *Node = Ref;
     bool Complete = Rank > 0;

@@ -73,7 +73,7 @@ int runCheck(const GlobalOptions &G, const CheckOptions &C, const std::vector<st
   AOpts.implicitInvariants = C.implicitInvariants;
   AOpts.waveSize = frontend::targetInfo(G.frontend.args.target).waveSize;
 
-  auto checkKernel = [&](frontend::ParsedUnit &U, const ann::KernelAnnotations &A) {
+  auto CheckKernel = [&](frontend::ParsedUnit &U, const ann::KernelAnnotations &A) {
     const clang::SourceManager &SM = U.context.getSourceManager();
     ++Checked;
     inv::KernelReport Report = inv::analyzeKernel(U.context, A, AOpts);
@@ -154,7 +154,7 @@ int runCheck(const GlobalOptions &G, const CheckOptions &C, const std::vector<st
           if (Instances.empty())
             Instances.push_back(std::move(A));
           for (const ann::KernelAnnotations &Instance : Instances)
-            checkKernel(U, Instance);
+            CheckKernel(U, Instance);
         }
       });
   Sink.sort();

@@ -44,146 +44,146 @@ struct LoadedKernel {
 };
 
 // Parses `file` and builds the bench spec of `kernel`; prints why not.
-std::optional<LoadedKernel> loadKernel(const GlobalOptions &G, const std::string &file,
-                                       const std::string &kernel) {
-  LoadedKernel loaded;
-  std::string error;
-  bool found = false;
+std::optional<LoadedKernel> loadKernel(const GlobalOptions &G, const std::string &File,
+                                       const std::string &Kernel) {
+  LoadedKernel Loaded;
+  std::string Error;
+  bool Found = false;
   frontend::FrontendResult R =
-      frontend::parseHipFiles({file}, G.frontend, [&](frontend::ParsedUnit &U) {
+      frontend::parseHipFiles({File}, G.frontend, [&](frontend::ParsedUnit &U) {
         for (const clang::FunctionDecl *K : ann::findKernels(U.context)) {
-          if (K->getNameAsString() != kernel)
+          if (K->getNameAsString() != Kernel)
             continue;
-          found = true;
-          model::KernelModel km = model::buildKernelModel(U.context, *K);
+          Found = true;
+          model::KernelModel Km = model::buildKernelModel(U.context, *K);
           ann::KernelAnnotations A = ann::collectKernelAnnotations(U.context, *K, U.pragmas);
-          harness::BenchSpecResult built = harness::buildBenchSpec(km, A);
-          if (!built.spec) {
-            error = built.error;
+          harness::BenchSpecResult Built = harness::buildBenchSpec(Km, A);
+          if (!Built.spec) {
+            Error = Built.error;
             return;
           }
-          loaded.spec = std::move(built.spec);
+          Loaded.spec = std::move(Built.spec);
           return;
         }
       });
   if (reportFrontendFailure(R))
     return std::nullopt;
-  if (!found) {
-    llvm::errs() << "ave-rewrite: error: " << file << ": no kernel named '" << kernel << "'\n";
+  if (!Found) {
+    llvm::errs() << "ave-rewrite: error: " << File << ": no kernel named '" << Kernel << "'\n";
     return std::nullopt;
   }
-  if (!loaded.spec) {
-    llvm::errs() << "ave-rewrite: error: " << file << ": " << error << "\n";
+  if (!Loaded.spec) {
+    llvm::errs() << "ave-rewrite: error: " << File << ": " << Error << "\n";
     return std::nullopt;
   }
-  auto buffer = llvm::MemoryBuffer::getFile(file);
-  if (!buffer) {
-    llvm::errs() << "ave-rewrite: error: cannot read " << file << "\n";
+  auto Buffer = llvm::MemoryBuffer::getFile(File);
+  if (!Buffer) {
+    llvm::errs() << "ave-rewrite: error: cannot read " << File << "\n";
     return std::nullopt;
   }
-  loaded.source = {file, (*buffer)->getBuffer().str()};
-  return loaded;
+  Loaded.source = {File, (*Buffer)->getBuffer().str()};
+  return Loaded;
 }
 
 int runHarness(const GlobalOptions &G, const HarnessOptions &H) {
-  auto fail = [](const std::string &message) {
-    llvm::errs() << "ave-rewrite: error: " << message << "\n";
+  auto Fail = [](const std::string &Message) {
+    llvm::errs() << "ave-rewrite: error: " << Message << "\n";
     return 2;
   };
-  std::string error;
-  std::optional<harness::Bindings> given = harness::parseShapeText(H.shape, error);
-  if (!given)
-    return fail(error);
-  std::optional<LoadedKernel> candidate = loadKernel(G, H.file, H.kernel);
-  if (!candidate)
+  std::string Error;
+  std::optional<harness::Bindings> Given = harness::parseShapeText(H.shape, Error);
+  if (!Given)
+    return Fail(Error);
+  std::optional<LoadedKernel> Candidate = loadKernel(G, H.file, H.kernel);
+  if (!Candidate)
     return 2;
-  harness::BundleRequest request;
-  request.candidate = *candidate->spec;
-  request.candidateSource = candidate->source;
+  harness::BundleRequest Request;
+  Request.candidate = *Candidate->spec;
+  Request.candidateSource = Candidate->source;
   if (!H.reference.empty()) {
-    std::optional<LoadedKernel> reference =
+    std::optional<LoadedKernel> Reference =
         loadKernel(G, H.reference, H.referenceKernel.empty() ? H.kernel : H.referenceKernel);
-    if (!reference)
+    if (!Reference)
       return 2;
-    request.reference = *reference->spec;
-    request.referenceSource = reference->source;
+    Request.reference = *Reference->spec;
+    Request.referenceSource = Reference->source;
   }
-  std::optional<harness::Shape> shape = harness::shapeForSpec(request.candidate, *given, error);
-  if (!shape)
-    return fail(error);
-  std::string violated = harness::violatedAssumption(request.candidate, *shape, error);
-  if (!error.empty())
-    return fail(error);
-  if (!violated.empty())
-    return fail("--shape " + shape->text() + " violates the kernel's assumption '" + violated +
+  std::optional<harness::Shape> Shape = harness::shapeForSpec(Request.candidate, *Given, Error);
+  if (!Shape)
+    return Fail(Error);
+  std::string Violated = harness::violatedAssumption(Request.candidate, *Shape, Error);
+  if (!Error.empty())
+    return Fail(Error);
+  if (!Violated.empty())
+    return Fail("--shape " + Shape->text() + " violates the kernel's assumption '" + Violated +
                 "'");
-  std::optional<harness::Shape> odd = harness::oddMultipleShape(request.candidate, *shape, error);
-  if (!odd)
-    return fail(error);
-  request.shape = *shape;
-  request.oddShape = *odd;
+  std::optional<harness::Shape> Odd = harness::oddMultipleShape(Request.candidate, *Shape, Error);
+  if (!Odd)
+    return Fail(Error);
+  Request.shape = *Shape;
+  Request.oddShape = *Odd;
   if (H.einsum == "attention") {
-    request.attention = harness::deriveAttention(request.candidate.tensors, error);
-    if (!request.attention)
-      return fail("--einsum attention: kernel '" + request.candidate.kernel + "': " + error);
+    Request.attention = harness::deriveAttention(Request.candidate.tensors, Error);
+    if (!Request.attention)
+      return Fail("--einsum attention: kernel '" + Request.candidate.kernel + "': " + Error);
   }
-  harness::ScalarValues values;
-  for (const std::string &text : H.params) {
-    std::optional<harness::ScalarValues> parsed = harness::parseParamText(text, error);
-    if (!parsed)
-      return fail(error);
-    for (const auto &[name, value] : *parsed)
-      if (!values.emplace(name, value).second)
-        return fail("--param: " + name + " is given twice");
+  harness::ScalarValues Values;
+  for (const std::string &Text : H.params) {
+    std::optional<harness::ScalarValues> Parsed = harness::parseParamText(Text, Error);
+    if (!Parsed)
+      return Fail(Error);
+    for (const auto &[name, value] : *Parsed)
+      if (!Values.emplace(name, value).second)
+        return Fail("--param: " + name + " is given twice");
   }
-  std::optional<std::vector<harness::ScalarBinding>> scalars =
-      harness::bindScalars(request.candidate, values, H.outputScales, H.scoreScale,
-                           request.attention.has_value(), error);
-  if (!scalars)
-    return fail(error);
-  request.scalars = std::move(*scalars);
-  harness::BundleResult bundle = harness::generateBundle(request);
-  if (bundle.files.empty())
-    return fail(bundle.error);
-  if (std::string e = harness::writeBundle(bundle.files, H.outputDir); !e.empty())
-    return fail(e);
-  const harness::Einsum &e = request.candidate.einsum;
-  std::string params;
-  for (const harness::ScalarBinding &b : request.scalars) {
-    std::ostringstream value;
-    value.precision(9); // enough for a float to print as the value it is
-    value << b.value;
-    params += (params.empty() ? "" : ", ") + b.name + "=" + value.str() + " (" +
-              harness::scalarRoleName(b.role) + ")";
+  std::optional<std::vector<harness::ScalarBinding>> Scalars =
+      harness::bindScalars(Request.candidate, Values, H.outputScales, H.scoreScale,
+                           Request.attention.has_value(), Error);
+  if (!Scalars)
+    return Fail(Error);
+  Request.scalars = std::move(*Scalars);
+  harness::BundleResult Bundle = harness::generateBundle(Request);
+  if (Bundle.files.empty())
+    return Fail(Bundle.error);
+  if (std::string E = harness::writeBundle(Bundle.files, H.outputDir); !E.empty())
+    return Fail(E);
+  const harness::Einsum &E = Request.candidate.einsum;
+  std::string Params;
+  for (const harness::ScalarBinding &B : Request.scalars) {
+    std::ostringstream Value;
+    Value.precision(9); // enough for a float to print as the value it is
+    Value << B.value;
+    Params += (Params.empty() ? "" : ", ") + B.name + "=" + Value.str() + " (" +
+              harness::scalarRoleName(B.role) + ")";
   }
-  std::string anchor = request.attention ? "PyTorch SDPA (run.sh, when torch imports)"
-                       : e.isGemm        ? "BLAS GEMM"
+  std::string Anchor = Request.attention ? "PyTorch SDPA (run.sh, when torch imports)"
+                       : E.isGemm        ? "BLAS GEMM"
                                          : "none";
-  std::string checkedAgainst = harness::referenceDescription(request);
+  std::string CheckedAgainst = harness::referenceDescription(Request);
   if (G.format == OutputFormat::Json) {
-    nlohmann::json scalarsJson = nlohmann::json::object();
-    for (const harness::ScalarBinding &b : request.scalars)
-      scalarsJson[b.name] = {{"value", b.value}, {"role", harness::scalarRoleName(b.role)}};
-    nlohmann::json j = {
-        {"kernel", request.candidate.kernel},
+    nlohmann::json ScalarsJson = nlohmann::json::object();
+    for (const harness::ScalarBinding &B : Request.scalars)
+      ScalarsJson[B.name] = {{"value", B.value}, {"role", harness::scalarRoleName(B.role)}};
+    nlohmann::json J = {
+        {"kernel", Request.candidate.kernel},
         {"bundle", H.outputDir},
-        {"einsum", e.text},
-        {"reference_function", checkedAgainst},
-        {"params", scalarsJson},
-        {"anchor", anchor},
-        {"gemm_anchor", e.isGemm && !request.attention},
-        {"shapes", {shape->text(), odd->text()}},
+        {"einsum", E.text},
+        {"reference_function", CheckedAgainst},
+        {"params", ScalarsJson},
+        {"anchor", Anchor},
+        {"gemm_anchor", E.isGemm && !Request.attention},
+        {"shapes", {Shape->text(), Odd->text()}},
         {"reference", H.reference.empty() ? nlohmann::json(nullptr) : nlohmann::json(H.reference)},
-        {"files", bundle.files.size()}};
-    llvm::outs() << j.dump(2) << "\n";
+        {"files", Bundle.files.size()}};
+    llvm::outs() << J.dump(2) << "\n";
     return 0;
   }
-  llvm::outs() << "wrote bench bundle for '" << request.candidate.kernel << "' to " << H.outputDir
-               << " (" << bundle.files.size() << " files)\n"
-               << "  checked against: " << checkedAgainst << " (double precision on the GPU)\n"
-               << "  anchor: " << anchor << "\n"
-               << (params.empty() ? "" : "  params: " + params + "\n")
-               << "  shapes: " << shape->text() << " (checked, timed), " << odd->text()
+  llvm::outs() << "wrote bench bundle for '" << Request.candidate.kernel << "' to " << H.outputDir
+               << " (" << Bundle.files.size() << " files)\n"
+               << "  checked against: " << CheckedAgainst << " (double precision on the GPU)\n"
+               << "  anchor: " << Anchor << "\n"
+               << (Params.empty() ? "" : "  params: " + Params + "\n")
+               << "  shapes: " << Shape->text() << " (checked, timed), " << Odd->text()
                << " (checked)\n"
                << "  reference kernel: " << (H.reference.empty() ? "none" : H.reference)
                << "\n  run: " << H.outputDir

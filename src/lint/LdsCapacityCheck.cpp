@@ -15,12 +15,12 @@ namespace {
 
 class SharedVars : public clang::RecursiveASTVisitor<SharedVars> {
 public:
-  std::vector<const clang::VarDecl *> Vars;
-  std::set<const clang::VarDecl *> Seen;
+  std::vector<const clang::VarDecl *> vars;
+  std::set<const clang::VarDecl *> seen;
   void add(const clang::Decl *D) {
     const auto *VD = llvm::dyn_cast<clang::VarDecl>(D);
-    if (VD && VD->hasAttr<clang::CUDASharedAttr>() && Seen.insert(VD).second)
-      Vars.push_back(VD);
+    if (VD && VD->hasAttr<clang::CUDASharedAttr>() && seen.insert(VD).second)
+      vars.push_back(VD);
   }
   bool VisitDeclRefExpr(clang::DeclRefExpr *DRE) {
     add(DRE->getDecl());
@@ -40,7 +40,7 @@ void LdsCapacityCheck::checkKernel(clang::ASTContext &Ctx, UnitState &, KernelSt
   Vars.TraverseStmt(K.kernel->getBody());
   uint64_t Total = 0;
   std::vector<std::pair<const clang::VarDecl *, uint64_t>> Sizes;
-  for (const clang::VarDecl *VD : Vars.Vars) {
+  for (const clang::VarDecl *VD : Vars.vars) {
     clang::QualType Ty = VD->getType();
     if (Ty->isIncompleteType() || Ty->isDependentType() || VD->hasExternalStorage())
       continue; // dynamic `extern __shared__`: sized at launch

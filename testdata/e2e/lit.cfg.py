@@ -5,7 +5,7 @@ import lit.formats
 config.name = "ave-rewrite"
 config.test_format = lit.formats.ShTest(True)
 config.suffixes = [".test", ".hip"]
-config.excludes = ["Inputs", "lit.cfg.py", "check_mutants.py", "jsoncheck.py"]
+config.excludes = ["Inputs", "lit.cfg.py", "check_mutants.py", "check_baseline.py", "jsoncheck.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.ave_binary_dir, "testdata", "e2e-out")
 

@@ -20,10 +20,10 @@ namespace ave::ann {
 //  "coordinates": [{"name", "bound"}], "layout", "explicitLayout", "line", "col"}],
 //  "pragmas": [{"kind", "text", "line", "col", "kernelLevel", "statementLine"
 //  (null at block end)}], "errors": [{"message", "line", "col"}]}
-nlohmann::json toJson(const KernelAnnotations &annotations, const clang::SourceManager &sm);
+nlohmann::json toJson(const KernelAnnotations &Annotations, const clang::SourceManager &Sm);
 
-void printText(llvm::raw_ostream &out, const KernelAnnotations &annotations,
-               const clang::SourceManager &sm);
+void printText(llvm::raw_ostream &Out, const KernelAnnotations &Annotations,
+               const clang::SourceManager &Sm);
 
 } // namespace ave::ann
 

@@ -71,7 +71,7 @@ enum class NameKind {
   IntegerMacro,    // object-like macro whose body is an integer (constant)
 };
 
-const char *nameKindName(NameKind kind);
+const char *nameKindName(NameKind Kind);
 
 struct NameResolution {
   NameKind kind = NameKind::Unresolved;
@@ -96,34 +96,34 @@ struct Expr {
   unsigned calleeEnd = 0;               // Call: end offset of the callee name
   NameResolution resolution;
 
-  static Expr intLiteral(std::int64_t value, unsigned begin, unsigned end);
-  static Expr identifier(std::string name, unsigned begin, unsigned end);
-  static Expr binary(BinaryOp op, Expr lhs, Expr rhs, unsigned begin, unsigned end);
+  static Expr intLiteral(std::int64_t Value, unsigned Begin, unsigned End);
+  static Expr identifier(std::string Name, unsigned Begin, unsigned End);
+  static Expr binary(BinaryOp Op, Expr Lhs, Expr Rhs, unsigned Begin, unsigned End);
 
-  bool isCallTo(std::string_view callee) const { return kind == ExprKind::Call && name == callee; }
+  bool isCallTo(std::string_view Callee) const { return kind == ExprKind::Call && name == Callee; }
 };
 
-const char *spelling(UnaryOp op);
-const char *spelling(BinaryOp op);
+const char *spelling(UnaryOp Op);
+const char *spelling(BinaryOp Op);
 
 // C precedence, higher binds tighter: `*` is 10, `||` is 1; ?: is 0.
-int precedence(BinaryOp op);
+int precedence(BinaryOp Op);
 
 // Prints C-like text with the fewest parentheses that keep the tree's shape:
 // parsing the printed text gives a tree equal to `expr` (offsets aside).
-std::string printExpr(const Expr &expr);
+std::string printExpr(const Expr &Expr);
 
 // Structural equality ignoring offsets and name resolutions.
-bool sameShape(const Expr &a, const Expr &b);
+bool sameShape(const Expr &A, const Expr &B);
 
 // Parses one whole expression; anything after it is an error.
-Result<Expr> parseExpression(std::string_view text);
+Result<Expr> parseExpression(std::string_view Text);
 
 // Calls `visit` on `expr` and every sub-expression, parents first.
-template <class Visit> void forEachNode(const Expr &expr, Visit &&visit) {
-  visit(expr);
-  for (const Expr &child : expr.operands)
-    forEachNode(child, visit);
+template <class Callback> void forEachNode(const Expr &Node, Callback &&Visit) {
+  Visit(Node);
+  for (const Expr &Child : Node.operands)
+    forEachNode(Child, Visit);
 }
 
 } // namespace ave::ann

@@ -47,7 +47,7 @@ struct AnnotationError {
 
 enum class TaggedDeclKind { PointerParameter, SharedArray, GlobalArray };
 
-const char *taggedDeclKindName(TaggedDeclKind kind);
+const char *taggedDeclKindName(TaggedDeclKind Kind);
 
 struct BoundTag {
   const clang::ValueDecl *decl = nullptr; // ParmVarDecl or VarDecl
@@ -78,26 +78,26 @@ struct KernelAnnotations {
   std::vector<AnnotationError> errors;
 
   // The first declaration of tensor `name` (it fixes the coordinate order).
-  const BoundTag *findTag(std::string_view tensor) const;
+  const BoundTag *findTag(std::string_view Tensor) const;
   // The tag on `decl`, if any.
-  const BoundTag *tagOn(const clang::ValueDecl *decl) const;
+  const BoundTag *tagOn(const clang::ValueDecl *Decl) const;
   const BoundPragma *launch() const;
 };
 
-KernelAnnotations collectKernelAnnotations(clang::ASTContext &context,
-                                           const clang::FunctionDecl &kernel, const PragmaLog &log);
+KernelAnnotations collectKernelAnnotations(clang::ASTContext &Context,
+                                           const clang::FunctionDecl &Kernel, const PragmaLog &Log);
 
 // `__global__` functions with a body in the main file and the headers it
 // includes, in source order (template patterns included).
-std::vector<const clang::FunctionDecl *> findKernels(clang::ASTContext &context);
+std::vector<const clang::FunctionDecl *> findKernels(clang::ASTContext &Context);
 
 // The instantiations with a body of a template kernel pattern (explicit or
 // implicit), in the order Clang made them; empty for a plain kernel.
-std::vector<const clang::FunctionDecl *> kernelInstantiations(const clang::FunctionDecl &kernel);
+std::vector<const clang::FunctionDecl *> kernelInstantiations(const clang::FunctionDecl &Kernel);
 
 // A `#pragma ave` that is not inside the body of one of `kernels`.
-std::vector<AnnotationError> findStrayPragmas(clang::ASTContext &context, const PragmaLog &log,
-                                              llvm::ArrayRef<const clang::FunctionDecl *> kernels);
+std::vector<AnnotationError> findStrayPragmas(clang::ASTContext &Context, const PragmaLog &Log,
+                                              llvm::ArrayRef<const clang::FunctionDecl *> Kernels);
 
 } // namespace ave::ann
 

@@ -22,7 +22,7 @@ namespace ave::ann {
 
 enum class PragmaKind { Assert, Assume, Launch, Reset };
 
-const char *pragmaKindName(PragmaKind kind);
+const char *pragmaKindName(PragmaKind Kind);
 
 struct LaunchShape {
   std::vector<Expr> block; // 1..3 dimensions (x, y, z)
@@ -38,10 +38,10 @@ struct Pragma {
 };
 
 // `text` is what follows `#pragma ave` (leading blanks allowed).
-Result<Pragma> parsePragma(std::string_view text);
+Result<Pragma> parsePragma(std::string_view Text);
 
 // Canonical text without the `#pragma ave` prefix, e.g. "assert tag(x) == A(i, j)".
-std::string printPragma(const Pragma &pragma);
+std::string printPragma(const Pragma &Pragma);
 
 } // namespace ave::ann
 

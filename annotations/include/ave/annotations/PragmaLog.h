@@ -38,10 +38,10 @@ struct RecordedPragma {
 
   // Location of byte `offset` of `text`; blanks between tokens map to the
   // end of the token before them, offsets past the end to the last token's end.
-  clang::SourceLocation locationOf(unsigned offset) const;
+  clang::SourceLocation locationOf(unsigned Offset) const;
   // [begin, end) of `text` as a token-granular SourceRange suitable for
   // diagnostics (a character range of the exact bytes).
-  clang::CharSourceRange rangeOf(unsigned begin, unsigned end) const;
+  clang::CharSourceRange rangeOf(unsigned Begin, unsigned End) const;
 };
 
 struct PragmaLog {
@@ -50,7 +50,7 @@ struct PragmaLog {
   // TILE 16`), by name; #undef removes them. Lets specs and pragmas name them.
   std::map<std::string, std::int64_t> integerMacros;
 
-  std::optional<std::int64_t> integerMacro(const std::string &name) const;
+  std::optional<std::int64_t> integerMacro(const std::string &Name) const;
 };
 
 // Installs the `#pragma ave` handler and the integer-macro recorder on `PP`.

@@ -22,9 +22,9 @@ struct ParseNote {
 // position (for example "expected ... here" at the end of the text).
 struct ParseError {
   ParseError() = default;
-  ParseError(unsigned begin, unsigned end, std::string message,
-             std::optional<ParseNote> note = std::nullopt)
-      : begin(begin), end(end), message(std::move(message)), note(std::move(note)) {}
+  ParseError(unsigned Begin, unsigned End, std::string Message,
+             std::optional<ParseNote> Note = std::nullopt)
+      : begin(Begin), end(End), message(std::move(Message)), note(std::move(Note)) {}
 
   unsigned begin = 0;
   unsigned end = 0;
@@ -34,8 +34,8 @@ struct ParseError {
 
 template <class T> class Result {
 public:
-  Result(T value) : Storage(std::move(value)) {}
-  Result(ParseError error) : Storage(std::move(error)) {}
+  Result(T Value) : Storage(std::move(Value)) {}
+  Result(ParseError Error) : Storage(std::move(Error)) {}
 
   bool ok() const { return Storage.index() == 0; }
   explicit operator bool() const { return ok(); }

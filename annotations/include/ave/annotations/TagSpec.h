@@ -32,7 +32,7 @@ struct TagSpec {
   unsigned end = 0;                    // end offset of the whole spec
 
   // Index of the coordinate called `name`, or -1.
-  int coordinateIndex(std::string_view name) const;
+  int coordinateIndex(std::string_view Name) const;
   // The explicit layout, or rowMajorLayout(*this).
   Expr effectiveLayout() const;
 };
@@ -40,12 +40,12 @@ struct TagSpec {
 // Horner form over the bounds: ((c1 * B2 + c2) * B3 + c3) ...; for two
 // coordinates `m * K + k`. Synthesized nodes span the spec's text; the
 // coordinate and bound leaves keep their own offsets.
-Expr rowMajorLayout(const TagSpec &spec);
+Expr rowMajorLayout(const TagSpec &Spec);
 
-Result<TagSpec> parseTagSpec(std::string_view text);
+Result<TagSpec> parseTagSpec(std::string_view Text);
 
 // Canonical text, e.g. "A(m < M, k < K) = m * K + k".
-std::string printTagSpec(const TagSpec &spec);
+std::string printTagSpec(const TagSpec &Spec);
 
 } // namespace ave::ann
 

@@ -31,9 +31,9 @@ namespace ave::harness {
 
 enum class ElementType { F32, F64, F16, BF16 };
 
-const char *elementTypeName(ElementType type); // "f32", ...
+const char *elementTypeName(ElementType Type); // "f32", ...
 // The dtype spelled as the generated C++ reads it: "float", "__half", ...
-std::optional<ElementType> elementTypeFromSpelling(const std::string &spelling);
+std::optional<ElementType> elementTypeFromSpelling(const std::string &Spelling);
 
 struct BenchTensor {
   std::string param;       // the kernel parameter
@@ -106,7 +106,7 @@ struct BenchSpec {
 
   const BenchTensor &output() const { return tensors[einsum.output]; }
   // The bound of coordinate `name` (from the first tensor that has it).
-  const ann::Expr *coordinateBound(const std::string &name) const;
+  const ann::Expr *coordinateBound(const std::string &Name) const;
 };
 
 struct BenchSpecResult {
@@ -118,16 +118,16 @@ struct BenchSpecResult {
 // launch pragma, an untagged pointer, a scalar that is neither an integer
 // nor float/double, two outputs, a template kernel...) say what the bundle
 // would need.
-BenchSpecResult buildBenchSpec(const model::KernelModel &kernel,
-                               const ann::KernelAnnotations &annotations);
+BenchSpecResult buildBenchSpec(const model::KernelModel &Kernel,
+                               const ann::KernelAnnotations &Annotations);
 
 // The einsum the tags spell; pure, on the tensors alone.
-std::optional<Einsum> deriveEinsum(const std::vector<BenchTensor> &tensors, std::string &error);
+std::optional<Einsum> deriveEinsum(const std::vector<BenchTensor> &Tensors, std::string &Error);
 
 // The attention roles of the tensors (Attention above): three inputs and one
 // output whose coordinates split into shared batch names and exactly one
 // query, key, head and value name. The error says which role is missing.
-std::optional<Attention> deriveAttention(const std::vector<BenchTensor> &tensors,
-                                         std::string &error);
+std::optional<Attention> deriveAttention(const std::vector<BenchTensor> &Tensors,
+                                         std::string &Error);
 
 } // namespace ave::harness

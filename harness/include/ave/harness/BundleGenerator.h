@@ -54,14 +54,14 @@ struct BundleResult {
   std::string error; // set when files is empty
 };
 
-BundleResult generateBundle(const BundleRequest &request);
+BundleResult generateBundle(const BundleRequest &Request);
 
 // What the bundle checks the kernel against, e.g.
 // "einsum X(r, c) -> Y(r, c), times alpha" (also in problem.h and the JSON).
-std::string referenceDescription(const BundleRequest &request);
+std::string referenceDescription(const BundleRequest &Request);
 
 // Writes every file under `directory` (created as needed). Empty on success.
-std::string writeBundle(const std::vector<BundleFile> &files, const std::string &directory);
+std::string writeBundle(const std::vector<BundleFile> &Files, const std::string &Directory);
 
 // The files every bundle carries unchanged (driver, checker, scripts, the
 // HIP-on-CUDA headers, ave/annotations.h, ave/matrix_core.h), embedded at
@@ -70,6 +70,6 @@ std::string writeBundle(const std::vector<BundleFile> &files, const std::string 
 const std::vector<BundleFile> &staticBundleFiles();
 
 // "" when the two kernels take the same parameters (name, kind, type).
-std::string compareSignatures(const BenchSpec &candidate, const BenchSpec &reference);
+std::string compareSignatures(const BenchSpec &Candidate, const BenchSpec &Reference);
 
 } // namespace ave::harness

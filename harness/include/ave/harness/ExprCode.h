@@ -12,10 +12,10 @@ namespace ave::harness {
 
 // How the generated code names an identifier node (a size, a coordinate);
 // nullopt: the name cannot appear in generated code (the error says which).
-using NameSpelling = std::function<std::optional<std::string>(const ann::Expr &identifier)>;
+using NameSpelling = std::function<std::optional<std::string>(const ann::Expr &Identifier)>;
 
 // Fully parenthesised int64_t arithmetic, e.g. "((int64_t(m) * K) + k)".
 // Named integer constants become their value. Empty on error.
-std::string exprToCpp(const ann::Expr &expr, const NameSpelling &spell, std::string &error);
+std::string exprToCpp(const ann::Expr &Expr, const NameSpelling &Spell, std::string &Error);
 
 } // namespace ave::harness

@@ -21,7 +21,7 @@ namespace ave::harness {
 
 enum class ScalarRole { OutputScale, ScoreScale };
 
-const char *scalarRoleName(ScalarRole role); // "output-scale", "score-scale"
+const char *scalarRoleName(ScalarRole Role); // "output-scale", "score-scale"
 
 struct ScalarBinding {
   std::string name;
@@ -35,15 +35,15 @@ struct ScalarBinding {
 using ScalarValues = std::map<std::string, double>;
 
 // "alpha=1.5,beta=-0.25" (blanks allowed around the separators).
-std::optional<ScalarValues> parseParamText(const std::string &text, std::string &error);
+std::optional<ScalarValues> parseParamText(const std::string &Text, std::string &Error);
 
 // One binding per BenchSpec::floats, in order. `outputScales` are the names
 // given to --scales-output, `scoreScale` the one given to --score-scale
 // (empty: none); `attention` says whether the attention reference is used.
-std::optional<std::vector<ScalarBinding>> bindScalars(const BenchSpec &spec,
-                                                      const ScalarValues &values,
-                                                      const std::vector<std::string> &outputScales,
-                                                      const std::string &scoreScale, bool attention,
-                                                      std::string &error);
+std::optional<std::vector<ScalarBinding>> bindScalars(const BenchSpec &Spec,
+                                                      const ScalarValues &Values,
+                                                      const std::vector<std::string> &OutputScales,
+                                                      const std::string &ScoreScale, bool Attention,
+                                                      std::string &Error);
 
 } // namespace ave::harness

@@ -26,28 +26,28 @@ struct Shape {
 };
 
 // "M=4096,N=4096,K=4096" (blanks allowed around the separators).
-std::optional<Bindings> parseShapeText(const std::string &text, std::string &error);
+std::optional<Bindings> parseShapeText(const std::string &Text, std::string &Error);
 
 // Orders `given` as the kernel's size parameters; every size must be bound
 // and every name must be a size.
-std::optional<Shape> shapeForSpec(const BenchSpec &spec, const Bindings &given, std::string &error);
+std::optional<Shape> shapeForSpec(const BenchSpec &Spec, const Bindings &Given, std::string &Error);
 
 // Integer value of an annotation expression with C semantics for / and %
 // (truncation), comparisons and logic giving 0/1. Identifiers resolve to
 // the binding of their name (parameters, coordinates) or, for named
 // constants, to their value.
-std::optional<std::int64_t> evaluate(const ann::Expr &expr, const Bindings &bindings,
-                                     std::string &error);
+std::optional<std::int64_t> evaluate(const ann::Expr &Expr, const Bindings &Bindings,
+                                     std::string &Error);
 
 // The text of the first kernel-level assumption `shape` violates, or empty.
-std::string violatedAssumption(const BenchSpec &spec, const Shape &shape, std::string &error);
+std::string violatedAssumption(const BenchSpec &Spec, const Shape &Shape, std::string &Error);
 
 // The second shape a bundle checks: every size becomes an odd multiple of
 // the granule the kernel's `assume` facts require of it (`M % 16 == 0`: 16;
 // none: 1), just under the given size and different for each size (the
 // i-th size steps i odd multiples further down), so power-of-two accidents
 // and swapped dimensions show. Every assumption must still hold.
-std::optional<Shape> oddMultipleShape(const BenchSpec &spec, const Shape &given,
-                                      std::string &error);
+std::optional<Shape> oddMultipleShape(const BenchSpec &Spec, const Shape &Given,
+                                      std::string &Error);
 
 } // namespace ave::harness

@@ -2,6 +2,7 @@
 // answer every obligation it produces.
 #pragma once
 
+#include "ave/invariants/Counterexample.h"
 #include "ave/invariants/LdsAccess.h"
 #include "ave/invariants/Obligation.h"
 #include "ave/invariants/Solver.h"
@@ -30,12 +31,6 @@ struct AnalysisOptions {
 struct AnalysisNote {
   clang::SourceLocation location;
   std::string message;
-};
-
-// One line of a counterexample note, with where it points.
-struct CounterexampleLine {
-  clang::SourceLocation location; // invalid: no location of its own
-  std::string text;
 };
 
 struct ObligationResult {

@@ -57,13 +57,13 @@ struct LayoutMatchResult {
 /// one matcher per kernel serves every access of every tagged pointer.
 class LayoutMatcher {
 public:
-  explicit LayoutMatcher(TermContext &ctx) : Ctx(ctx) {}
+  explicit LayoutMatcher(TermContext &Ctx) : Ctx(Ctx) {}
 
-  LayoutMatchResult match(const TagLayout &layout, const Term *index,
-                          LayoutMatchStrategy strategy = LayoutMatchStrategy::Coefficients);
+  LayoutMatchResult match(const TagLayout &Layout, const Term *Index,
+                          LayoutMatchStrategy Strategy = LayoutMatchStrategy::Coefficients);
 
   /// The address term of a layout (row-major when `layout.address` is null).
-  const Term *addressOf(const TagLayout &layout);
+  const Term *addressOf(const TagLayout &Layout);
 
   /// Number of distinct layouts decomposed so far.
   size_t cachedLayouts() const { return Cache.size(); }
@@ -82,12 +82,12 @@ private:
     Polynomial offset;           // the part of the address without coordinates
   };
 
-  const Decomposition &decompose(const TagLayout &layout);
-  Decomposition computeDecomposition(const TagLayout &layout);
-  LayoutMatchResult matchCoefficients(const Decomposition &d, const Polynomial &index);
-  LayoutMatchResult matchDivision(const Decomposition &d, const Polynomial &index);
-  void addBoundConditions(LayoutMatchResult &result, const Stride &stride, const Term *value);
-  std::string strideText(const Stride &stride);
+  const Decomposition &decompose(const TagLayout &Layout);
+  Decomposition computeDecomposition(const TagLayout &Layout);
+  LayoutMatchResult matchCoefficients(const Decomposition &D, const Polynomial &Index);
+  LayoutMatchResult matchDivision(const Decomposition &D, const Polynomial &Index);
+  void addBoundConditions(LayoutMatchResult &Result, const Stride &Stride, const Term *Value);
+  std::string strideText(const Stride &Stride);
 
   TermContext &Ctx;
   std::map<std::vector<const Term *>, Decomposition> Cache;

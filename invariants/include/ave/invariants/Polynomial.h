@@ -25,53 +25,53 @@ using Monomial = std::vector<const Term *>;
 /// Orders monomials by degree, then atom ids: deterministic and independent
 /// of how the polynomial was built.
 struct MonomialLess {
-  bool operator()(const Monomial &a, const Monomial &b) const;
+  bool operator()(const Monomial &A, const Monomial &B) const;
 };
 
 class Polynomial {
 public:
   Polynomial() = default;
-  static Polynomial constant(int64_t value);
-  static Polynomial atom(const Term *atom);
-  static Polynomial monomial(Monomial mono, int64_t coefficient);
+  static Polynomial constant(int64_t Value);
+  static Polynomial atom(const Term *Atom);
+  static Polynomial monomial(Monomial Mono, int64_t Coefficient);
 
   /// nullopt when a coefficient would overflow int64 (the caller then keeps
   /// the expression as an atom).
-  std::optional<Polynomial> plus(const Polynomial &other) const;
-  std::optional<Polynomial> minus(const Polynomial &other) const;
-  std::optional<Polynomial> times(const Polynomial &other) const;
-  std::optional<Polynomial> scaled(int64_t factor) const;
+  std::optional<Polynomial> plus(const Polynomial &Other) const;
+  std::optional<Polynomial> minus(const Polynomial &Other) const;
+  std::optional<Polynomial> times(const Polynomial &Other) const;
+  std::optional<Polynomial> scaled(int64_t Factor) const;
 
   bool isZero() const { return Terms.empty(); }
   bool isConstant() const;
   int64_t constantPart() const;
-  int64_t coefficientOf(const Monomial &mono) const;
+  int64_t coefficientOf(const Monomial &Mono) const;
   /// Every (monomial, coefficient) with a non-zero coefficient.
   const std::map<Monomial, int64_t, MonomialLess> &terms() const { return Terms; }
   /// True if every coefficient (the constant included) is a multiple of d.
-  bool allCoefficientsDivisibleBy(int64_t d) const;
+  bool allCoefficientsDivisibleBy(int64_t D) const;
   /// Exact division of all coefficients; only valid when divisible.
-  Polynomial dividedExactly(int64_t d) const;
-  bool operator==(const Polynomial &other) const { return Terms == other.Terms; }
+  Polynomial dividedExactly(int64_t D) const;
+  bool operator==(const Polynomial &Other) const { return Terms == Other.Terms; }
 
 private:
-  void addTerm(const Monomial &mono, int64_t coefficient, bool &overflow);
+  void addTerm(const Monomial &Mono, int64_t Coefficient, bool &Overflow);
   std::map<Monomial, int64_t, MonomialLess> Terms;
 };
 
 /// True if every atom of `divisor` occurs in `mono` at least as often.
-bool monomialDivides(const Monomial &divisor, const Monomial &mono);
+bool monomialDivides(const Monomial &Divisor, const Monomial &Mono);
 /// `mono` with the atoms of `divisor` removed (precondition: it divides).
-Monomial monomialQuotient(const Monomial &mono, const Monomial &divisor);
+Monomial monomialQuotient(const Monomial &Mono, const Monomial &Divisor);
 /// Product of monomials.
-Monomial monomialProduct(const Monomial &a, const Monomial &b);
+Monomial monomialProduct(const Monomial &A, const Monomial &B);
 
-Polynomial toPolynomial(TermContext &ctx, const Term *term);
+Polynomial toPolynomial(TermContext &Ctx, const Term *Term);
 /// Sum of products, highest degree first: `by*K*16 + K*ty + k0 + tx`.
-const Term *toTerm(TermContext &ctx, const Polynomial &poly);
-const Term *toTerm(TermContext &ctx, const Monomial &mono);
+const Term *toTerm(TermContext &Ctx, const Polynomial &Poly);
+const Term *toTerm(TermContext &Ctx, const Monomial &Mono);
 /// toTerm(toPolynomial(term)): the canonical form of an integer term.
-const Term *normalize(TermContext &ctx, const Term *term);
-std::string print(const Polynomial &poly);
+const Term *normalize(TermContext &Ctx, const Term *Term);
+std::string print(const Polynomial &Poly);
 
 } // namespace ave::inv

@@ -41,31 +41,31 @@ class ObligationSolver {
 public:
   /// Every term passed in must come from `ctx`; `timeoutMs` bounds each
   /// check (a timeout is Unknown).
-  ObligationSolver(TermContext &ctx, unsigned timeoutMs);
+  ObligationSolver(TermContext &Ctx, unsigned TimeoutMs);
   ~ObligationSolver();
   ObligationSolver(const ObligationSolver &) = delete;
   ObligationSolver &operator=(const ObligationSolver &) = delete;
 
   /// Asserted for every later query (and its evaluation must be defined).
-  void addFact(const Term *fact);
+  void addFact(const Term *Fact);
   const std::vector<const Term *> &facts() const { return Facts; }
 
   /// Searches for an execution satisfying the facts in which `violation`
   /// holds. `observe` lists terms whose values the caller wants reported
   /// (element coordinates, writer thread ids, ...).
-  SolverResult check(const Term *violation, const std::vector<const Term *> &observe = {});
+  SolverResult check(const Term *Violation, const std::vector<const Term *> &Observe = {});
   /// Only whether such an execution exists: no model is read back (the
   /// interpretation's own questions, asked by the dozen per kernel).
-  SolverResult decide(const Term *query);
+  SolverResult decide(const Term *Query);
 
   /// Re-evaluates facts and violation under a Violated result's assignment
   /// with C semantics (see Counterexample.h).
-  bool confirms(const Term *violation, const SolverResult &result) const;
+  bool confirms(const Term *Violation, const SolverResult &Result) const;
 
 private:
-  SolverResult run(const Term *violation, const std::vector<const Term *> &observe, bool withModel);
+  SolverResult run(const Term *Violation, const std::vector<const Term *> &Observe, bool WithModel);
   struct Backend;
-  Backend &backendFor(bool bitVectors);
+  Backend &backendFor(bool BitVectors);
 
   TermContext &Ctx; // for simplifying queries before encoding
   unsigned TimeoutMs;

@@ -62,8 +62,8 @@ enum class SymbolKind {
   Other,
 };
 
-bool isComparison(TermKind kind);
-bool isBitwise(TermKind kind); // & | ^ << >> ~: need the bit-vector encoding
+bool isComparison(TermKind Kind);
+bool isBitwise(TermKind Kind); // & | ^ << >> ~: need the bit-vector encoding
 
 class Term {
 public:
@@ -73,16 +73,23 @@ public:
 
   bool isConstant() const { return Kind == TermKind::Constant; }
   bool isSymbol() const { return Kind == TermKind::Symbol; }
-  bool isConstant(int64_t v) const { return isConstant() && Value == v; }
+  bool isConstant(int64_t V) const { return isConstant() && Value == V; }
   /// True for terms whose value is always 0 or 1 (comparisons, logic).
   bool isBoolean() const;
 
   int64_t value() const { return Value; }           // Constant
   const std::string &name() const { return Name; }  // Symbol, Apply
+  /// Symbol: made by freshCopy() or freshSymbol(), never written by the user.
+  bool isFresh() const { return Fresh; }
+  /// Symbol: the symbol freshCopy() copied (null for any other symbol).
+  const Term *copiedFrom() const { return CopiedFrom; }
+  /// Symbol: the name as the user knows it, without the `'n` a fresh symbol
+  /// carries (`k0` for `k0'1` and for its copy `k0'1'7`).
+  const std::string &baseName() const { return BaseName.empty() ? Name : BaseName; }
   SymbolKind symbolKind() const { return SymKind; } // Symbol
   unsigned dim() const { return Dim; }              // Symbol: 0..2 for x/y/z
   std::span<const Term *const> operands() const { return Operands; }
-  const Term *operand(size_t i) const { return Operands[i]; }
+  const Term *operand(size_t I) const { return Operands[I]; }
   size_t numOperands() const { return Operands.size(); }
 
 private:
@@ -95,6 +102,11 @@ private:
   std::string Name;
   std::vector<const Term *> Operands;
   size_t Hash = 0;
+  // Identity of fresh symbols (not part of structural equality: their names
+  // are unique already).
+  bool Fresh = false;
+  const Term *CopiedFrom = nullptr;
+  std::string BaseName;
 };
 
 using TermMap = std::map<const Term *, const Term *>;
@@ -108,63 +120,65 @@ public:
   TermContext(const TermContext &) = delete;
   TermContext &operator=(const TermContext &) = delete;
 
-  const Term *constant(int64_t value);
+  const Term *constant(int64_t Value);
   const Term *trueTerm() { return constant(1); }
   const Term *falseTerm() { return constant(0); }
-  const Term *symbol(const std::string &name, SymbolKind kind = SymbolKind::Other,
-                     unsigned dim = 0);
+  const Term *symbol(const std::string &Name, SymbolKind Kind = SymbolKind::Other,
+                     unsigned Dim = 0);
   /// `threadIdx.x` etc. with the matching kind.
-  const Term *builtin(SymbolKind kind, unsigned dim);
+  const Term *builtin(SymbolKind Kind, unsigned Dim);
   /// A new symbol named `<name>'<n>`, never equal to an existing one. Keeps
   /// kind and dim of `original` (a writer thread's copy is still a thread id).
-  const Term *freshCopy(const Term *original);
-  const Term *freshSymbol(const std::string &base, SymbolKind kind = SymbolKind::Fresh);
-  const Term *apply(const std::string &function, std::vector<const Term *> args);
+  const Term *freshCopy(const Term *Original);
+  const Term *freshSymbol(const std::string &Base, SymbolKind Kind = SymbolKind::Fresh);
+  const Term *apply(const std::string &Function, std::vector<const Term *> Args);
 
-  const Term *add(const Term *a, const Term *b);
-  const Term *sub(const Term *a, const Term *b);
-  const Term *mul(const Term *a, const Term *b);
-  const Term *div(const Term *a, const Term *b);
-  const Term *rem(const Term *a, const Term *b);
-  const Term *bitAnd(const Term *a, const Term *b);
-  const Term *bitOr(const Term *a, const Term *b);
-  const Term *bitXor(const Term *a, const Term *b);
-  const Term *shl(const Term *a, const Term *b);
-  const Term *shr(const Term *a, const Term *b);
-  const Term *neg(const Term *a);
-  const Term *bitNot(const Term *a);
-  const Term *lt(const Term *a, const Term *b);
-  const Term *le(const Term *a, const Term *b);
-  const Term *gt(const Term *a, const Term *b);
-  const Term *ge(const Term *a, const Term *b);
-  const Term *eq(const Term *a, const Term *b);
-  const Term *ne(const Term *a, const Term *b);
-  const Term *logicalAnd(const Term *a, const Term *b);
-  const Term *logicalOr(const Term *a, const Term *b);
-  const Term *logicalNot(const Term *a);
-  const Term *select(const Term *cond, const Term *a, const Term *b);
+  const Term *add(const Term *A, const Term *B);
+  const Term *sub(const Term *A, const Term *B);
+  const Term *mul(const Term *A, const Term *B);
+  const Term *div(const Term *A, const Term *B);
+  const Term *rem(const Term *A, const Term *B);
+  const Term *bitAnd(const Term *A, const Term *B);
+  const Term *bitOr(const Term *A, const Term *B);
+  const Term *bitXor(const Term *A, const Term *B);
+  const Term *shl(const Term *A, const Term *B);
+  const Term *shr(const Term *A, const Term *B);
+  const Term *neg(const Term *A);
+  const Term *bitNot(const Term *A);
+  const Term *lt(const Term *A, const Term *B);
+  const Term *le(const Term *A, const Term *B);
+  const Term *gt(const Term *A, const Term *B);
+  const Term *ge(const Term *A, const Term *B);
+  const Term *eq(const Term *A, const Term *B);
+  const Term *ne(const Term *A, const Term *B);
+  const Term *logicalAnd(const Term *A, const Term *B);
+  const Term *logicalOr(const Term *A, const Term *B);
+  const Term *logicalNot(const Term *A);
+  const Term *select(const Term *Cond, const Term *A, const Term *B);
   /// Conjunction of all (true for none).
-  const Term *allOf(std::span<const Term *const> conditions);
+  const Term *allOf(std::span<const Term *const> Conditions);
 
   /// Builds an operator term of `kind` from operands, with canonicalization.
   /// Not for Constant/Symbol/Apply (use the named builders).
-  const Term *make(TermKind kind, std::span<const Term *const> operands);
+  const Term *make(TermKind Kind, std::span<const Term *const> Operands);
   /// Same node shape as `like` (kind, name, symbol data) with new operands.
-  const Term *rebuild(const Term *like, std::span<const Term *const> operands);
+  const Term *rebuild(const Term *Like, std::span<const Term *const> Operands);
 
   size_t size() const { return Storage.size(); }
 
 private:
   struct KeyHash {
-    size_t operator()(const Term *t) const { return t->hash(); }
+    size_t operator()(const Term *T) const { return T->hash(); }
   };
   struct KeyEqual {
-    bool operator()(const Term *a, const Term *b) const;
+    bool operator()(const Term *A, const Term *B) const;
   };
-  const Term *intern(Term &&candidate);
-  const Term *raw(TermKind kind, std::vector<const Term *> operands);
-  const Term *foldIfConstant(TermKind kind, std::span<const Term *const> operands);
-  const Term *asBoolean(const Term *a);
+  const Term *intern(Term &&Candidate);
+  const Term *makeFresh(const std::string &Base, SymbolKind Kind, unsigned Dim,
+                        const Term *Original);
+  const Term *raw(TermKind Kind, std::vector<const Term *> Operands);
+  const Term *foldIfConstant(TermKind Kind, std::span<const Term *const> Operands);
+  const Term *asBoolean(const Term *A);
 
   std::deque<Term> Storage;
   std::unordered_map<const Term *, const Term *, KeyHash, KeyEqual> Interned;
@@ -173,24 +187,24 @@ private:
 
 /// Replaces every occurrence of a key (any subterm, usually a symbol) by its
 /// value, rebuilding with canonicalization.
-const Term *substitute(TermContext &ctx, const Term *term, const TermMap &replacements);
+const Term *substitute(TermContext &Ctx, const Term *Term, const TermMap &Replacements);
 
 /// Symbols in `term`, ordered by id, without duplicates.
-std::vector<const Term *> collectSymbols(const Term *term);
+std::vector<const Term *> collectSymbols(const Term *Term);
 /// Uninterpreted applications in `term`, ordered by id, without duplicates.
-std::vector<const Term *> collectApplications(const Term *term);
+std::vector<const Term *> collectApplications(const Term *Term);
 /// True if `needle` occurs in `term`.
-bool occursIn(const Term *needle, const Term *term);
+bool occursIn(const Term *Needle, const Term *Term);
 /// True if `term` contains an operator that needs the bit-vector encoding.
-bool containsBitwise(const Term *term);
+bool containsBitwise(const Term *Term);
 
 /// Evaluates with exact C `int` semantics. nullopt when the execution is
 /// undefined (division by zero, signed overflow, out-of-range shift) or a
 /// symbol/application has no value in `values`. `&&`, `||` and `?:` evaluate
 /// only what C evaluates.
-std::optional<int64_t> evaluate(const Term *term, const Assignment &values);
+std::optional<int64_t> evaluate(const Term *Term, const Assignment &Values);
 
 /// C-like text: `by*16 + ty`, `tok(r)*K + k`, `(i + 1) % 2`.
-std::string print(const Term *term);
+std::string print(const Term *Term);
 
 } // namespace ave::inv

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The project's own clang-tidy rules (.clang-tidy: one naming convention,
+# functions under 100 lines) over every library folder and src/, warnings as
+# errors. Needs a configured build (compile_commands.json):
+#   scripts/tidy.sh [BUILD_DIR]        (default: build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+root=$(pwd)
+folders='support|frontend|annotations|model|invariants|rewriters|agent|harness|review|src'
+mapfile -t files < <(python3 - "$build" "$root" "$folders" <<'PY'
+import json, re, sys
+build, root, folders = sys.argv[1:]
+pattern = re.compile(r"^%s/(%s)/" % (re.escape(root), folders))
+for entry in json.load(open(f"{build}/compile_commands.json")):
+    path = entry["file"]
+    if pattern.match(path) and "/fuzz/" not in path:
+        print(path)
+PY
+)
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+run-clang-tidy-19 -quiet -p "$build" -j "$(nproc)" -header-filter="^${root}/(${folders})/" \
+  -warnings-as-errors='*' "${files[@]}" >"$log" 2>&1 || status=1
+grep -v -E '^[0-9]+ warnings? (and [0-9]+ errors? )?generated|^Suppressed|^Use -header-filter|^$|^clang-tidy-19 |^Running clang-tidy' "$log" || true
+if [ "$status" -ne 0 ]; then
+  echo "tidy: FAILED" >&2
+  exit 1
+fi
+echo "tidy: clean (${#files[@]} files)"
