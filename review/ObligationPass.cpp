@@ -121,15 +121,15 @@ public:
   bool VisitDeclRefExpr(clang::DeclRefExpr *E) {
     if (const auto *V = llvm::dyn_cast<clang::VarDecl>(E->getDecl()))
       if (V->isLocalVarDecl())
-        Locals.push_back(V);
+        locals.push_back(V);
     return true;
   }
   bool VisitStmt(clang::Stmt *S) {
-    Macro |= S->getBeginLoc().isMacroID() || S->getEndLoc().isMacroID();
+    macro |= S->getBeginLoc().isMacroID() || S->getEndLoc().isMacroID();
     return true;
   }
-  std::vector<const clang::VarDecl *> Locals;
-  bool Macro = false;
+  std::vector<const clang::VarDecl *> locals;
+  bool macro = false;
 };
 
 void resolveMacros(ann::Expr &E, const ann::PragmaLog &Log) {
@@ -171,7 +171,7 @@ void recordLocalDefinitions(clang::ASTContext &Ctx, const ann::KernelAnnotations
       continue;
     InitialiserScan Scan;
     Scan.TraverseStmt(const_cast<clang::Expr *>(Init));
-    if (Scan.Macro)
+    if (Scan.macro)
       continue;
     llvm::StringRef Text =
         clang::Lexer::getSourceText(clang::CharSourceRange::getTokenRange(Init->getSourceRange()),
@@ -182,7 +182,7 @@ void recordLocalDefinitions(clang::ASTContext &Ctx, const ann::KernelAnnotations
       continue;
     resolveMacros(*Parsed, Log);
     K.localDefinitions[Name] = std::move(*Parsed);
-    Work.insert(Work.end(), Scan.Locals.begin(), Scan.Locals.end());
+    Work.insert(Work.end(), Scan.locals.begin(), Scan.locals.end());
   }
   for (const std::string &Name : Ambiguous)
     K.localDefinitions.erase(Name);

@@ -58,11 +58,11 @@ class EmptyTree : public SourceTree {
 public:
   std::string label() const override { return "(precompiled prefix)"; }
   EntryKind entry(const std::string &Path) override {
-    Probed.insert(Path);
+    probed.insert(Path);
     return EntryKind::Missing;
   }
   std::optional<std::string> read(const std::string &Path, std::string &Error) override {
-    Probed.insert(Path);
+    probed.insert(Path);
     Error = "not available to a precompiled prefix";
     return std::nullopt;
   }
@@ -71,7 +71,7 @@ public:
                                            const std::vector<std::string> &) override {
     return {};
   }
-  std::set<std::string> Probed;
+  std::set<std::string> probed;
 };
 
 } // namespace
@@ -183,7 +183,7 @@ PrefixPchCache::Entry PrefixPchCache::build(const std::string &Prefix, const Uni
   }
   ++Built;
   E.pch = Pch;
-  E.probedInRepository = std::move(Tree.Probed);
+  E.probedInRepository = std::move(Tree.probed);
   if (Persistent) {
     nlohmann::json M = {{"inputs", fileStamps(Reads->paths)},
                         {"probed", nlohmann::json(E.probedInRepository)}};

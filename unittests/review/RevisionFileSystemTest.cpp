@@ -17,19 +17,19 @@ namespace {
 
 class FakeTree : public SourceTree {
 public:
-  std::map<std::string, std::string> Files;
+  std::map<std::string, std::string> files;
   std::string label() const override { return "fake"; }
   EntryKind entry(const std::string &Path) override {
-    if (Files.count(Path))
+    if (files.count(Path))
       return EntryKind::File;
-    for (const auto &[P, T] : Files)
+    for (const auto &[P, T] : files)
       if (P.rfind(Path + "/", 0) == 0)
         return EntryKind::Directory;
     return EntryKind::Missing;
   }
   std::optional<std::string> read(const std::string &Path, std::string &Error) override {
-    auto It = Files.find(Path);
-    if (It == Files.end()) {
+    auto It = files.find(Path);
+    if (It == files.end()) {
       Error = "missing";
       return std::nullopt;
     }
@@ -56,8 +56,8 @@ protected:
     write(Top + "/allowed/inc/x.h", "allowed");
     write(Top + "/denied/secret", "secret");
     ASSERT_EQ(symlink((Top + "/allowed").c_str(), (Top + "/link").c_str()), 0);
-    Tree.Files["kernels/k.hip"] = "from the revision";
-    Tree.Files["kernels/tile.h"] = "header";
+    Tree.files["kernels/k.hip"] = "from the revision";
+    Tree.files["kernels/tile.h"] = "header";
     Refused = std::make_shared<RefusedPaths>();
     FS = makeRevisionFileSystem(Root, Tree, {Top + "/allowed"}, Refused);
   }
