@@ -144,6 +144,10 @@ KernelReport KernelAnalysis::solveObligations() {
       Result.status = SolverResult::Unknown;
       Result.reason = "the solver's counterexample does not survive re-evaluation";
     }
+    if (Result.status == SolverResult::Proven && !O.provenOnlyUnderAssumption.empty()) {
+      Result.status = SolverResult::Unknown;
+      Result.reason = O.provenOnlyUnderAssumption;
+    }
     if (Result.status == SolverResult::Violated && !O.unconfirmedViolation.empty()) {
       Result.status = SolverResult::Unknown;
       Result.reason = O.unconfirmedViolation;

@@ -139,6 +139,16 @@ void ReductionCoverage::emit(const Reduction &Partial, const clang::Expr *Site,
     Loops += (Loops.empty() ? "" : ", ") + It->name;
   Obligation Injective = injective(R, Loops, Site, State);
   Obligation Complete = complete(R, Bound, Tensor, Loops, Site, State);
+  if (R.crossedThreads && !R.partialOverThreadDims.empty() && R.perThreadTerm) {
+    // The soundness fuzzer's block_reduce mutant without the tree's `+=`
+    // stores thread 0's partial sum alone, and was proven.
+    std::string Why = "the partial sums of '" + R.name +
+                      "' are combined across the block's threads through shared memory (an LDS "
+                      "tree); that the combination takes each thread's partial exactly once is "
+                      "not modelled";
+    Injective.provenOnlyUnderAssumption = Why;
+    Complete.provenOnlyUnderAssumption = Why;
+  }
   if (!R.notModelled.empty()) {
     Injective.unprovenReason = R.notModelled;
     Complete.unprovenReason = R.notModelled;

@@ -9,6 +9,7 @@ statement, a removed or conditioned barrier, a changed integer type, an
 extra store. Mutants are enumerated in a fixed order, so a seed picks the
 same sample on every machine.
 """
+import random
 import re
 from dataclasses import dataclass
 
@@ -163,8 +164,34 @@ def move_mutants(lines, region, i):
         yield "statement-moved", "statement moved below the next", (nxt, lines[nxt] + "\n" + lines[i])
 
 
-def mutants(text):
-    """Every mutant of `text`, in a fixed order."""
+def mutants(text, order=1, seed=0):
+    """Every mutant of `text`, in a fixed order; with order 2, also up to
+    four second-order mutants per first-order one (two changes on different
+    lines, drawn with `seed`)."""
+    first = first_order(text)
+    if order == 1:
+        return first
+    rng = random.Random(seed)
+    lines = text.split("\n")
+    out = list(first)
+    single_line = [m for m in first if m.operator not in ("statement-moved",)]
+    for m in single_line:
+        others = [o for o in single_line if o.line != m.line]
+        for o in rng.sample(others, min(4, len(others))):
+            changed = m.text.split("\n")
+            # Apply o's change to m's text: o changed exactly its own line.
+            o_lines = o.text.split("\n")
+            if len(changed) != len(lines) or len(o_lines) != len(lines):
+                continue
+            changed[o.line - 1] = o_lines[o.line - 1]
+            out.append(Mutant(m.operator + "+" + o.operator, m.line,
+                              m.description + "; line " + str(o.line) + ": " + o.description,
+                              "\n".join(changed)))
+    return out
+
+
+def first_order(text):
+    """Every single-change mutant of `text`, in a fixed order."""
     lines = text.split("\n")
     region = kernel_region(lines)
     outputs = kernel_params(text)

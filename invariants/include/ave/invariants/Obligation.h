@@ -53,6 +53,11 @@ struct Obligation {
   // (the question is only as complete as the analysis' solution of it): a
   // Violated answer is reported unproven with this reason.
   std::string unconfirmedViolation;
+  // Set when the question rests on an assumption the analysis does not
+  // check (an LDS tree combining each thread's partial once): a Proven
+  // answer is reported unproven with this reason; a violation, found even
+  // under the assumption, stands.
+  std::string provenOnlyUnderAssumption;
 };
 
 } // namespace ave::inv
