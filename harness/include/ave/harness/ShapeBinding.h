@@ -32,8 +32,11 @@ std::optional<Bindings> parseShapeText(const std::string &Text, std::string &Err
 // and every name must be a size.
 std::optional<Shape> shapeForSpec(const BenchSpec &Spec, const Bindings &Given, std::string &Error);
 
-// Integer value of an annotation expression with C semantics for / and %
-// (truncation), comparisons and logic giving 0/1. Identifiers resolve to
+// Integer value of an annotation expression with the analysis' C `int`
+// semantics (ave/invariants/CIntSemantics.h: truncating / and %, comparisons
+// and logic giving 0/1, && || ?: evaluating only what C evaluates). What C
+// leaves undefined (overflow, division by zero, a shift out of range, a value
+// outside int) is an error, never a wrapped number. Identifiers resolve to
 // the binding of their name (parameters, coordinates) or, for named
 // constants, to their value.
 std::optional<std::int64_t> evaluate(const ann::Expr &Expr, const Bindings &Bindings,
