@@ -3,6 +3,7 @@
 // and with clang-19 for gfx942, device side, against the system's HIP
 // headers (the AMD path; the host-only BLAS anchor is not device code).
 
+#include "CompileSupport.h"
 #include "KernelSpecLoader.h"
 #include "ave/harness/BundleGenerator.h"
 
@@ -15,6 +16,9 @@
 
 namespace ave::harness {
 namespace {
+
+using testing::findNvcc;
+using testing::runIn;
 
 KernelSource sourceOf(const std::string &relative) {
   std::string path = std::string(AVE_SOURCE_DIR) + "/" + relative;
@@ -73,35 +77,6 @@ std::string makeBundle(const std::string &file, const std::string &kernel, const
   llvm::sys::fs::createUniqueDirectory("ave-bundle", dir);
   EXPECT_EQ(writeBundle(bundle.files, std::string(dir)), "");
   return std::string(dir);
-}
-
-int runIn(const std::string &dir, llvm::StringRef program, std::vector<llvm::StringRef> args,
-          std::string &log) {
-  llvm::SmallString<256> logPath(dir);
-  llvm::sys::path::append(logPath, "compile.log");
-  std::string logFile(logPath);
-  std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(logFile),
-                                                llvm::StringRef(logFile)};
-  llvm::SmallString<256> cwd;
-  llvm::sys::fs::current_path(cwd);
-  llvm::sys::fs::set_current_path(dir);
-  std::string error;
-  args.insert(args.begin(), program);
-  int rc = llvm::sys::ExecuteAndWait(program, args, std::nullopt, redirects, 0, 0, &error);
-  llvm::sys::fs::set_current_path(cwd);
-  auto text = llvm::MemoryBuffer::getFile(logFile);
-  log = error + (text ? (*text)->getBuffer().str() : "");
-  return rc;
-}
-
-std::optional<std::string> findNvcc() {
-  if (const char *env = std::getenv("NVCC"); env && llvm::sys::fs::can_execute(env))
-    return std::string(env);
-  if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/nvcc"))
-    return std::string("/usr/local/cuda/bin/nvcc");
-  if (auto found = llvm::sys::findProgramByName("nvcc"))
-    return *found;
-  return std::nullopt;
 }
 
 // Every translation unit of a bundle parses as HIP device code for gfx942
