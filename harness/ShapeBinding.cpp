@@ -276,16 +276,23 @@ std::string violatedAssumption(const BenchSpec &Spec, const Shape &Shape, std::s
   return "";
 }
 
-std::optional<Shape> oddMultipleShape(const BenchSpec &Spec, const Shape &Given,
-                                      std::string &Error) {
+std::int64_t granuleOf(const BenchSpec &Spec, const std::string &Name) {
   std::vector<const ann::Expr *> Facts;
   for (const ann::Expr &A : Spec.assumptions)
     conjuncts(A, Facts);
+  std::int64_t Granule = 1;
+  for (const ann::Expr *F : Facts)
+    Granule = std::lcm(Granule, granuleFrom(*F, Name));
+  return Granule;
+}
+
+std::optional<Shape> oddMultipleShape(const std::vector<const BenchSpec *> &Kernels,
+                                      const Shape &Given, std::string &Error) {
   Shape Odd = Given;
   for (std::size_t I = 0; I < Given.names.size(); ++I) {
     std::int64_t Granule = 1;
-    for (const ann::Expr *F : Facts)
-      Granule = std::lcm(Granule, granuleFrom(*F, Given.names[I]));
+    for (const BenchSpec *Spec : Kernels)
+      Granule = std::lcm(Granule, granuleOf(*Spec, Given.names[I]));
     std::int64_t Multiple = Given.values[I] / Granule;
     if (Multiple % 2 == 0)
       --Multiple;
@@ -294,15 +301,22 @@ std::optional<Shape> oddMultipleShape(const BenchSpec &Spec, const Shape &Given,
       Multiple += 2;
     Odd.values[I] = Granule * Multiple;
   }
-  std::string Bad = violatedAssumption(Spec, Odd, Error);
-  if (!Error.empty())
-    return std::nullopt;
-  if (!Bad.empty()) {
-    Error = "the odd-multiple shape " + Odd.text() + " violates the assumption '" + Bad +
-            "'; give a larger --shape";
-    return std::nullopt;
+  for (const BenchSpec *Spec : Kernels) {
+    std::string Bad = violatedAssumption(*Spec, Odd, Error);
+    if (!Error.empty())
+      return std::nullopt;
+    if (!Bad.empty()) {
+      Error = "the odd-multiple shape " + Odd.text() + " violates the assumption '" + Bad +
+              "' of kernel '" + Spec->kernel + "'; give a larger --shape";
+      return std::nullopt;
+    }
   }
   return Odd;
+}
+
+std::optional<Shape> oddMultipleShape(const BenchSpec &Spec, const Shape &Given,
+                                      std::string &Error) {
+  return oddMultipleShape(std::vector<const BenchSpec *>{&Spec}, Given, Error);
 }
 
 } // namespace ave::harness

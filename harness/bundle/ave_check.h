@@ -12,7 +12,9 @@
 //      (value and sum of |terms| per output element) before the kernel runs;
 //   3. poison the output and a slack region behind it with 0xFF bytes (NaN
 //      for every floating type), so elements the kernel does not write stay
-//      NaN and writes past the end show in the slack;
+//      NaN and writes past the end show in the slack; a kernel that
+//      accumulates into its output (atomics, split-K) gets zeros over the
+//      output instead (OutputInit::Zero), the slack keeps the poison;
 //   4. launch, read back the output, the slack and every input;
 //   5. judge: inputs bit-identical to what was uploaded, slack untouched,
 //      every element finite, every element within the tolerance.
@@ -308,8 +310,11 @@ struct TrialResult {
 
 constexpr size_t kOutputSlackBytes = 4096;
 
+// What the output holds when the kernel starts (see the protocol above).
+enum class OutputInit { Poison, Zero };
+
 inline TrialResult runTrial(KernelUnderTest &kernel, const std::vector<TensorSpec> &tensors,
-                            double tolerance, uint64_t seed) {
+                            double tolerance, uint64_t seed, OutputInit init = OutputInit::Poison) {
   TrialResult result;
   result.seed = seed;
   auto fail = [&](Verdict v, std::string detail) {
@@ -336,6 +341,9 @@ inline TrialResult runTrial(KernelUnderTest &kernel, const std::vector<TensorSpe
     return fail(Verdict::RuntimeError, "ground truth: " + kernel.lastError());
   if (!kernel.poisonOutput(output, kOutputSlackBytes))
     return fail(Verdict::RuntimeError, "poison " + out.name + ": " + kernel.lastError());
+  if (init == OutputInit::Zero &&
+      !kernel.upload(output, std::vector<unsigned char>(out.elements * dtypeBytes(out.type), 0)))
+    return fail(Verdict::RuntimeError, "zero " + out.name + ": " + kernel.lastError());
   if (!kernel.launch())
     return fail(Verdict::RuntimeError, "launch: " + kernel.lastError());
 

@@ -41,8 +41,12 @@ public:
   explicit HostGemm(Kernel kernel) : Run(std::move(kernel)), Memory(3) {
     Memory[2].assign(M * N * 4 + kOutputSlackBytes, 0);
   }
+  // Like hipMemcpy: the bytes land at the start of the buffer, the rest of
+  // it (the output's slack) stays.
   bool upload(size_t t, const std::vector<unsigned char> &bytes) override {
-    Memory[t] = bytes;
+    if (Memory[t].size() < bytes.size())
+      Memory[t].resize(bytes.size());
+    std::copy(bytes.begin(), bytes.end(), Memory[t].begin());
     return true;
   }
   bool poisonOutput(size_t t, size_t slack) override {
@@ -83,11 +87,11 @@ std::vector<TensorSpec> gemmTensors() {
           {"C", DType::F32, M * N, true}};
 }
 
-Verdict verdictOver(HostGemm::Kernel kernel, int trials = 3) {
+Verdict verdictOver(HostGemm::Kernel kernel, int trials = 3, OutputInit init = OutputInit::Poison) {
   HostGemm device(std::move(kernel));
   double tolerance = toleranceFor(DType::F32, K);
   for (int trial = 0; trial < trials; ++trial) {
-    TrialResult r = runTrial(device, gemmTensors(), tolerance, 1000 + trial);
+    TrialResult r = runTrial(device, gemmTensors(), tolerance, 1000 + trial, init);
     if (r.verdict != Verdict::Pass)
       return r.verdict;
   }
@@ -166,6 +170,58 @@ TEST(CheckerProtocolTest, UnwrittenElementIsCaught) {
               std::copy(keep.begin(), keep.end(), t[2].begin() + 4 * 7); // element 7 not stored
             }),
             Verdict::NonFinite);
+}
+
+// C += A * B in two halves of K, the way split-K or atomics accumulate.
+void accumulatingGemm(std::vector<std::vector<unsigned char>> &t) {
+  for (int64_t half = 0; half < 2; ++half)
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t n = 0; n < N; ++n) {
+        float acc = at(t[2], m * N + n);
+        for (int64_t k = half * K / 2; k < (half + 1) * K / 2; ++k)
+          acc += at(t[0], m * K + k) * at(t[1], k * N + n);
+        put(t[2], m * N + n, acc);
+      }
+}
+
+TEST(CheckerProtocolTest, AccumulatingKernelNeedsZeroedOutput) {
+  EXPECT_EQ(verdictOver([](auto &t, int) { accumulatingGemm(t); }, 2, OutputInit::Zero),
+            Verdict::Pass);
+  // Against the poison its sums stay NaN: the output's initial value matters.
+  EXPECT_EQ(verdictOver([](auto &t, int) { accumulatingGemm(t); }, 2, OutputInit::Poison),
+            Verdict::NonFinite);
+  // A kernel that adds only one half is still wrong with zeros.
+  EXPECT_EQ(verdictOver(
+                [](auto &t, int) {
+                  for (int64_t m = 0; m < M; ++m)
+                    for (int64_t n = 0; n < N; ++n) {
+                      float acc = at(t[2], m * N + n);
+                      for (int64_t k = 0; k < K / 2; ++k)
+                        acc += at(t[0], m * K + k) * at(t[1], k * N + n);
+                      put(t[2], m * N + n, acc);
+                    }
+                },
+                2, OutputInit::Zero),
+            Verdict::Mismatch);
+}
+
+TEST(CheckerProtocolTest, ZeroedOutputStillCatchesUnwrittenAndPastTheEnd) {
+  // An element left at zero is a wrong value (its sum is not zero).
+  EXPECT_EQ(verdictOver(
+                [](auto &t, int) {
+                  accumulatingGemm(t);
+                  put(t[2], 7, 0.0f);
+                },
+                2, OutputInit::Zero),
+            Verdict::Mismatch);
+  // The slack behind the output keeps the poison.
+  EXPECT_EQ(verdictOver(
+                [](auto &t, int) {
+                  accumulatingGemm(t);
+                  put(t[2], M * N + 3, 1.0f);
+                },
+                2, OutputInit::Zero),
+            Verdict::OutOfBoundsWrite);
 }
 
 TEST(CheckerProtocolTest, WritePastTheEndIsCaught) {
