@@ -1,5 +1,7 @@
 #include "ave/invariants/Counterexample.h"
 
+#include <algorithm>
+
 namespace ave::inv {
 
 CounterexampleCheck confirmCounterexample(const Term *Violation, std::span<const Term *const> Facts,
@@ -32,6 +34,70 @@ CounterexampleCheck confirmCounterexample(const Term *Violation, std::span<const
 bool confirmsViolation(const Term *Violation, std::span<const Term *const> Facts,
                        const Assignment &Values) {
   return confirmCounterexample(Violation, Facts, Values).confirmed;
+}
+
+namespace {
+
+std::string valueText(const Term *Value, const Assignment &A) {
+  std::optional<int64_t> V = evaluate(Value, A);
+  return V ? std::to_string(*V) : "?";
+}
+
+std::string triple(std::span<const Term *const> Dims, const Assignment &A) {
+  std::string S = "(";
+  for (size_t I = 0; I < Dims.size(); ++I)
+    S += (I ? "," : "") + valueText(Dims[I], A);
+  return S + ")";
+}
+
+// The symbols the counterexample line names: loop counters and scalar
+// parameters, in a stable order. A loop counter is a fresh symbol (`k0'1`)
+// shown by its name as written; its copies (other iterations, writer
+// threads) show through the values they feed.
+std::string scalarsText(const std::vector<const Term *> &Symbols, const Assignment &A) {
+  std::string S;
+  for (const Term *Sym : Symbols) {
+    bool Counter = Sym->symbolKind() == SymbolKind::LoopCounter && !Sym->copiedFrom();
+    bool Parameter = Sym->symbolKind() == SymbolKind::Param && !Sym->isFresh();
+    if (Counter || Parameter)
+      S += " " + Sym->baseName() + "=" + valueText(Sym, A);
+  }
+  return S;
+}
+
+} // namespace
+
+DecodedCounterexample decodeCounterexample(const Obligation &O, std::span<const Term *const> Query,
+                                           const Assignment &Values, const ThreadSymbols &Threads) {
+  DecodedCounterexample Out;
+  std::vector<const Term *> Symbols;
+  for (const Term *Q : Query)
+    for (const Term *S : collectSymbols(Q))
+      if (std::find(Symbols.begin(), Symbols.end(), S) == Symbols.end())
+        Symbols.push_back(S);
+  std::sort(Symbols.begin(), Symbols.end(),
+            [](const Term *X, const Term *Y) { return X->id() < Y->id(); });
+  std::string Line = "counterexample: blockIdx=" + triple(Threads.blockIdx, Values) +
+                     " threadIdx=" + triple(Threads.threadIdx, Values) +
+                     scalarsText(Symbols, Values);
+  std::string Observed;
+  for (const auto &[Label, Value] : O.observe)
+    Observed += (Observed.empty() ? "" : ", ") + Label + "=" + valueText(Value, Values);
+  if (!Observed.empty())
+    Line += " -> " + Observed;
+  Out.lines.push_back({{}, Line});
+  for (const ValueOrigin &Origin : O.origins) {
+    if (Origin.writerThread.empty())
+      continue;
+    std::string Note =
+        Origin.what + " was written here by threadIdx=" + triple(Origin.writerThread, Values);
+    if (Origin.element)
+      Note += " (element " + valueText(Origin.element, Values) + ")";
+    Out.lines.push_back({Origin.site, Note});
+  }
+  for (const Term *S : Symbols)
+    Out.values[S->name()] = evaluate(S, Values).value_or(0);
+  return Out;
 }
 
 } // namespace ave::inv

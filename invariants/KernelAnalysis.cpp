@@ -26,6 +26,12 @@ const char *obligationKindName(ObligationKind K) {
     return "reduction-injective";
   case ObligationKind::ReductionComplete:
     return "reduction-complete";
+  case ObligationKind::OutputStored:
+    return "output-stored";
+  case ObligationKind::SharedReadWritten:
+    return "lds-read-written";
+  case ObligationKind::Specification:
+    return "specification";
   }
   return "obligation";
 }
@@ -44,76 +50,6 @@ unsigned KernelReport::unproven() const { return unsigned(results.size()) - prov
 
 namespace {
 
-std::string valueText(const Term *Term, const Assignment &A) {
-  std::optional<int64_t> V = evaluate(Term, A);
-  return V ? std::to_string(*V) : "?";
-}
-
-std::string triple(const std::vector<const Term *> &Dims, const Assignment &A) {
-  std::string S = "(";
-  for (size_t I = 0; I < Dims.size(); ++I)
-    S += (I ? "," : "") + valueText(Dims[I], A);
-  return S + ")";
-}
-
-// The symbols the counterexample line names: loop counters and scalar
-// parameters, in a stable order.
-std::string scalarsText(const std::vector<const Term *> &Symbols, const Assignment &A) {
-  std::string S;
-  for (const Term *Sym : Symbols) {
-    if (Sym->symbolKind() != SymbolKind::LoopCounter && Sym->symbolKind() != SymbolKind::Param)
-      continue;
-    // Loop counters are fresh symbols `k0'1`; their copies (`k0'1'7`, other
-    // iterations or writer threads) show through the values they feed.
-    std::string Name = Sym->name();
-    size_t Quote = Name.find('\'');
-    if (Quote != std::string::npos) {
-      if (Sym->symbolKind() != SymbolKind::LoopCounter ||
-          Name.find('\'', Quote + 1) != std::string::npos)
-        continue;
-      Name = Name.substr(0, Quote);
-    }
-    S += " " + Name + "=" + valueText(Sym, A);
-  }
-  return S;
-}
-
-void decode(ObligationResult &Out, const SolverResult &R, const std::vector<const Term *> &Query,
-            ProvenanceInterpreter &I) {
-  const Assignment &A = R.assignment;
-  std::vector<const Term *> Symbols;
-  for (const Term *Q : Query)
-    for (const Term *S : collectSymbols(Q))
-      if (std::find(Symbols.begin(), Symbols.end(), S) == Symbols.end())
-        Symbols.push_back(S);
-  std::sort(Symbols.begin(), Symbols.end(),
-            [](const Term *X, const Term *Y) { return X->id() < Y->id(); });
-  std::string Line =
-      "counterexample: blockIdx=" + triple({I.blockIdx(0), I.blockIdx(1), I.blockIdx(2)}, A) +
-      " threadIdx=" + triple({I.threadIdx(0), I.threadIdx(1), I.threadIdx(2)}, A) +
-      scalarsText(Symbols, A);
-  std::string Values;
-  for (const auto &[Label, Term] : Out.obligation.observe)
-    Values += (Values.empty() ? "" : ", ") + Label + "=" + valueText(Term, A);
-  if (!Values.empty())
-    Line += " -> " + Values;
-  Out.counterexample.push_back({{}, Line});
-  for (const ValueOrigin &O : Out.obligation.origins) {
-    if (O.writerThread.empty())
-      continue;
-    std::string Note = O.what + " was written here by threadIdx=" + triple(O.writerThread, A);
-    if (O.element)
-      Note += " (element " + valueText(O.element, A) + ")";
-    Out.counterexample.push_back({O.site, Note});
-  }
-  for (const Term *S : Symbols)
-    Out.values[S->name()] = evaluate(S, A).value_or(0);
-}
-
-} // namespace
-
-namespace {
-
 // `scale<64, float>` for an instantiation of a template kernel.
 std::string kernelDisplayName(const clang::FunctionDecl &Kernel) {
   std::string Name;
@@ -129,8 +65,9 @@ KernelAnalysis::KernelAnalysis(clang::ASTContext &Ctx, const ann::KernelAnnotati
     : Terms(std::make_unique<TermContext>()),
       Solver(std::make_unique<ObligationSolver>(*Terms, Opts.z3TimeoutMs)),
       Interp(std::make_unique<ProvenanceInterpreter>(Ctx, Annotations, *Terms, *Solver, Opts)),
-      KernelName(kernelDisplayName(*Annotations.kernel)) {
+      KernelName(kernelDisplayName(*Annotations.kernel)), TimeLimitMs(Opts.kernelTimeLimitMs) {
   auto Start = std::chrono::steady_clock::now();
+  Solver->setDeadline(Start + std::chrono::milliseconds(Opts.kernelTimeLimitMs));
   Interp->run();
   InterpretMillis =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();
@@ -141,20 +78,43 @@ KernelAnalysis::~KernelAnalysis() = default;
 const std::vector<const Term *> &KernelAnalysis::kernelFacts() const {
   return Interp->kernelFacts();
 }
-const std::vector<LdsAccess> &KernelAnalysis::ldsAccesses() const { return Interp->ldsAccesses(); }
-const std::vector<BarrierSite> &KernelAnalysis::barriers() const { return Interp->barriers(); }
-const std::vector<AnalysisNote> &KernelAnalysis::notes() const { return Interp->notes(); }
-const Term *KernelAnalysis::threadIdx(unsigned D) const { return Interp->threadIdx(D); }
-const Term *KernelAnalysis::blockIdx(unsigned D) const { return Interp->blockIdx(D); }
-const Term *KernelAnalysis::blockDim(unsigned D) const { return Interp->blockDim(D); }
+const std::vector<LdsAccess> &KernelAnalysis::ldsAccesses() const {
+  return Interp->log().accesses();
+}
+const std::vector<BarrierSite> &KernelAnalysis::barriers() const {
+  return Interp->log().barriers();
+}
+const std::vector<AnalysisNote> &KernelAnalysis::notes() const { return Interp->log().notes(); }
+const Term *KernelAnalysis::threadIdx(unsigned D) const { return Interp->symbols().tid[D]; }
+const Term *KernelAnalysis::blockIdx(unsigned D) const { return Interp->symbols().bid[D]; }
+const Term *KernelAnalysis::blockDim(unsigned D) const { return Interp->symbols().bdim[D]; }
 
 KernelReport KernelAnalysis::solveObligations() {
   auto Start = std::chrono::steady_clock::now();
   KernelReport Report;
   Report.kernel = KernelName;
-  Report.notes = Interp->notes();
-  for (Obligation &O : Interp->obligations()) {
+  Report.notes = Interp->log().notes();
+  Report.solveMillis = Interp->askMillis(); // the interpretation's own questions
+  ThreadSymbols Threads;
+  for (unsigned D = 0; D < 3; ++D) {
+    Threads.threadIdx[D] = Interp->symbols().tid[D];
+    Threads.blockIdx[D] = Interp->symbols().bid[D];
+  }
+  for (Obligation &O : Interp->log().obligations()) {
     ObligationResult Result;
+    if (!O.specificationError.empty()) {
+      Result.status = SolverResult::Violated;
+      Result.reason = O.specificationError;
+      Result.obligation = O;
+      Report.results.push_back(std::move(Result));
+      continue;
+    }
+    double Spent =
+        InterpretMillis +
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();
+    if (O.unprovenReason.empty() && O.violation && Spent > TimeLimitMs)
+      O.unprovenReason = "the kernel's time limit (" + std::to_string(TimeLimitMs) +
+                         " ms, --time-limit-ms) ran out before this obligation was solved";
     if (!O.unprovenReason.empty() || !O.violation) {
       Result.status = SolverResult::Unknown;
       Result.reason = O.unprovenReason.empty() ? "nothing to check" : O.unprovenReason;
@@ -178,9 +138,16 @@ KernelReport KernelAnalysis::solveObligations() {
       Result.status = SolverResult::Unknown;
       Result.reason = "the solver's counterexample does not survive re-evaluation";
     }
+    if (Result.status == SolverResult::Violated && !O.unconfirmedViolation.empty()) {
+      Result.status = SolverResult::Unknown;
+      Result.reason = O.unconfirmedViolation;
+    }
     Result.obligation = O;
-    if (Result.status == SolverResult::Violated)
-      decode(Result, R, Query, *Interp);
+    if (Result.status == SolverResult::Violated) {
+      DecodedCounterexample D = decodeCounterexample(O, Query, R.assignment, Threads);
+      Result.counterexample = std::move(D.lines);
+      Result.values = std::move(D.values);
+    }
     Report.results.push_back(std::move(Result));
   }
   Report.analysisMillis =

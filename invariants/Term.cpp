@@ -164,27 +164,29 @@ const Term *TermContext::builtin(SymbolKind Kind, unsigned Dim) {
 }
 
 const Term *TermContext::freshCopy(const Term *Original) {
-  std::string Base = Original->isSymbol() ? Original->name() : "v";
-  SymbolKind Kind = Original->isSymbol() ? Original->symbolKind() : SymbolKind::Fresh;
-  unsigned Dim = Original->isSymbol() ? Original->dim() : 0;
+  if (!Original->isSymbol())
+    return freshSymbol("v", SymbolKind::Fresh);
+  return makeFresh(Original->name(), Original->symbolKind(), Original->dim(), Original);
+}
+
+const Term *TermContext::freshSymbol(const std::string &Base, SymbolKind Kind) {
+  return makeFresh(Base, Kind, 0, nullptr);
+}
+
+const Term *TermContext::makeFresh(const std::string &Base, SymbolKind Kind, unsigned Dim,
+                                   const Term *Original) {
   for (;;) {
     unsigned N = ++FreshCounters[Base];
     std::string Name = Base + "'" + std::to_string(N);
     size_t Before = Storage.size();
     const Term *S = symbol(Name, Kind, Dim);
-    if (Storage.size() != Before) // newly created: not equal to any existing term
-      return S;
-  }
-}
-
-const Term *TermContext::freshSymbol(const std::string &Base, SymbolKind Kind) {
-  for (;;) {
-    unsigned N = ++FreshCounters[Base];
-    std::string Name = Base + "'" + std::to_string(N);
-    size_t Before = Storage.size();
-    const Term *S = symbol(Name, Kind, 0);
-    if (Storage.size() != Before)
-      return S;
+    if (Storage.size() == Before)
+      continue; // an existing symbol has this name: not fresh
+    Term &Made = Storage.back();
+    Made.Fresh = true;
+    Made.CopiedFrom = Original;
+    Made.BaseName = Original ? Original->baseName() : Base;
+    return S;
   }
 }
 

@@ -17,7 +17,9 @@
 // Exit code: 0 the candidate passed every check (and was timed), 1 it was
 // rejected (the JSON says why), 2 the bundle could not run (bad arguments,
 // no GPU). A failing reference or anchor does not change the exit code: the
-// JSON records each kernel's verdict under "kernels".
+// JSON records each kernel's verdict under "kernels". Built for the CPU
+// executor (./build.sh --cpu) it checks the kernels the same way and never
+// times them.
 #include "ave_driver_steps.h"
 
 #include <algorithm>
@@ -108,13 +110,16 @@ std::string utcDate() {
 // The clocks right after the timed runs, from the vendor's SMI tool; empty
 // when it is not installed (the JSON then carries only the rated clocks).
 std::string currentClocks() {
-#if defined(__HIP_PLATFORM_AMD__)
+#if defined(__HIP_PLATFORM_AVE_CPU__)
+  return "";
+#elif defined(__HIP_PLATFORM_AMD__)
   const char *command = "rocm-smi --showclocks 2>/dev/null | grep -E 'sclk|mclk' | tr -s ' ' | "
                         "tr '\\n' ';'";
 #else
   const char *command = "nvidia-smi --query-gpu=clocks.sm,clocks.mem,clocks.max.sm "
                         "--format=csv,noheader 2>/dev/null";
 #endif
+#if !defined(__HIP_PLATFORM_AVE_CPU__)
   std::string text;
   if (FILE *pipe = popen(command, "r")) {
     char buffer[256];
@@ -125,6 +130,7 @@ std::string currentClocks() {
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ' || text.back() == ';'))
     text.pop_back();
   return text;
+#endif
 }
 
 int fatal(const std::string &message) {
@@ -327,7 +333,9 @@ std::string resultJson(const std::vector<KernelOutcome> &kernels, const Device &
   if (ave_problem::kIsAttention)
     anchorError = "PyTorch SDPA not timed: run.sh times it with sdpa_anchor.py after ./bench "
                   "when python3 can import torch";
-#if defined(__HIP_PLATFORM_AMD__)
+#if defined(__HIP_PLATFORM_AVE_CPU__)
+  const char *platform = "hip-on-cpu";
+#elif defined(__HIP_PLATFORM_AMD__)
   const char *platform = "hip-amd";
 #else
   const char *platform = "hip-on-cuda";
@@ -439,6 +447,12 @@ int main(int argc, char **argv) {
     return fatal(error);
   if (!options.seedGiven)
     options.seed = static_cast<uint64_t>(std::time(nullptr));
+#if defined(__HIP_PLATFORM_AVE_CPU__)
+  // The CPU executor's times say nothing about a GPU: it checks, never times.
+  if (!options.skipTiming)
+    std::printf("bench: the CPU executor does not time kernels (--skip-timing implied)\n");
+  options.skipTiming = true;
+#endif
 
   ChildResult probe = runIsolated(ave_driver::probeStep, options.timeoutSeconds);
   if (!probe.exitedWith(ave_driver::kStepPass))

@@ -1,5 +1,8 @@
-// Values of the provenance interpreter: what a C expression evaluates to in
-// the abstract. Internal to invariants/.
+// Values of the provenance analysis: what a C expression evaluates to in the
+// abstract (an integer term, a data value's provenance, a pointer, a private
+// array), and the lattice operations on them: equality and the join at a
+// control-flow merge. Internal to invariants/.
+// docs/analysis.md, "Values and provenance".
 #pragma once
 
 #include "ave/invariants/Provenance.h"
@@ -56,6 +59,12 @@ struct AbstractValue {
     V.pointer = {Base, Offset};
     return V;
   }
+  static AbstractValue ofArray(std::shared_ptr<PrivateArray> A) {
+    AbstractValue V;
+    V.kind = Kind::Array;
+    V.array = std::move(A);
+    return V;
+  }
 };
 
 struct PrivateArray {
@@ -66,5 +75,21 @@ struct PrivateArray {
   AbstractValue slotValue;
   unsigned size = 0; // 0 when unknown
 };
+
+// Lattice equality: two paths that left a variable alone hold the same value.
+bool sameValue(const AbstractValue &A, const AbstractValue &B);
+
+// The value after a merge: Then where Cond holds, Else elsewhere. Integers
+// become a select on Cond; a data value keeps each side's cases under its
+// side of the condition.
+AbstractValue joinValues(TermContext &T, const Term *Cond, const AbstractValue &Then,
+                         AbstractValue Else);
+
+// The value with every term (cases, origins, reductions) rewritten by Map.
+DataValue substituteData(TermContext &T, const DataValue &V, const TermMap &Map);
+
+// Element Index of a private array: a constant slot, or the loop-written
+// slot with its counter replaced by Index.
+AbstractValue readElement(TermContext &T, const PrivateArray &Arr, const Term *Index);
 
 } // namespace ave::inv

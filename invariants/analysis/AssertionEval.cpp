@@ -18,13 +18,13 @@ struct TagOperand {
 
 } // namespace
 
-void ProvenanceInterpreter::checkAssertion(const ann::BoundPragma &P) {
+void ProvenanceInterpreter::checkAssertion(const ann::BoundPragma &P, FlowState &State) {
   Obligation Base;
   Base.kind = ObligationKind::Assertion;
   Base.range = clang::SourceRange(P.location, P.location);
   Base.summary = P.text;
   Base.failure = "assertion failed: " + ann::printExpr(P.pragma.predicate);
-  Base.context = Path;
+  Base.context = State.path;
 
   // Evaluate every tag(e) operand once.
   std::vector<TagOperand> Operands;
@@ -33,7 +33,7 @@ void ProvenanceInterpreter::checkAssertion(const ann::BoundPragma &P) {
     if (E.kind != ann::ExprKind::Call || E.resolution.kind != ann::NameKind::TagOf ||
         E.operands.size() != 1)
       return;
-    AbstractValue V = evalAnnotationValue(E.operands[0]);
+    AbstractValue V = evalAnnotationValue(E.operands[0], State);
     if (V.kind != AbstractValue::Kind::Data) {
       Problem = "'" + ann::printExpr(E.operands[0]) + "' is not a data value";
       return;
@@ -47,7 +47,7 @@ void ProvenanceInterpreter::checkAssertion(const ann::BoundPragma &P) {
   });
   if (!Problem.empty()) {
     Base.unprovenReason = Problem;
-    Obligations.push_back(std::move(Base));
+    Ctx.log.addObligation(std::move(Base));
     return;
   }
 
@@ -64,13 +64,13 @@ void ProvenanceInterpreter::checkAssertion(const ann::BoundPragma &P) {
       O.origins.insert(O.origins.end(), C.origins.begin(), C.origins.end());
     }
     std::string Why;
-    const Term *Holds = assertionTerm(P.pragma.predicate, Chosen, O, Why);
+    const Term *Holds = assertionTerm(P.pragma.predicate, Chosen, O, Why, State);
     if (!Holds) {
       O.unprovenReason = Why;
     } else {
       O.violation = T.logicalNot(Holds);
     }
-    Obligations.push_back(std::move(O));
+    Ctx.log.addObligation(std::move(O));
     size_t I = 0;
     while (I < Pick.size() && ++Pick[I] == Operands[I].value.cases.size())
       Pick[I++] = 0;
@@ -83,7 +83,7 @@ void ProvenanceInterpreter::checkAssertion(const ann::BoundPragma &P) {
 // case) or a literal `A(x, y)`.
 bool ProvenanceInterpreter::tagCoordinates(
     const ann::Expr &E, const std::map<const ann::Expr *, const ProvenanceCase *> &Chosen,
-    std::map<std::string, const Term *> &Out, std::string &Why) {
+    std::map<std::string, const Term *> &Out, std::string &Why, const FlowState &State) {
   if (E.kind != ann::ExprKind::Call)
     return false;
   if (E.resolution.kind == ann::NameKind::TagOf) {
@@ -94,13 +94,13 @@ bool ProvenanceInterpreter::tagCoordinates(
     return true;
   }
   if (E.resolution.kind == ann::NameKind::TagLiteral) {
-    const ann::BoundTag *Tag = Ann.findTag(E.name);
+    const ann::BoundTag *Tag = Ctx.annotations.findTag(E.name);
     if (!Tag || Tag->spec.coordinates.size() != E.operands.size()) {
       Why = "tag literal '" + E.name + "' does not match its declaration";
       return false;
     }
     for (size_t I = 0; I < E.operands.size(); ++I) {
-      const Term *V = termForAnnotationInt(E.operands[I], nullptr);
+      const Term *V = termForAnnotationInt(E.operands[I], nullptr, State);
       if (!V) {
         Why = "cannot evaluate '" + ann::printExpr(E.operands[I]) + "'";
         return false;
@@ -112,43 +112,55 @@ bool ProvenanceInterpreter::tagCoordinates(
   return false;
 }
 
+const Term *ProvenanceInterpreter::tagEquality(
+    const ann::Expr &E, const std::map<const ann::Expr *, const ProvenanceCase *> &Chosen,
+    Obligation &O, std::string &Why, const FlowState &State, bool &Handled) {
+  // `tag(e) == A(x, y)`, `tag(e) != tag(f)`: every coordinate the literal
+  // (or either side) names.
+  Handled = false;
+  std::map<std::string, const Term *> L, R;
+  std::string LW, RW;
+  bool LT = tagCoordinates(E.operands[0], Chosen, L, LW, State);
+  bool RT = tagCoordinates(E.operands[1], Chosen, R, RW, State);
+  if (!LW.empty() || !RW.empty()) {
+    Handled = true;
+    Why = !LW.empty() ? LW : RW;
+    return nullptr;
+  }
+  if (!LT || !RT)
+    return nullptr;
+  Handled = true;
+  const std::map<std::string, const Term *> &Names =
+      E.operands[1].resolution.kind == ann::NameKind::TagLiteral ? R : L;
+  const Term *All = T.trueTerm();
+  for (const auto &[Name, Unused] : Names) {
+    auto A = L.find(Name), B = R.find(Name);
+    if (A == L.end() || B == R.end()) {
+      All = T.falseTerm();
+      O.observe.push_back({"missing coordinate " + Name, T.constant(0)});
+      continue;
+    }
+    All = T.logicalAnd(All, T.eq(A->second, B->second));
+    O.observe.push_back({"tag(...)." + Name, A->second});
+    O.observe.push_back({"expected " + Name, B->second});
+  }
+  return E.binaryOp == ann::BinaryOp::Eq ? All : T.logicalNot(All);
+}
+
 const Term *ProvenanceInterpreter::assertionTerm(
     const ann::Expr &E, const std::map<const ann::Expr *, const ProvenanceCase *> &Chosen,
-    Obligation &O, std::string &Why) {
-  using ann::BinaryOp;
+    Obligation &O, std::string &Why, const FlowState &State) {
   if (E.kind == ann::ExprKind::Binary &&
-      (E.binaryOp == BinaryOp::Eq || E.binaryOp == BinaryOp::Ne)) {
-    std::map<std::string, const Term *> L, R;
-    std::string LW, RW;
-    bool LT = tagCoordinates(E.operands[0], Chosen, L, LW);
-    bool RT = tagCoordinates(E.operands[1], Chosen, R, RW);
-    if (!LW.empty() || !RW.empty()) {
-      Why = !LW.empty() ? LW : RW;
-      return nullptr;
-    }
-    if (LT && RT) {
-      // Tag equality: every coordinate the literal (or either side) names.
-      const std::map<std::string, const Term *> &Names =
-          E.operands[1].resolution.kind == ann::NameKind::TagLiteral ? R : L;
-      const Term *All = T.trueTerm();
-      for (const auto &[Name, _] : Names) {
-        auto A = L.find(Name), B = R.find(Name);
-        if (A == L.end() || B == R.end()) {
-          All = T.falseTerm();
-          O.observe.push_back({"missing coordinate " + Name, T.constant(0)});
-          continue;
-        }
-        All = T.logicalAnd(All, T.eq(A->second, B->second));
-        O.observe.push_back({"tag(...)." + Name, A->second});
-        O.observe.push_back({"expected " + Name, B->second});
-      }
-      return E.binaryOp == BinaryOp::Eq ? All : T.logicalNot(All);
-    }
+      (E.binaryOp == ann::BinaryOp::Eq || E.binaryOp == ann::BinaryOp::Ne)) {
+    bool Handled = false;
+    const Term *Equal = tagEquality(E, Chosen, O, Why, State, Handled);
+    if (Handled)
+      return Equal;
   }
   if (E.kind == ann::ExprKind::Member && E.operands.size() == 1 &&
       E.operands[0].kind == ann::ExprKind::Call) {
     std::map<std::string, const Term *> Coords;
-    if (!tagCoordinates(E.operands[0], Chosen, Coords, Why))
+    if (!tagCoordinates(E.operands[0], Chosen, Coords, Why, State))
       return Why.empty() ? (Why = "cannot evaluate '" + ann::printExpr(E) + "'", nullptr) : nullptr;
     auto It = Coords.find(E.name);
     if (It == Coords.end()) {
@@ -159,19 +171,19 @@ const Term *ProvenanceInterpreter::assertionTerm(
     return It->second;
   }
   if (E.kind == ann::ExprKind::Unary) {
-    const Term *A = assertionTerm(E.operands[0], Chosen, O, Why);
+    const Term *A = assertionTerm(E.operands[0], Chosen, O, Why, State);
     return A ? applyUnary(T, E.unaryOp, A) : nullptr;
   }
   if (E.kind == ann::ExprKind::Binary) {
-    const Term *A = assertionTerm(E.operands[0], Chosen, O, Why);
-    const Term *B = A ? assertionTerm(E.operands[1], Chosen, O, Why) : nullptr;
+    const Term *A = assertionTerm(E.operands[0], Chosen, O, Why, State);
+    const Term *B = A ? assertionTerm(E.operands[1], Chosen, O, Why, State) : nullptr;
     return A && B ? applyBinary(T, E.binaryOp, A, B) : nullptr;
   }
   if (E.kind == ann::ExprKind::Call) {
     Why = "'" + ann::printExpr(E) + "' is a tag, compare it with == or != against a tag";
     return nullptr;
   }
-  const Term *V = termForAnnotationInt(E, nullptr);
+  const Term *V = termForAnnotationInt(E, nullptr, State);
   if (!V)
     Why = "cannot evaluate '" + ann::printExpr(E) + "' here";
   return V;
@@ -180,7 +192,7 @@ const Term *ProvenanceInterpreter::assertionTerm(
 // A C expression inside tag(...): a variable, or an element of a tagged
 // pointer, shared array or private array.
 bool ProvenanceInterpreter::annotationElement(const ann::Expr &E, const clang::ValueDecl *&Target,
-                                              const Term *&Offset) {
+                                              const Term *&Offset, FlowState &State) {
   // Collect the subscript chain: base[i0][i1]...
   std::vector<const ann::Expr *> Indices;
   const ann::Expr *Base = &E;
@@ -188,20 +200,20 @@ bool ProvenanceInterpreter::annotationElement(const ann::Expr &E, const clang::V
     Indices.insert(Indices.begin(), &Base->operands[1]);
     Base = &Base->operands[0];
   }
-  AbstractValue B = evalAnnotationValue(*Base);
+  AbstractValue B = evalAnnotationValue(*Base, State);
   const clang::ValueDecl *D = Base->resolution.decl;
   if (!D || (B.kind != AbstractValue::Kind::Pointer && B.kind != AbstractValue::Kind::Array))
     return false;
   // Row-major strides from the declared extents.
   std::vector<uint64_t> Extents;
   clang::QualType QT = D->getType();
-  while (const auto *CAT = Ctx.getAsConstantArrayType(QT)) {
+  while (const auto *CAT = Ctx.ast.getAsConstantArrayType(QT)) {
     Extents.push_back(CAT->getSize().getZExtValue());
     QT = CAT->getElementType();
   }
   Offset = B.kind == AbstractValue::Kind::Pointer ? B.pointer.offset : T.constant(0);
   for (size_t I = 0; I < Indices.size(); ++I) {
-    const Term *Idx = termForAnnotationInt(*Indices[I], nullptr);
+    const Term *Idx = termForAnnotationInt(*Indices[I], nullptr, State);
     if (!Idx)
       return false;
     uint64_t Stride = 1;
@@ -213,7 +225,8 @@ bool ProvenanceInterpreter::annotationElement(const ann::Expr &E, const clang::V
   return true;
 }
 
-bool ProvenanceInterpreter::assumeTag(const ann::Expr &E, const ann::BoundPragma &P) {
+bool ProvenanceInterpreter::assumeTag(const ann::Expr &E, const ann::BoundPragma &P,
+                                      FlowState &State) {
   // `tag(x) == A(r, k)`, either way round.
   if (E.kind != ann::ExprKind::Binary || E.binaryOp != ann::BinaryOp::Eq)
     return false;
@@ -227,7 +240,7 @@ bool ProvenanceInterpreter::assumeTag(const ann::Expr &E, const ann::BoundPragma
   ProvenanceCase C;
   C.validity = T.trueTerm();
   std::string Why;
-  if (!tagCoordinates(*Literal, {}, C.coords, Why))
+  if (!tagCoordinates(*Literal, {}, C.coords, Why, State))
     return false;
   C.tensors.insert(Literal->name);
   C.origins.push_back({P.location, "#pragma ave " + P.text, {}, nullptr});
@@ -242,7 +255,7 @@ bool ProvenanceInterpreter::assumeTag(const ann::Expr &E, const ann::BoundPragma
     if (!VD || !VD->hasLocalStorage() || VD->getType()->isArrayType() ||
         VD->getType()->isPointerType())
       return false;
-    Env[VD] = AbstractValue::ofData(std::move(V));
+    State.env[VD] = AbstractValue::ofData(std::move(V));
     return true;
   }
   const clang::ValueDecl *Target = nullptr;
@@ -251,52 +264,52 @@ bool ProvenanceInterpreter::assumeTag(const ann::Expr &E, const ann::BoundPragma
       X.operands[0].kind == ann::ExprKind::Identifier && componentIndex(X.name) >= 0) {
     Target = X.operands[0].resolution.decl;
     Offset = T.constant(componentIndex(X.name));
-  } else if (X.kind != ann::ExprKind::Subscript || !annotationElement(X, Target, Offset)) {
+  } else if (X.kind != ann::ExprKind::Subscript || !annotationElement(X, Target, Offset, State)) {
     return false;
   }
-  auto Local = Env.find(Target);
-  if (!Target || Local == Env.end() || Local->second.kind != AbstractValue::Kind::Array)
+  auto Local = State.env.find(Target);
+  if (!Target || Local == State.env.end() || Local->second.kind != AbstractValue::Kind::Array)
     return false; // shared memory and tensors get their tags from their writes
-  storeScalar({Target, Offset, 1}, AbstractValue::ofData(std::move(V)), nullptr);
+  storeScalar({Target, Offset, 1}, AbstractValue::ofData(std::move(V)), nullptr, State);
   return true;
 }
 
-AbstractValue ProvenanceInterpreter::evalAnnotationValue(const ann::Expr &E) {
+AbstractValue ProvenanceInterpreter::evalAnnotationValue(const ann::Expr &E, FlowState &State) {
   if (E.kind == ann::ExprKind::Identifier) {
     const clang::ValueDecl *D = E.resolution.decl;
     if (!D)
       return AbstractValue::none();
-    auto It = Env.find(D);
-    if (It != Env.end())
+    auto It = State.env.find(D);
+    if (It != State.env.end())
       return It->second;
-    if (isSharedArray(D) || D->getType()->isPointerType() || D->getType()->isArrayType())
+    if (Ctx.isSharedArray(D) || D->getType()->isPointerType() || D->getType()->isArrayType())
       return AbstractValue::ofPointer(D, T.constant(0));
-    if (const Term *V = termForAnnotationInt(E, nullptr))
+    if (const Term *V = termForAnnotationInt(E, nullptr, State))
       return AbstractValue::ofInt(V);
     return AbstractValue::none();
   }
   if (E.kind == ann::ExprKind::Member && E.operands.size() == 1) {
     // `v.w` of a float4-style vector.
     int Field = componentIndex(E.name);
-    AbstractValue Base = evalAnnotationValue(E.operands[0]);
+    AbstractValue Base = evalAnnotationValue(E.operands[0], State);
     if (Field >= 0 && Base.kind == AbstractValue::Kind::Array)
-      return readPrivateElement(*Base.array, T.constant(Field));
+      return readElement(T, *Base.array, T.constant(Field));
     return AbstractValue::none();
   }
   if (E.kind != ann::ExprKind::Subscript)
     return AbstractValue::none();
   const clang::ValueDecl *Target = nullptr;
   const Term *Offset = nullptr;
-  if (!annotationElement(E, Target, Offset))
+  if (!annotationElement(E, Target, Offset, State))
     return AbstractValue::none();
-  if (isSharedArray(Target))
-    return loadShared(Target, Offset);
-  auto TI = Tensors.find(Target);
-  if (TI != Tensors.end())
-    return loadGlobal(TI->second, Offset, nullptr);
-  auto Local = Env.find(Target);
-  if (Local != Env.end() && Local->second.kind == AbstractValue::Kind::Array)
-    return readPrivateElement(*Local->second.array, Offset);
+  if (Ctx.isSharedArray(Target))
+    return Shared.load(Target, Offset, nullptr, State);
+  auto TI = Ctx.tensors.find(Target);
+  if (TI != Ctx.tensors.end())
+    return loadGlobal(TI->second, Offset, nullptr, State);
+  auto Local = State.env.find(Target);
+  if (Local != State.env.end() && Local->second.kind == AbstractValue::Kind::Array)
+    return readElement(T, *Local->second.array, Offset);
   return AbstractValue::none();
 }
 

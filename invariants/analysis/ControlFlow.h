@@ -1,6 +1,5 @@
 // The kernel body's CFG as the provenance interpreter walks it: the loops
-// found in it, each region's block order, and which pragmas a walk has
-// applied. Internal to invariants/.
+// found in it and each region's block order. Internal to invariants/.
 #pragma once
 
 #include "ProvenanceInterpreter.h"
@@ -28,7 +27,6 @@ struct ProvenanceInterpreter::ControlFlow {
   std::map<const clang::CFGBlock *, const CfgLoop *> innermost;
   // Reverse post-order per region: null for the kernel body, else the loop.
   std::map<const CfgLoop *, std::vector<const clang::CFGBlock *>> order;
-  std::set<const clang::Stmt *> entered; // pragma targets applied on this walk
   std::map<const clang::DeclStmt *, const clang::DeclStmt *> original; // of split DeclStmts
 
   bool within(const clang::Stmt *S, const clang::Stmt *Ancestor) const;

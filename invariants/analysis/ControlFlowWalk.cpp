@@ -256,20 +256,21 @@ ProvenanceInterpreter::ControlFlow::orderRegion(const CfgLoop *Self, const clang
 
 bool ProvenanceInterpreter::buildControlFlow(const clang::Stmt *Body) {
   Flow = std::make_unique<ControlFlow>();
-  auto Unsupported = [this](clang::SourceLocation At, std::string Why) {
+  const clang::FunctionDecl *Kernel = Ctx.annotations.kernel;
+  auto Unsupported = [&](clang::SourceLocation At, std::string Why) {
     if (At.isInvalid())
-      At = Ann.kernel->getLocation();
+      At = Kernel->getLocation();
     Obligation O;
     O.range = clang::SourceRange(At, At);
-    O.summary = "invariants of kernel '" + Ann.kernel->getNameAsString() + "'";
+    O.summary = "invariants of kernel '" + Kernel->getNameAsString() + "'";
     O.unprovenReason = std::move(Why);
-    Obligations.push_back(std::move(O));
+    Ctx.log.addObligation(std::move(O));
     return false;
   };
-  Flow->cfg = clang::CFG::buildCFG(Ann.kernel, const_cast<clang::Stmt *>(Body), &Ctx,
+  Flow->cfg = clang::CFG::buildCFG(Kernel, const_cast<clang::Stmt *>(Body), &Ctx.ast,
                                    clang::CFG::BuildOptions());
   if (!Flow->cfg)
-    return Unsupported(Ann.kernel->getLocation(), "the kernel body has no control-flow graph");
+    return Unsupported(Kernel->getLocation(), "the kernel body has no control-flow graph");
   Flow->parents = std::make_unique<clang::ParentMap>(const_cast<clang::Stmt *>(Body));
   Flow->statements.insert(Body);
   collectStatements(Body, Flow->statements);
@@ -283,11 +284,11 @@ bool ProvenanceInterpreter::buildControlFlow(const clang::Stmt *Body) {
       if (auto Problem = Flow->orderRegion(&L, L.bodyStart))
         return Unsupported(Problem->first, Problem->second);
   if (std::getenv("AVE_DUMP_CFG"))
-    Flow->cfg->dump(Ctx.getLangOpts(), false);
+    Flow->cfg->dump(Ctx.ast.getLangOpts(), false);
   return true;
 }
 
-void ProvenanceInterpreter::enterItem(const clang::Stmt *S) {
+void ProvenanceInterpreter::enterItem(const clang::Stmt *S, FlowState &State) {
   if (const auto *DS = llvm::dyn_cast<clang::DeclStmt>(S))
     if (auto It = Flow->original.find(DS); It != Flow->original.end())
       S = It->second;
@@ -295,61 +296,69 @@ void ProvenanceInterpreter::enterItem(const clang::Stmt *S) {
   // first, each once per walk.
   std::vector<const clang::Stmt *> Chain;
   for (const clang::Stmt *P = S; P; P = Flow->parents->getParent(P))
-    if (PragmasBefore.count(P) && !Flow->entered.count(P))
+    if (PragmasBefore.count(P) && !Ctx.log.enteredPragmaTarget(P))
       Chain.push_back(P);
   for (auto It = Chain.rbegin(); It != Chain.rend(); ++It) {
-    Flow->entered.insert(*It);
+    Ctx.log.enterPragmaTarget(*It);
     auto [B, E] = PragmasBefore.equal_range(*It);
     for (auto P = B; P != E; ++P)
-      applyPragma(*P->second);
+      applyPragma(*P->second, State);
   }
 }
 
-std::vector<std::vector<const Term *>> ProvenanceInterpreter::edgeFacts(const clang::CFGBlock *B) {
+std::vector<std::vector<const Term *>>
+ProvenanceInterpreter::switchFacts(const clang::CFGBlock *B, const clang::Stmt *Terminator,
+                                   FlowState &State) {
+  const auto *Switch = llvm::cast<clang::SwitchStmt>(Terminator);
+  std::vector<std::vector<const Term *>> Facts(B->succ_size());
+  const Term *V = evalInt(Switch->getCond(), State);
+  if (!V)
+    V = T.freshSymbol("switch", SymbolKind::Fresh);
+  auto CaseFact = [&](const clang::CaseStmt *CS) -> const Term * {
+    clang::Expr::EvalResult Lo, Hi;
+    if (!CS->getLHS()->EvaluateAsInt(Lo, Ctx.ast))
+      return nullptr;
+    const Term *L = T.constant(Lo.Val.getInt().getSExtValue());
+    if (!CS->getRHS())
+      return T.eq(V, L);
+    if (!CS->getRHS()->EvaluateAsInt(Hi, Ctx.ast))
+      return nullptr;
+    return T.logicalAnd(T.ge(V, L), T.le(V, T.constant(Hi.Val.getInt().getSExtValue())));
+  };
+  unsigned I = 0;
+  for (const clang::CFGBlock::AdjacentBlock &A : B->succs()) {
+    const clang::CFGBlock *S = anySuccessor(A);
+    const auto *CS = S ? llvm::dyn_cast_or_null<clang::CaseStmt>(S->getLabel()) : nullptr;
+    if (CS) {
+      if (const Term *F = CaseFact(CS))
+        Facts[I].push_back(F);
+    } else {
+      // The default label, or past the switch: no case matched.
+      for (const clang::SwitchCase *SC = Switch->getSwitchCaseList(); SC;
+           SC = SC->getNextSwitchCase())
+        if (const auto *Case = llvm::dyn_cast<clang::CaseStmt>(SC))
+          if (const Term *F = CaseFact(Case))
+            Facts[I].push_back(T.logicalNot(F));
+    }
+    ++I;
+  }
+  return Facts;
+}
+
+std::vector<std::vector<const Term *>> ProvenanceInterpreter::edgeFacts(const clang::CFGBlock *B,
+                                                                        FlowState &State) {
   std::vector<std::vector<const Term *>> Facts(B->succ_size());
   const clang::Stmt *Terminator = B->getTerminatorStmt();
   if (!Terminator ||
       llvm::isa<clang::GotoStmt, clang::IndirectGotoStmt, clang::BreakStmt, clang::ContinueStmt>(
           Terminator))
     return Facts;
-  if (const auto *Switch = llvm::dyn_cast<clang::SwitchStmt>(Terminator)) {
-    const Term *V = evalInt(Switch->getCond());
-    if (!V)
-      V = T.freshSymbol("switch", SymbolKind::Fresh);
-    auto CaseFact = [&](const clang::CaseStmt *CS) -> const Term * {
-      clang::Expr::EvalResult Lo, Hi;
-      if (!CS->getLHS()->EvaluateAsInt(Lo, Ctx))
-        return nullptr;
-      const Term *L = T.constant(Lo.Val.getInt().getSExtValue());
-      if (!CS->getRHS())
-        return T.eq(V, L);
-      if (!CS->getRHS()->EvaluateAsInt(Hi, Ctx))
-        return nullptr;
-      return T.logicalAnd(T.ge(V, L), T.le(V, T.constant(Hi.Val.getInt().getSExtValue())));
-    };
-    unsigned I = 0;
-    for (const clang::CFGBlock::AdjacentBlock &A : B->succs()) {
-      const clang::CFGBlock *S = anySuccessor(A);
-      const auto *CS = S ? llvm::dyn_cast_or_null<clang::CaseStmt>(S->getLabel()) : nullptr;
-      if (CS) {
-        if (const Term *F = CaseFact(CS))
-          Facts[I].push_back(F);
-      } else {
-        // The default label, or past the switch: no case matched.
-        for (const clang::SwitchCase *SC = Switch->getSwitchCaseList(); SC;
-             SC = SC->getNextSwitchCase())
-          if (const auto *Case = llvm::dyn_cast<clang::CaseStmt>(SC))
-            if (const Term *F = CaseFact(Case))
-              Facts[I].push_back(T.logicalNot(F));
-      }
-      ++I;
-    }
-    return Facts;
-  }
+  if (llvm::isa<clang::SwitchStmt>(Terminator))
+    return switchFacts(B, Terminator, State);
   if (B->succ_size() != 2)
     return Facts;
   const clang::Expr *Value = branchValue(B);
-  const Term *C = Value ? evalInt(Value) : nullptr;
+  const Term *C = Value ? evalInt(Value, State) : nullptr;
   if (!C)
     C = T.freshSymbol("cond", SymbolKind::Fresh);
   C = T.ne(C, T.constant(0));
@@ -358,39 +367,33 @@ std::vector<std::vector<const Term *>> ProvenanceInterpreter::edgeFacts(const cl
   return Facts;
 }
 
-void ProvenanceInterpreter::send(
-    const clang::CFGBlock *From, const clang::Stmt *LastItem, bool Jumps, const clang::CFGBlock *To,
-    FlowState State, const CfgLoop *Self, RegionExits &Exits,
-    std::map<const clang::CFGBlock *, std::vector<FlowState>> &Pending) {
+void ProvenanceInterpreter::applyPragmasAtEnd(const clang::Stmt *LastItem,
+                                              const clang::CFGBlock *To, FlowState &State) {
   // Falling off the end of a compound statement: the pragmas at its end.
-  if (!Jumps && LastItem && !PragmasAtEnd.empty()) {
-    const clang::Stmt *Next = nullptr;
-    for (const clang::CFGBlock *S = To; S && !Next;) {
-      Next = firstItem(S);
-      if (Next || S->succ_size() != 1 || S == &Flow->cfg->getExit())
-        break;
-      S = S->succ_begin()->getReachableBlock();
-    }
-    std::set<const clang::Stmt *> Still;
-    for (const clang::Stmt *P = Next; P; P = Flow->parents->getParent(P))
-      Still.insert(P);
-    std::vector<const clang::CompoundStmt *> Ended;
-    for (const clang::Stmt *P = LastItem; P; P = Flow->parents->getParent(P))
-      if (const auto *CS = llvm::dyn_cast<clang::CompoundStmt>(P);
-          CS && !Still.count(CS) && PragmasAtEnd.count(CS))
-        Ended.push_back(CS);
-    if (!Ended.empty()) {
-      Env = std::move(State.env);
-      Path = std::move(State.path);
-      for (const clang::CompoundStmt *CS : Ended) {
-        auto [B, E] = PragmasAtEnd.equal_range(CS);
-        for (auto It = B; It != E; ++It)
-          applyPragma(*It->second);
-      }
-      State.env = std::move(Env);
-      State.path = std::move(Path);
-    }
+  const clang::Stmt *Next = nullptr;
+  for (const clang::CFGBlock *S = To; S && !Next;) {
+    Next = firstItem(S);
+    if (Next || S->succ_size() != 1 || S == &Flow->cfg->getExit())
+      break;
+    S = S->succ_begin()->getReachableBlock();
   }
+  std::set<const clang::Stmt *> Still;
+  for (const clang::Stmt *P = Next; P; P = Flow->parents->getParent(P))
+    Still.insert(P);
+  for (const clang::Stmt *P = LastItem; P; P = Flow->parents->getParent(P))
+    if (const auto *CS = llvm::dyn_cast<clang::CompoundStmt>(P);
+        CS && !Still.count(CS) && PragmasAtEnd.count(CS)) {
+      auto [B, E] = PragmasAtEnd.equal_range(CS);
+      for (auto It = B; It != E; ++It)
+        applyPragma(*It->second, State);
+    }
+}
+
+void ProvenanceInterpreter::send(const clang::CFGBlock *From, const clang::Stmt *LastItem,
+                                 bool Jumps, const clang::CFGBlock *To, FlowState State,
+                                 const CfgLoop *Self, StatesAt &Exits, StatesAt &Pending) {
+  if (!Jumps && LastItem && !PragmasAtEnd.empty())
+    applyPragmasAtEnd(LastItem, To, State);
   State.from = From;
   if (To == (Self ? Self->header : nullptr) || To == &Flow->cfg->getExit() ||
       (Self ? !Self->body.count(To) : false))
@@ -399,47 +402,49 @@ void ProvenanceInterpreter::send(
     Pending[To].push_back(std::move(State));
 }
 
-void ProvenanceInterpreter::visitBlock(
-    const clang::CFGBlock *B, const CfgLoop *Self, RegionExits &Exits,
-    std::map<const clang::CFGBlock *, std::vector<FlowState>> &Pending) {
-  auto Nested = Flow->loopAtHeader.find(B);
-  if (Nested != Flow->loopAtHeader.end() && Nested->second != Self) {
-    const CfgLoop &L = *Nested->second;
-    runLoop(L);
-    std::vector<std::pair<const clang::CFGBlock *, FlowState>> Sides = std::move(LoopSideExits);
-    LoopSideExits.clear();
-    for (auto &[Target, State] : Sides)
-      send(B, L.stmt, true, Target, std::move(State), Self, Exits, Pending);
-    if (L.exit)
-      send(B, L.stmt, false, L.exit, FlowState{std::move(Env), std::move(Path)}, Self, Exits,
-           Pending);
-    return;
-  }
-  for (const clang::CFGElement &E : *B) {
-    const clang::Stmt *S = elementStmt(E);
-    if (!S)
-      continue;
-    enterItem(S);
-    if (const auto *DS = llvm::dyn_cast<clang::DeclStmt>(S)) {
-      for (const clang::Decl *D : DS->decls())
-        if (const auto *VD = llvm::dyn_cast<clang::VarDecl>(D))
-          declare(VD);
-      continue;
-    }
-    const auto *Ex = llvm::dyn_cast<clang::Expr>(S);
-    if (!Ex)
-      continue;
+void ProvenanceInterpreter::visitNestedLoop(const clang::CFGBlock *B, const CfgLoop &L,
+                                            const CfgLoop *Self, FlowState State, StatesAt &Exits,
+                                            StatesAt &Pending) {
+  SideExits Sides = runLoop(L, State);
+  for (auto &[Target, Side] : Sides)
+    send(B, L.stmt, true, Target, std::move(Side), Self, Exits, Pending);
+  if (L.exit)
+    send(B, L.stmt, false, L.exit, std::move(State), Self, Exits, Pending);
+}
+
+void ProvenanceInterpreter::visitElement(const clang::Stmt *S, FlowState &State) {
+  enterItem(S, State);
+  if (const auto *DS = llvm::dyn_cast<clang::DeclStmt>(S)) {
+    for (const clang::Decl *D : DS->decls())
+      if (const auto *VD = llvm::dyn_cast<clang::VarDecl>(D))
+        declare(VD, State);
+  } else if (const auto *Ex = llvm::dyn_cast<clang::Expr>(S)) {
     bool Standalone = Flow->statements.count(Ex);
     if (!Standalone)
       if (const auto *Full = llvm::dyn_cast_or_null<clang::FullExpr>(Flow->parents->getParent(Ex)))
         Standalone = Flow->statements.count(Full);
-    if (Standalone)
-      eval(Ex);
+    if (!Standalone)
+      return;
+    eval(Ex, State);
+  } else {
+    return;
   }
+  if (Observer)
+    Observer->afterStatement(S, State);
+}
+
+void ProvenanceInterpreter::visitBlock(const clang::CFGBlock *B, const CfgLoop *Self,
+                                       FlowState State, StatesAt &Exits, StatesAt &Pending) {
+  auto Nested = Flow->loopAtHeader.find(B);
+  if (Nested != Flow->loopAtHeader.end() && Nested->second != Self)
+    return visitNestedLoop(B, *Nested->second, Self, std::move(State), Exits, Pending);
+  for (const clang::CFGElement &E : *B)
+    if (const clang::Stmt *S = elementStmt(E))
+      visitElement(S, State);
   const clang::Stmt *Terminator = B->getTerminatorStmt();
   if (Terminator)
-    enterItem(Terminator);
-  std::vector<std::vector<const Term *>> Facts = edgeFacts(B);
+    enterItem(Terminator, State);
+  std::vector<std::vector<const Term *>> Facts = edgeFacts(B, State);
   bool Jumps =
       Terminator &&
       llvm::isa<clang::GotoStmt, clang::IndirectGotoStmt, clang::BreakStmt, clang::ContinueStmt>(
@@ -447,23 +452,21 @@ void ProvenanceInterpreter::visitBlock(
   const clang::Stmt *Last = lastItem(B);
   if (Last && llvm::isa<clang::ReturnStmt>(Last))
     Jumps = true;
-  FlowState Out{std::move(Env), std::move(Path)};
   unsigned I = 0;
   for (const clang::CFGBlock::AdjacentBlock &A : B->succs()) {
     const clang::CFGBlock *S = A.getReachableBlock();
     std::vector<const Term *> &EdgeFacts = Facts[I++];
     if (!S)
       continue;
-    FlowState Edge = Out;
+    FlowState Edge = State;
     Edge.path.insert(Edge.path.end(), EdgeFacts.begin(), EdgeFacts.end());
     send(B, Last, Jumps, S, std::move(Edge), Self, Exits, Pending);
   }
 }
 
-ProvenanceInterpreter::RegionExits ProvenanceInterpreter::walkRegion(const CfgLoop *Self,
-                                                                     FlowState In) {
-  RegionExits Exits;
-  std::map<const clang::CFGBlock *, std::vector<FlowState>> Pending;
+ProvenanceInterpreter::StatesAt ProvenanceInterpreter::walkRegion(const CfgLoop *Self,
+                                                                  FlowState In) {
+  StatesAt Exits, Pending;
   const std::vector<const clang::CFGBlock *> &Order = Flow->order[Self];
   if (Order.empty())
     return Exits;
@@ -472,11 +475,9 @@ ProvenanceInterpreter::RegionExits ProvenanceInterpreter::walkRegion(const CfgLo
     auto It = Pending.find(B);
     if (It == Pending.end() || It->second.empty())
       continue; // not reached on any path
-    FlowState State = merge(It->second);
+    FlowState State = joinStates(T, It->second);
     Pending.erase(It);
-    Env = std::move(State.env);
-    Path = std::move(State.path);
-    visitBlock(B, Self, Exits, Pending);
+    visitBlock(B, Self, std::move(State), Exits, Pending);
   }
   return Exits;
 }

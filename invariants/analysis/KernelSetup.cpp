@@ -8,23 +8,19 @@
 
 namespace ave::inv {
 
-ProvenanceInterpreter::ProvenanceInterpreter(clang::ASTContext &Ctx,
+AnalysisObserver::~AnalysisObserver() = default;
+
+ProvenanceInterpreter::ProvenanceInterpreter(clang::ASTContext &Ast,
                                              const ann::KernelAnnotations &Annotations,
                                              TermContext &Terms, ObligationSolver &Solver,
                                              const AnalysisOptions &Opts)
-    : Ctx(Ctx), Ann(Annotations), T(Terms), Solver(Solver), Opts(Opts), Matcher(Terms) {}
+    : Ctx(Ast, Annotations, Terms, Solver, Opts), T(Terms), Shared(Ctx), Summaries(Ctx),
+      Coverage(Ctx) {}
 
-void ProvenanceInterpreter::setUpSymbols() {
-  for (unsigned D = 0; D < 3; ++D) {
-    Tid[D] = T.builtin(SymbolKind::ThreadIdx, D);
-    Bid[D] = T.builtin(SymbolKind::BlockIdx, D);
-    BDim[D] = T.builtin(SymbolKind::BlockDim, D);
-    GDim[D] = T.builtin(SymbolKind::GridDim, D);
-  }
-}
+ProvenanceInterpreter::~ProvenanceInterpreter() = default;
 
-void ProvenanceInterpreter::setUpTensors() {
-  for (const ann::BoundTag &Tag : Ann.tags) {
+void ProvenanceInterpreter::setUpTensors(const FlowState &State) {
+  for (const ann::BoundTag &Tag : Ctx.annotations.tags) {
     TensorInfo Info;
     Info.tag = &Tag;
     Info.tensor = Tag.spec.tensor;
@@ -36,15 +32,15 @@ void ProvenanceInterpreter::setUpTensors() {
     }
     // Bounds and layout may name coordinates, so the symbols exist first.
     for (size_t I = 0; I < Tag.spec.coordinates.size(); ++I)
-      Info.layout.coordinates[I].bound = termForAnnotationInt(Tag.spec.coordinates[I].bound, &Info);
+      Info.layout.coordinates[I].bound =
+          termForAnnotationInt(Tag.spec.coordinates[I].bound, &Info, State);
     if (Tag.spec.layout)
-      Info.layout.address = termForAnnotationInt(*Tag.spec.layout, &Info);
-    bool Unresolvable = !Info.layout.coordinates.empty() &&
-                        std::any_of(Info.layout.coordinates.begin(), Info.layout.coordinates.end(),
+      Info.layout.address = termForAnnotationInt(*Tag.spec.layout, &Info, State);
+    bool Unresolvable = std::any_of(Info.layout.coordinates.begin(), Info.layout.coordinates.end(),
                                     [](const LayoutCoordinate &C) { return !C.bound; });
     if (Unresolvable || (Tag.spec.layout && !Info.layout.address)) {
-      Notes.push_back({Tag.specRange.getBegin(),
-                       "tag '" + Info.tensor + "' uses names the analysis cannot evaluate"});
+      Ctx.log.addNote(Tag.specRange.getBegin(),
+                      "tag '" + Info.tensor + "' uses names the analysis cannot evaluate");
       continue;
     }
     if (Tag.declKind == ann::TaggedDeclKind::PointerParameter) {
@@ -52,13 +48,13 @@ void ProvenanceInterpreter::setUpTensors() {
       Info.output = !Pointee.isNull() && !Pointee.isConstQualified();
     }
     for (const std::string &Name : Info.coordNames)
-      (Info.output ? OutputNames : InputNames).insert(Name);
-    Tensors[Tag.decl] = std::move(Info);
+      (Info.output ? Ctx.outputNames : Ctx.inputNames).insert(Name);
+    Ctx.tensors[Tag.decl] = std::move(Info);
   }
   // A tensor read and written (in-place) is both; its names are free.
-  for (const std::string &Name : InputNames)
-    if (!OutputNames.count(Name))
-      Contracted.insert(Name);
+  for (const std::string &Name : Ctx.inputNames)
+    if (!Ctx.outputNames.count(Name))
+      Ctx.contracted.insert(Name);
 }
 
 const Term *applyUnary(TermContext &T, ann::UnaryOp Op, const Term *A) {
@@ -74,97 +70,88 @@ const Term *applyUnary(TermContext &T, ann::UnaryOp Op, const Term *A) {
 }
 
 const Term *applyBinary(TermContext &T, ann::BinaryOp Op, const Term *A, const Term *B) {
-  switch (Op) {
-  case ann::BinaryOp::Mul:
-    return T.mul(A, B);
-  case ann::BinaryOp::Div:
-    return T.div(A, B);
-  case ann::BinaryOp::Rem:
-    return T.rem(A, B);
-  case ann::BinaryOp::Add:
-    return T.add(A, B);
-  case ann::BinaryOp::Sub:
-    return T.sub(A, B);
-  case ann::BinaryOp::Shl:
-    return T.shl(A, B);
-  case ann::BinaryOp::Shr:
-    return T.shr(A, B);
-  case ann::BinaryOp::Lt:
-    return T.lt(A, B);
-  case ann::BinaryOp::Le:
-    return T.le(A, B);
-  case ann::BinaryOp::Gt:
-    return T.gt(A, B);
-  case ann::BinaryOp::Ge:
-    return T.ge(A, B);
-  case ann::BinaryOp::Eq:
-    return T.eq(A, B);
-  case ann::BinaryOp::Ne:
-    return T.ne(A, B);
-  case ann::BinaryOp::BitAnd:
-    return T.bitAnd(A, B);
-  case ann::BinaryOp::BitXor:
-    return T.bitXor(A, B);
-  case ann::BinaryOp::BitOr:
-    return T.bitOr(A, B);
-  case ann::BinaryOp::LogicalAnd:
-    return T.logicalAnd(A, B);
-  case ann::BinaryOp::LogicalOr:
-    return T.logicalOr(A, B);
+  static const std::map<ann::BinaryOp, TermKind> Kinds = {
+      {ann::BinaryOp::Mul, TermKind::Mul},
+      {ann::BinaryOp::Div, TermKind::Div},
+      {ann::BinaryOp::Rem, TermKind::Rem},
+      {ann::BinaryOp::Add, TermKind::Add},
+      {ann::BinaryOp::Sub, TermKind::Sub},
+      {ann::BinaryOp::Shl, TermKind::Shl},
+      {ann::BinaryOp::Shr, TermKind::Shr},
+      {ann::BinaryOp::Lt, TermKind::Lt},
+      {ann::BinaryOp::Le, TermKind::Le},
+      {ann::BinaryOp::Gt, TermKind::Gt},
+      {ann::BinaryOp::Ge, TermKind::Ge},
+      {ann::BinaryOp::Eq, TermKind::Eq},
+      {ann::BinaryOp::Ne, TermKind::Ne},
+      {ann::BinaryOp::BitAnd, TermKind::BitAnd},
+      {ann::BinaryOp::BitXor, TermKind::BitXor},
+      {ann::BinaryOp::BitOr, TermKind::BitOr},
+      {ann::BinaryOp::LogicalAnd, TermKind::LogicalAnd},
+      {ann::BinaryOp::LogicalOr, TermKind::LogicalOr}};
+  auto It = Kinds.find(Op);
+  if (It == Kinds.end())
+    return nullptr;
+  const Term *Operands[] = {A, B};
+  return T.make(It->second, Operands);
+}
+
+const Term *ProvenanceInterpreter::identifierTerm(const ann::Expr &E, const TensorInfo *Coords,
+                                                  const FlowState &State) {
+  const ann::NameResolution &R = E.resolution;
+  switch (R.kind) {
+  case ann::NameKind::Coordinate:
+    if (Coords && R.coordinateIndex >= 0 &&
+        size_t(R.coordinateIndex) < Coords->layout.coordinates.size())
+      return Coords->layout.coordinates[R.coordinateIndex].symbol;
+    return nullptr;
+  case ann::NameKind::IntegerConstant:
+  case ann::NameKind::IntegerMacro:
+    return R.constant ? T.constant(*R.constant) : nullptr;
+  case ann::NameKind::Parameter:
+  case ann::NameKind::LocalVariable: {
+    auto It = State.env.find(R.decl);
+    if (It != State.env.end() && It->second.kind == AbstractValue::Kind::Int)
+      return It->second.term;
+    if (R.kind == ann::NameKind::Parameter && R.decl &&
+        R.decl->getType()->isIntegralOrEnumerationType())
+      return T.symbol(E.name, SymbolKind::Param);
+    return nullptr;
   }
-  return nullptr;
+  default:
+    return nullptr;
+  }
 }
 
 const Term *ProvenanceInterpreter::termForAnnotationInt(const ann::Expr &E,
-                                                        const TensorInfo *Coords) {
+                                                        const TensorInfo *Coords,
+                                                        const FlowState &State) {
   using ann::ExprKind;
+  auto Operand = [&](size_t I) { return termForAnnotationInt(E.operands[I], Coords, State); };
   switch (E.kind) {
   case ExprKind::IntLiteral:
     return T.constant(E.value);
-  case ExprKind::Identifier: {
-    const ann::NameResolution &R = E.resolution;
-    switch (R.kind) {
-    case ann::NameKind::Coordinate:
-      if (Coords && R.coordinateIndex >= 0 &&
-          size_t(R.coordinateIndex) < Coords->layout.coordinates.size())
-        return Coords->layout.coordinates[R.coordinateIndex].symbol;
-      return nullptr;
-    case ann::NameKind::IntegerConstant:
-    case ann::NameKind::IntegerMacro:
-      return R.constant ? T.constant(*R.constant) : nullptr;
-    case ann::NameKind::Parameter:
-    case ann::NameKind::LocalVariable: {
-      auto It = Env.find(R.decl);
-      if (It != Env.end() && It->second.kind == AbstractValue::Kind::Int)
-        return It->second.term;
-      if (R.kind == ann::NameKind::Parameter && R.decl &&
-          R.decl->getType()->isIntegralOrEnumerationType())
-        return T.symbol(E.name, SymbolKind::Param);
-      return nullptr;
-    }
-    default:
-      return nullptr;
-    }
-  }
+  case ExprKind::Identifier:
+    return identifierTerm(E, Coords, State);
   case ExprKind::Member: {
     const ann::Expr &Base = E.operands[0];
     if (Base.kind != ExprKind::Identifier || Base.resolution.kind != ann::NameKind::Builtin)
       return nullptr;
-    return builtinSymbol(Base.name, componentIndex(E.name));
+    return Ctx.builtinSymbol(Base.name, componentIndex(E.name));
   }
   case ExprKind::Unary: {
-    const Term *A = termForAnnotationInt(E.operands[0], Coords);
+    const Term *A = Operand(0);
     return A ? applyUnary(T, E.unaryOp, A) : nullptr;
   }
   case ExprKind::Binary: {
-    const Term *A = termForAnnotationInt(E.operands[0], Coords);
-    const Term *B = termForAnnotationInt(E.operands[1], Coords);
+    const Term *A = Operand(0);
+    const Term *B = Operand(1);
     return A && B ? applyBinary(T, E.binaryOp, A, B) : nullptr;
   }
   case ExprKind::Conditional: {
-    const Term *C = termForAnnotationInt(E.operands[0], Coords);
-    const Term *A = termForAnnotationInt(E.operands[1], Coords);
-    const Term *B = termForAnnotationInt(E.operands[2], Coords);
+    const Term *C = Operand(0);
+    const Term *A = Operand(1);
+    const Term *B = Operand(2);
     return C && A && B ? T.select(C, A, B) : nullptr;
   }
   default:
@@ -172,49 +159,57 @@ const Term *ProvenanceInterpreter::termForAnnotationInt(const ann::Expr &E,
   }
 }
 
-void ProvenanceInterpreter::applyKernelLevelPragmas() {
+void ProvenanceInterpreter::applyLaunchPragma() {
+  const ann::BoundPragma *Launch = Ctx.annotations.launch();
+  if (!Launch)
+    return;
+  const ann::LaunchShape &Shape = Launch->pragma.launch;
+  KernelSymbols &S = Ctx.symbols;
+  FlowState Empty;
+  for (size_t D = 0; D < 3; ++D) {
+    if (D < Shape.block.size()) {
+      if (const Term *V = termForAnnotationInt(Shape.block[D], nullptr, Empty)) {
+        Ctx.kernelFacts.push_back(T.eq(S.bdim[D], V));
+        if (V->isConstant())
+          S.launchBlock[D] = V->value();
+      }
+    } else {
+      Ctx.kernelFacts.push_back(T.eq(S.bdim[D], T.constant(1)));
+      S.launchBlock[D] = 1;
+    }
+    if (D < Shape.grid.size()) {
+      if (const Term *V = termForAnnotationInt(Shape.grid[D], nullptr, Empty))
+        Ctx.kernelFacts.push_back(T.eq(S.gdim[D], V));
+    } else if (!Shape.grid.empty()) {
+      Ctx.kernelFacts.push_back(T.eq(S.gdim[D], T.constant(1))); // grid(x, y): z is 1
+    }
+  }
+}
+
+void ProvenanceInterpreter::applyKernelLevelPragmas(const FlowState &State) {
   // The launch shape first: assumptions may mention blockDim.
-  if (const ann::BoundPragma *Launch = Ann.launch()) {
-    const ann::LaunchShape &Shape = Launch->pragma.launch;
-    for (size_t D = 0; D < 3; ++D) {
-      if (D < Shape.block.size()) {
-        if (const Term *V = termForAnnotationInt(Shape.block[D], nullptr)) {
-          KernelFacts.push_back(T.eq(BDim[D], V));
-          if (V->isConstant())
-            LaunchBlock[D] = V->value();
-        }
-      } else {
-        KernelFacts.push_back(T.eq(BDim[D], T.constant(1)));
-        LaunchBlock[D] = 1;
-      }
-      if (D < Shape.grid.size()) {
-        if (const Term *V = termForAnnotationInt(Shape.grid[D], nullptr))
-          KernelFacts.push_back(T.eq(GDim[D], V));
-      } else if (!Shape.grid.empty()) {
-        KernelFacts.push_back(T.eq(GDim[D], T.constant(1))); // grid(x, y): z is 1
-      }
-    }
-  }
+  applyLaunchPragma();
+  const KernelSymbols &S = Ctx.symbols;
   for (unsigned D = 0; D < 3; ++D) {
-    KernelFacts.push_back(T.ge(BDim[D], T.constant(1)));
-    KernelFacts.push_back(T.le(BDim[D], T.constant(1024)));
-    KernelFacts.push_back(T.ge(GDim[D], T.constant(1)));
-    KernelFacts.push_back(T.ge(Tid[D], T.constant(0)));
-    KernelFacts.push_back(T.lt(Tid[D], BDim[D]));
-    KernelFacts.push_back(T.ge(Bid[D], T.constant(0)));
-    KernelFacts.push_back(T.lt(Bid[D], GDim[D]));
+    Ctx.kernelFacts.push_back(T.ge(S.bdim[D], T.constant(1)));
+    Ctx.kernelFacts.push_back(T.le(S.bdim[D], T.constant(1024)));
+    Ctx.kernelFacts.push_back(T.ge(S.gdim[D], T.constant(1)));
+    Ctx.kernelFacts.push_back(T.ge(S.tid[D], T.constant(0)));
+    Ctx.kernelFacts.push_back(T.lt(S.tid[D], S.bdim[D]));
+    Ctx.kernelFacts.push_back(T.ge(S.bid[D], T.constant(0)));
+    Ctx.kernelFacts.push_back(T.lt(S.bid[D], S.gdim[D]));
   }
-  for (const ann::BoundPragma &P : Ann.pragmas) {
-    if (P.kernelLevel && P.pragma.kind == ann::PragmaKind::Assume) {
-      if (const Term *F = termForAnnotationInt(P.pragma.predicate, nullptr))
-        KernelFacts.push_back(F);
-      else
-        Notes.push_back(
-            {P.location, "assumption '" + P.text + "' is not an integer fact; it was not used"});
-    }
+  for (const ann::BoundPragma &P : Ctx.annotations.pragmas) {
+    if (!P.kernelLevel || P.pragma.kind != ann::PragmaKind::Assume)
+      continue;
+    if (const Term *F = termForAnnotationInt(P.pragma.predicate, nullptr, State))
+      Ctx.kernelFacts.push_back(F);
+    else
+      Ctx.log.addNote(P.location,
+                      "assumption '" + P.text + "' is not an integer fact; it was not used");
   }
-  for (const Term *F : KernelFacts)
-    Solver.addFact(F);
+  for (const Term *F : Ctx.kernelFacts)
+    Ctx.solver.addFact(F);
 }
 
 } // namespace ave::inv

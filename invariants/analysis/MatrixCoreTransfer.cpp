@@ -12,7 +12,7 @@ namespace ave::inv {
 
 AbstractValue ProvenanceInterpreter::matrixCore(const MatrixLaneModel &M, const AbstractValue &A,
                                                 const AbstractValue &B, const AbstractValue &Acc,
-                                                const clang::Expr *Site) {
+                                                const clang::Expr *Site, const FlowState &State) {
   unsigned FirstTermId = unsigned(T.size());
   const Term *I = T.freshSymbol("i", SymbolKind::Fresh);
   const Term *J = T.freshSymbol("j", SymbolKind::Fresh);
@@ -20,17 +20,18 @@ AbstractValue ProvenanceInterpreter::matrixCore(const MatrixLaneModel &M, const 
   const Term *Lanes = T.constant(M.lanes);
   // This thread's lane, and the thread holding lane L of the same wave.
   // With a launch of at most one wave in x, the lane is threadIdx.x itself.
-  bool OneWave = LaunchBlock[0] && *LaunchBlock[0] <= int64_t(M.lanes);
-  const Term *OwnLane = OneWave ? Tid[0] : T.rem(Tid[0], Lanes);
-  auto AtLane = [&](const Term *L) { return OneWave ? L : T.add(T.sub(Tid[0], OwnLane), L); };
+  const KernelSymbols &S = Ctx.symbols;
+  bool OneWave = S.launchBlock[0] && *S.launchBlock[0] <= int64_t(M.lanes);
+  const Term *OwnLane = OneWave ? S.tid[0] : T.rem(S.tid[0], Lanes);
+  auto AtLane = [&](const Term *L) { return OneWave ? L : T.add(T.sub(S.tid[0], OwnLane), L); };
 
   auto OperandAt = [&](const AbstractValue &V, LanePlace P) -> DataValue {
     AbstractValue Elem = V;
     if (V.kind == AbstractValue::Kind::Array)
-      Elem = readPrivateElement(*V.array, P.element);
+      Elem = readElement(T, *V.array, P.element);
     if (Elem.kind != AbstractValue::Kind::Data)
       return DataValue::unknown("matrix-core operand is not a data value");
-    return substituteData(T, Elem.data, TermMap{{Tid[0], AtLane(P.lane)}});
+    return substituteData(T, Elem.data, TermMap{{S.tid[0], AtLane(P.lane)}});
   };
   DataValue OA = OperandAt(A, M.aPlace(T, I, KK));
   DataValue OB = OperandAt(B, M.bPlace(T, KK, J));
@@ -41,7 +42,7 @@ AbstractValue ProvenanceInterpreter::matrixCore(const MatrixLaneModel &M, const 
     for (ProvenanceCase &C : V->cases)
       C.constraints.insert(C.constraints.end(), Bounds.begin(), Bounds.end());
   AbstractValue Product =
-      combineData(AbstractValue::ofData(OA), AbstractValue::ofData(OB), '*', Site);
+      combineData(AbstractValue::ofData(OA), AbstractValue::ofData(OB), '*', Site, State);
   if (Product.data.kind == DataValue::Kind::Unknown)
     return Product;
 
@@ -64,25 +65,23 @@ AbstractValue ProvenanceInterpreter::matrixCore(const MatrixLaneModel &M, const 
   Inside.span.name = std::string(M.name) + " k";
   Inside.span.facts = {T.ge(KK, T.constant(0)), T.lt(KK, T.constant(M.k))};
   Inside.span.tripCount = T.constant(M.k);
-  reduceOverLoop(AtSlot, Inside);
+  Summaries.reduceOverLoop(AtSlot, Inside, State);
   for (Reduction &R : AtSlot.reductions)
     if (!R.site.isValid() && Site)
       R.site = Site->getBeginLoc();
 
   AbstractValue AccAtSlot = AbstractValue::ofData(DataValue::neutral());
   if (Acc.kind == AbstractValue::Kind::Array)
-    AccAtSlot = readPrivateElement(*Acc.array, Slot);
+    AccAtSlot = readElement(T, *Acc.array, Slot);
   else if (Acc.kind == AbstractValue::Kind::Data)
     AccAtSlot = Acc;
-  AbstractValue Sum = combineData(AccAtSlot, AbstractValue::ofData(AtSlot), '+', Site);
+  AbstractValue Sum = combineData(AccAtSlot, AbstractValue::ofData(AtSlot), '+', Site, State);
 
-  AbstractValue Out;
-  Out.kind = AbstractValue::Kind::Array;
-  Out.array = std::make_shared<PrivateArray>();
-  Out.array->slotCounter = Slot;
-  Out.array->slotValue = Sum;
-  Out.array->size = M.cElements;
-  return Out;
+  auto Out = std::make_shared<PrivateArray>();
+  Out->slotCounter = Slot;
+  Out->slotValue = Sum;
+  Out->size = M.cElements;
+  return AbstractValue::ofArray(std::move(Out));
 }
 
 } // namespace ave::inv

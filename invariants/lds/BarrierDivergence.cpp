@@ -42,9 +42,8 @@ std::vector<BarrierDivergence> findDivergentBarriers(KernelAnalysis &A, const La
     std::string Loops;
     for (const LoopContext &L : B.loops) {
       std::optional<int64_t> V = evaluate(P.rename(0, L.counter), R.assignment);
-      std::string Name = L.counter->name();
       if (V)
-        Loops += " " + Name.substr(0, Name.find('\'')) + "=" + std::to_string(*V);
+        Loops += " " + L.counter->baseName() + "=" + std::to_string(*V);
     }
     D.context = "blockIdx=(" + std::to_string(evaluate(A.blockIdx(0), R.assignment).value_or(0)) +
                 "," + std::to_string(evaluate(A.blockIdx(1), R.assignment).value_or(0)) + "," +

@@ -50,9 +50,7 @@ std::string witnessContext(KernelAnalysis &A, ThreadPair &P, const LdsAccess &A0
       std::optional<int64_t> V = evaluate(P.rename(Th, L.counter), M);
       if (!V)
         continue;
-      std::string Name = L.counter->name();
-      Name = Name.substr(0, Name.find('\''));
-      Out += (Out.empty() ? "" : ", ") + Name + "=" + std::to_string(*V);
+      Out += (Out.empty() ? "" : ", ") + L.counter->baseName() + "=" + std::to_string(*V);
     }
     return Out.empty() ? "" : std::string(" ") + Who + " at " + Out;
   };
@@ -73,6 +71,15 @@ int64_t elementCount(const clang::ValueDecl *Array) {
 }
 
 } // namespace
+
+SharedCheckOptions sharedCheckOptions(const clang::FunctionDecl &Kernel, clang::ASTContext &Ctx,
+                                      unsigned WaveSize, bool LockstepWavefronts) {
+  SharedCheckOptions Opts;
+  Opts.waveSize = WaveSize;
+  Opts.lockstepWavefronts = LockstepWavefronts;
+  Opts.launch = inferLaunchShape(Kernel, Ctx);
+  return Opts;
+}
 
 std::vector<LdsRace> findLdsRaces(KernelAnalysis &A, clang::ASTContext &Ctx,
                                   const SharedCheckOptions &Opts,

@@ -1,6 +1,6 @@
 // Two-thread encoding shared by the race, barrier and uninitialised-read
 // checks. The barrier-interval rules (DESIGN.md, "Other checks"):
-//  - accesses at the same program-order epoch meet when every enclosing
+//  - accesses at the same barrier interval meet when every enclosing
 //    loop that contains a barrier runs the same iteration in both threads
 //    (barriers keep the threads of a block in step); a loop without a
 //    barrier lets each thread be at any iteration;
@@ -28,7 +28,7 @@ bool threadDependentSymbol(const Term *S) {
   return S->symbolKind() == SymbolKind::ThreadIdx || S->symbolKind() == SymbolKind::LoopCounter;
 }
 
-bool hasBarriers(const LoopContext &L) { return L.firstEpoch != L.lastEpoch; }
+bool hasBarriers(const LoopContext &L) { return L.firstInterval != L.lastInterval; }
 
 size_t commonLoops(const LdsAccess &A, const LdsAccess &B) {
   size_t N = 0;
@@ -381,9 +381,9 @@ void ThreadPair::boundaryIterations(unsigned Th, const LdsAccess &A, size_t From
     const LoopContext &L = A.loops[I];
     if (!hasBarriers(L))
       continue;
-    if (A.epoch == L.firstEpoch)
+    if (A.interval == L.firstInterval)
       Out.push_back(firstIteration(Th, L));
-    else if (A.epoch == L.lastEpoch)
+    else if (A.interval == L.lastInterval)
       Out.push_back(lastIteration(Th, L));
   }
 }
@@ -391,7 +391,7 @@ void ThreadPair::boundaryIterations(unsigned Th, const LdsAccess &A, size_t From
 std::vector<IntervalCase> ThreadPair::sameInterval(const LdsAccess &A0, const LdsAccess &A1) {
   std::vector<IntervalCase> Cases;
   size_t Common = commonLoops(A0, A1);
-  if (A0.epoch == A1.epoch) {
+  if (A0.interval == A1.interval) {
     IntervalCase C;
     C.description = "same barrier interval";
     for (size_t I = 0; I < Common; ++I)
@@ -411,7 +411,7 @@ std::vector<IntervalCase> ThreadPair::sameInterval(const LdsAccess &A0, const Ld
     for (bool ZeroFirst : {true, false}) {
       const LdsAccess &First = ZeroFirst ? A0 : A1;
       const LdsAccess &Second = ZeroFirst ? A1 : A0;
-      if (First.epoch != Wrap.lastEpoch || Second.epoch != Wrap.firstEpoch)
+      if (First.interval != Wrap.lastInterval || Second.interval != Wrap.firstInterval)
         continue;
       IntervalCase C;
       C.description = "the end of one iteration and the start of the next";

@@ -4,12 +4,30 @@
 # the local NVIDIA GPU. A kernel must print MATCH; a tag-mismatch or
 # reduction-coverage mutant must not (its bug changes the result). lds-race
 # mutants are reported but not judged: a race may or may not show on a run.
-#   runtime/tests/check_testdata.sh BUILD_DIR [--run]     (from the repo root)
+# With --cpu the same programs are built for the CPU executor
+# (runtime/include/ave/hip_on_cpu, host compiler, no GPU) and run there; a
+# mutant whose bug faults (an index past its buffer) fails its launch, which
+# counts as a difference.
+#   runtime/tests/check_testdata.sh BUILD_DIR [--run] [--cpu]   (from the repo root)
 set -u
-build=${1:?usage: check_testdata.sh BUILD_DIR [--run]}
-mode=${2:-build}
+build=${1:?usage: check_testdata.sh BUILD_DIR [--run] [--cpu]}
+shift
+mode=build cpu=0
+for option in "$@"; do
+  case $option in
+    --run) mode=--run ;;
+    --cpu) cpu=1 ;;
+    *) echo "check_testdata.sh: unknown option '$option'" >&2; exit 2 ;;
+  esac
+done
 nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
+cpucxx=runtime/include/ave/hip_on_cpu/ave-cpu-c++
 mkdir -p "$build"
+# The CPU executor's implementation, compiled once for every program.
+if [ "$cpu" = 1 ] && [ "$mode" != --run ]; then
+  "$cpucxx" -O1 -c runtime/include/ave/hip_on_cpu/ave_cpu_runtime.cpp -o "$build/ave_cpu_runtime.o" ||
+    { echo "BUILD FAILED the CPU executor"; exit 1; }
+fi
 
 kernel_of() { # stem -> "kernel-function SHAPE"
   case $1 in
@@ -33,13 +51,19 @@ for file in testdata/*.hip testdata/mutants/*/*.hip; do
   [ -n "${kernel:-}" ] || continue
   binary=$build/$(echo "${file#testdata/}" | tr / _ | sed 's/\.hip$//')
   if [ "$mode" != --run ]; then
-    "$nvcc" -x cu -arch=sm_90 -O2 -I runtime/include/ave/hip_on_cuda -I annotations/include -I . \
-      -DKERNEL_FILE="\"$file\"" -DKERNEL="$kernel" -D"$shape" \
-      runtime/tests/testdata_check.hip -o "$binary" || { echo "BUILD FAILED $file"; failures=$((failures + 1)); }
+    if [ "$cpu" = 1 ]; then
+      "$cpucxx" -O1 -DAVE_CPU_DECLARATIONS_ONLY -I annotations/include -I . \
+        -DKERNEL_FILE="\"$file\"" -DKERNEL="$kernel" -D"$shape" \
+        runtime/tests/testdata_check.hip "$build/ave_cpu_runtime.o" -o "$binary"
+    else
+      "$nvcc" -x cu -arch=sm_90 -O2 -I runtime/include/ave/hip_on_cuda -I annotations/include -I . \
+        -DKERNEL_FILE="\"$file\"" -DKERNEL="$kernel" -D"$shape" \
+        runtime/tests/testdata_check.hip -o "$binary"
+    fi || { echo "BUILD FAILED $file"; failures=$((failures + 1)); }
     continue
   fi
   expect=$(sed -n 's,^// EXPECT: \([a-z-]*\) line .*,\1,p' "$file")
-  output=$("$binary" 2>&1)
+  output=$(AVE_CPU_QUIET=1 "$binary" 2>&1)
   rc=$?
   case "${expect:-kernel}:$rc" in
     kernel:0 | tag-mismatch:1 | reduction-coverage:1) verdict=ok ;;

@@ -194,6 +194,24 @@ std::string tempPath(llvm::StringRef Prefix, llvm::StringRef Suffix) {
 
 // A copy of the compilation database with every command rewritten into a
 // HIP device-only syntax check for the target (see HipArgs.h).
+// The nearest directory above File whose compile_commands.json has an entry
+// for File itself; empty if none does.
+std::string databaseListing(llvm::StringRef File) {
+  for (llvm::StringRef Cur = llvm::sys::path::parent_path(File); !Cur.empty();
+       Cur = llvm::sys::path::parent_path(Cur)) {
+    llvm::SmallString<256> C(Cur);
+    llvm::sys::path::append(C, "compile_commands.json");
+    if (!llvm::sys::fs::exists(C))
+      continue;
+    std::string Error;
+    auto DB = clang::tooling::JSONCompilationDatabase::loadFromFile(
+        C, Error, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+    if (DB && !DB->getCompileCommands(File).empty())
+      return Cur.str();
+  }
+  return {};
+}
+
 std::string deviceCompilationDatabase(const std::string &BuildDir, const LintInvocation &Inv,
                                       std::string &Error) {
   std::unique_ptr<clang::tooling::CompilationDatabase> DB =
@@ -232,16 +250,12 @@ LintResult runInProcess(const LintInvocation &Inv, const ParsedArgs &P, bool Qui
   std::string DbDir;
   if (BuildDir.empty() && !P.sawDoubleDash && !P.files.empty()) {
     // clang-tidy would find a compile_commands.json above the file itself;
-    // find it first so that it is rewritten for the device like -p.
+    // find it first so that it is rewritten for the device like -p. Only a
+    // database that lists the file counts: a command guessed from another
+    // file's (a C++ file's, with its precompiled header) is not the file's.
     llvm::SmallString<256> Dir(P.files.front());
     llvm::sys::fs::make_absolute(Dir);
-    for (llvm::StringRef Cur = llvm::sys::path::parent_path(Dir); !Cur.empty() && BuildDir.empty();
-         Cur = llvm::sys::path::parent_path(Cur)) {
-      llvm::SmallString<256> C(Cur);
-      llvm::sys::path::append(C, "compile_commands.json");
-      if (llvm::sys::fs::exists(C))
-        BuildDir = Cur.str();
-    }
+    BuildDir = databaseListing(Dir);
   }
   if (!BuildDir.empty()) {
     std::string Error;

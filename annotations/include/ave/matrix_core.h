@@ -9,10 +9,20 @@
 //   b[4]: B(kk, j), element kk % 2 + 2*(kk / 8), j = lane / 4
 //   acc[4]: C(i, j), element j % 2 + 2*(i / 8), i = lane / 4 (+ 8), j = 2*(lane % 4) (+ 1)
 // Other targets get a declaration-compatible body that traps: the helper is
-// only meaningful on sm_80 and later.
+// only meaningful on sm_80 and later. Under the CPU executor
+// (runtime/include/ave/hip_on_cpu) the helper is a collective of the 32-lane
+// warp that computes the same fragments on the host.
 #pragma once
 
-#if defined(__CUDACC__) || defined(__HIPCC__) || defined(__HIP__)
+// A host compile against the CPU executor's headers: they define the
+// qualifiers and the executor's platform macro used below.
+#if !defined(__CUDACC__) && !defined(__HIPCC__) && !defined(__HIP__) &&                            \
+    __has_include(<ave_cpu/platform.h>)
+#include <hip/hip_runtime.h>
+#endif
+
+#if defined(__CUDACC__) || defined(__HIPCC__) || defined(__HIP__) ||                               \
+    defined(__HIP_PLATFORM_AVE_CPU__)
 
 #if defined(__CUDA_ARCH__)
 #include <cuda_fp16.h>
@@ -31,6 +41,23 @@ __device__ inline unsigned ave_pack_halves(Half lo, Half hi) {
   __device__ inline void NAME(float (&acc)[4], const Half (&a)[8], const Half (&b)[4]) {         \
     AVE_MMA_BODY(PTX_TYPE)                                                                         \
   }
+
+#if defined(__HIP_PLATFORM_AVE_CPU__)
+// The CPU executor: a warp collective in the PTX fragment layout. The call
+// site is the kernel's line, for the executor's messages.
+template <class Half>
+__device__ inline void
+ave_mma_m16n8k16_f16(float (&acc)[4], const Half (&a)[8], const Half (&b)[4],
+                     std::source_location site = std::source_location::current()) {
+  ::ave::cpu::mmaM16N8K16(::ave::cpu::MmaM16N8K16F16, acc, a, b, site);
+}
+template <class Half>
+__device__ inline void
+ave_mma_m16n8k16_bf16(float (&acc)[4], const Half (&a)[8], const Half (&b)[4],
+                      std::source_location site = std::source_location::current()) {
+  ::ave::cpu::mmaM16N8K16(::ave::cpu::MmaM16N8K16Bf16, acc, a, b, site);
+}
+#else
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 #define AVE_MMA_BODY(PTX_TYPE)                                                                     \
@@ -56,5 +83,7 @@ AVE_MMA_M16N8K16(ave_mma_m16n8k16_bf16, "bf16")
 
 #undef AVE_MMA_BODY
 #undef AVE_MMA_M16N8K16
+
+#endif // __HIP_PLATFORM_AVE_CPU__
 
 #endif

@@ -2,13 +2,22 @@
 // agree. Re-evaluating the facts and the violated obligation with evaluate()
 // (exact C int semantics, independent of the encoding) catches encoder bugs
 // and models that lean on undefined behaviour; a model that does not confirm
-// is reported as "unproven", never as a violation.
+// is reported as "unproven", never as a violation. A confirmed model is then
+// decoded into what the user reads: block and thread, loop counters and
+// parameters, the observed values, and which thread wrote each shared
+// element involved.
+// docs/analysis.md, "Obligations and counterexamples".
 #pragma once
 
+#include "ave/invariants/Obligation.h"
 #include "ave/invariants/Term.h"
 
+#include "clang/Basic/SourceLocation.h"
+
+#include <map>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace ave::inv {
 
@@ -25,5 +34,26 @@ CounterexampleCheck confirmCounterexample(const Term *Violation, std::span<const
 /// Shorthand for confirmCounterexample(...).confirmed.
 bool confirmsViolation(const Term *Violation, std::span<const Term *const> Facts,
                        const Assignment &Values);
+
+// One line of a counterexample note, with where it points.
+struct CounterexampleLine {
+  clang::SourceLocation location; // invalid: no location of its own
+  std::string text;
+};
+
+struct DecodedCounterexample {
+  std::vector<CounterexampleLine> lines;
+  std::map<std::string, int64_t> values; // every symbol of the query by name
+};
+
+/// The thread coordinates a counterexample line starts with.
+struct ThreadSymbols {
+  const Term *threadIdx[3] = {};
+  const Term *blockIdx[3] = {};
+};
+
+/// Decodes a confirmed model of O's query (its context plus violation).
+DecodedCounterexample decodeCounterexample(const Obligation &O, std::span<const Term *const> Query,
+                                           const Assignment &Values, const ThreadSymbols &Threads);
 
 } // namespace ave::inv

@@ -2,6 +2,7 @@
 // answer every obligation it produces.
 #pragma once
 
+#include "ave/invariants/Counterexample.h"
 #include "ave/invariants/LdsAccess.h"
 #include "ave/invariants/Obligation.h"
 #include "ave/invariants/Solver.h"
@@ -23,6 +24,9 @@ namespace ave::inv {
 
 struct AnalysisOptions {
   unsigned z3TimeoutMs = 10000;
+  // Interpretation and solving of one kernel together; past it, the
+  // solver is not asked again and the remaining obligations are unproven.
+  unsigned kernelTimeLimitMs = 10000;
   unsigned waveSize = 64;
   bool implicitInvariants = true;
 };
@@ -30,12 +34,6 @@ struct AnalysisOptions {
 struct AnalysisNote {
   clang::SourceLocation location;
   std::string message;
-};
-
-// One line of a counterexample note, with where it points.
-struct CounterexampleLine {
-  clang::SourceLocation location; // invalid: no location of its own
-  std::string text;
 };
 
 struct ObligationResult {
@@ -91,6 +89,7 @@ private:
   std::unique_ptr<ObligationSolver> Solver;
   std::unique_ptr<ProvenanceInterpreter> Interp;
   std::string KernelName;
+  unsigned TimeLimitMs;
   double InterpretMillis = 0;
 };
 

@@ -25,8 +25,8 @@ struct LoopContext {
   std::vector<const Term *> facts; // its bounds and stride
   const Term *init = nullptr;      // first value (null: non-canonical)
   const Term *step = nullptr;
-  unsigned firstEpoch = 0; // barrier epoch at loop entry
-  unsigned lastEpoch = 0;  // ... at loop exit
+  unsigned firstInterval = 0; // barrier interval at loop entry
+  unsigned lastInterval = 0;  // ... at loop exit
   bool canonical = false;
 };
 
@@ -35,16 +35,18 @@ struct LdsAccess {
   const Term *address = nullptr; // element index over the accessing thread
   bool isWrite = false;
   unsigned elementBytes = 4;
-  std::vector<const Term *> guard;   // path condition (if-conditions, loop facts)
-  std::vector<LoopContext> loops;    // enclosing loops, outermost first
-  unsigned epoch = 0;                // barriers executed before it (program order)
+  std::vector<const Term *> guard; // path condition (if-conditions, loop facts)
+  std::vector<LoopContext> loops;  // enclosing loops, outermost first
+  // Barrier interval: how many barriers the walk passed before it (program
+  // order); accesses in one interval are not ordered by a barrier.
+  unsigned interval = 0;
   unsigned seq = 0;                  // program order
   const clang::Expr *expr = nullptr; // the subscript expression
   clang::SourceRange range;
 };
 
 struct BarrierSite {
-  unsigned epoch = 0; // the epoch it starts
+  unsigned interval = 0; // the barrier interval it starts
   const clang::Expr *call = nullptr;
   std::vector<const Term *> guard; // path condition at the barrier
   std::vector<LoopContext> loops;

@@ -69,6 +69,10 @@ struct Reduction {
   bool operator==(const Reduction &) const = default;
 };
 
+// One loop-carried accumulation: a variable at the head of one loop ("what
+// the previous iterations accumulated"). A token, compared by value.
+enum class AccumulatorId : unsigned { None = 0 };
+
 // The abstract value of a floating-point (or otherwise non-index) expression.
 struct DataValue {
   enum class Kind {
@@ -81,7 +85,7 @@ struct DataValue {
   std::string reason; // Unknown: why
   // Loop-carried accumulation: the value is the loop-head value of this
   // variable plus the contributions in `cases`.
-  const void *accumulator = nullptr;
+  AccumulatorId accumulator = AccumulatorId::None;
   std::set<std::string> reduced; // names already summed away
   std::vector<Reduction> reductions;
   // Factors the running value was scaled by (`acc * correction` in an
@@ -97,6 +101,7 @@ struct DataValue {
     return V;
   }
   bool isTagged() const { return kind == Kind::Tagged; }
+  bool accumulates() const { return accumulator != AccumulatorId::None; }
   // Structural: two branches that left a variable alone join to itself.
   bool operator==(const DataValue &) const = default;
 };

@@ -8,6 +8,7 @@
 // in C. Construction folds constants and applies light canonicalization
 // (`x + 0`, `x * 1`, `x * 0`, constant sums, sorted operands of commutative
 // operators), so the same arithmetic built in different ways usually meets.
+// docs/analysis.md, "The term language".
 #pragma once
 
 #include <cstdint>
@@ -77,8 +78,15 @@ public:
   /// True for terms whose value is always 0 or 1 (comparisons, logic).
   bool isBoolean() const;
 
-  int64_t value() const { return Value; }           // Constant
-  const std::string &name() const { return Name; }  // Symbol, Apply
+  int64_t value() const { return Value; }          // Constant
+  const std::string &name() const { return Name; } // Symbol, Apply
+  /// Symbol: made by freshCopy() or freshSymbol(), never written by the user.
+  bool isFresh() const { return Fresh; }
+  /// Symbol: the symbol freshCopy() copied (null for any other symbol).
+  const Term *copiedFrom() const { return CopiedFrom; }
+  /// Symbol: the name as the user knows it, without the `'n` a fresh symbol
+  /// carries (`k0` for `k0'1` and for its copy `k0'1'7`).
+  const std::string &baseName() const { return BaseName.empty() ? Name : BaseName; }
   SymbolKind symbolKind() const { return SymKind; } // Symbol
   unsigned dim() const { return Dim; }              // Symbol: 0..2 for x/y/z
   std::span<const Term *const> operands() const { return Operands; }
@@ -95,6 +103,11 @@ private:
   std::string Name;
   std::vector<const Term *> Operands;
   size_t Hash = 0;
+  // Identity of fresh symbols (not part of structural equality: their names
+  // are unique already).
+  bool Fresh = false;
+  const Term *CopiedFrom = nullptr;
+  std::string BaseName;
 };
 
 using TermMap = std::map<const Term *, const Term *>;
@@ -162,6 +175,8 @@ private:
     bool operator()(const Term *A, const Term *B) const;
   };
   const Term *intern(Term &&Candidate);
+  const Term *makeFresh(const std::string &Base, SymbolKind Kind, unsigned Dim,
+                        const Term *Original);
   const Term *raw(TermKind Kind, std::vector<const Term *> Operands);
   const Term *foldIfConstant(TermKind Kind, std::span<const Term *const> Operands);
   const Term *asBoolean(const Term *A);

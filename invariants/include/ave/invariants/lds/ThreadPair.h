@@ -2,7 +2,7 @@
 // asks "is there a pair of threads (and iterations) for which ...": every
 // term observed at an access is renamed into thread 0's or thread 1's copy
 // of the thread ids and loop counters, and the barrier structure the
-// interpreter logged (epochs, loop contexts) decides which pairs of dynamic
+// interpreter logged (barrier intervals, loop contexts) decides which pairs of dynamic
 // accesses can meet in one barrier interval.
 #pragma once
 

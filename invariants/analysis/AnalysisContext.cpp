@@ -1,0 +1,118 @@
+#include "AnalysisContext.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+
+namespace ave::inv {
+
+int componentIndex(llvm::StringRef Name) {
+  return llvm::StringSwitch<int>(Name).Case("x", 0).Case("y", 1).Case("z", 2).Case("w", 3).Default(
+      -1);
+}
+
+AnalysisContext::AnalysisContext(clang::ASTContext &Ast, const ann::KernelAnnotations &Annotations,
+                                 TermContext &Terms, ObligationSolver &Solver,
+                                 const AnalysisOptions &Opts)
+    : ast(Ast), annotations(Annotations), terms(Terms), solver(Solver), opts(Opts), matcher(Terms) {
+  for (unsigned D = 0; D < 3; ++D) {
+    symbols.tid[D] = Terms.builtin(SymbolKind::ThreadIdx, D);
+    symbols.bid[D] = Terms.builtin(SymbolKind::BlockIdx, D);
+    symbols.bdim[D] = Terms.builtin(SymbolKind::BlockDim, D);
+    symbols.gdim[D] = Terms.builtin(SymbolKind::GridDim, D);
+  }
+}
+
+AnalysisContext::~AnalysisContext() {
+  if (!std::getenv("AVE_PROFILE"))
+    return;
+  for (const auto &[Why, Cost] : QueryCost)
+    llvm::errs() << "ave-profile: " << Why << ": " << Cost.first << " queries, "
+                 << llvm::format("%.1f", Cost.second) << " ms\n";
+}
+
+SolverResult AnalysisContext::ask(const char *Why, const Term *Query) {
+  // Terms are hash-consed: the same question (a loop's second pass asks
+  // many of the first pass's again) is the same pointer.
+  auto Known = AskedBefore.find(Query);
+  if (Known != AskedBefore.end())
+    return Known->second;
+  SolverResult R = solver.decide(Query);
+  AskedBefore.emplace(Query, R);
+  if (const char *Profile = std::getenv("AVE_PROFILE");
+      Profile && llvm::StringRef(Profile) == "queries" && R.millis > 5)
+    llvm::errs() << "ave-profile: " << Why << " took " << llvm::format("%.1f", R.millis)
+                 << " ms: " << print(Query) << "\n";
+  auto &[Count, Millis] = QueryCost[Why];
+  ++Count;
+  Millis += R.millis;
+  AskMillis += R.millis;
+  return R;
+}
+
+const Term *AnalysisContext::iterationCopy(const Term *S, unsigned LoopId, int Which) {
+  const Term *&Copy = IterationCopies[{S, LoopId, Which}];
+  if (!Copy)
+    Copy = terms.freshCopy(S);
+  return Copy;
+}
+
+std::vector<LoopContext> AnalysisContext::loopContexts() const {
+  std::vector<LoopContext> Out;
+  for (const LoopFrame &F : loops) {
+    LoopContext C;
+    C.id = F.id;
+    C.loop = F.loop;
+    C.counter = F.span.counter;
+    C.facts = F.span.facts;
+    C.init = F.canonical ? F.init : nullptr;
+    C.step = F.canonical ? F.step : nullptr;
+    C.firstInterval = F.firstInterval;
+    C.canonical = F.canonical;
+    Out.push_back(std::move(C));
+  }
+  return Out;
+}
+
+Obligation AnalysisContext::makeObligation(ObligationKind K, const clang::Expr *Site,
+                                           const FlowState &State) const {
+  Obligation O;
+  O.kind = K;
+  if (Site)
+    O.range = Site->getSourceRange();
+  O.context = State.path;
+  return O;
+}
+
+std::string AnalysisContext::text(const clang::Stmt *S) const {
+  const clang::SourceManager &SM = ast.getSourceManager();
+  clang::CharSourceRange R = clang::CharSourceRange::getTokenRange(S->getSourceRange());
+  return clang::Lexer::getSourceText(R, SM, ast.getLangOpts()).str();
+}
+
+bool AnalysisContext::isSharedArray(const clang::ValueDecl *D) const {
+  return D && D->hasAttr<clang::CUDASharedAttr>();
+}
+
+const Term *AnalysisContext::builtinSymbol(llvm::StringRef Builtin, int D) const {
+  if (D < 0 || D > 2)
+    return nullptr;
+  if (Builtin == "threadIdx")
+    return symbols.tid[D];
+  if (Builtin == "blockIdx")
+    return symbols.bid[D];
+  if (Builtin == "blockDim")
+    return symbols.bdim[D];
+  if (Builtin == "gridDim")
+    return symbols.gdim[D];
+  return nullptr;
+}
+
+} // namespace ave::inv

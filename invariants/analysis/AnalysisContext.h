@@ -1,0 +1,107 @@
+// What the pieces of one kernel's analysis share and that does not depend
+// on the path: the AST, the annotations, terms and the solver (with a cache
+// of the interpretation's own questions), the kernel's symbols and facts,
+// the tagged tensors, the stack of loops around the current program point,
+// and the output log. The role of FlowSensitive's DataflowAnalysisContext.
+// Internal to invariants/.
+#pragma once
+
+#include "AnalysisLog.h"
+#include "FlowState.h"
+#include "LoopFrame.h"
+#include "ave/annotations/KernelAnnotations.h"
+#include "ave/invariants/KernelAnalysis.h"
+#include "ave/invariants/LayoutMatch.h"
+#include "ave/invariants/Solver.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class Expr;
+class Stmt;
+class ValueDecl;
+} // namespace clang
+
+namespace ave::inv {
+
+// `x`, `y`, `z`, `w` -> 0..3 (vector components, builtin dimensions); -1 otherwise.
+int componentIndex(llvm::StringRef Name);
+
+// A tagged pointer parameter (or array): its layout over coordinate symbols.
+struct TensorInfo {
+  const ann::BoundTag *tag = nullptr;
+  std::string tensor;
+  TagLayout layout;
+  std::vector<std::string> coordNames;
+  std::map<const Term *, std::string> nameOfSymbol;
+  bool output = false;
+};
+
+// threadIdx, blockIdx, blockDim and gridDim, and the block shape a launch
+// pragma fixes.
+struct KernelSymbols {
+  const Term *tid[3] = {}, *bid[3] = {}, *bdim[3] = {}, *gdim[3] = {};
+  std::optional<int64_t> launchBlock[3];
+};
+
+class AnalysisContext {
+public:
+  AnalysisContext(clang::ASTContext &Ast, const ann::KernelAnnotations &Annotations,
+                  TermContext &Terms, ObligationSolver &Solver, const AnalysisOptions &Opts);
+  ~AnalysisContext();
+  AnalysisContext(const AnalysisContext &) = delete;
+  AnalysisContext &operator=(const AnalysisContext &) = delete;
+
+  // Every solver question the interpretation itself asks goes through here:
+  // answered once per (hash-consed) query, its cost reported per kind
+  // (AVE_PROFILE=1, or =queries for each slow one).
+  SolverResult ask(const char *Why, const Term *Query);
+  // Solver time of every ask() so far (counted in the kernel's solver time).
+  double askMillis() const { return AskMillis; }
+  AccumulatorId newAccumulator() { return AccumulatorId(++Accumulators); }
+  // The copy of symbol S in one of two iterations (Which = 0, 1) of loop
+  // LoopId: the same copies every time, so the same question is the same term.
+  const Term *iterationCopy(const Term *S, unsigned LoopId, int Which);
+  // The loops around the current program point, as the log records them.
+  std::vector<LoopContext> loopContexts() const;
+  // An obligation at Site, checked where State's path holds.
+  Obligation makeObligation(ObligationKind K, const clang::Expr *Site,
+                            const FlowState &State) const;
+  std::string text(const clang::Stmt *S) const;
+  bool isSharedArray(const clang::ValueDecl *D) const;
+  // `threadIdx`/`blockIdx`/`blockDim`/`gridDim` dimension D, or null.
+  const Term *builtinSymbol(llvm::StringRef Builtin, int D) const;
+
+  clang::ASTContext &ast;
+  const ann::KernelAnnotations &annotations;
+  TermContext &terms;
+  ObligationSolver &solver;
+  const AnalysisOptions opts;
+  LayoutMatcher matcher;
+  KernelSymbols symbols;
+  std::vector<const Term *> kernelFacts;
+  std::map<const clang::ValueDecl *, TensorInfo> tensors;
+  std::set<std::string> inputNames, outputNames, contracted;
+  // Outputs a store reached, and those that received a non-constant value.
+  std::set<const clang::ValueDecl *> storedOutputs, outputsGivenValues;
+  std::vector<LoopFrame> loops; // outermost first
+  unsigned nextLoopId = 0;
+  AnalysisLog log;
+
+private:
+  unsigned Accumulators = 0;
+  double AskMillis = 0;
+  std::map<std::string, std::pair<unsigned, double>> QueryCost; // why -> (count, ms)
+  std::map<const Term *, SolverResult> AskedBefore;
+  std::map<std::tuple<const Term *, unsigned, int>, const Term *> IterationCopies;
+};
+
+} // namespace ave::inv

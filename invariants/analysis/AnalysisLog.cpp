@@ -1,0 +1,45 @@
+#include "AnalysisLog.h"
+
+namespace ave::inv {
+
+AnalysisLog::Mark AnalysisLog::mark() const {
+  Mark M;
+  M.obligations = Obligations.size();
+  M.notes = Notes.size();
+  M.accesses = Accesses.size();
+  M.barriers = Barriers.size();
+  M.ldsWrites = LdsWrites.size();
+  M.interval = Interval;
+  M.pragmaTargets = PragmaTargets;
+  return M;
+}
+
+void AnalysisLog::rollback(const Mark &M) {
+  Obligations.resize(M.obligations);
+  Notes.resize(M.notes);
+  Accesses.resize(M.accesses);
+  Barriers.resize(M.barriers);
+  LdsWrites.resize(M.ldsWrites);
+  Interval = M.interval;
+  PragmaTargets = M.pragmaTargets;
+}
+
+void AnalysisLog::addBarrier(const clang::Expr *Call, std::vector<const Term *> Guard,
+                             std::vector<LoopContext> Loops) {
+  ++Seq;
+  ++Interval;
+  Barriers.push_back({Interval, Call, std::move(Guard), std::move(Loops)});
+}
+
+void AnalysisLog::closeLoop(unsigned Id) {
+  for (LdsAccess &A : Accesses)
+    for (LoopContext &L : A.loops)
+      if (L.id == Id)
+        L.lastInterval = Interval;
+  for (BarrierSite &B : Barriers)
+    for (LoopContext &L : B.loops)
+      if (L.id == Id)
+        L.lastInterval = Interval;
+}
+
+} // namespace ave::inv

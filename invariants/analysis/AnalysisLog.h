@@ -1,0 +1,85 @@
+// Everything the interpretation of one kernel produces, in one sink:
+// obligations, notes, the shared-memory accesses, barriers and writes the
+// race and writer checks read, and the walk's program-order counters. A loop
+// body is interpreted twice when its reads can see the previous iteration's
+// writes; the first pass only learns those writes, so its outputs are rolled
+// back to a mark() taken before it. Internal to invariants/.
+#pragma once
+
+#include "LoopFrame.h"
+#include "ave/invariants/KernelAnalysis.h"
+#include "ave/invariants/LdsAccess.h"
+#include "ave/invariants/Obligation.h"
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace clang {
+class Stmt;
+}
+
+namespace ave::inv {
+
+// One store into shared memory, over the writer's own symbols.
+struct LdsWrite {
+  const clang::ValueDecl *array = nullptr;
+  const Term *address = nullptr;
+  DataValue value;
+  std::vector<const Term *> guard; // path facts at the write
+  std::vector<LoopFrame> loops;    // enclosing loops at the write
+  unsigned seq = 0;
+  clang::SourceLocation site;
+  std::string text;
+};
+
+class AnalysisLog {
+public:
+  struct Mark {
+    size_t obligations = 0, notes = 0, accesses = 0, barriers = 0, ldsWrites = 0;
+    unsigned interval = 0;
+    std::set<const clang::Stmt *> pragmaTargets;
+  };
+  Mark mark() const;
+  void rollback(const Mark &M);
+
+  void addObligation(Obligation O) { Obligations.push_back(std::move(O)); }
+  void addNote(clang::SourceLocation At, std::string Message) {
+    Notes.push_back({At, std::move(Message)});
+  }
+  void addAccess(LdsAccess A) { Accesses.push_back(std::move(A)); }
+  void addLdsWrite(LdsWrite W) { LdsWrites.push_back(std::move(W)); }
+  // A barrier ends the current barrier interval and starts the next.
+  void addBarrier(const clang::Expr *Call, std::vector<const Term *> Guard,
+                  std::vector<LoopContext> Loops);
+  // Loop `Id` ended in the current interval: the records made inside it
+  // learn where it ended.
+  void closeLoop(unsigned Id);
+  // True the first time the walk enters the statement a pragma precedes.
+  bool enterPragmaTarget(const clang::Stmt *S) { return PragmaTargets.insert(S).second; }
+  bool enteredPragmaTarget(const clang::Stmt *S) const { return PragmaTargets.count(S); }
+
+  unsigned interval() const { return Interval; }
+  // Program order of accesses, writes and loop boundaries (never rolled
+  // back: a number is an identity, not a count).
+  unsigned nextSeq() { return ++Seq; }
+
+  std::vector<Obligation> &obligations() { return Obligations; }
+  const std::vector<AnalysisNote> &notes() const { return Notes; }
+  const std::vector<LdsAccess> &accesses() const { return Accesses; }
+  const std::vector<BarrierSite> &barriers() const { return Barriers; }
+  std::vector<LdsWrite> &ldsWrites() { return LdsWrites; }
+  const std::vector<LdsWrite> &ldsWrites() const { return LdsWrites; }
+
+private:
+  std::vector<Obligation> Obligations;
+  std::vector<AnalysisNote> Notes;
+  std::vector<LdsAccess> Accesses;
+  std::vector<BarrierSite> Barriers;
+  std::vector<LdsWrite> LdsWrites;
+  std::set<const clang::Stmt *> PragmaTargets;
+  unsigned Interval = 0;
+  unsigned Seq = 0;
+};
+
+} // namespace ave::inv

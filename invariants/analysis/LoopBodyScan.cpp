@@ -1,0 +1,146 @@
+#include "LoopBodyScan.h"
+
+#include "ave/invariants/MatrixLaneModel.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+namespace ave::inv {
+
+namespace {
+
+bool mentions(const clang::Stmt *S, const clang::VarDecl *Var) {
+  if (!S || !Var)
+    return false;
+  if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(S); DRE && DRE->getDecl() == Var)
+    return true;
+  for (const clang::Stmt *Child : S->children())
+    if (mentions(Child, Var))
+      return true;
+  return false;
+}
+
+class AssignedVars : public clang::RecursiveASTVisitor<AssignedVars> {
+public:
+  explicit AssignedVars(const clang::VarDecl *OwnCounter) : OwnCounter(OwnCounter) {}
+
+  std::set<const clang::VarDecl *> vars;
+
+  bool VisitBinaryOperator(clang::BinaryOperator *BO) {
+    if (BO->isAssignmentOp())
+      note(BO->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(clang::UnaryOperator *UO) {
+    if (UO->isIncrementDecrementOp())
+      note(UO->getSubExpr());
+    return true;
+  }
+  // Matrix-core helpers that accumulate into their first argument.
+  bool VisitCallExpr(clang::CallExpr *Call) {
+    const clang::FunctionDecl *FD = Call->getDirectCallee();
+    if (FD && FD->getIdentifier() && Call->getNumArgs() > 0)
+      if (const MatrixLaneModel *M = findMatrixLaneModel(FD->getName());
+          M && M->family == MatrixCoreFamily::NvidiaMmaM16N8K16)
+        note(Call->getArg(0));
+    return true;
+  }
+
+private:
+  void note(const clang::Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    // An element of a private array (`acc[i][j] += ...`): the array.
+    bool Element = false;
+    while (const auto *AS = llvm::dyn_cast<clang::ArraySubscriptExpr>(E)) {
+      if (mentions(AS->getIdx(), OwnCounter))
+        return;
+      E = AS->getBase()->IgnoreParenImpCasts();
+      Element = true;
+    }
+    if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(E))
+      if (const auto *VD = llvm::dyn_cast<clang::VarDecl>(DRE->getDecl()))
+        if (VD->hasLocalStorage() && (!Element || VD->getType()->isConstantArrayType()))
+          vars.insert(VD);
+  }
+
+  const clang::VarDecl *OwnCounter;
+};
+
+// Which shared arrays a loop body reads before it writes them, walking in
+// evaluation order (right side of an assignment first).
+class SharedReadBeforeWrite {
+public:
+  std::set<const clang::ValueDecl *> written, readFirst;
+
+  void walk(const clang::Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *BO = llvm::dyn_cast<clang::BinaryOperator>(S); BO && BO->isAssignmentOp()) {
+      walk(BO->getRHS());
+      const clang::ValueDecl *Base = sharedBase(BO->getLHS());
+      if (!Base) {
+        walk(BO->getLHS());
+        return;
+      }
+      walkIndices(BO->getLHS());
+      if (BO->isCompoundAssignmentOp())
+        read(Base);
+      written.insert(Base);
+      return;
+    }
+    if (const auto *AS = llvm::dyn_cast<clang::ArraySubscriptExpr>(S)) {
+      if (const clang::ValueDecl *Base = sharedBase(AS)) {
+        walkIndices(AS);
+        read(Base);
+        return;
+      }
+    }
+    for (const clang::Stmt *Child : S->children())
+      walk(Child);
+  }
+
+private:
+  static const clang::ValueDecl *sharedBase(const clang::Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    while (const auto *AS = llvm::dyn_cast<clang::ArraySubscriptExpr>(E))
+      E = AS->getBase()->IgnoreParenImpCasts();
+    if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(E))
+      if (DRE->getDecl()->hasAttr<clang::CUDASharedAttr>())
+        return DRE->getDecl();
+    return nullptr;
+  }
+  void read(const clang::ValueDecl *D) {
+    if (D && !written.count(D))
+      readFirst.insert(D);
+  }
+  void walkIndices(const clang::Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    while (const auto *AS = llvm::dyn_cast<clang::ArraySubscriptExpr>(E)) {
+      walk(AS->getIdx());
+      E = AS->getBase()->IgnoreParenImpCasts();
+    }
+  }
+};
+
+} // namespace
+
+std::set<const clang::VarDecl *> assignedVariables(const clang::Stmt *S,
+                                                   const clang::VarDecl *OwnCounter) {
+  AssignedVars V(OwnCounter);
+  V.TraverseStmt(const_cast<clang::Stmt *>(S));
+  return V.vars;
+}
+
+bool readsSharedBeforeWriting(const clang::Stmt *Body,
+                              std::set<const clang::ValueDecl *> &Written) {
+  SharedReadBeforeWrite V;
+  V.walk(Body);
+  Written = V.written;
+  for (const clang::ValueDecl *D : V.readFirst)
+    if (V.written.count(D))
+      return true;
+  return false;
+}
+
+} // namespace ave::inv

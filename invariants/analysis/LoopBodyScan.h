@@ -1,0 +1,28 @@
+// Syntactic facts about a loop body that the loop machinery needs before it
+// interprets the body: which local variables it assigns (the loop-carried
+// set, and what widening forgets) and whether it reads a shared array before
+// writing it (then a read can see the previous iteration's write).
+// Internal to invariants/.
+#pragma once
+
+#include <set>
+
+namespace clang {
+class Stmt;
+class ValueDecl;
+class VarDecl;
+} // namespace clang
+
+namespace ave::inv {
+
+// Local variables S assigns (=, op=, ++, --, and the accumulator argument of
+// the mma.sync helper). An element write `a[e] = ...` indexed by OwnCounter
+// writes a new element each iteration and does not carry `a`.
+std::set<const clang::VarDecl *> assignedVariables(const clang::Stmt *S,
+                                                   const clang::VarDecl *OwnCounter = nullptr);
+
+// True when Body reads a shared array before writing it *and* writes it
+// later. Written receives every shared array Body writes.
+bool readsSharedBeforeWriting(const clang::Stmt *Body, std::set<const clang::ValueDecl *> &Written);
+
+} // namespace ave::inv

@@ -1,0 +1,237 @@
+#include "LoopSummary.h"
+
+#include "LoopBodyScan.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Stmt.h"
+
+#include <algorithm>
+
+namespace ave::inv {
+
+namespace {
+
+bool isAccumulating(const AbstractValue &V, AccumulatorId Token) {
+  return (V.kind == AbstractValue::Kind::Data && V.data.accumulator == Token) ||
+         (V.kind == AbstractValue::Kind::Array && V.array &&
+          V.array->slotValue.kind == AbstractValue::Kind::Data &&
+          V.array->slotValue.data.accumulator == Token);
+}
+
+} // namespace
+
+CarriedVars LoopSummary::enter(const clang::Stmt *Body, const clang::VarDecl *Counter,
+                               Environment &Env) {
+  CarriedVars Carried;
+  for (const clang::VarDecl *VD : assignedVariables(Body, Counter)) {
+    auto It = Env.find(VD);
+    if (It == Env.end())
+      continue;
+    bool WholeArray = It->second.kind == AbstractValue::Kind::Array &&
+                      (VD->getType()->isVectorType() || VD->getType()->isConstantArrayType());
+    if (!WholeArray && It->second.kind != AbstractValue::Kind::Data)
+      continue;
+    // The loop-head value: "whatever the previous iterations accumulated",
+    // identified by a token unique to this variable and loop.
+    AccumulatorId Token = Ctx.newAccumulator();
+    Carried[VD] = {It->second, Token};
+    DataValue Head = DataValue::neutral();
+    Head.accumulator = Token;
+    if (!WholeArray) {
+      It->second = AbstractValue::ofData(Head);
+      continue;
+    }
+    // A vector assigned as a whole in the loop (`acc = mfma(a, b, acc)`):
+    // each element is an accumulator at the loop head.
+    auto Arr = std::make_shared<PrivateArray>();
+    Arr->slotCounter = Ctx.terms.freshSymbol("elem", SymbolKind::Fresh);
+    Arr->slotValue = AbstractValue::ofData(Head);
+    It->second = AbstractValue::ofArray(std::move(Arr));
+  }
+  return Carried;
+}
+
+DataValue *LoopSummary::accumulation(AbstractValue &Now, const CarriedVariable &Carried,
+                                     DataValue &Pre) {
+  const AbstractValue &Before = Carried.before;
+  DataValue *V = nullptr;
+  if (Now.kind == AbstractValue::Kind::Data) {
+    V = &Now.data;
+    Pre = Before.kind == AbstractValue::Kind::Data ? Before.data : DataValue::neutral();
+  } else if (Now.kind == AbstractValue::Kind::Array && Now.array && Now.array->slotCounter &&
+             Now.array->slotValue.kind == AbstractValue::Kind::Data) {
+    // A vector accumulator (matrix-core results) accumulates per element.
+    // Copy on write: the array may be shared with the pre-loop value.
+    Now.array = std::make_shared<PrivateArray>(*Now.array);
+    // The element index is the same in every iteration (written as
+    // `acc[e]` by an inner loop over e, whose counter would otherwise
+    // count as the iteration's own).
+    PrivateArray &Arr = *Now.array;
+    const Term *Elem = Ctx.terms.freshSymbol("elem", SymbolKind::Other);
+    Arr.slotValue.data =
+        substituteData(Ctx.terms, Arr.slotValue.data, TermMap{{Arr.slotCounter, Elem}});
+    Arr.slotCounter = Elem;
+    V = &Arr.slotValue.data;
+    if (Before.kind == AbstractValue::Kind::Array && Before.array)
+      Pre = readElement(Ctx.terms, *Before.array, Elem).data;
+  }
+  // Not an accumulation (overwritten each iteration): its value after the
+  // loop is the last iteration's, which the body value describes.
+  return V && V->accumulator == Carried.token ? V : nullptr;
+}
+
+void LoopSummary::finish(const LoopFrame &Frame, const CarriedVars &Carried, FlowState &State) {
+  for (const auto &[Var, Entry] : Carried) {
+    auto It = State.env.find(Var);
+    if (It == State.env.end())
+      continue;
+    DataValue Pre;
+    DataValue *V = accumulation(It->second, Entry, Pre);
+    if (!V)
+      continue;
+    reduceOverLoop(*V, Frame, State);
+    V->rescales.clear(); // checked against every contribution already
+    // After the loop: the value before it plus the contributions.
+    V->accumulator = Pre.accumulator;
+    if (Pre.kind == DataValue::Kind::Tagged) {
+      V->cases.insert(V->cases.begin(), Pre.cases.begin(), Pre.cases.end());
+      V->reduced.insert(Pre.reduced.begin(), Pre.reduced.end());
+    }
+    // An iteration that added nothing still leaves the value from before
+    // the loop (`v = v + 0.0f` over a loaded v): tagged when that was.
+    if (Pre.kind == DataValue::Kind::Unknown)
+      *V = Pre;
+    else
+      V->kind = V->cases.empty() ? DataValue::Kind::Neutral : DataValue::Kind::Tagged;
+  }
+}
+
+void LoopSummary::keepSummaries(const CarriedVars &Carried, const Environment &Summary,
+                                FlowState &Early) const {
+  for (const auto &[Var, Entry] : Carried) {
+    auto After = Summary.find(Var);
+    auto There = Early.env.find(Var);
+    if (After == Summary.end() || There == Early.env.end())
+      continue;
+    if (isAccumulating(There->second, Entry.token))
+      There->second = After->second;
+  }
+}
+
+bool LoopSummary::variesWithLoop(const Term *Value, const std::vector<const Term *> &Constraints,
+                                 const LoopFrame &Frame, const FlowState &State,
+                                 const std::set<const Term *> &Fixed) {
+  // Two iterations, each with its own copy of the counter and of every
+  // fresh symbol the value's constraints introduced: can the value differ?
+  TermContext &T = Ctx.terms;
+  auto PerIteration = [&](const Term *S) {
+    return S == Frame.span.counter ||
+           (S->id() >= Frame.firstTermId && S->symbolKind() != SymbolKind::Other &&
+            S->symbolKind() != SymbolKind::Param && !Fixed.count(S));
+  };
+  // A value built only from symbols that exist before the loop is the
+  // same in every iteration, whatever its constraints say.
+  std::vector<const Term *> ValueSymbols = collectSymbols(Value);
+  if (std::none_of(ValueSymbols.begin(), ValueSymbols.end(), PerIteration))
+    return false;
+  // Copied per iteration: the counter and the existential symbols the body
+  // introduced (writer-thread copies, inner counters, fresh values); symbols
+  // from before the loop (enclosing counters, parameters, slots) are shared.
+  std::vector<const Term *> Symbols = ValueSymbols;
+  for (const Term *C : Constraints)
+    for (const Term *S : collectSymbols(C))
+      Symbols.push_back(S);
+  TermMap First, Second;
+  for (const Term *S : Symbols)
+    if (PerIteration(S)) {
+      First[S] = Ctx.iterationCopy(S, Frame.id, 0);
+      Second[S] = Ctx.iterationCopy(S, Frame.id, 1);
+    }
+  std::vector<const Term *> Query = State.path;
+  for (const TermMap *M : {&First, &Second}) {
+    for (const Term *F : Frame.span.facts)
+      Query.push_back(substitute(T, F, *M));
+    for (const Term *C : Constraints)
+      Query.push_back(substitute(T, C, *M));
+  }
+  Query.push_back(T.ne(substitute(T, Value, First), substitute(T, Value, Second)));
+  return Ctx.ask("varies with loop", T.allOf(Query)).status != SolverResult::Proven;
+}
+
+void LoopSummary::extendInnerReductions(DataValue &V, const LoopFrame &Frame,
+                                        const FlowState &State) {
+  // Reductions from inner loops extend over this loop when the index they
+  // reduce moves with it, their own counters held fixed: `k0 + k` of a
+  // tiled GEMM moves with k0, the `d` of a dot product finished inside the
+  // iteration (attention's scores) does not.
+  for (Reduction &R : V.reductions) {
+    if (R.loops.back().counter == Frame.span.counter)
+      continue;
+    std::set<const Term *> Fixed;
+    for (const ReductionLoop &L : R.loops)
+      Fixed.insert(L.counter);
+    std::vector<const Term *> Constraints = R.constraints;
+    for (const ReductionLoop &L : R.loops)
+      Constraints.insert(Constraints.end(), L.facts.begin(), L.facts.end());
+    if (variesWithLoop(R.term, Constraints, Frame, State, Fixed))
+      R.loops.push_back(Frame.span);
+  }
+}
+
+std::set<std::string> LoopSummary::reduceOverLoop(DataValue &V, const LoopFrame &Frame,
+                                                  const FlowState &State) {
+  TermContext &T = Ctx.terms;
+  std::set<std::string> Dropped;
+  const Term *Contributes = T.falseTerm();
+  for (const ProvenanceCase &C : V.cases)
+    Contributes = T.logicalOr(Contributes, C.validity);
+  for (ProvenanceCase &C : V.cases) {
+    // Past the loop its counter is existential: keep its bounds with the
+    // case, and the case's own validity, so copies stay consistent.
+    C.constraints.insert(C.constraints.end(), Frame.span.facts.begin(), Frame.span.facts.end());
+    std::vector<const Term *> WithValidity = C.constraints;
+    WithValidity.push_back(C.validity);
+    for (auto CI = C.coords.begin(); CI != C.coords.end();) {
+      if (!variesWithLoop(CI->second, WithValidity, Frame, State)) {
+        ++CI;
+        continue;
+      }
+      Dropped.insert(CI->first);
+      Reduction R;
+      R.name = CI->first;
+      R.term = CI->second;
+      R.constraints = C.constraints;
+      R.constraints.push_back(C.validity);
+      R.loops.push_back(Frame.span);
+      R.site = Frame.loop ? Frame.loop->getBeginLoc() : clang::SourceLocation();
+      for (unsigned D = 0; D < 3; ++D)
+        if (occursIn(Ctx.symbols.tid[D], R.term))
+          R.partialOverThreadDims.push_back(D);
+      R.contributes = Contributes;
+      R.perThreadTerm = R.term;
+      R.perThreadConstraints = R.constraints;
+      // The same name from several cases is one reduction; keep the first.
+      if (std::none_of(V.reductions.begin(), V.reductions.end(),
+                       [&](const Reduction &X) { return X.name == R.name; }))
+        V.reductions.push_back(std::move(R));
+      CI = C.coords.erase(CI);
+    }
+  }
+  extendInnerReductions(V, Frame, State);
+  for (const std::string &Name : Dropped) {
+    V.reduced.insert(Name);
+    if (!Ctx.outputNames.count(Name) || !Ctx.opts.implicitInvariants)
+      continue;
+    Obligation O = Ctx.makeObligation(ObligationKind::ReductionFreeName, nullptr, State);
+    if (Frame.loop)
+      O.range = Frame.loop->getSourceRange();
+    O.summary = "the accumulation over '" + Frame.span.name + "' keeps '" + Name + "' fixed";
+    O.failure = "the accumulation over loop '" + Frame.span.name + "' sums over '" + Name +
+                "', a free coordinate of the output";
+    O.violation = T.trueTerm();
+    Ctx.log.addObligation(std::move(O));
+  }
+  return Dropped;
+}
+
+} // namespace ave::inv

@@ -1,0 +1,64 @@
+// A loop is interpreted once over a symbolic counter; this is what turns
+// that one iteration into a summary of all of them. At the loop head every
+// data variable the body assigns becomes "what the previous iterations
+// accumulated" (a placeholder identified by an AccumulatorId); after the
+// body, a value that still carries its placeholder was accumulated, and the
+// coordinates that vary with the counter are reduced (summed away) and
+// recorded for the coverage obligations. docs/analysis.md, "Loops and
+// coverage". Internal to invariants/.
+#pragma once
+
+#include "AnalysisContext.h"
+
+#include <map>
+#include <set>
+#include <string>
+
+namespace clang {
+class Stmt;
+class VarDecl;
+} // namespace clang
+
+namespace ave::inv {
+
+// A loop-carried variable: its value before the loop and its placeholder.
+struct CarriedVariable {
+  AbstractValue before;
+  AccumulatorId token = AccumulatorId::None;
+};
+using CarriedVars = std::map<const clang::VarDecl *, CarriedVariable>;
+
+class LoopSummary {
+public:
+  explicit LoopSummary(AnalysisContext &Ctx) : Ctx(Ctx) {}
+
+  // At the loop head: the data variables (and private arrays and vectors
+  // assigned as a whole) that Body assigns get their placeholders in Env.
+  CarriedVars enter(const clang::Stmt *Body, const clang::VarDecl *Counter, Environment &Env);
+  // After the loop (State.path is the path before it): each accumulation
+  // becomes its value before the loop plus the reduced contributions.
+  void finish(const LoopFrame &Frame, const CarriedVars &Carried, FlowState &State);
+  // A path that leaves the loop early keeps the values it had there, except
+  // one still accumulating: that becomes the loop's summary from Summary.
+  void keepSummaries(const CarriedVars &Carried, const Environment &Summary,
+                     FlowState &Early) const;
+  // Drops the coordinates of V that vary over Frame, recording them as
+  // reductions (and extending inner reductions over Frame where they move
+  // with it). Returns the dropped names.
+  std::set<std::string> reduceOverLoop(DataValue &V, const LoopFrame &Frame,
+                                       const FlowState &State);
+  // Whether Value can differ between two iterations of Frame; symbols in
+  // Fixed are the same in both.
+  bool variesWithLoop(const Term *Value, const std::vector<const Term *> &Constraints,
+                      const LoopFrame &Frame, const FlowState &State,
+                      const std::set<const Term *> &Fixed = {});
+
+private:
+  // The accumulated value of a carried variable after the loop, or null.
+  DataValue *accumulation(AbstractValue &Now, const CarriedVariable &Carried, DataValue &Pre);
+  void extendInnerReductions(DataValue &V, const LoopFrame &Frame, const FlowState &State);
+
+  AnalysisContext &Ctx;
+};
+
+} // namespace ave::inv

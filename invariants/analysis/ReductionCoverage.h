@@ -1,0 +1,37 @@
+// Implicit invariant 3, coverage: a reduction that reaches a store into an
+// output sums each index of its contracted coordinate exactly once. Two
+// obligations per reduced name: injective (two different iteration points
+// never reduce the same index) and complete (the iteration count equals the
+// coordinate's bound, every index lies in range, and every iteration
+// contributes). docs/analysis.md, "Loops and coverage". Internal to
+// invariants/.
+#pragma once
+
+#include "AnalysisContext.h"
+
+namespace clang {
+class Expr;
+}
+
+namespace ave::inv {
+
+class ReductionCoverage {
+public:
+  explicit ReductionCoverage(AnalysisContext &Ctx) : Ctx(Ctx) {}
+
+  // The coverage obligations of Partial, stored at Site.
+  void emit(const Reduction &Partial, const clang::Expr *Site, const FlowState &State);
+
+private:
+  // A partial sum combined across threads (it crossed shared memory) is
+  // taken over every thread of the block: the thread ids join its loops.
+  Reduction overThreads(const Reduction &Partial);
+  Obligation injective(const Reduction &R, const std::string &Loops, const clang::Expr *Site,
+                       const FlowState &State);
+  Obligation complete(const Reduction &R, const Term *Bound, const std::string &Tensor,
+                      const std::string &Loops, const clang::Expr *Site, const FlowState &State);
+
+  AnalysisContext &Ctx;
+};
+
+} // namespace ave::inv

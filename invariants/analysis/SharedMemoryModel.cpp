@@ -1,0 +1,339 @@
+#include "SharedMemoryModel.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+
+namespace ave::inv {
+
+void SharedMemoryModel::recordAccess(const clang::ValueDecl *Array, const Term *Index, bool IsWrite,
+                                     const clang::Expr *Site, const FlowState &State) {
+  LdsAccess A;
+  A.array = Array;
+  A.address = Index;
+  A.isWrite = IsWrite;
+  clang::QualType Elem = Array->getType();
+  while (const auto *AT = Ctx.ast.getAsArrayType(Elem))
+    Elem = AT->getElementType();
+  if (!Elem->isIncompleteType() && !Elem->isDependentType())
+    A.elementBytes = unsigned(Ctx.ast.getTypeSizeInChars(Elem).getQuantity());
+  A.guard = State.path;
+  A.loops = Ctx.loopContexts();
+  A.interval = Ctx.log.interval();
+  A.seq = Ctx.log.nextSeq();
+  A.expr = Site;
+  if (Site)
+    A.range = Site->getSourceRange();
+  Ctx.log.addAccess(std::move(A));
+}
+
+void SharedMemoryModel::store(const clang::ValueDecl *Array, const Term *Index, const DataValue &V,
+                              const clang::Expr *Site, const FlowState &State) {
+  recordAccess(Array, Index, true, Site, State);
+  LdsWrite W;
+  W.array = Array;
+  W.address = Index;
+  W.value = V;
+  W.guard = State.path;
+  W.loops = Ctx.loops;
+  W.seq = Ctx.log.nextSeq();
+  W.site = Site->getBeginLoc();
+  W.text = Ctx.text(Site);
+  Ctx.log.addLdsWrite(std::move(W));
+}
+
+void SharedMemoryModel::barrier(const clang::Expr *Call, const FlowState &State) {
+  Ctx.log.addBarrier(Call, State.path, Ctx.loopContexts());
+}
+
+void SharedMemoryModel::reset(const clang::ValueDecl *Array) {
+  std::erase_if(Ctx.log.ldsWrites(), [Array](const LdsWrite &W) { return W.array == Array; });
+}
+
+void SharedMemoryModel::setPreviousIterationWrites(unsigned LoopId, std::vector<LdsWrite> Writes) {
+  if (!Writes.empty())
+    PreviousIterationWrites[LoopId] = std::move(Writes);
+}
+
+bool SharedMemoryModel::solveWriterThread(const Term *WriterAddress, const Term *Index,
+                                          const Term *Validity, const FlowState &State,
+                                          WriterSolution *Partial,
+                                          std::vector<const Term *> &Writer,
+                                          std::vector<WriterCounter> &Counters,
+                                          std::vector<const Term *> &SideConditions) {
+  // The write address as a layout over the writer's thread ids
+  // (`ty'*16 + tx'`): matching the read address against it gives the writer
+  // as a term of the reader's state (ty' = ty, tx' = k) instead of an
+  // existential the solver has to search for.
+  TermContext &T = Ctx.terms;
+  TagLayout Layout;
+  Layout.address = WriterAddress;
+  std::vector<unsigned> Dims;
+  for (unsigned D = 0; D < 3; ++D)
+    if (occursIn(Writer[D], WriterAddress)) {
+      if (!Ctx.symbols.launchBlock[D])
+        return false;
+      Layout.coordinates.push_back({Writer[D], T.constant(*Ctx.symbols.launchBlock[D])});
+      Dims.push_back(D);
+    }
+  // The counters of the writer's own loops (`Ks[x / 64][x % 64]` stored for
+  // x = tid, tid + 64, ...): coordinates of the layout too.
+  std::vector<size_t> InAddress;
+  for (size_t I = 0; I < Counters.size(); ++I)
+    if (Counters[I].extent && occursIn(Counters[I].symbol, WriterAddress)) {
+      Layout.coordinates.push_back({Counters[I].symbol, Counters[I].extent});
+      InAddress.push_back(I);
+    }
+  if (Dims.empty() && InAddress.empty())
+    return false;
+  LayoutMatchResult M = Ctx.matcher.match(Layout, Index);
+  if (!M.matched)
+    return false;
+  if (Partial) {
+    Partial->writer = Writer;
+    Partial->counters = Counters;
+    for (unsigned D : Dims)
+      Partial->writer[D] = M.coordinates.at(Writer[D]);
+    for (size_t I : InAddress)
+      Partial->counters[I].symbol = M.coordinates.at(Counters[I].symbol);
+    Partial->sideConditions = M.sideConditions;
+  }
+  std::vector<const Term *> Query = State.path;
+  Query.push_back(Validity);
+  Query.push_back(T.logicalNot(T.allOf(M.sideConditions)));
+  if (Ctx.ask("writer solved", T.allOf(Query)).status != SolverResult::Proven)
+    return false;
+  for (unsigned D : Dims)
+    Writer[D] = M.coordinates.at(Writer[D]);
+  for (size_t I : InAddress)
+    Counters[I].symbol = M.coordinates.at(Counters[I].symbol);
+  SideConditions = M.sideConditions;
+  return true;
+}
+
+size_t SharedMemoryModel::commonLoops(const LdsWrite &W) const {
+  size_t Common = 0;
+  while (Common < W.loops.size() && Common < Ctx.loops.size() &&
+         W.loops[Common].id == Ctx.loops[Common].id)
+    ++Common;
+  return Common;
+}
+
+std::vector<SharedMemoryModel::Candidate>
+SharedMemoryModel::candidates(const clang::ValueDecl *Array) const {
+  // Newest first: writes of this iteration, then the previous iteration's
+  // writes of each enclosing loop (innermost first), then writes from
+  // before the loops.
+  std::vector<Candidate> Out;
+  const std::vector<LdsWrite> &Writes = Ctx.log.ldsWrites();
+  for (size_t Level = Ctx.loops.size() + 1; Level-- > 0;) {
+    // Recorded writes whose deepest common loop with the read is `Level`.
+    for (auto It = Writes.rbegin(); It != Writes.rend(); ++It)
+      if (It->array == Array && commonLoops(*It) == Level)
+        Out.push_back({&*It, nullptr});
+    if (Level == 0)
+      break;
+    const LoopFrame &Loop = Ctx.loops[Level - 1];
+    auto Prev = PreviousIterationWrites.find(Loop.id);
+    bool Known = false;
+    if (Prev != PreviousIterationWrites.end())
+      for (auto It = Prev->second.rbegin(); It != Prev->second.rend(); ++It)
+        if (It->array == Array) {
+          Out.push_back({&*It, &Loop});
+          Known = true;
+        }
+    // The first pass over a loop does not know its body's writes yet, but
+    // knows that they exist: older writes then hold only in the first
+    // iteration, exactly as in the second pass.
+    if (!Known && Loop.writesShared.count(Array))
+      Out.push_back({nullptr, &Loop});
+  }
+  return Out;
+}
+
+SharedMemoryModel::RenamedWrite SharedMemoryModel::rename(const Candidate &Cand, const Term *Index,
+                                                          const Term *Blocked,
+                                                          const FlowState &State) {
+  TermContext &T = Ctx.terms;
+  const LdsWrite &W = *Cand.write;
+  RenamedWrite R;
+  R.validity = T.trueTerm();
+  if (Cand.previousOf) {
+    const LoopFrame &L = *Cand.previousOf;
+    const Term *Prev = T.sub(L.span.counter, L.step);
+    R.map[L.span.counter] = Prev;
+    R.validity = T.ge(Prev, L.init);
+  }
+  for (unsigned D = 0; D < 3; ++D) {
+    R.writer.push_back(T.freshCopy(Ctx.symbols.tid[D]));
+    R.map[Ctx.symbols.tid[D]] = R.writer.back();
+  }
+  std::vector<WriterCounter> Counters;
+  for (size_t L = commonLoops(W); L < W.loops.size(); ++L)
+    if (!(Cand.previousOf && W.loops[L].id == Cand.previousOf->id)) {
+      const LoopFrame &F = W.loops[L];
+      R.map[F.span.counter] = T.freshCopy(F.span.counter);
+      // A canonical loop's bound `counter < B` is the counter's extent.
+      const Term *Extent =
+          F.canonical && F.span.facts.size() > 1 && F.span.facts[1]->kind() == TermKind::Lt
+              ? F.span.facts[1]->operand(1)
+              : nullptr;
+      Counters.push_back({F.span.counter, R.map[F.span.counter], Extent});
+    }
+  const Term *WriterAddress = substitute(T, W.address, R.map);
+  std::vector<const Term *> SideConditions;
+  WriterSolution Partial;
+  bool Solved =
+      solveWriterThread(WriterAddress, Index, T.logicalAnd(R.validity, T.logicalNot(Blocked)),
+                        State, &Partial, R.writer, Counters, SideConditions);
+  if (!Partial.writer.empty())
+    R.reaches = reachCondition(W, R, Partial);
+  R.solved = Solved;
+  if (Solved)
+    for (const WriterCounter &C : Counters)
+      R.map[C.original] = C.symbol;
+  for (unsigned D = 0; D < 3; ++D) {
+    R.map[Ctx.symbols.tid[D]] = R.writer[D];
+    if (R.writer[D]->isSymbol() && R.writer[D]->symbolKind() == SymbolKind::ThreadIdx) {
+      R.constraints.push_back(T.ge(R.writer[D], T.constant(0)));
+      R.constraints.push_back(T.lt(R.writer[D], Ctx.symbols.bdim[D]));
+    }
+  }
+  for (const Term *G : W.guard)
+    R.constraints.push_back(substitute(T, G, R.map));
+  if (Solved)
+    R.constraints.insert(R.constraints.end(), SideConditions.begin(), SideConditions.end());
+  else
+    R.constraints.push_back(T.eq(WriterAddress, Index));
+  return R;
+}
+
+const Term *SharedMemoryModel::reachCondition(const LdsWrite &W, const RenamedWrite &R,
+                                              const WriterSolution &S) const {
+  // The writer's ids and counters as solved: in range, its guard held, and
+  // the decomposition's side conditions (which say the element lies in the
+  // part of the array this write covers). Null if an id or counter stays a
+  // copy: then it would be an existential, which this question cannot have.
+  TermContext &T = Ctx.terms;
+  TermMap Map = R.map;
+  std::vector<const Term *> Parts = S.sideConditions;
+  Parts.push_back(R.validity);
+  for (unsigned D = 0; D < 3; ++D) {
+    const Term *Id = S.writer[D];
+    Map[Ctx.symbols.tid[D]] = Id;
+    if (!occursIn(R.writer[D], substitute(T, W.address, R.map)))
+      continue; // not in the address: any id in range will do, and one is
+    if (Id == R.writer[D])
+      return nullptr;
+    Parts.push_back(T.ge(Id, T.constant(0)));
+    Parts.push_back(T.lt(Id, Ctx.symbols.bdim[D]));
+  }
+  for (const WriterCounter &C : S.counters) {
+    if (C.symbol == Map[C.original])
+      return nullptr; // a counter of the writer's own loop left unsolved
+    Map[C.original] = C.symbol;
+    Parts.push_back(T.ge(C.symbol, T.constant(0)));
+    if (C.extent)
+      Parts.push_back(T.lt(C.symbol, C.extent));
+  }
+  for (const Term *G : W.guard) {
+    const Term *Guard = substitute(T, G, Map);
+    for (const Term *Id : R.writer)
+      if (occursIn(Id, Guard))
+        return nullptr; // the guard reads an id the address does not fix
+    Parts.push_back(Guard);
+  }
+  return T.allOf(Parts);
+}
+
+void SharedMemoryModel::requireWriter(const clang::ValueDecl *Array,
+                                      const std::vector<const Term *> &Reaches,
+                                      const clang::Expr *Site, const FlowState &State) {
+  if (!Ctx.opts.implicitInvariants || !Site) // an annotation's read: the code's own is checked
+    return;
+  TermContext &T = Ctx.terms;
+  Obligation O = Ctx.makeObligation(ObligationKind::SharedReadWritten, Site, State);
+  std::string Name = Array->getNameAsString();
+  O.summary = "some thread wrote the element of " + Name + " read here";
+  O.failure = "read of " + Name + " at an element no thread wrote before it";
+  const Term *Any = T.falseTerm();
+  for (const Term *R : Reaches) {
+    if (!R)
+      return; // a writer not solved for: the question has no quantifier-free form
+    Any = T.logicalOr(Any, R);
+  }
+  // The solution is exact for the layouts the matcher decomposes, but that
+  // it is exhaustive is not proven: a model is reported unproven.
+  O.unconfirmedViolation = "a read of " + Name +
+                           " for which no write was found (the writer solution is not known to "
+                           "be exhaustive, so this is not reported as a violation)";
+  O.violation = T.logicalNot(Any);
+  Ctx.log.addObligation(std::move(O));
+}
+
+AbstractValue SharedMemoryModel::load(const clang::ValueDecl *Array, const Term *Index,
+                                      const clang::Expr *Site, const FlowState &State) {
+  TermContext &T = Ctx.terms;
+  Ctx.log.nextSeq();
+  std::vector<const Term *> Reaches;
+  std::vector<Candidate> Candidates = candidates(Array);
+  if (Candidates.empty())
+    return AbstractValue::ofData(DataValue::unknown("shared array read before any write"));
+  DataValue Result;
+  // Writes that can reach the read so far shadow older ones only in the
+  // iterations they cover: `Covered` is the condition under which a newer
+  // candidate applies.
+  const Term *Covered = T.falseTerm();
+  const Term *CoveredForSolve = T.falseTerm();
+  for (const Candidate &Cand : Candidates) {
+    if (!Cand.write) {
+      // Only the writer's solution may assume it: the value keeps applying
+      // to every iteration, as the first pass cannot offer another case.
+      const LoopFrame &L = *Cand.previousOf;
+      CoveredForSolve = T.logicalOr(CoveredForSolve, T.ge(T.sub(L.span.counter, L.step), L.init));
+      // The previous iterations' writes are this body's own write statements
+      // (the first pass has not logged them yet); the question leaves them
+      // out, which can only make it fail where they were needed.
+      continue;
+    }
+    RenamedWrite R = rename(Cand, Index, T.logicalOr(Covered, CoveredForSolve), State);
+    // A write that can never hold this element is not the writer.
+    std::vector<const Term *> Query = State.path;
+    Query.push_back(R.validity);
+    Query.push_back(T.logicalNot(Covered));
+    Query.insert(Query.end(), R.constraints.begin(), R.constraints.end());
+    if (Ctx.ask("lds writer reachable", T.allOf(Query)).status == SolverResult::Proven)
+      continue;
+    Reaches.push_back(R.reaches ? T.logicalAnd(R.reaches, T.logicalNot(Covered)) : nullptr);
+    DataValue Copied = substituteData(T, Cand.write->value, R.map);
+    for (Reduction &Red : Copied.reductions)
+      Red.crossedThreads = true;
+    if (Copied.kind == DataValue::Kind::Unknown)
+      return AbstractValue::ofData(Copied);
+    const Term *Applies = T.logicalAnd(R.validity, T.logicalNot(Covered));
+    if (Copied.kind == DataValue::Kind::Tagged) {
+      Result.kind = DataValue::Kind::Tagged;
+      for (ProvenanceCase &C : Copied.cases) {
+        C.validity = T.logicalAnd(C.validity, Applies);
+        C.constraints.insert(C.constraints.end(), R.constraints.begin(), R.constraints.end());
+        C.origins.push_back({Cand.write->site, Cand.write->text, R.writer, Index});
+        Result.cases.push_back(std::move(C));
+      }
+      Result.reduced.insert(Copied.reduced.begin(), Copied.reduced.end());
+      Result.reductions.insert(Result.reductions.end(), Copied.reductions.begin(),
+                               Copied.reductions.end());
+    }
+    // A same-iteration write (no validity condition) covers every iteration;
+    // a previous-iteration write covers all but the first. Where the writer
+    // is solved only on part of the array (`As[ty][tx]` of a 16x32 tile),
+    // it covers that part: older writes still hold the rest.
+    bool Partial = R.reaches && !R.solved;
+    Covered = T.logicalOr(Covered, Partial ? T.logicalAnd(R.validity, R.reaches) : R.validity);
+    if (R.validity->isConstant(1) && !Partial)
+      break;
+  }
+  requireWriter(Array, Reaches, Site, State);
+  return AbstractValue::ofData(std::move(Result));
+}
+
+} // namespace ave::inv

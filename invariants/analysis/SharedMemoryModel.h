@@ -1,0 +1,103 @@
+// Shared memory (LDS) across threads. A store records (address, value,
+// guard) over the writer's own symbols; a load at address b gets the value
+// of the write whose address, over a fresh copy of the writer's thread ids,
+// equals b. The writer is solved as a layout of its thread ids (and of its
+// own loop counters) where that works, so the value is followed exactly,
+// not by matching index text. A read sees the newest write that can reach
+// it: this iteration's, then the previous iteration's of each enclosing
+// loop (double buffering), then the writes from before the loops.
+// ANALYSIS.md section 6 and docs/analysis.md walk through an example.
+// Internal to invariants/.
+#pragma once
+
+#include "AnalysisContext.h"
+
+#include <map>
+#include <vector>
+
+namespace clang {
+class CallExpr;
+class Expr;
+class ValueDecl;
+} // namespace clang
+
+namespace ave::inv {
+
+class SharedMemoryModel {
+public:
+  explicit SharedMemoryModel(AnalysisContext &Ctx) : Ctx(Ctx) {}
+
+  void store(const clang::ValueDecl *Array, const Term *Index, const DataValue &V,
+             const clang::Expr *Site, const FlowState &State);
+  // The value at Index of Array, as this thread reads it at State.
+  // Also obliges some write to hold the element (a read of an element no
+  // thread wrote would otherwise make every obligation on it vacuous).
+  AbstractValue load(const clang::ValueDecl *Array, const Term *Index, const clang::Expr *Site,
+                     const FlowState &State);
+  // Logs the access for the race, bank-conflict and uninitialised-read checks.
+  void recordAccess(const clang::ValueDecl *Array, const Term *Index, bool IsWrite,
+                    const clang::Expr *Site, const FlowState &State);
+  // `__syncthreads()`: the next barrier interval begins.
+  void barrier(const clang::Expr *Call, const FlowState &State);
+  // `#pragma ave reset Array`: forget what it holds.
+  void reset(const clang::ValueDecl *Array);
+
+  // The writes the body of loop LoopId made on its first pass, which the
+  // second pass sees as the previous iteration's.
+  void setPreviousIterationWrites(unsigned LoopId, std::vector<LdsWrite> Writes);
+  void forgetPreviousIterationWrites(unsigned LoopId) { PreviousIterationWrites.erase(LoopId); }
+
+private:
+  // The obligation that one of the reaching writes holds the element
+  // (Reaches: each write's condition for being the writer).
+  void requireWriter(const clang::ValueDecl *Array, const std::vector<const Term *> &Reaches,
+                     const clang::Expr *Site, const FlowState &State);
+  // A write that may be the one a read sees; from the previous iteration of
+  // `previousOf` when that is set. A null write stands for the writes a
+  // loop's first pass has not seen yet.
+  struct Candidate {
+    const LdsWrite *write;
+    const LoopFrame *previousOf;
+  };
+  // A loop counter of the writer's own loops, as copied for one read.
+  struct WriterCounter {
+    const Term *original = nullptr;
+    const Term *symbol = nullptr; // the copy; the solved term once solved
+    const Term *extent = nullptr; // `counter < extent`, or null
+  };
+  // One candidate renamed into the reader's terms.
+  struct RenamedWrite {
+    TermMap map;
+    std::vector<const Term *> writer; // the writer's thread ids
+    std::vector<const Term *> constraints;
+    const Term *validity = nullptr;
+    // Over the reader's terms only: when this write holds the element read
+    // (the writer solved where its side conditions hold); null when the
+    // writer could not be solved for at all.
+    const Term *reaches = nullptr;
+    bool solved = false; // the writer is solved on every path
+  };
+  // The writer as terms of the reader, valid where SideConditions hold.
+  struct WriterSolution {
+    std::vector<const Term *> writer;
+    std::vector<WriterCounter> counters;
+    std::vector<const Term *> sideConditions;
+    bool everywhere = false; // the side conditions hold on every path
+  };
+
+  std::vector<Candidate> candidates(const clang::ValueDecl *Array) const;
+  size_t commonLoops(const LdsWrite &W) const;
+  RenamedWrite rename(const Candidate &Cand, const Term *Index, const Term *Blocked,
+                      const FlowState &State);
+  const Term *reachCondition(const LdsWrite &W, const RenamedWrite &R,
+                             const WriterSolution &S) const;
+  bool solveWriterThread(const Term *WriterAddress, const Term *Index, const Term *Validity,
+                         const FlowState &State, WriterSolution *Partial,
+                         std::vector<const Term *> &Writer, std::vector<WriterCounter> &Counters,
+                         std::vector<const Term *> &SideConditions);
+
+  AnalysisContext &Ctx;
+  std::map<unsigned, std::vector<LdsWrite>> PreviousIterationWrites;
+};
+
+} // namespace ave::inv

@@ -1,0 +1,51 @@
+// hipLaunchKernelGGL's implementation: packs the arguments, converted to the
+// kernel's parameter types as a call would convert them, and hands the
+// executor a function that calls the kernel with them on each GPU thread.
+#pragma once
+
+#include "runtime_api.h"
+
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+struct ihipStream_t;
+
+namespace ave::cpu {
+
+template <class... Params, class... Args>
+void launchKernel(const char *Name, void (*Kernel)(Params...), dim3 Grid, dim3 Block,
+                  std::size_t DynamicShared, ihipStream_t *, Args &&...Arguments) {
+  static_assert(sizeof...(Params) == sizeof...(Args),
+                "hipLaunchKernelGGL: the kernel takes a different number of arguments");
+  using Packed = std::tuple<std::remove_cvref_t<Params>...>;
+  // Converted exactly as a call converts its arguments.
+  Packed Values = [](Params... P) { return Packed(P...); }(std::forward<Args>(Arguments)...);
+  struct Call {
+    void (*Kernel)(Params...);
+    Packed *Values;
+  } Context{Kernel, &Values};
+  KernelLaunch L;
+  L.Name = Name;
+  L.Grid = Grid;
+  L.Block = Block;
+  L.DynamicShared = DynamicShared;
+  L.Context = &Context;
+  L.Invoke = [](void *Raw) {
+    Call *C = static_cast<Call *>(Raw);
+    std::apply(C->Kernel, *C->Values);
+  };
+  launch(L);
+}
+
+// The stream argument may be 0, nullptr or a hipStream_t.
+template <class... Params, class... Args>
+void launchKernel(const char *Name, void (*Kernel)(Params...), dim3 Grid, dim3 Block,
+                  std::size_t DynamicShared, int Stream, Args &&...Arguments) {
+  (void)Stream;
+  launchKernel(Name, Kernel, Grid, Block, DynamicShared, static_cast<ihipStream_t *>(nullptr),
+               std::forward<Args>(Arguments)...);
+}
+
+} // namespace ave::cpu
