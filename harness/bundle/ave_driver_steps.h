@@ -38,6 +38,8 @@ struct Options {
   bool seedGiven = false;
   double tolerance = 0; // 0: the dtype/reduction-length default
   bool skipTiming = false;
+  bool requireBitwise =
+      false;                // a candidate whose output differs bitwise from the reference's fails
   int timeoutSeconds = 900; // per step (one kernel at one shape, or the timing)
 };
 
@@ -293,7 +295,9 @@ inline int probeStep(const RecordWriter &out) {
 // ---- step: one kernel at one shape --------------------------------------------------
 // Records: "entry" (the shape's JSON for this kernel), "worst" (its largest
 // relative error), "verdict" and "detail" of the first failing trial, "at"
-// before each risky step, "anchor_error" when the library does not start.
+// before each risky step, "anchor_error" when the library does not start,
+// "digests" (each trial's output digest in hex, comma-separated: the seeds
+// depend on shape and trial only, so kernels computing the same bits agree).
 inline int checkStep(const std::string &variant, int shape, const Options &options,
                      const RecordWriter &out) {
   const int64_t *s = ave_problem::kShapes[shape];
@@ -316,7 +320,7 @@ inline int checkStep(const std::string &variant, int shape, const Options &optio
           ? options.tolerance
           : ave_bench::toleranceFor(ave_problem::kOutputType, ave_problem::reductionLength(s));
   GpuKernel kernel(buffers, tensors, s, launcherFor(variant, anchor.get()));
-  std::string trials = "[";
+  std::string trials = "[", digests;
   double worst = 0;
   int status = kStepPass;
   for (int trial = 0; trial < options.trials; ++trial) {
@@ -329,6 +333,11 @@ inline int checkStep(const std::string &variant, int shape, const Options &optio
                 variant.c_str(), shapeText(s).c_str(), trial, ave_bench::verdictName(r.verdict),
                 r.detail.c_str(), r.comparison.maxRelError, tolerance);
     worst = std::max(worst, r.comparison.maxRelError);
+    if (r.hasDigest) {
+      char hex[24];
+      std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(r.outputDigest));
+      digests += (digests.empty() ? "" : ",") + std::string(hex);
+    }
     if (r.verdict != ave_bench::Verdict::Pass && status == kStepPass) {
       out.put("verdict", ave_bench::verdictName(r.verdict));
       out.put("detail", r.detail);
@@ -342,6 +351,7 @@ inline int checkStep(const std::string &variant, int shape, const Options &optio
   out.put("entry", std::string("{\"pass\": ") + (status == kStepPass ? "true" : "false") +
                        ", \"trials\": " + trials + "]}");
   out.put("worst", number(worst));
+  out.put("digests", digests);
   return status;
 }
 

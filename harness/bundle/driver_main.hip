@@ -7,12 +7,19 @@
 //
 //   ./bench [--out result.json] [--runs N] [--warmup N] [--trials N]
 //           [--seed S] [--tolerance T] [--skip-timing] [--timeout SECONDS]
+//           [--require-bitwise]
 //
 // Each kernel (candidate, reference, anchor) is checked at each shape in a
 // process of its own, and the timing runs in one more (ave_isolate.h): a
 // kernel that faults (an illegal address leaves the GPU context unusable)
 // is that kernel's runtime error at that shape, and every other result
 // stays valid. This process never touches the GPU itself.
+//
+// With a reference kernel, the candidate's output is also compared with the
+// reference's bit for bit at each shape (the same seeds give both the same
+// inputs): "bitwise_vs_reference" in the JSON. --require-bitwise makes a
+// difference the candidate's rejection (a rewrite that must not change a
+// single bit, checked on the CPU executor, say).
 //
 // Exit code: 0 the candidate passed every check (and was timed), 1 it was
 // rejected (the JSON says why), 2 the bundle could not run (bad arguments,
@@ -84,6 +91,8 @@ bool parseOptions(int argc, char **argv, Options &o, std::string &error) {
       o.timeoutSeconds = std::atoi(v);
     } else if (arg == "--skip-timing") {
       o.skipTiming = true;
+    } else if (arg == "--require-bitwise") {
+      o.requireBitwise = true;
     } else {
       error = "unknown argument '" + arg + "'";
       return false;
@@ -145,6 +154,7 @@ struct KernelOutcome {
   std::string reason;
   int failedShape = -1;
   std::string shapeEntries[2]; // JSON per shape
+  std::string digests[2];      // per shape, when every trial there passed
   double worstRelError = 0;
   bool available = true; // false: the anchor library did not start
   std::string anchorError;
@@ -177,6 +187,8 @@ void checkInChild(KernelOutcome &k, int shape, const Options &options) {
     entry = "{\"pass\": false, \"error\": " + quote(detail) + ", \"trials\": []}";
   }
   k.shapeEntries[shape] = entry;
+  if (r.exitedWith(ave_driver::kStepPass))
+    k.digests[shape] = r.last("digests");
   k.worstRelError = std::max(k.worstRelError, std::atof(r.last("worst").c_str()));
   if (!verdict.empty() && k.verdict == "pass") {
     k.verdict = verdict;
@@ -237,6 +249,45 @@ std::string timeKernels(std::vector<KernelOutcome> &kernels, const Options &opti
     return "each kernel alone (the interleaved runs failed: " + failDetail + ")";
   }
   return "interleaved, rotating";
+}
+
+// The candidate against the reference, shape by shape: equal digests are
+// bit-identical outputs. A shape where either kernel failed is not compared
+// ("equal": null). "null" without a reference. With --require-bitwise the
+// first shape that is not bit-identical rejects the candidate.
+std::string bitwiseSection(std::vector<KernelOutcome> &kernels, const Options &options) {
+  KernelOutcome *reference = nullptr;
+  for (KernelOutcome &k : kernels)
+    if (k.name == "reference")
+      reference = &k;
+  if (!reference)
+    return "null";
+  KernelOutcome &candidate = kernels.front();
+  std::string out = "[";
+  int firstUnequal = -1, equalShapes = 0;
+  for (int shape = 0; shape < ave_problem::kShapeCount; ++shape) {
+    const std::string &mine = candidate.digests[shape], &theirs = reference->digests[shape];
+    bool compared = !mine.empty() && !theirs.empty();
+    bool equal = compared && mine == theirs;
+    equalShapes += equal;
+    if (!equal && firstUnequal < 0)
+      firstUnequal = shape;
+    out += std::string(shape ? ", " : "") +
+           "{\"shape\": " + shapeJson(ave_problem::kShapes[shape]) +
+           ", \"equal\": " + (compared ? (equal ? "true" : "false") : "null") + "}";
+  }
+  std::printf("bench: candidate and reference outputs bit-identical at %d of %d shapes\n",
+              equalShapes, ave_problem::kShapeCount);
+  if (options.requireBitwise && firstUnequal >= 0 && candidate.verdict == "pass") {
+    bool compared =
+        !candidate.digests[firstUnequal].empty() && !reference->digests[firstUnequal].empty();
+    candidate.verdict = "differs-from-reference";
+    candidate.failedShape = firstUnequal;
+    candidate.reason = compared ? "--require-bitwise: the output differs bitwise from the "
+                                  "reference's on the same inputs"
+                                : "--require-bitwise: not compared, the reference failed here";
+  }
+  return out + "]";
 }
 
 // ---- the result ----------------------------------------------------------------------------
@@ -316,7 +367,8 @@ std::string paramsJson() {
 
 // Everything but the timing section, which the caller passes.
 std::string resultJson(const std::vector<KernelOutcome> &kernels, const Device &device,
-                       const Options &options, const std::string &timing) {
+                       const Options &options, const std::string &bitwise,
+                       const std::string &timing) {
   const KernelOutcome &candidate = kernels.front();
   const KernelOutcome *reference = find(kernels, "reference");
   const KernelOutcome *anchor = find(kernels, "anchor");
@@ -367,6 +419,7 @@ std::string resultJson(const std::vector<KernelOutcome> &kernels, const Device &
        << ",\n  \"reference_ms\": " << (referenceMs > 0 ? number(referenceMs) : "null")
        << ",\n  \"speedup_vs_reference\": "
        << (timed && referenceMs > 0 ? number(referenceMs / candidateMs) : "null")
+       << ",\n  \"bitwise_vs_reference\": " << bitwise
        << ",\n  \"kernels\": " << kernelsJson(kernels) << ",\n  \"gpu\": " << quote(device.gpu)
        << ",\n  \"arch\": " << quote(device.arch) << ",\n  \"platform\": " << quote(platform)
        << ",\n  \"clocks\": {\"sm_max_mhz\": " << device.smMaxMhz
@@ -480,8 +533,9 @@ int main(int argc, char **argv) {
     for (int shape = 0; shape < ave_problem::kShapeCount && k.available; ++shape)
       checkInChild(k, shape, options);
 
+  std::string bitwise = bitwiseSection(kernels, options);
   std::string timing = timingSection(kernels, options);
-  std::string json = resultJson(kernels, device, options, timing);
+  std::string json = resultJson(kernels, device, options, bitwise, timing);
   // A reader never sees half a result: write beside it, then rename.
   std::string partial = options.out + ".partial";
   FILE *file = std::fopen(partial.c_str(), "w");

@@ -98,6 +98,60 @@ Verdict verdictOver(HostGemm::Kernel kernel, int trials = 3, OutputInit init = O
   return Verdict::Pass;
 }
 
+// The digests of each trial's output, over `trials` trials.
+std::vector<uint64_t> digestsOver(HostGemm::Kernel kernel, int trials = 2) {
+  HostGemm device(std::move(kernel));
+  std::vector<uint64_t> digests;
+  for (int trial = 0; trial < trials; ++trial) {
+    TrialResult r = runTrial(device, gemmTensors(), toleranceFor(DType::F32, K), 1000 + trial);
+    EXPECT_TRUE(r.hasDigest) << r.detail;
+    digests.push_back(r.outputDigest);
+  }
+  return digests;
+}
+
+TEST(CheckerProtocolTest, SameOutputBitsGiveTheSameDigest) {
+  // Another loop order with the same float sums: bit-identical, same digests.
+  std::vector<uint64_t> byRows = digestsOver([](auto &t, int) { gemm(t); });
+  std::vector<uint64_t> byColumns = digestsOver([](auto &t, int) {
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t m = 0; m < M; ++m) {
+        float acc = 0;
+        for (int64_t k = 0; k < K; ++k)
+          acc += at(t[0], m * K + k) * at(t[1], k * N + n);
+        put(t[2], m * N + n, acc);
+      }
+  });
+  EXPECT_EQ(byRows, byColumns);
+  EXPECT_NE(byRows[0], byRows[1]); // fresh inputs per trial
+}
+
+TEST(CheckerProtocolTest, OutputsWithinToleranceButNotBitwiseDifferInDigest) {
+  // Summing k backwards rounds differently: it passes the tolerance check,
+  // and the digest tells the outputs apart.
+  auto backwards = [](auto &t, int) {
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t n = 0; n < N; ++n) {
+        float acc = 0;
+        for (int64_t k = K - 1; k >= 0; --k)
+          acc += at(t[0], m * K + k) * at(t[1], k * N + n);
+        put(t[2], m * N + n, acc);
+      }
+  };
+  EXPECT_EQ(verdictOver(backwards), Verdict::Pass);
+  EXPECT_NE(digestsOver([](auto &t, int) { gemm(t); }), digestsOver(backwards));
+  // One element's sign of zero: numerically equal, bitwise not.
+  auto positiveZero = [](auto &t, int) {
+    gemm(t);
+    put(t[2], 0, 0.0f);
+  };
+  auto negativeZero = [](auto &t, int) {
+    gemm(t);
+    put(t[2], 0, -0.0f);
+  };
+  EXPECT_NE(digestsOver(positiveZero), digestsOver(negativeZero));
+}
+
 TEST(CheckerProtocolTest, CorrectKernelPasses) {
   EXPECT_EQ(verdictOver([](auto &t, int) { gemm(t); }), Verdict::Pass);
 }
