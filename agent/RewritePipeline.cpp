@@ -48,14 +48,15 @@ struct RewriteStep {
   bool parsed = false;
 };
 
-RewriteStep applyOne(const std::string &File, const std::string &Text, const rw::RewriteSpec &Spec,
-                     const PipelineOptions &Opts, RewriteOutcome &Outcome,
-                     std::vector<KernelSnapshot> *Snapshots) {
+RewriteStep applyOne(const frontend::FileFlags &Flags, const std::string &Text,
+                     const rw::RewriteSpec &Spec, const PipelineOptions &Opts,
+                     RewriteOutcome &Outcome, std::vector<KernelSnapshot> *Snapshots) {
+  const std::string &File = Outcome.file;
   RewriteStep Step;
   clang::tooling::Replacements All;
   std::vector<KernelSnapshot> Snaps;
   bool SawKernel = false;
-  InMemoryParseResult Parse = parseHipSource(File, Text, Opts.args, [&](frontend::ParsedUnit &U) {
+  InMemoryParseResult Parse = parseHipSource(Flags, Text, Opts.args, [&](frontend::ParsedUnit &U) {
     Snaps = snapshotKernels(
         U, snapshotOptions(Opts), [&](const clang::FunctionDecl &K, inv::KernelAnalysis *Analysis) {
           SawKernel = true;
@@ -187,8 +188,9 @@ bool writePatchedCopy(const std::string &File, const std::string &Text, PatchedC
   return true;
 }
 
-void verify(const std::string &File, const std::vector<KernelSnapshot> &Before,
+void verify(const frontend::FileFlags &Flags, const std::vector<KernelSnapshot> &Before,
             const PipelineOptions &Opts, RewriteOutcome &Outcome) {
+  const std::string &File = Outcome.file;
   auto Add = [&](StageResult S) {
     bool Failed = S.status == StageStatus::Failed;
     Outcome.stages.push_back(std::move(S));
@@ -197,7 +199,7 @@ void verify(const std::string &File, const std::vector<KernelSnapshot> &Before,
   auto Start = std::chrono::steady_clock::now();
   std::vector<KernelSnapshot> After;
   InMemoryParseResult Parse =
-      parseHipSource(File, Outcome.patched, Opts.args, [&](frontend::ParsedUnit &U) {
+      parseHipSource(Flags, Outcome.patched, Opts.args, [&](frontend::ParsedUnit &U) {
         After = snapshotKernels(U, snapshotOptions(Opts));
       });
   StageResult ParseStage;
@@ -238,12 +240,9 @@ void verify(const std::string &File, const std::vector<KernelSnapshot> &Before,
   }
   CompileInputs In;
   In.sourcePath = Copy.path;
-  llvm::SmallString<256> OriginalDir(File);
-  llvm::sys::fs::make_absolute(OriginalDir);
-  llvm::sys::path::remove_filename(OriginalDir);
-  In.includeDirs.push_back(std::string(OriginalDir));
-  In.includeDirs.insert(In.includeDirs.end(), Opts.args.includeDirs.begin(),
-                        Opts.args.includeDirs.end());
+  In.originalDir = std::string(llvm::sys::path::parent_path(Flags.file));
+  In.flags = Flags.user;
+  In.args = Opts.args;
   In.hipOnCudaIncludeDir = Opts.hipOnCudaIncludeDir;
   // The compilers are independent processes: run them side by side and
   // report them in order.
@@ -292,10 +291,15 @@ RewriteOutcome rewriteAndVerify(const std::string &File, const std::vector<rw::R
   Outcome.original = readWholeFile(File, Outcome.error);
   if (!Outcome.error.empty())
     return Outcome;
+  frontend::CompileCommands Commands(Opts.buildDir);
+  std::optional<frontend::FileFlags> Flags =
+      Commands.flagsFor(File, Opts.args.extraArgs, Outcome.error);
+  if (!Flags)
+    return Outcome;
   std::vector<KernelSnapshot> Before;
   std::string Text = Outcome.original;
   for (size_t I = 0; I < Specs.size(); ++I) {
-    RewriteStep Step = applyOne(File, Text, Specs[I], Opts, Outcome, I == 0 ? &Before : nullptr);
+    RewriteStep Step = applyOne(*Flags, Text, Specs[I], Opts, Outcome, I == 0 ? &Before : nullptr);
     if (!Step.error.empty()) {
       Outcome.error = Step.error;
       return Outcome;
@@ -310,7 +314,7 @@ RewriteOutcome rewriteAndVerify(const std::string &File, const std::vector<rw::R
                              llvm::sys::path::is_absolute(Label) ? Label : "a/" + Label,
                              llvm::sys::path::is_absolute(Label) ? Label : "b/" + Label);
   if (Outcome.changed() && Opts.verify) {
-    verify(File, Before, Opts, Outcome);
+    verify(*Flags, Before, Opts, Outcome);
     Outcome.verified =
         std::none_of(Outcome.stages.begin(), Outcome.stages.end(),
                      [](const StageResult &S) { return S.status == StageStatus::Failed; });

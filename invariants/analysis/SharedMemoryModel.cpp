@@ -3,6 +3,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 
 namespace ave::inv {
 
@@ -43,7 +44,20 @@ void SharedMemoryModel::store(const clang::ValueDecl *Array, const Term *Index, 
 }
 
 void SharedMemoryModel::barrier(const clang::Expr *Call, const FlowState &State) {
-  Ctx.log.addBarrier(Call, State.path, Ctx.loopContexts());
+  // A barrier under a condition of its own iteration (`if (k0 == 0)
+  // __syncthreads();`) does not separate what comes before it from what
+  // comes after in the iterations that skip it: it opens no new barrier
+  // interval (the divergence check still sees it).
+  TermContext &T = Ctx.terms;
+  size_t Own = Ctx.loops.empty() ? 0 : Ctx.loops.back().pathStart;
+  bool Always = State.path.size() <= Own;
+  if (!Always) {
+    std::vector<const Term *> Query(State.path.begin(), State.path.begin() + Own);
+    Query.push_back(T.logicalNot(
+        T.allOf(std::vector<const Term *>(State.path.begin() + Own, State.path.end()))));
+    Always = Ctx.ask("barrier unconditional", T.allOf(Query)).status == SolverResult::Proven;
+  }
+  Ctx.log.addBarrier(Call, State.path, Ctx.loopContexts(), Always);
 }
 
 void SharedMemoryModel::reset(const clang::ValueDecl *Array) {
@@ -271,9 +285,33 @@ void SharedMemoryModel::requireWriter(const clang::ValueDecl *Array,
   Ctx.log.addObligation(std::move(O));
 }
 
+const std::set<const clang::ValueDecl *> &SharedMemoryModel::externArrays() {
+  // Every `extern __shared__` array starts at the same address: the dynamic
+  // LDS buffer. The kernel's references to them, collected once.
+  if (!ExternArrays) {
+    struct Collector : clang::RecursiveASTVisitor<Collector> {
+      std::set<const clang::ValueDecl *> found;
+      bool VisitDeclRefExpr(clang::DeclRefExpr *Ref) {
+        const auto *Var = llvm::dyn_cast<clang::VarDecl>(Ref->getDecl());
+        if (Var && Var->hasAttr<clang::CUDASharedAttr>() && Var->hasExternalStorage())
+          found.insert(Var);
+        return true;
+      }
+    } C;
+    C.TraverseStmt(Ctx.annotations.kernel->getBody());
+    ExternArrays = std::move(C.found);
+  }
+  return *ExternArrays;
+}
+
 AbstractValue SharedMemoryModel::load(const clang::ValueDecl *Array, const Term *Index,
                                       const clang::Expr *Site, const FlowState &State) {
   TermContext &T = Ctx.terms;
+  if (externArrays().count(Array) && externArrays().size() > 1)
+    return AbstractValue::ofData(DataValue::unknown(
+        "'" + Array->getNameAsString() +
+        "' is one of several extern __shared__ arrays, which all start at the same address; "
+        "that aliasing is not modelled"));
   Ctx.log.nextSeq();
   std::vector<const Term *> Reaches;
   std::vector<Candidate> Candidates = candidates(Array);

@@ -13,6 +13,8 @@
 #include "AnalysisContext.h"
 
 #include <map>
+#include <optional>
+#include <set>
 #include <vector>
 
 namespace clang {
@@ -48,6 +50,8 @@ public:
   void forgetPreviousIterationWrites(unsigned LoopId) { PreviousIterationWrites.erase(LoopId); }
 
 private:
+  const std::set<const clang::ValueDecl *> &externArrays();
+  std::optional<std::set<const clang::ValueDecl *>> ExternArrays;
   // The obligation that one of the reaching writes holds the element
   // (Reaches: each write's condition for being the writer).
   void requireWriter(const clang::ValueDecl *Array, const std::vector<const Term *> &Reaches,

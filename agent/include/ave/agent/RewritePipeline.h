@@ -13,7 +13,7 @@
 
 #include "ave/agent/KernelSnapshot.h"
 #include "ave/agent/TargetCompile.h"
-#include "ave/frontend/HipArgs.h"
+#include "ave/frontend/CompileCommands.h"
 #include "ave/rewriters/Registry.h"
 #include "nlohmann/json.hpp"
 
@@ -37,6 +37,10 @@ struct StageResult {
 
 struct PipelineOptions {
   frontend::HipArgsOptions args;
+  // -p: the compile_commands.json folder; empty: the nearest one above the
+  // file. The file's flags reach every stage (parse, compile-gfx942,
+  // compile-sm_90) through the front end's one source (HipArgs.h).
+  std::string buildDir;
   std::string kernel; // empty: every kernel in the file
   bool verify = true;
   bool compileAmd = true;
