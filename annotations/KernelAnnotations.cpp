@@ -91,6 +91,9 @@ public:
         for (Expr &Dim : *Dims)
           if (!resolveNames(Dim, Scope, ReportResolution))
             return;
+      if (Pragma.launch.sharedBytes &&
+          !resolveNames(*Pragma.launch.sharedBytes, Scope, ReportResolution))
+        return;
       break;
     case PragmaKind::Reset:
       if (!resolveNames(Pragma.array, Scope, ReportResolution))

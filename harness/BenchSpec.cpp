@@ -40,6 +40,16 @@ std::optional<ElementType> elementTypeFromSpelling(const std::string &Spelling) 
   return std::nullopt;
 }
 
+const char *outputInitName(OutputInit Init) {
+  switch (Init) {
+  case OutputInit::Poison:
+    return "nan-poison";
+  case OutputInit::Zero:
+    return "zero";
+  }
+  return "?";
+}
+
 const ann::Expr *BenchSpec::coordinateBound(const std::string &Name) const {
   for (const BenchTensor &T : tensors)
     if (int I = T.tag.coordinateIndex(Name); I >= 0)
@@ -291,12 +301,15 @@ BenchSpecResult buildBenchSpec(const model::KernelModel &Kernel,
     Spec.params.push_back({ParamSlot::Kind::Size, Spec.sizes.size()});
     Spec.sizes.push_back({P.name, P.type});
   }
-  const ann::BoundPragma *Launch = Annotations.launch();
-  if (!Launch)
-    return Fail("no `#pragma ave launch block(...) grid(...)`: the bundle cannot launch it");
-  if (Launch->pragma.launch.grid.empty())
-    return Fail("`#pragma ave launch` gives no grid(...): the bundle cannot launch it");
-  Spec.launch = Launch->pragma.launch;
+  if (const ann::BoundPragma *Launch = Annotations.launch()) {
+    Spec.launch = Launch->pragma.launch;
+    const char *Pragma = "#pragma ave launch";
+    Spec.launchOrigin = {Pragma, Spec.launch.grid.empty() ? "" : Pragma,
+                         Spec.launch.sharedBytes ? Pragma : ""};
+  }
+  for (const model::SharedArray &Array : Kernel.sharedArrays)
+    if (Array.dynamic)
+      Spec.dynamicSharedArrays.push_back(Array.name);
   for (const ann::BoundPragma &P : Annotations.pragmas)
     if (P.kernelLevel && P.pragma.kind == ann::PragmaKind::Assume)
       Spec.assumptions.push_back(P.pragma.predicate);

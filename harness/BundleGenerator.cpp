@@ -4,6 +4,7 @@
 #include "ave/harness/BundleGenerator.h"
 
 #include "GeneratedSources.h"
+#include "ave/harness/LaunchResolution.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -80,8 +81,32 @@ std::string compareSignatures(const BenchSpec &Candidate, const BenchSpec &Refer
   return "";
 }
 
+std::string checkLaunches(const BundleRequest &Request) {
+  std::vector<Shape> Shapes = {Request.shape, Request.oddShape};
+  LaunchOverrides Options;
+  for (const BenchSpec *Kernel :
+       {&Request.candidate, Request.reference ? &*Request.reference : nullptr}) {
+    if (!Kernel)
+      continue;
+    if (std::string Missing = missingLaunch(*Kernel, Options); !Missing.empty())
+      return Missing;
+    if (std::string Bad = checkKernelAtShapes(*Kernel, Shapes); !Bad.empty())
+      return Bad;
+  }
+  return "";
+}
+
 BundleResult generateBundle(const BundleRequest &Request) {
   BundleResult Result;
+  if (Request.reference)
+    if (std::string E = compareSignatures(Request.candidate, *Request.reference); !E.empty()) {
+      Result.error = "--reference: " + E;
+      return Result;
+    }
+  if (std::string E = checkLaunches(Request); !E.empty()) {
+    Result.error = E;
+    return Result;
+  }
   // The attention reference and the SDPA anchor script travel only where
   // they are used.
   std::vector<BundleFile> Files;
@@ -101,18 +126,13 @@ BundleResult generateBundle(const BundleRequest &Request) {
                        ? attentionGroundTruthSource(Request.candidate, *Request.attention, Error)
                        : groundTruthSource(Request.candidate, Error),
                    false});
-  Files.push_back(
-      {"launch_candidate.hip",
-       launcherSource(Request.candidate, CandidatePath, "ave_candidate_" + Request.candidate.kernel,
-                      "aveLaunchCandidate", Error),
-       false});
+  Files.push_back({"launch_candidate.hip",
+                   launcherSource(Request.candidate, CandidatePath,
+                                  "ave_candidate_" + Request.candidate.kernel, "Candidate", Error),
+                   false});
   if (Request.reference) {
     if (!Request.referenceSource) {
       Result.error = "a reference kernel needs its source";
-      return Result;
-    }
-    if (std::string E = compareSignatures(Request.candidate, *Request.reference); !E.empty()) {
-      Result.error = "--reference: " + E;
       return Result;
     }
     if (std::string E =
@@ -124,7 +144,7 @@ BundleResult generateBundle(const BundleRequest &Request) {
     Files.push_back(
         {"launch_reference.hip",
          launcherSource(*Request.reference, ReferencePath,
-                        "ave_reference_" + Request.reference->kernel, "aveLaunchReference", Error),
+                        "ave_reference_" + Request.reference->kernel, "Reference", Error),
          false});
   }
   if (!Error.empty()) {

@@ -4,6 +4,7 @@
 #include "ave/harness/BundleGenerator.h"
 
 #include <string>
+#include <vector>
 
 namespace ave::harness {
 
@@ -19,10 +20,12 @@ std::string groundTruthSource(const BenchSpec &Spec, std::string &Error);
 std::string attentionGroundTruthSource(const BenchSpec &Spec, const Attention &Attention,
                                        std::string &Error);
 
-// launch_candidate.hip / launch_reference.hip: includes `sourcePath` with the
-// kernel renamed to `renamedKernel` and defines `launcherName`.
+// launch_candidate.hip / launch_reference.hip: includes `sourcePath` with
+// the kernel renamed to `renamedKernel`, and defines aveLaunch<Role> and
+// aveLaunchShape<Role> (Role "Candidate" or "Reference") with the kernel's
+// own block, grid and dynamic LDS bytes.
 std::string launcherSource(const BenchSpec &Spec, const std::string &SourcePath,
-                           const std::string &RenamedKernel, const std::string &LauncherName,
+                           const std::string &RenamedKernel, const std::string &Role,
                            std::string &Error);
 
 // `const int64_t size_M = s[0];` for every size, one per line.
@@ -30,5 +33,15 @@ std::string sizeLocals(const BenchSpec &Spec, const std::string &Indent);
 
 // C++ for an annotation expression over sizes and coordinates.
 std::string cppOf(const ann::Expr &Expr, std::string &Error);
+
+// Helpers shared by the generated files.
+const char *dtypeEnum(ElementType Type);     // "ave_bench::DType::F32"
+std::string quoted(const std::string &Text); // a C++ string literal
+std::string doubleLiteral(double Value);     // round-trips exactly
+// The product of the coordinates' bounds, as int64_t C++.
+std::string productOfBounds(const BenchSpec &Spec, const std::vector<std::string> &Coordinates,
+                            std::string &Error);
+// Every coordinate name of every tensor, first appearance first.
+std::vector<std::string> allCoordinates(const BenchSpec &Spec);
 
 } // namespace ave::harness

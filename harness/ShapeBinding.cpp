@@ -5,6 +5,7 @@
 
 #include "AssignmentList.h"
 #include "ave/harness/BenchSpec.h"
+#include "ave/invariants/CIntSemantics.h"
 
 #include <cctype>
 #include <numeric>
@@ -69,6 +70,88 @@ std::int64_t granuleFrom(const ann::Expr &Fact, const std::string &Name) {
       return *C;
   }
   return 1;
+}
+
+inv::TermKind unaryTermKind(ann::UnaryOp Op) {
+  switch (Op) {
+  case ann::UnaryOp::Negate:
+    return inv::TermKind::Neg;
+  case ann::UnaryOp::LogicalNot:
+    return inv::TermKind::LogicalNot;
+  case ann::UnaryOp::BitNot:
+    return inv::TermKind::BitNot;
+  }
+  return inv::TermKind::Neg;
+}
+
+inv::TermKind binaryTermKind(ann::BinaryOp Op) {
+  switch (Op) {
+  case ann::BinaryOp::Mul:
+    return inv::TermKind::Mul;
+  case ann::BinaryOp::Div:
+    return inv::TermKind::Div;
+  case ann::BinaryOp::Rem:
+    return inv::TermKind::Rem;
+  case ann::BinaryOp::Add:
+    return inv::TermKind::Add;
+  case ann::BinaryOp::Sub:
+    return inv::TermKind::Sub;
+  case ann::BinaryOp::Shl:
+    return inv::TermKind::Shl;
+  case ann::BinaryOp::Shr:
+    return inv::TermKind::Shr;
+  case ann::BinaryOp::Lt:
+    return inv::TermKind::Lt;
+  case ann::BinaryOp::Le:
+    return inv::TermKind::Le;
+  case ann::BinaryOp::Gt:
+    return inv::TermKind::Gt;
+  case ann::BinaryOp::Ge:
+    return inv::TermKind::Ge;
+  case ann::BinaryOp::Eq:
+    return inv::TermKind::Eq;
+  case ann::BinaryOp::Ne:
+    return inv::TermKind::Ne;
+  case ann::BinaryOp::BitAnd:
+    return inv::TermKind::BitAnd;
+  case ann::BinaryOp::BitXor:
+    return inv::TermKind::BitXor;
+  case ann::BinaryOp::BitOr:
+    return inv::TermKind::BitOr;
+  case ann::BinaryOp::LogicalAnd:
+    return inv::TermKind::LogicalAnd;
+  case ann::BinaryOp::LogicalOr:
+    return inv::TermKind::LogicalOr;
+  }
+  return inv::TermKind::Add;
+}
+
+// Why C leaves `Kind` applied to `Values` undefined (applyCOperator said so).
+std::string undefinedBecause(inv::TermKind Kind, const std::vector<std::int64_t> &Values) {
+  for (std::int64_t V : Values)
+    if (!inv::fitsInInt(V))
+      return std::to_string(V) + " does not fit in a C int";
+  switch (Kind) {
+  case inv::TermKind::Div:
+  case inv::TermKind::Rem:
+    return Values[1] == 0 ? "division by zero" : "the quotient overflows a C int";
+  case inv::TermKind::Shl:
+  case inv::TermKind::Shr:
+    return "the shift is out of range or overflows a C int";
+  default:
+    return "the result overflows a C int";
+  }
+}
+
+// One operator with the analysis' C `int` semantics (CIntSemantics.h), so
+// the shapes the harness accepts are the ones the analysis reasons about.
+std::optional<std::int64_t> applyC(const ann::Expr &Expr, inv::TermKind Kind,
+                                   std::vector<std::int64_t> Values, std::string &Error) {
+  if (std::optional<std::int64_t> V = inv::applyCOperator(Kind, Values))
+    return V;
+  Error = "'" + ann::printExpr(Expr) +
+          "' is undefined in C int arithmetic at this shape: " + undefinedBecause(Kind, Values);
+  return std::nullopt;
 }
 
 } // namespace
@@ -149,21 +232,14 @@ std::optional<std::int64_t> evaluate(const ann::Expr &Expr, const Bindings &Bind
     std::optional<std::int64_t> V = Sub(0);
     if (!V)
       return std::nullopt;
-    switch (Expr.unaryOp) {
-    case ann::UnaryOp::Negate:
-      return -*V;
-    case ann::UnaryOp::LogicalNot:
-      return *V == 0;
-    case ann::UnaryOp::BitNot:
-      return ~*V;
-    }
-    return std::nullopt;
+    return applyC(Expr, unaryTermKind(Expr.unaryOp), {*V}, Error);
   }
   case ann::ExprKind::Binary: {
     std::optional<std::int64_t> A = Sub(0);
     if (!A)
       return std::nullopt;
-    // Short-circuit like C, so `N > 0 && K / N > 1` is defined at N == 0.
+    // Short-circuit like C (and the analysis' evaluate), so
+    // `N > 0 && K / N > 1` is defined at N == 0.
     if (Expr.binaryOp == ann::BinaryOp::LogicalAnd && *A == 0)
       return 0;
     if (Expr.binaryOp == ann::BinaryOp::LogicalOr && *A != 0)
@@ -171,48 +247,7 @@ std::optional<std::int64_t> evaluate(const ann::Expr &Expr, const Bindings &Bind
     std::optional<std::int64_t> B = Sub(1);
     if (!B)
       return std::nullopt;
-    std::int64_t X = *A, Y = *B;
-    switch (Expr.binaryOp) {
-    case ann::BinaryOp::Mul:
-      return X * Y;
-    case ann::BinaryOp::Div:
-    case ann::BinaryOp::Rem:
-      if (Y == 0) {
-        Error = "division by zero in '" + ann::printExpr(Expr) + "'";
-        return std::nullopt;
-      }
-      return Expr.binaryOp == ann::BinaryOp::Div ? X / Y : X % Y;
-    case ann::BinaryOp::Add:
-      return X + Y;
-    case ann::BinaryOp::Sub:
-      return X - Y;
-    case ann::BinaryOp::Shl:
-      return X << Y;
-    case ann::BinaryOp::Shr:
-      return X >> Y;
-    case ann::BinaryOp::Lt:
-      return X < Y;
-    case ann::BinaryOp::Le:
-      return X <= Y;
-    case ann::BinaryOp::Gt:
-      return X > Y;
-    case ann::BinaryOp::Ge:
-      return X >= Y;
-    case ann::BinaryOp::Eq:
-      return X == Y;
-    case ann::BinaryOp::Ne:
-      return X != Y;
-    case ann::BinaryOp::BitAnd:
-      return X & Y;
-    case ann::BinaryOp::BitXor:
-      return X ^ Y;
-    case ann::BinaryOp::BitOr:
-      return X | Y;
-    case ann::BinaryOp::LogicalAnd:
-    case ann::BinaryOp::LogicalOr:
-      return Y != 0;
-    }
-    return std::nullopt;
+    return applyC(Expr, binaryTermKind(Expr.binaryOp), {*A, *B}, Error);
   }
   case ann::ExprKind::Conditional: {
     std::optional<std::int64_t> C = Sub(0);
@@ -241,16 +276,23 @@ std::string violatedAssumption(const BenchSpec &Spec, const Shape &Shape, std::s
   return "";
 }
 
-std::optional<Shape> oddMultipleShape(const BenchSpec &Spec, const Shape &Given,
-                                      std::string &Error) {
+std::int64_t granuleOf(const BenchSpec &Spec, const std::string &Name) {
   std::vector<const ann::Expr *> Facts;
   for (const ann::Expr &A : Spec.assumptions)
     conjuncts(A, Facts);
+  std::int64_t Granule = 1;
+  for (const ann::Expr *F : Facts)
+    Granule = std::lcm(Granule, granuleFrom(*F, Name));
+  return Granule;
+}
+
+std::optional<Shape> oddMultipleShape(const std::vector<const BenchSpec *> &Kernels,
+                                      const Shape &Given, std::string &Error) {
   Shape Odd = Given;
   for (std::size_t I = 0; I < Given.names.size(); ++I) {
     std::int64_t Granule = 1;
-    for (const ann::Expr *F : Facts)
-      Granule = std::lcm(Granule, granuleFrom(*F, Given.names[I]));
+    for (const BenchSpec *Spec : Kernels)
+      Granule = std::lcm(Granule, granuleOf(*Spec, Given.names[I]));
     std::int64_t Multiple = Given.values[I] / Granule;
     if (Multiple % 2 == 0)
       --Multiple;
@@ -259,15 +301,22 @@ std::optional<Shape> oddMultipleShape(const BenchSpec &Spec, const Shape &Given,
       Multiple += 2;
     Odd.values[I] = Granule * Multiple;
   }
-  std::string Bad = violatedAssumption(Spec, Odd, Error);
-  if (!Error.empty())
-    return std::nullopt;
-  if (!Bad.empty()) {
-    Error = "the odd-multiple shape " + Odd.text() + " violates the assumption '" + Bad +
-            "'; give a larger --shape";
-    return std::nullopt;
+  for (const BenchSpec *Spec : Kernels) {
+    std::string Bad = violatedAssumption(*Spec, Odd, Error);
+    if (!Error.empty())
+      return std::nullopt;
+    if (!Bad.empty()) {
+      Error = "the odd-multiple shape " + Odd.text() + " violates the assumption '" + Bad +
+              "' of kernel '" + Spec->kernel + "'; give a larger --shape";
+      return std::nullopt;
+    }
   }
   return Odd;
+}
+
+std::optional<Shape> oddMultipleShape(const BenchSpec &Spec, const Shape &Given,
+                                      std::string &Error) {
+  return oddMultipleShape(std::vector<const BenchSpec *>{&Spec}, Given, Error);
 }
 
 } // namespace ave::harness

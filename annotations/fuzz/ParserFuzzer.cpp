@@ -105,7 +105,8 @@ void fuzzPragma(std::string_view text) {
   require(again->kind == parsed->kind, "pragma kind survives printing");
   require(sameShape(again->predicate, parsed->predicate), "predicate survives printing");
   require(again->launch.block.size() == parsed->launch.block.size() &&
-              again->launch.grid.size() == parsed->launch.grid.size(),
+              again->launch.grid.size() == parsed->launch.grid.size() &&
+              again->launch.sharedBytes.has_value() == parsed->launch.sharedBytes.has_value(),
           "launch dimensions survive printing");
   require(printPragma(*again) == printed, "pragma printing is idempotent");
 }

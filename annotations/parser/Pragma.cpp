@@ -42,6 +42,31 @@ std::optional<std::vector<Expr>> parseDimensions(ExpressionParser &Parser, const
   return Dims;
 }
 
+// `shared(BYTES)`: one expression, the bytes of dynamic LDS.
+void parseShared(ExpressionParser &Parser, Pragma &Pragma) {
+  Parser.take(); // `shared`
+  if (!Parser.peek().is("(")) {
+    Parser.failAt(Parser.peek(), "expected '(' after 'shared'");
+    return;
+  }
+  Token Open = Parser.take();
+  if (Parser.peek().is(")") || Parser.atEnd()) {
+    Parser.failAt(Parser.peek(), "expected the bytes of dynamic shared memory in 'shared(...)'");
+    return;
+  }
+  Expr Bytes = Parser.parseExpression();
+  if (Parser.failed())
+    return;
+  if (Parser.peek().is(",")) {
+    Parser.failAt(Parser.peek(), "'shared' takes one expression: the bytes of dynamic shared "
+                                 "memory");
+    return;
+  }
+  if (!Parser.expectClose(")", Open))
+    return;
+  Pragma.launch.sharedBytes = std::move(Bytes);
+}
+
 void parseLaunch(ExpressionParser &Parser, const Token &LaunchWord, Pragma &Pragma) {
   if (!Parser.peek().isIdentifierNamed("block")) {
     if (Parser.atEnd())
@@ -57,17 +82,30 @@ void parseLaunch(ExpressionParser &Parser, const Token &LaunchWord, Pragma &Prag
   Pragma.launch.block = std::move(*BlockDims);
   if (Parser.atEnd())
     return;
-  if (!Parser.peek().isIdentifierNamed("grid")) {
-    Parser.failAt(Parser.peek(), "expected 'grid(...)' or end of pragma after 'block(...)'");
+  if (Parser.peek().isIdentifierNamed("grid")) {
+    Token Grid = Parser.take();
+    std::optional<std::vector<Expr>> GridDims = parseDimensions(Parser, Grid);
+    if (!GridDims)
+      return;
+    Pragma.launch.grid = std::move(*GridDims);
+    if (Parser.atEnd())
+      return;
+    if (!Parser.peek().isIdentifierNamed("shared")) {
+      Parser.failTrailing("'grid(...)'");
+      return;
+    }
+  } else if (!Parser.peek().isIdentifierNamed("shared")) {
+    Parser.failAt(Parser.peek(),
+                  "expected 'grid(...)', 'shared(...)' or end of pragma after 'block(...)'");
     return;
   }
-  Token Grid = Parser.take();
-  std::optional<std::vector<Expr>> GridDims = parseDimensions(Parser, Grid);
-  if (!GridDims)
+  parseShared(Parser, Pragma);
+  if (Parser.failed() || Parser.atEnd())
     return;
-  Pragma.launch.grid = std::move(*GridDims);
-  if (!Parser.atEnd())
-    Parser.failTrailing("'grid(...)'");
+  if (Parser.peek().isIdentifierNamed("grid"))
+    Parser.failAt(Parser.peek(), "'grid(...)' goes before 'shared(...)'");
+  else
+    Parser.failTrailing("'shared(...)'");
 }
 
 } // namespace
@@ -166,6 +204,8 @@ std::string printPragma(const Pragma &Pragma) {
     PrintDims("block", Pragma.launch.block);
     if (!Pragma.launch.grid.empty())
       PrintDims("grid", Pragma.launch.grid);
+    if (Pragma.launch.sharedBytes)
+      Out += " shared(" + printExpr(*Pragma.launch.sharedBytes) + ")";
     break;
   case PragmaKind::Reset:
     Out += ' ' + Pragma.array.name;

@@ -57,12 +57,19 @@ run block_reduce block_reduce 0
 run vector_scale vector_scale 0
 run mma_sync_tile mma_sync_tile 0
 run attention_fwd attention_fwd 0
+# Issue 20: both kernels pass with their own launches; a faulting reference
+# leaves the candidate's verdict (exit 0) and timing intact.
+run register_tiled_gemm register_tiled_gemm 0
+run faulting_reference faulting_reference 0
 run planted_returns_zeros planted_returns_zeros 1
 run planted_writes_input planted_writes_input 1
 run planted_caches_output planted_caches_output 1
 # The same bundle again: run-to-run spread of the whole measurement.
 [ -n "$only" ] || run tiled_gemm-repeat tiled_gemm 0
 handwritten 3
+if [ -f "$out/results/gpu-register_tiled_gemm.json" ] || [ -f "$out/results/gpu-faulting_reference.json" ]; then
+  python3 "$(dirname "$0")/check_issue20.py" "$out/results" | tee -a "$summary"
+fi
 echo "total: $(($(date +%s) - start)) s"
 tar -czf "$out/results.tar.gz" -C "$out" results
 cat "$summary"

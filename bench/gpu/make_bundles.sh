@@ -28,6 +28,14 @@ h testdata/mma_sync_tile.hip --kernel mma_sync_tile --shape $gemm -o "$dir/mma_s
 # softmax(scale * Q K^T) V, scale = 1/sqrt(64): anchor PyTorch SDPA (run.sh).
 h testdata/attention_fwd.hip --kernel attention_fwd --shape B=4,H=16,N=2048 \
   --einsum attention --param scale=0.125 --score-scale scale -o "$dir/attention_fwd"
+# Issue 20: a candidate whose launch differs from its reference's in block
+# and grid (block(256), 64x64 tiles against block(16, 16), 16x16 tiles), and
+# the same candidate against a reference that faults (an illegal address).
+h testdata/register_tiled_gemm.hip --kernel sgemm_register_tiled --shape $gemm \
+  --reference testdata/tiled_gemm.hip --reference-kernel sgemm -o "$dir/register_tiled_gemm"
+h testdata/register_tiled_gemm.hip --kernel sgemm_register_tiled --shape $gemm \
+  --reference bench/gpu/planted/faulting_reference.hip --reference-kernel sgemm \
+  -o "$dir/faulting_reference"
 for planted in returns_zeros writes_input caches_output; do
   h bench/gpu/planted/$planted.hip --kernel sgemm --shape $small -o "$dir/planted_$planted"
 done

@@ -12,10 +12,15 @@
 //      (value and sum of |terms| per output element) before the kernel runs;
 //   3. poison the output and a slack region behind it with 0xFF bytes (NaN
 //      for every floating type), so elements the kernel does not write stay
-//      NaN and writes past the end show in the slack;
+//      NaN and writes past the end show in the slack; a kernel that
+//      accumulates into its output (atomics, split-K) gets zeros over the
+//      output instead (OutputInit::Zero), the slack keeps the poison;
 //   4. launch, read back the output, the slack and every input;
 //   5. judge: inputs bit-identical to what was uploaded, slack untouched,
 //      every element finite, every element within the tolerance.
+// Each trial also keeps a digest of the output's bytes: two kernels given
+// the same seed and shape computed bit-identical outputs when their digests
+// agree (the driver compares a candidate with its reference that way).
 #pragma once
 
 #include <cmath>
@@ -304,12 +309,28 @@ struct TrialResult {
   std::string detail;
   uint64_t seed = 0;
   Comparison comparison;
+  bool hasDigest = false;    // the output was read back
+  uint64_t outputDigest = 0; // of its bytes (slack excluded): outputDigest()
 };
+
+// FNV-1a over the bytes of an output: equal outputs, equal digests; one
+// flipped bit (-0.0 for 0.0, another NaN payload) changes it.
+inline uint64_t outputDigest(const unsigned char *data, size_t bytes) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < bytes; ++i) {
+    hash ^= data[i];
+    hash *= 0x100000001b3ull;
+  }
+  return hash;
+}
 
 constexpr size_t kOutputSlackBytes = 4096;
 
+// What the output holds when the kernel starts (see the protocol above).
+enum class OutputInit { Poison, Zero };
+
 inline TrialResult runTrial(KernelUnderTest &kernel, const std::vector<TensorSpec> &tensors,
-                            double tolerance, uint64_t seed) {
+                            double tolerance, uint64_t seed, OutputInit init = OutputInit::Poison) {
   TrialResult result;
   result.seed = seed;
   auto fail = [&](Verdict v, std::string detail) {
@@ -336,6 +357,9 @@ inline TrialResult runTrial(KernelUnderTest &kernel, const std::vector<TensorSpe
     return fail(Verdict::RuntimeError, "ground truth: " + kernel.lastError());
   if (!kernel.poisonOutput(output, kOutputSlackBytes))
     return fail(Verdict::RuntimeError, "poison " + out.name + ": " + kernel.lastError());
+  if (init == OutputInit::Zero &&
+      !kernel.upload(output, std::vector<unsigned char>(out.elements * dtypeBytes(out.type), 0)))
+    return fail(Verdict::RuntimeError, "zero " + out.name + ": " + kernel.lastError());
   if (!kernel.launch())
     return fail(Verdict::RuntimeError, "launch: " + kernel.lastError());
 
@@ -361,6 +385,8 @@ inline TrialResult runTrial(KernelUnderTest &kernel, const std::vector<TensorSpe
     if (got[b] != 0xFF)
       return fail(Verdict::OutOfBoundsWrite, "byte " + std::to_string(b - outBytes) +
                                                  " past the end of " + out.name + " was written");
+  result.hasDigest = true;
+  result.outputDigest = outputDigest(got.data(), outBytes);
   result.comparison = compareWithReference(got.data(), out.type, want, absSum, tolerance);
   const Comparison &c = result.comparison;
   if (c.nonFinite)

@@ -6,44 +6,48 @@
 // sdpa_anchor.py and adds to the same JSON.
 //
 //   ./bench [--out result.json] [--runs N] [--warmup N] [--trials N]
-//           [--seed S] [--tolerance T] [--skip-timing]
+//           [--seed S] [--tolerance T] [--skip-timing] [--timeout SECONDS]
+//           [--require-bitwise]
 //
-// Exit code: 0 the kernel passed every check (and was timed), 1 it was
+// Each kernel (candidate, reference, anchor) is checked at each shape in a
+// process of its own, and the timing runs in one more (ave_isolate.h): a
+// kernel that faults (an illegal address leaves the GPU context unusable)
+// is that kernel's runtime error at that shape, and every other result
+// stays valid. This process never touches the GPU itself.
+//
+// With a reference kernel, the candidate's output is also compared with the
+// reference's bit for bit at each shape (the same seeds give both the same
+// inputs): "bitwise_vs_reference" in the JSON. --require-bitwise makes a
+// difference the candidate's rejection (a rewrite that must not change a
+// single bit, checked on the CPU executor, say).
+//
+// Exit code: 0 the candidate passed every check (and was timed), 1 it was
 // rejected (the JSON says why), 2 the bundle could not run (bad arguments,
-// no GPU, out of memory). Built for the CPU executor (./build.sh --cpu) it
-// checks the kernel the same way and never times it.
-#include "problem.h"
-
-#include "ave_anchor.h"
-#include "ave_check.h"
-
-#include <hip/hip_runtime.h>
+// no GPU). A failing reference or anchor does not change the exit code: the
+// JSON records each kernel's verdict under "kernels". Built for the CPU
+// executor (./build.sh --cpu) it checks the kernels the same way and never
+// times them.
+#include "ave_driver_steps.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
-#include <functional>
-#include <memory>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 namespace {
 
-using ave_bench::DType;
-using ave_bench::TensorSpec;
-
-struct Options {
-  std::string out = "result.json";
-  int runs = 20;
-  int warmup = 3;
-  int trials = 2;
-  uint64_t seed = 0;
-  bool seedGiven = false;
-  double tolerance = 0; // 0: the dtype/reduction-length default
-  bool skipTiming = false;
-};
+using ave_bench::ChildResult;
+using ave_bench::RecordWriter;
+using ave_bench::runIsolated;
+using ave_driver::number;
+using ave_driver::Options;
+using ave_driver::quote;
+using ave_driver::shapeJson;
+using ave_driver::shapeText;
 
 bool parseOptions(int argc, char **argv, Options &o, std::string &error) {
   for (int i = 1; i < argc; ++i) {
@@ -81,8 +85,14 @@ bool parseOptions(int argc, char **argv, Options &o, std::string &error) {
       if (!(v = value("--tolerance")))
         return false;
       o.tolerance = std::atof(v);
+    } else if (arg == "--timeout") {
+      if (!(v = value("--timeout")))
+        return false;
+      o.timeoutSeconds = std::atoi(v);
     } else if (arg == "--skip-timing") {
       o.skipTiming = true;
+    } else if (arg == "--require-bitwise") {
+      o.requireBitwise = true;
     } else {
       error = "unknown argument '" + arg + "'";
       return false;
@@ -92,49 +102,11 @@ bool parseOptions(int argc, char **argv, Options &o, std::string &error) {
     error = "--runs must be at least 10 (a median of fewer runs is not a measurement)";
     return false;
   }
-  if (o.trials < 1 || o.warmup < 0) {
-    error = "--trials must be >= 1 and --warmup >= 0";
+  if (o.trials < 1 || o.warmup < 0 || o.timeoutSeconds < 1) {
+    error = "--trials and --timeout must be >= 1 and --warmup >= 0";
     return false;
   }
   return true;
-}
-
-// ---- JSON output ------------------------------------------------------------
-std::string quote(const std::string &text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\')
-      out += '\\', out += c;
-    else if (static_cast<unsigned char>(c) < 0x20) {
-      char buffer[8];
-      std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
-      out += buffer;
-    } else
-      out += c;
-  }
-  return out + "\"";
-}
-
-std::string number(double value) {
-  if (!(value == value) || value > 1e300 || value < -1e300)
-    return "null";
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.6g", value);
-  return buffer;
-}
-
-std::string shapeJson(const int64_t *s) {
-  std::string out = "{";
-  for (int i = 0; i < ave_problem::kSizeCount; ++i)
-    out += (i ? ", " : "") + quote(ave_problem::kSizeNames[i]) + ": " + std::to_string(s[i]);
-  return out + "}";
-}
-
-std::string shapeText(const int64_t *s) {
-  std::string out;
-  for (int i = 0; i < ave_problem::kSizeCount; ++i)
-    out += (i ? "," : "") + std::string(ave_problem::kSizeNames[i]) + "=" + std::to_string(s[i]);
-  return out;
 }
 
 std::string utcDate() {
@@ -170,140 +142,353 @@ std::string currentClocks() {
 #endif
 }
 
-// ---- device buffers -----------------------------------------------------------
-std::string hipText(hipError_t e) { return std::string(hipGetErrorName(e)) + ": " + hipGetErrorString(e); }
-
-struct DeviceTensors {
-  std::vector<void *> pointers;
-  std::vector<size_t> bytes; // allocated, slack included for the output
-  double *truthValue = nullptr;
-  double *truthAbsSum = nullptr;
-  std::string error;
-
-  bool allocate(const std::vector<TensorSpec> &tensors) {
-    for (const TensorSpec &t : tensors) {
-      size_t size = t.elements * ave_bench::dtypeBytes(t.type);
-      if (t.output)
-        size += ave_bench::kOutputSlackBytes;
-      void *pointer = nullptr;
-      if (hipError_t e = hipMalloc(&pointer, size); e != hipSuccess) {
-        error = "hipMalloc " + t.name + " (" + std::to_string(size) + " bytes): " + hipText(e);
-        return false;
-      }
-      pointers.push_back(pointer);
-      bytes.push_back(size);
-      if (t.output) {
-        size_t truth = t.elements * sizeof(double);
-        if (hipError_t e = hipMalloc(&truthValue, truth); e != hipSuccess) {
-          error = "hipMalloc ground truth: " + hipText(e);
-          return false;
-        }
-        if (hipError_t e = hipMalloc(&truthAbsSum, truth); e != hipSuccess) {
-          error = "hipMalloc ground truth: " + hipText(e);
-          return false;
-        }
-      }
-    }
-    return true;
-  }
-  ~DeviceTensors() {
-    for (void *p : pointers)
-      (void)hipFree(p);
-    (void)hipFree(truthValue);
-    (void)hipFree(truthAbsSum);
-  }
-};
-
-using Launcher = std::function<hipError_t(void *const *, const int64_t *)>;
-
-// One kernel (candidate, reference or anchor) on the GPU, as the trial
-// protocol of ave_check.h sees it.
-class GpuKernel : public ave_bench::KernelUnderTest {
-public:
-  GpuKernel(DeviceTensors &buffers, const std::vector<TensorSpec> &tensors, const int64_t *sizes,
-            Launcher launcher)
-      : Buffers(buffers), Tensors(tensors), Sizes(sizes), Launch(std::move(launcher)) {}
-
-  bool upload(size_t t, const std::vector<unsigned char> &bytes) override {
-    return check(hipMemcpy(Buffers.pointers[t], bytes.data(), bytes.size(), hipMemcpyHostToDevice));
-  }
-  bool poisonOutput(size_t t, size_t slack) override {
-    size_t size = Tensors[t].elements * ave_bench::dtypeBytes(Tensors[t].type) + slack;
-    return check(hipMemset(Buffers.pointers[t], 0xFF, size));
-  }
-  bool groundTruth(std::vector<double> &value, std::vector<double> &absSum) override {
-    size_t n = outputSpec().elements;
-    if (!check(hipMemset(Buffers.truthValue, 0xFF, n * sizeof(double))) ||
-        !check(hipMemset(Buffers.truthAbsSum, 0xFF, n * sizeof(double))) ||
-        !check(aveLaunchGroundTruth(Buffers.pointers.data(), Sizes, Buffers.truthValue,
-                                    Buffers.truthAbsSum)) ||
-        !check(hipDeviceSynchronize()))
-      return false;
-    value.resize(n);
-    absSum.resize(n);
-    return check(hipMemcpy(value.data(), Buffers.truthValue, n * sizeof(double),
-                           hipMemcpyDeviceToHost)) &&
-           check(hipMemcpy(absSum.data(), Buffers.truthAbsSum, n * sizeof(double),
-                           hipMemcpyDeviceToHost));
-  }
-  bool launch() override {
-    return check(Launch(Buffers.pointers.data(), Sizes)) && check(hipDeviceSynchronize());
-  }
-  bool download(size_t t, size_t bytes, std::vector<unsigned char> &out) override {
-    out.resize(bytes);
-    return check(hipMemcpy(out.data(), Buffers.pointers[t], bytes, hipMemcpyDeviceToHost));
-  }
-  std::string lastError() const override { return Error; }
-
-private:
-  const TensorSpec &outputSpec() const {
-    for (const TensorSpec &t : Tensors)
-      if (t.output)
-        return t;
-    return Tensors.front();
-  }
-  bool check(hipError_t e) {
-    if (e == hipSuccess)
-      return true;
-    Error = hipText(e);
-    return false;
-  }
-  DeviceTensors &Buffers;
-  const std::vector<TensorSpec> &Tensors;
-  const int64_t *Sizes;
-  Launcher Launch;
-  std::string Error;
-};
-
-struct Variant {
-  std::string name; // "candidate", "reference", "anchor"
-  std::string what; // kernel or library name
-  Launcher launch;
-};
-
-hipError_t launchError(bool ok) { return ok ? hipGetLastError() : hipErrorLaunchFailure; }
-
-std::string trialJson(const ave_bench::TrialResult &r) {
-  const ave_bench::Comparison &c = r.comparison;
-  return "{\"seed\": " + std::to_string(r.seed) + ", \"verdict\": " +
-         quote(ave_bench::verdictName(r.verdict)) + ", \"detail\": " + quote(r.detail) +
-         ", \"max_abs_error\": " + number(c.maxAbsError) +
-         ", \"max_rel_error\": " + number(c.maxRelError) +
-         ", \"norm_rel_error\": " + number(c.normRelError) +
-         ", \"tolerance\": " + number(c.tolerance) + "}";
-}
-
-std::string timingJson(const std::string &what, const ave_bench::TimingStats &s) {
-  return "{\"what\": " + quote(what) + ", \"runs\": " + std::to_string(s.runs) +
-         ", \"median_ms\": " + number(s.medianMs) + ", \"min_ms\": " + number(s.minMs) +
-         ", \"max_ms\": " + number(s.maxMs) + ", \"q1_ms\": " + number(s.q1Ms) +
-         ", \"q3_ms\": " + number(s.q3Ms) + ", \"iqr_over_median\": " + number(s.iqrOverMedian) +
-         "}";
-}
-
 int fatal(const std::string &message) {
   std::fprintf(stderr, "bench: error: %s\n", message.c_str());
   return 2;
+}
+
+// ---- what the steps found, per kernel ------------------------------------------------------
+struct KernelOutcome {
+  std::string name; // "candidate", "reference", "anchor"
+  std::string verdict = "pass";
+  std::string reason;
+  int failedShape = -1;
+  std::string shapeEntries[2]; // JSON per shape
+  std::string digests[2];      // per shape, when every trial there passed
+  double worstRelError = 0;
+  bool available = true; // false: the anchor library did not start
+  std::string anchorError;
+  std::string timing = "null"; // JSON, or null
+  double medianMs = 0;
+  std::string timingError;
+  bool passed() const { return available && verdict == "pass"; }
+};
+
+// Runs the check of `k` at `shape` in its own process and folds the result in.
+void checkInChild(KernelOutcome &k, int shape, const Options &options) {
+  ChildResult r = runIsolated(
+      [&](const RecordWriter &out) { return ave_driver::checkStep(k.name, shape, options, out); },
+      options.timeoutSeconds);
+  if (r.exitedWith(ave_driver::kStepNoAnchor)) {
+    k.available = false;
+    k.anchorError = r.last("anchor_error");
+    return;
+  }
+  std::string entry = r.last("entry");
+  bool ended = r.exitedWith(ave_driver::kStepPass) || r.exitedWith(ave_driver::kStepRejected) ||
+               r.exitedWith(ave_driver::kStepRuntimeError);
+  std::string verdict = r.last("verdict"), detail = r.last("detail");
+  if (!ended || entry.empty()) {
+    // Killed, hung or cut short: a runtime error of this kernel here.
+    verdict = "runtime-error";
+    detail = "the check process ended (" + r.describe() + ") during " +
+             (r.last("at").empty() ? "its start" : r.last("at")) +
+             (detail.empty() ? "" : "; " + detail);
+    entry = "{\"pass\": false, \"error\": " + quote(detail) + ", \"trials\": []}";
+  }
+  k.shapeEntries[shape] = entry;
+  if (r.exitedWith(ave_driver::kStepPass))
+    k.digests[shape] = r.last("digests");
+  k.worstRelError = std::max(k.worstRelError, std::atof(r.last("worst").c_str()));
+  if (!verdict.empty() && k.verdict == "pass") {
+    k.verdict = verdict;
+    k.reason = detail;
+    k.failedShape = shape;
+  }
+}
+
+// Times `variants` interleaved in one process; true on success.
+bool timeInChild(const std::vector<std::string> &variants, const Options &options,
+                 std::map<std::string, KernelOutcome *> &byName, std::string &failVariant,
+                 std::string &failDetail, size_t &flushBytes) {
+  ChildResult r = runIsolated(
+      [&](const RecordWriter &out) { return ave_driver::timeStep(variants, options, out); },
+      options.timeoutSeconds);
+  if (r.exitedWith(ave_driver::kStepPass)) {
+    flushBytes = size_t(std::atoll(r.last("flush_bytes").c_str()));
+    for (const std::string &v : variants) {
+      byName[v]->timing = r.last("timing." + v);
+      byName[v]->medianMs = std::atof(r.last("median." + v).c_str());
+    }
+    return true;
+  }
+  failVariant = r.last("fail_variant");
+  failDetail = r.last("fail_detail");
+  if (failDetail.empty())
+    failDetail = "the timing process ended (" + r.describe() + ") during " + r.last("at");
+  return false;
+}
+
+// The timing of every kernel that passed its checks, interleaved. A kernel
+// that fails there is left out (its timing error recorded) and the others
+// are timed again; a fault no launch can be blamed for has each kernel timed
+// alone. Returns the order the medians come from.
+std::string timeKernels(std::vector<KernelOutcome> &kernels, const Options &options,
+                        size_t &flushBytes) {
+  std::map<std::string, KernelOutcome *> byName;
+  std::vector<std::string> timed;
+  for (KernelOutcome &k : kernels)
+    if (k.passed()) {
+      byName[k.name] = &k;
+      timed.push_back(k.name);
+    }
+  while (!timed.empty() && timed.front() == "candidate") {
+    std::string failVariant, failDetail;
+    if (timeInChild(timed, options, byName, failVariant, failDetail, flushBytes))
+      return "interleaved, rotating";
+    if (byName.count(failVariant)) {
+      byName[failVariant]->timingError = failDetail;
+      timed.erase(std::find(timed.begin(), timed.end(), failVariant));
+      continue;
+    }
+    for (const std::string &v : timed) {
+      std::string alone, aloneDetail;
+      if (!timeInChild({v}, options, byName, alone, aloneDetail, flushBytes))
+        byName[v]->timingError = aloneDetail;
+    }
+    return "each kernel alone (the interleaved runs failed: " + failDetail + ")";
+  }
+  return "interleaved, rotating";
+}
+
+// The candidate against the reference, shape by shape: equal digests are
+// bit-identical outputs. A shape where either kernel failed is not compared
+// ("equal": null). "null" without a reference. With --require-bitwise the
+// first shape that is not bit-identical rejects the candidate.
+std::string bitwiseSection(std::vector<KernelOutcome> &kernels, const Options &options) {
+  KernelOutcome *reference = nullptr;
+  for (KernelOutcome &k : kernels)
+    if (k.name == "reference")
+      reference = &k;
+  if (!reference)
+    return "null";
+  KernelOutcome &candidate = kernels.front();
+  std::string out = "[";
+  int firstUnequal = -1, equalShapes = 0;
+  for (int shape = 0; shape < ave_problem::kShapeCount; ++shape) {
+    const std::string &mine = candidate.digests[shape], &theirs = reference->digests[shape];
+    bool compared = !mine.empty() && !theirs.empty();
+    bool equal = compared && mine == theirs;
+    equalShapes += equal;
+    if (!equal && firstUnequal < 0)
+      firstUnequal = shape;
+    out += std::string(shape ? ", " : "") +
+           "{\"shape\": " + shapeJson(ave_problem::kShapes[shape]) +
+           ", \"equal\": " + (compared ? (equal ? "true" : "false") : "null") + "}";
+  }
+  std::printf("bench: candidate and reference outputs bit-identical at %d of %d shapes\n",
+              equalShapes, ave_problem::kShapeCount);
+  if (options.requireBitwise && firstUnequal >= 0 && candidate.verdict == "pass") {
+    bool compared =
+        !candidate.digests[firstUnequal].empty() && !reference->digests[firstUnequal].empty();
+    candidate.verdict = "differs-from-reference";
+    candidate.failedShape = firstUnequal;
+    candidate.reason = compared ? "--require-bitwise: the output differs bitwise from the "
+                                  "reference's on the same inputs"
+                                : "--require-bitwise: not compared, the reference failed here";
+  }
+  return out + "]";
+}
+
+// ---- the result ----------------------------------------------------------------------------
+struct Device {
+  std::string gpu, arch;
+  int smMaxMhz = 0, memoryMaxMhz = 0;
+};
+
+std::string kernelsJson(const std::vector<KernelOutcome> &kernels) {
+  std::string out = "{";
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    const KernelOutcome &k = kernels[i];
+    const int64_t *failed = k.failedShape >= 0 ? ave_problem::kShapes[k.failedShape] : nullptr;
+    std::string launch = k.name == "candidate"   ? ave_problem::kCandidateLaunch
+                         : k.name == "reference" ? ave_problem::kReferenceLaunch
+                                                 : "";
+    std::string origin = k.name == "candidate"   ? ave_problem::kCandidateLaunchOrigin
+                         : k.name == "reference" ? ave_problem::kReferenceLaunchOrigin
+                                                 : "";
+    out += std::string(i ? ", " : "") + quote(k.name) +
+           ": {\"what\": " + quote(ave_driver::variantWhat(k.name)) +
+           ", \"launch\": " + (launch.empty() ? "null" : quote(launch)) +
+           ", \"launch_origin\": " + (origin.empty() ? "null" : quote(origin)) +
+           ", \"verdict\": " + quote(k.available ? k.verdict : "unavailable") +
+           ", \"reason\": " + quote(k.available ? k.reason : k.anchorError) + ", \"failed_at\": " +
+           (failed ? "{\"shape\": " + shapeJson(failed) +
+                         ", \"launch\": " + ave_driver::launchAtJson(k.name, failed) + "}"
+                   : "null") +
+           ", \"median_ms\": " + (k.medianMs > 0 ? number(k.medianMs) : "null") +
+           ", \"timing_error\": " + (k.timingError.empty() ? "null" : quote(k.timingError)) + "}";
+  }
+  return out + "}";
+}
+
+std::string shapesJson(const std::vector<KernelOutcome> &kernels) {
+  std::string out = "[";
+  for (int shape = 0; shape < ave_problem::kShapeCount; ++shape) {
+    out += std::string(shape ? ", " : "") + "{\"shape\": " + shapeJson(ave_problem::kShapes[shape]);
+    for (const KernelOutcome &k : kernels)
+      if (k.available && !k.shapeEntries[shape].empty())
+        out += ", " + quote(k.name) + ": " + k.shapeEntries[shape];
+    out += "}";
+  }
+  return out + "]";
+}
+
+const KernelOutcome *find(const std::vector<KernelOutcome> &kernels, const std::string &name) {
+  for (const KernelOutcome &k : kernels)
+    if (k.name == name)
+      return &k;
+  return nullptr;
+}
+
+std::string attentionJson() {
+  if (!ave_problem::kIsAttention)
+    return "null";
+  std::vector<int64_t> dims = ave_problem::attentionDims(ave_problem::kShapes[0]);
+  int batches = ave_problem::kAttentionBatchCount;
+  std::string out = "{\"batch\": [";
+  for (int i = 0; i < batches; ++i)
+    out += (i ? ", " : "") + std::to_string(dims[size_t(i)]);
+  return out + "], \"queries\": " + std::to_string(dims[size_t(batches)]) +
+         ", \"keys\": " + std::to_string(dims[size_t(batches) + 1]) +
+         ", \"head_dim\": " + std::to_string(dims[size_t(batches) + 2]) +
+         ", \"value_dim\": " + std::to_string(dims[size_t(batches) + 3]) +
+         ", \"scale\": " + number(ave_problem::kScoreScale) + "}";
+}
+
+std::string paramsJson() {
+  std::string out = "{";
+  for (int i = 0; i < ave_problem::kFloatCount; ++i)
+    out += std::string(i ? ", " : "") + quote(ave_problem::kFloatNames[i]) +
+           ": {\"value\": " + number(ave_problem::kFloatValues[i]) +
+           ", \"role\": " + quote(ave_problem::kFloatRoles[i]) + "}";
+  return out + "}";
+}
+
+// Everything but the timing section, which the caller passes.
+std::string resultJson(const std::vector<KernelOutcome> &kernels, const Device &device,
+                       const Options &options, const std::string &bitwise,
+                       const std::string &timing) {
+  const KernelOutcome &candidate = kernels.front();
+  const KernelOutcome *reference = find(kernels, "reference");
+  const KernelOutcome *anchor = find(kernels, "anchor");
+  const char *anchorName = ave_driver::anchorName();
+  const int64_t *s = ave_problem::kShapes[0];
+  double flops = ave_problem::flopCount(s), bytes = 0;
+  for (const ave_bench::TensorSpec &t : ave_problem::tensors(s))
+    bytes += double(t.elements) * double(ave_bench::dtypeBytes(t.type));
+  double candidateMs = candidate.medianMs, seconds = candidateMs / 1e3;
+  double anchorMs = anchor ? anchor->medianMs : 0,
+         referenceMs = reference ? reference->medianMs : 0;
+  bool timed = candidateMs > 0;
+  std::string anchorError = anchor && !anchor->available ? anchor->anchorError : "";
+  if (ave_problem::kIsAttention)
+    anchorError = "PyTorch SDPA not timed: run.sh times it with sdpa_anchor.py after ./bench "
+                  "when python3 can import torch";
+#if defined(__HIP_PLATFORM_AVE_CPU__)
+  const char *platform = "hip-on-cpu";
+#elif defined(__HIP_PLATFORM_AMD__)
+  const char *platform = "hip-amd";
+#else
+  const char *platform = "hip-on-cuda";
+#endif
+  std::ostringstream json;
+  json << "{\n  \"kernel\": " << quote(ave_problem::kKernel)
+       << ",\n  \"source\": " << quote(ave_problem::kSourceFile)
+       << ",\n  \"einsum\": " << quote(ave_problem::kEinsum)
+       << ",\n  \"reference\": " << quote(ave_problem::kReference)
+       << ",\n  \"params\": " << paramsJson() << ",\n  \"attention\": " << attentionJson()
+       << ",\n  \"shape\": " << shapeJson(s)
+       << ",\n  \"dtype\": " << quote(ave_bench::dtypeName(ave_problem::kOutputType))
+       << ",\n  \"output_init\": " << quote(ave_problem::kOutputInitName)
+       << ",\n  \"verdict\": " << quote(candidate.passed() ? "pass" : "rejected")
+       << ",\n  \"reason\": " << quote(candidate.reason)
+       << ",\n  \"max_error\": " << number(candidate.worstRelError)
+       << ",\n  \"max_error_kind\": \"max |got - want| / sum |terms| over every trial\""
+       << ",\n  \"median_ms\": " << (timed ? number(candidateMs) : "null")
+       << ",\n  \"tflops\": " << (timed && flops > 0 ? number(flops / seconds / 1e12) : "null")
+       << ",\n  \"gbps\": " << (timed ? number(bytes / seconds / 1e9) : "null")
+       << ",\n  \"flop_count\": " << number(flops) << ",\n  \"bytes_moved\": " << number(bytes)
+       << ",\n  \"anchor\": " << (anchorName ? quote(anchorName) : "null")
+       << ",\n  \"anchor_error\": " << (anchorError.empty() ? "null" : quote(anchorError))
+       << ",\n  \"anchor_ms\": " << (anchorMs > 0 ? number(anchorMs) : "null")
+       << ",\n  \"anchor_tflops\": "
+       << (anchorMs > 0 && flops > 0 ? number(flops / (anchorMs / 1e3) / 1e12) : "null")
+       << ",\n  \"anchor_ratio\": "
+       << (timed && anchorMs > 0 ? number(anchorMs / candidateMs) : "null")
+       << ",\n  \"reference_ms\": " << (referenceMs > 0 ? number(referenceMs) : "null")
+       << ",\n  \"speedup_vs_reference\": "
+       << (timed && referenceMs > 0 ? number(referenceMs / candidateMs) : "null")
+       << ",\n  \"bitwise_vs_reference\": " << bitwise
+       << ",\n  \"kernels\": " << kernelsJson(kernels) << ",\n  \"gpu\": " << quote(device.gpu)
+       << ",\n  \"arch\": " << quote(device.arch) << ",\n  \"platform\": " << quote(platform)
+       << ",\n  \"clocks\": {\"sm_max_mhz\": " << device.smMaxMhz
+       << ", \"memory_max_mhz\": " << device.memoryMaxMhz << "},\n  \"date\": " << quote(utcDate())
+       << ",\n  \"seed\": " << options.seed << ",\n  \"isolation\": \"a process per kernel and "
+       << "shape, and one for the timing\",\n  \"shapes_checked\": " << shapesJson(kernels)
+       << ",\n  \"timing\": " << timing << "\n}\n";
+  return json.str();
+}
+
+std::string timingSection(std::vector<KernelOutcome> &kernels, const Options &options) {
+  if (!kernels.front().passed() || options.skipTiming)
+    return "null";
+  size_t flushBytes = 0;
+  std::string order = timeKernels(kernels, options, flushBytes);
+  KernelOutcome &candidate = kernels.front();
+  if (!candidate.timingError.empty() && candidate.verdict == "pass") {
+    candidate.verdict = "runtime-error";
+    candidate.reason = "during timing: " + candidate.timingError;
+  }
+  std::string out = "{\"runs\": " + std::to_string(options.runs) +
+                    ", \"warmup\": " + std::to_string(options.warmup) +
+                    ", \"l2_flush_bytes\": " + std::to_string(flushBytes) +
+                    ", \"order\": " + quote(order) +
+                    ", \"clocks_after\": " + quote(currentClocks());
+  for (const KernelOutcome &k : kernels)
+    if (k.timing != "null" && !k.timing.empty())
+      out += ", " + quote(k.name) + ": " + k.timing;
+  return out + "}";
+}
+
+void printSummary(const std::vector<KernelOutcome> &kernels) {
+  for (const KernelOutcome &k : kernels) {
+    if (k.name == "candidate" || (k.passed() && k.timingError.empty()))
+      continue;
+    std::string what = k.available ? k.verdict : "unavailable";
+    std::string where =
+        k.failedShape >= 0
+            ? " at " + shapeText(ave_problem::kShapes[k.failedShape]) + " (launch " +
+                  ave_driver::launchAtJson(k.name, ave_problem::kShapes[k.failedShape]) + ")"
+            : "";
+    std::printf(
+        "bench: warning: %s %s: %s%s: %s\n", k.name.c_str(),
+        ave_driver::variantWhat(k.name).c_str(),
+        k.timingError.empty() ? what.c_str() : "timing failed", where.c_str(),
+        (k.timingError.empty() ? (k.available ? k.reason : k.anchorError) : k.timingError).c_str());
+  }
+  const KernelOutcome &c = kernels.front();
+  const KernelOutcome *anchor = find(kernels, "anchor");
+  std::printf(
+      "bench: %s %s; %s", ave_problem::kKernel, c.passed() ? "pass" : "rejected",
+      c.reason.empty()
+          ? ""
+          : (c.verdict +
+             (c.failedShape >= 0 ? " at " + shapeText(ave_problem::kShapes[c.failedShape]) : "") +
+             ": " + c.reason + "; ")
+                .c_str());
+  if (c.medianMs > 0) {
+    const int64_t *s = ave_problem::kShapes[0];
+    double flops = ave_problem::flopCount(s), seconds = c.medianMs / 1e3, bytes = 0;
+    for (const ave_bench::TensorSpec &t : ave_problem::tensors(s))
+      bytes += double(t.elements) * double(ave_bench::dtypeBytes(t.type));
+    std::printf("median %.4f ms, %.2f TFLOP/s, %.1f GB/s", c.medianMs,
+                flops > 0 ? flops / seconds / 1e12 : 0.0, bytes / seconds / 1e9);
+    if (anchor && anchor->medianMs > 0)
+      std::printf(", %.1f%% of %s", 100.0 * anchor->medianMs / c.medianMs,
+                  ave_driver::anchorName());
+  }
+  std::printf("\n");
 }
 
 } // namespace
@@ -322,266 +507,42 @@ int main(int argc, char **argv) {
   options.skipTiming = true;
 #endif
 
-  hipDeviceProp_t props;
-  if (hipError_t e = hipGetDeviceProperties(&props, 0); e != hipSuccess)
-    return fatal("no GPU: " + hipText(e));
-#if defined(__HIP_PLATFORM_AVE_CPU__)
-  const char *platform = "hip-on-cpu";
-#elif defined(__HIP_PLATFORM_AMD__)
-  const char *platform = "hip-amd";
-#else
-  const char *platform = "hip-on-cuda";
-#endif
-  std::printf("bench: %s on %s (%s), seed %llu\n", ave_problem::kKernel, props.name,
-              props.gcnArchName, static_cast<unsigned long long>(options.seed));
-
-  AveAnchor *anchor = nullptr;
-  std::string anchorError;
-  const char *anchorName = ave_problem::kIsGemm ? aveAnchorName(ave_problem::kGemmInputType,
-                                                                ave_problem::kOutputType)
-                                                  : nullptr;
-  if (anchorName)
-    anchor = aveAnchorCreate(anchorError);
-  std::unique_ptr<AveAnchor, void (*)(AveAnchor *)> anchorOwner(anchor, aveAnchorDestroy);
-
-  auto variantsFor = [&](bool withAnchor) {
-    std::vector<Variant> variants;
-    variants.push_back({"candidate", ave_problem::kKernel, aveLaunchCandidate});
-    if (ave_problem::kHasReferenceKernel)
-      variants.push_back({"reference", std::string(ave_problem::kKernel) + " (" +
-                                           ave_problem::kReferenceSource + ")",
-                          aveLaunchReference});
-    if (withAnchor && anchor)
-      variants.push_back({"anchor", anchorName, [&](void *const *t, const int64_t *s) {
-                            int64_t m, n, k;
-                            ave_problem::gemmDims(s, m, n, k);
-                            std::string e;
-                            bool ok = aveAnchorGemm(anchor, ave_problem::kGemmInputType,
-                                                    ave_problem::kOutputType, m, n, k,
-                                                    t[ave_problem::kGemmA], t[ave_problem::kGemmB],
-                                                    t[ave_problem::kGemmC], e);
-                            if (!ok)
-                              std::fprintf(stderr, "bench: %s\n", e.c_str());
-                            return launchError(ok);
-                          }});
-    return variants;
-  };
-
-  // ---- correctness at every shape ------------------------------------------------
-  bool allPass = true;
-  std::string rejection;
-  double worstRelError = 0;
-  std::string shapesJson = "[";
+  ChildResult probe = runIsolated(ave_driver::probeStep, options.timeoutSeconds);
+  if (!probe.exitedWith(ave_driver::kStepPass))
+    return fatal("no GPU: " +
+                 (probe.last("error").empty() ? probe.describe() : probe.last("error")));
+  Device device{probe.last("gpu"), probe.last("arch"), std::atoi(probe.last("sm_max_mhz").c_str()),
+                std::atoi(probe.last("memory_max_mhz").c_str())};
+  std::printf("bench: %s on %s (%s), seed %llu\n", ave_problem::kKernel, device.gpu.c_str(),
+              device.arch.c_str(), static_cast<unsigned long long>(options.seed));
   for (int shape = 0; shape < ave_problem::kShapeCount; ++shape) {
     const int64_t *s = ave_problem::kShapes[shape];
-    std::string shapeEntry = "{\"shape\": " + shapeJson(s);
     if (std::string bad = ave_problem::violatedAssumption(s); !bad.empty())
       return fatal("shape " + shapeText(s) + " violates the kernel's assumption " + bad);
-    std::vector<TensorSpec> tensors = ave_problem::tensors(s);
-    DeviceTensors buffers;
-    if (!buffers.allocate(tensors))
-      return fatal(buffers.error);
-    double tolerance = options.tolerance > 0
-                           ? options.tolerance
-                           : ave_bench::toleranceFor(ave_problem::kOutputType,
-                                                     ave_problem::reductionLength(s));
-    for (const Variant &variant : variantsFor(true)) {
-      GpuKernel kernel(buffers, tensors, s, variant.launch);
-      std::string trials = "[";
-      bool variantPass = true;
-      for (int trial = 0; trial < options.trials; ++trial) {
-        uint64_t seed = ave_bench::splitmix64(options.seed + 1000003ull * shape + trial);
-        ave_bench::TrialResult r = ave_bench::runTrial(kernel, tensors, tolerance, seed);
-        trials += (trial ? ", " : "") + trialJson(r);
-        std::printf("  %-9s %-24s trial %d: %s %s (max rel error %.3g, tolerance %.3g)\n",
-                    variant.name.c_str(), shapeText(s).c_str(), trial,
-                    ave_bench::verdictName(r.verdict), r.detail.c_str(), r.comparison.maxRelError,
-                    tolerance);
-        if (r.verdict != ave_bench::Verdict::Pass) {
-          variantPass = false;
-          if (variant.name == "candidate" && rejection.empty())
-            rejection = std::string(ave_bench::verdictName(r.verdict)) + " at " + shapeText(s) +
-                        ": " + r.detail;
-          if (r.verdict == ave_bench::Verdict::RuntimeError)
-            break; // a failed launch leaves nothing to compare in later trials
-        }
-        if (variant.name == "candidate")
-          worstRelError = std::max(worstRelError, r.comparison.maxRelError);
-      }
-      shapeEntry += ", " + quote(variant.name) + ": {\"pass\": " +
-                    (variantPass ? "true" : "false") + ", \"trials\": " + trials + "]}";
-      if (variant.name == "candidate")
-        allPass = allPass && variantPass;
-    }
-    shapesJson += (shape ? ", " : "") + shapeEntry + "}";
-  }
-  shapesJson += "]";
-
-  // ---- timing at the first shape ---------------------------------------------------
-  std::string timingsJson = "null";
-  double candidateMs = 0, anchorMs = 0, referenceMs = 0;
-  const int64_t *timedShape = ave_problem::kShapes[0];
-  std::vector<TensorSpec> timedTensors = ave_problem::tensors(timedShape);
-  if (allPass && !options.skipTiming) {
-    DeviceTensors buffers;
-    if (!buffers.allocate(timedTensors))
-      return fatal(buffers.error);
-    for (size_t t = 0; t < timedTensors.size(); ++t) {
-      if (timedTensors[t].output)
-        continue;
-      std::vector<unsigned char> bytes;
-      ave_bench::fillUniform(bytes, timedTensors[t].type, timedTensors[t].elements,
-                             options.seed ^ 0x7173ull, t);
-      if (hipError_t e = hipMemcpy(buffers.pointers[t], bytes.data(), bytes.size(),
-                                   hipMemcpyHostToDevice);
-          e != hipSuccess)
-        return fatal("upload: " + hipText(e));
-    }
-    // Writing a buffer twice the L2 between runs evicts what the previous
-    // run left there, so every run starts from device memory.
-    size_t flushBytes = std::max<size_t>(size_t(2) * size_t(props.l2CacheSize), size_t(256) << 20);
-    void *flush = nullptr;
-    if (hipError_t e = hipMalloc(&flush, flushBytes); e != hipSuccess)
-      return fatal("hipMalloc L2 flush buffer: " + hipText(e));
-    std::vector<Variant> variants = variantsFor(true);
-    for (const Variant &v : variants)
-      for (int w = 0; w < options.warmup; ++w)
-        if (hipError_t e = v.launch(buffers.pointers.data(), timedShape); e != hipSuccess)
-          return fatal("warm-up " + v.name + ": " + hipText(e));
-    if (hipError_t e = hipDeviceSynchronize(); e != hipSuccess)
-      return fatal("warm-up: " + hipText(e));
-
-    size_t pairs = variants.size() * size_t(options.runs);
-    std::vector<hipEvent_t> starts(pairs), stops(pairs);
-    for (size_t i = 0; i < pairs; ++i)
-      if (hipEventCreate(&starts[i]) != hipSuccess || hipEventCreate(&stops[i]) != hipSuccess)
-        return fatal("hipEventCreate failed");
-    // Interleaved, with the order rotating every run, so drift in clocks or
-    // temperature lands on every variant alike.
-    for (int run = 0; run < options.runs; ++run)
-      for (size_t slot = 0; slot < variants.size(); ++slot) {
-        size_t v = (slot + size_t(run)) % variants.size();
-        size_t pair = v * size_t(options.runs) + size_t(run);
-        if (hipError_t e = hipMemsetAsync(flush, run & 0xFF, flushBytes, 0); e != hipSuccess)
-          return fatal("L2 flush: " + hipText(e));
-        (void)hipEventRecord(starts[pair], 0);
-        if (hipError_t e = variants[v].launch(buffers.pointers.data(), timedShape);
-            e != hipSuccess)
-          return fatal("timed " + variants[v].name + ": " + hipText(e));
-        (void)hipEventRecord(stops[pair], 0);
-      }
-    if (hipError_t e = hipDeviceSynchronize(); e != hipSuccess)
-      return fatal("timed runs: " + hipText(e));
-    std::string clocks = currentClocks();
-    timingsJson = "{\"runs\": " + std::to_string(options.runs) +
-                  ", \"warmup\": " + std::to_string(options.warmup) +
-                  ", \"l2_flush_bytes\": " + std::to_string(flushBytes) +
-                  ", \"order\": \"interleaved, rotating\", \"clocks_after\": " + quote(clocks);
-    for (size_t v = 0; v < variants.size(); ++v) {
-      std::vector<double> samples;
-      for (int run = 0; run < options.runs; ++run) {
-        float ms = 0;
-        size_t pair = v * size_t(options.runs) + size_t(run);
-        if (hipError_t e = hipEventElapsedTime(&ms, starts[pair], stops[pair]); e != hipSuccess)
-          return fatal("hipEventElapsedTime: " + hipText(e));
-        samples.push_back(ms);
-      }
-      ave_bench::TimingStats stats = ave_bench::summarize(samples);
-      timingsJson += ", " + quote(variants[v].name) + ": " + timingJson(variants[v].what, stats);
-      std::printf("  timed %-9s median %.4f ms  (min %.4f, max %.4f, IQR/median %.3f, %d runs)\n",
-                  variants[v].name.c_str(), stats.medianMs, stats.minMs, stats.maxMs,
-                  stats.iqrOverMedian, options.runs);
-      if (variants[v].name == "candidate")
-        candidateMs = stats.medianMs;
-      else if (variants[v].name == "anchor")
-        anchorMs = stats.medianMs;
-      else
-        referenceMs = stats.medianMs;
-    }
-    timingsJson += "}";
-    for (size_t i = 0; i < pairs; ++i) {
-      (void)hipEventDestroy(starts[i]);
-      (void)hipEventDestroy(stops[i]);
-    }
-    (void)hipFree(flush);
+    if (std::string bad = ave_problem::violatedReferenceAssumption(s); !bad.empty())
+      return fatal("shape " + shapeText(s) + " violates the reference kernel's assumption " + bad);
   }
 
-  // ---- the result -----------------------------------------------------------------
-  double flops = ave_problem::flopCount(timedShape);
-  double bytes = 0;
-  for (const TensorSpec &t : timedTensors)
-    bytes += double(t.elements) * double(ave_bench::dtypeBytes(t.type));
-  double seconds = candidateMs / 1e3;
-  bool timed = candidateMs > 0;
-  std::string verdict = allPass ? "pass" : "rejected";
-  std::string paramsJson = "{";
-  for (int i = 0; i < ave_problem::kFloatCount; ++i)
-    paramsJson += std::string(i ? ", " : "") + quote(ave_problem::kFloatNames[i]) +
-                  ": {\"value\": " + number(ave_problem::kFloatValues[i]) +
-                  ", \"role\": " + quote(ave_problem::kFloatRoles[i]) + "}";
-  paramsJson += "}";
-  // What sdpa_anchor.py needs to time the same attention in PyTorch.
-  std::string attentionJson = "null";
-  if (ave_problem::kIsAttention) {
-    std::vector<int64_t> dims = ave_problem::attentionDims(timedShape);
-    int batches = ave_problem::kAttentionBatchCount;
-    attentionJson = "{\"batch\": [";
-    for (int i = 0; i < batches; ++i)
-      attentionJson += (i ? ", " : "") + std::to_string(dims[size_t(i)]);
-    attentionJson += "], \"queries\": " + std::to_string(dims[size_t(batches)]) +
-                     ", \"keys\": " + std::to_string(dims[size_t(batches) + 1]) +
-                     ", \"head_dim\": " + std::to_string(dims[size_t(batches) + 2]) +
-                     ", \"value_dim\": " + std::to_string(dims[size_t(batches) + 3]) +
-                     ", \"scale\": " + number(ave_problem::kScoreScale) + "}";
-    anchorError = "PyTorch SDPA not timed: run.sh times it with sdpa_anchor.py after ./bench "
-                  "when python3 can import torch";
-  }
-  std::ostringstream json;
-  json << "{\n  \"kernel\": " << quote(ave_problem::kKernel)
-       << ",\n  \"source\": " << quote(ave_problem::kSourceFile)
-       << ",\n  \"einsum\": " << quote(ave_problem::kEinsum)
-       << ",\n  \"reference\": " << quote(ave_problem::kReference)
-       << ",\n  \"params\": " << paramsJson << ",\n  \"attention\": " << attentionJson
-       << ",\n  \"shape\": " << shapeJson(timedShape)
-       << ",\n  \"dtype\": " << quote(ave_bench::dtypeName(ave_problem::kOutputType))
-       << ",\n  \"verdict\": " << quote(verdict) << ",\n  \"reason\": " << quote(rejection)
-       << ",\n  \"max_error\": " << number(worstRelError)
-       << ",\n  \"max_error_kind\": \"max |got - want| / sum |terms| over every trial\""
-       << ",\n  \"median_ms\": " << (timed ? number(candidateMs) : "null")
-       << ",\n  \"tflops\": " << (timed && flops > 0 ? number(flops / seconds / 1e12) : "null")
-       << ",\n  \"gbps\": " << (timed ? number(bytes / seconds / 1e9) : "null")
-       << ",\n  \"flop_count\": " << number(flops) << ",\n  \"bytes_moved\": " << number(bytes)
-       << ",\n  \"anchor\": " << (anchorName ? quote(anchorName) : "null")
-       << ",\n  \"anchor_error\": " << (anchorError.empty() ? "null" : quote(anchorError))
-       << ",\n  \"anchor_ms\": " << (anchorMs > 0 ? number(anchorMs) : "null")
-       << ",\n  \"anchor_tflops\": "
-       << (anchorMs > 0 && flops > 0 ? number(flops / (anchorMs / 1e3) / 1e12) : "null")
-       << ",\n  \"anchor_ratio\": " << (timed && anchorMs > 0 ? number(anchorMs / candidateMs) : "null")
-       << ",\n  \"reference_ms\": " << (referenceMs > 0 ? number(referenceMs) : "null")
-       << ",\n  \"speedup_vs_reference\": "
-       << (timed && referenceMs > 0 ? number(referenceMs / candidateMs) : "null")
-       << ",\n  \"gpu\": " << quote(props.name) << ",\n  \"arch\": " << quote(props.gcnArchName)
-       << ",\n  \"platform\": " << quote(platform)
-       << ",\n  \"clocks\": {\"sm_max_mhz\": " << props.clockRate / 1000
-       << ", \"memory_max_mhz\": " << props.memoryClockRate / 1000
-       << "},\n  \"date\": " << quote(utcDate()) << ",\n  \"seed\": " << options.seed
-       << ",\n  \"shapes_checked\": " << shapesJson << ",\n  \"timing\": " << timingsJson
-       << "\n}\n";
-  if (FILE *file = std::fopen(options.out.c_str(), "w")) {
-    std::fputs(json.str().c_str(), file);
-    std::fclose(file);
-  } else {
+  std::vector<KernelOutcome> kernels(1);
+  kernels[0].name = "candidate";
+  if (AVE_PROBLEM_HAS_REFERENCE)
+    kernels.emplace_back().name = "reference";
+  if (ave_driver::anchorName())
+    kernels.emplace_back().name = "anchor";
+  for (KernelOutcome &k : kernels)
+    for (int shape = 0; shape < ave_problem::kShapeCount && k.available; ++shape)
+      checkInChild(k, shape, options);
+
+  std::string bitwise = bitwiseSection(kernels, options);
+  std::string timing = timingSection(kernels, options);
+  std::string json = resultJson(kernels, device, options, bitwise, timing);
+  // A reader never sees half a result: write beside it, then rename.
+  std::string partial = options.out + ".partial";
+  FILE *file = std::fopen(partial.c_str(), "w");
+  if (!file || std::fputs(json.c_str(), file) < 0 || std::fclose(file) != 0 ||
+      std::rename(partial.c_str(), options.out.c_str()) != 0)
     return fatal("cannot write " + options.out);
-  }
-  std::printf("bench: %s %s; %s", ave_problem::kKernel, verdict.c_str(),
-              rejection.empty() ? "" : (rejection + "; ").c_str());
-  if (timed)
-    std::printf("median %.4f ms, %.2f TFLOP/s, %.1f GB/s%s", candidateMs,
-                flops > 0 ? flops / seconds / 1e12 : 0.0, bytes / seconds / 1e9,
-                anchorMs > 0 ? (", " + std::to_string(100.0 * anchorMs / candidateMs) +
-                                "% of " + anchorName)
-                                   .c_str()
-                             : "");
-  std::printf("\nbench: wrote %s\n", options.out.c_str());
-  return allPass ? 0 : 1;
+  printSummary(kernels);
+  std::printf("bench: wrote %s\n", options.out.c_str());
+  return kernels.front().passed() ? 0 : 1;
 }

@@ -25,6 +25,7 @@ spec() {
     naive_gemm) kernel=naive_gemm args=(--shape M=32,N=48,K=24) ;;
     tiled_gemm) kernel=sgemm args=(--shape M=32,N=48,K=64) ;;
     double_buffered_gemm) kernel=double_buffered_gemm args=(--shape M=32,N=48,K=64) ;;
+    register_tiled_gemm) kernel=sgemm_register_tiled args=(--shape M=64,N=128,K=32) ;;
     transpose_lds) kernel=transpose_lds args=(--shape R=64,C=96) ;;
     transpose_swizzle) kernel=transpose_swizzle args=(--shape R=64,C=96) ;;
     block_reduce) kernel=block_reduce args=(--shape R=4,C=1024) ;;

@@ -1,6 +1,7 @@
 // Smoke test of the HIP-on-CUDA mapping: every mapped host call is made once,
-// a plain and a templated kernel are launched through hipLaunchKernelGGL, and
-// the results are checked on the host. Exit status 0 means every check passed.
+// a plain and a templated kernel are launched through hipLaunchKernelGGL, the
+// mask-less warp shuffles and votes and dynamic LDS beyond 48 KiB are used,
+// and the results are checked on the host. Exit status 0 means every check passed.
 //
 //   nvcc -x cu -arch=sm_90 -I runtime/include/ave/hip_on_cuda
 //        runtime/tests/hip_on_cuda_smoke.hip -o hip_on_cuda_smoke
@@ -38,6 +39,87 @@ __global__ void to_bf16(__hip_bfloat16 *out, const float *in, int n) {
 }
 
 __global__ void record_warp_size(int *out) { *out = warpSize; }
+
+// HIP's mask-less shuffles and votes, one record of 8 ints per thread.
+__global__ void warp_functions(int *out, double *wide) {
+  int t = threadIdx.x;
+  int *r = out + 8 * t;
+  r[0] = __shfl(t * 10, 3);      // lane 3 of this warp
+  r[1] = __shfl_up(t, 1u);       // t - 1, lane 0 keeps its own
+  r[2] = __shfl_down(t, 2u, 16); // within 16-lane groups
+  r[3] = __shfl_xor(t, 5);       // lane ^ 5
+  r[4] = __all(t < 1000) + 2 * __any(t == 40) + 4 * __all(t % 2 == 0);
+  unsigned long long ballot = __ballot(t % 3 == 0);
+  r[5] = static_cast<int>(ballot & 0xffffffffu);
+  r[6] = static_cast<int>(ballot >> 32);
+  r[7] = static_cast<int>(__lane_id());
+  wide[t] = __shfl_xor(static_cast<double>(t) + 0.5, 1);
+}
+
+// Dynamic LDS beyond the default 48 KiB, after hipFuncSetAttribute.
+__global__ void dynamic_shared_sum(int *out, int words) {
+  extern __shared__ int words_of_lds[];
+  for (int i = threadIdx.x; i < words; i += blockDim.x)
+    words_of_lds[i] = i;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    long long sum = 0;
+    for (int i = 0; i < words; ++i)
+      sum += words_of_lds[i];
+    *out = static_cast<int>(sum % 1000003);
+  }
+}
+
+// Expected record of thread t of a 64-thread block on 32-lane warps.
+bool warpRecordOk(int t, const int *r, double wide) {
+  int lane = t % 32, base = t - lane;
+  int ballot = 0;
+  for (int l = 0; l < 32; ++l)
+    ballot |= (base + l) % 3 == 0 ? 1 << l : 0;
+  int vote = 1 + 2 * (base == 32) + 0;
+  return r[0] == (base + 3) * 10 && r[1] == (lane == 0 ? t : t - 1) &&
+         r[2] == (lane % 16 < 14 ? t + 2 : t) && r[3] == base + (lane ^ 5) && r[4] == vote &&
+         r[5] == ballot && r[6] == 0 && r[7] == lane && wide == (base + (lane ^ 1)) + 0.5;
+}
+
+int checkWarpFunctions() {
+  int *records = nullptr;
+  double *wide = nullptr;
+  CHECK_HIP(hipMalloc(&records, 64 * 8 * sizeof(int)));
+  CHECK_HIP(hipMalloc(&wide, 64 * sizeof(double)));
+  hipLaunchKernelGGL(warp_functions, dim3(1), dim3(64), 0, 0, records, wide);
+  CHECK_HIP(hipGetLastError());
+  std::vector<int> host(64 * 8);
+  std::vector<double> hostWide(64);
+  CHECK_HIP(hipMemcpy(host.data(), records, host.size() * sizeof(int), hipMemcpyDeviceToHost));
+  CHECK_HIP(hipMemcpy(hostWide.data(), wide, 64 * sizeof(double), hipMemcpyDeviceToHost));
+  for (int t = 0; t < 64; ++t)
+    if (!warpRecordOk(t, &host[8 * t], hostWide[t])) {
+      std::fprintf(stderr, "warp_functions: thread %d: %d %d %d %d %d %d %d %d %f\n", t,
+                   host[8 * t], host[8 * t + 1], host[8 * t + 2], host[8 * t + 3], host[8 * t + 4],
+                   host[8 * t + 5], host[8 * t + 6], host[8 * t + 7], hostWide[t]);
+      return 1;
+    }
+  CHECK_HIP(hipFree(records));
+  CHECK_HIP(hipFree(wide));
+
+  const int words = 96 * 1024 / 4;
+  int *sum = nullptr;
+  CHECK_HIP(hipMalloc(&sum, sizeof(int)));
+  CHECK_HIP(hipFuncSetAttribute(reinterpret_cast<const void *>(dynamic_shared_sum),
+                                hipFuncAttributeMaxDynamicSharedMemorySize, words * 4));
+  hipLaunchKernelGGL(dynamic_shared_sum, dim3(1), dim3(256), words * 4, 0, sum, words);
+  CHECK_HIP(hipGetLastError());
+  int got = -1;
+  CHECK_HIP(hipMemcpy(&got, sum, sizeof(int), hipMemcpyDeviceToHost));
+  long long want = (static_cast<long long>(words) * (words - 1) / 2) % 1000003;
+  if (got != want) {
+    std::fprintf(stderr, "dynamic_shared_sum: %d, expected %lld\n", got, want);
+    return 1;
+  }
+  CHECK_HIP(hipFree(sum));
+  return 0;
+}
 
 int main() {
   int count = 0;
@@ -130,6 +212,9 @@ int main() {
     std::fprintf(stderr, "oversized launch was not reported\n");
     return 1;
   }
+
+  if (checkWarpFunctions() != 0)
+    return 1;
 
   float *pinned = nullptr;
   CHECK_HIP(hipHostMalloc(&pinned, 16 * sizeof(float)));

@@ -1,14 +1,20 @@
 // `ave-rewrite harness FILE --kernel NAME --shape M=..,N=.. [--param alpha=1.5
 // --scales-output alpha] [--einsum attention --score-scale scale]
-// [--reference FILE2] -o DIR`: writes a self-contained bench bundle
-// (ave/harness/BundleGenerator.h) that checks and times the kernel on any
-// host with nvcc or hipcc.
+// [--block X,Y --grid X,Y --shared-bytes B] [--output-init zero]
+// [--reference FILE2 [--reference-block/-grid/-shared-bytes ...]] -o DIR`:
+// writes a self-contained bench bundle (ave/harness/BundleGenerator.h) that
+// checks and times the kernel on any host with nvcc or hipcc. Each kernel is
+// launched with its own shape (ave/harness/LaunchResolution.h); a grid the
+// pragma and the options leave open is inferred from the analysis when that
+// is clear (ave/harness/GridInference.h).
 
 #include "CLI/CLI.hpp"
 #include "Commands.h"
 #include "ave/annotations/KernelAnnotations.h"
 #include "ave/harness/BenchSpec.h"
 #include "ave/harness/BundleGenerator.h"
+#include "ave/harness/GridInference.h"
+#include "ave/harness/LaunchResolution.h"
 #include "ave/harness/ScalarBinding.h"
 #include "ave/harness/ShapeBinding.h"
 #include "ave/model/ModelBuilder.h"
@@ -36,16 +42,45 @@ struct HarnessOptions {
   std::string reference;
   std::string referenceKernel; // defaults to kernel
   std::string outputDir;
+  harness::LaunchOverrides launch; // --block, --grid, --shared-bytes
+  harness::LaunchOverrides referenceLaunch{
+      "", "", "", "--reference-block", "--reference-grid", "--reference-shared-bytes"};
+  std::string outputInit = "poison"; // --output-init
 };
 
 struct LoadedKernel {
   std::optional<harness::BenchSpec> spec;
   harness::KernelSource source;
+  std::string gridNote; // set when the grid was inferred: how
 };
+
+// The kernel's own launch completed: options first, then grid inference
+// from the analysis when the grid is still open. Empty on success.
+std::string resolveLaunch(clang::ASTContext &Context, const ann::KernelAnnotations &Annotations,
+                          const harness::LaunchOverrides &Overrides, harness::BenchSpec &Spec,
+                          std::string &GridNote) {
+  std::string Error;
+  if (!harness::applyLaunchOverrides(Spec, Overrides, Error))
+    return Error;
+  if (!Spec.launch.block.empty() && Spec.launch.grid.empty()) {
+    std::string Why;
+    if (std::optional<harness::InferredGrid> Grid =
+            harness::inferGrid(Context, Annotations, Spec, Why)) {
+      Spec.launch.grid = Grid->grid;
+      Spec.launchOrigin.grid = "inferred: " + Grid->explanation;
+      GridNote = Grid->explanation;
+    } else {
+      return harness::missingLaunch(Spec, Overrides) + " (the grid could not be inferred: " + Why +
+             ")";
+    }
+  }
+  return harness::missingLaunch(Spec, Overrides);
+}
 
 // Parses `file` and builds the bench spec of `kernel`; prints why not.
 std::optional<LoadedKernel> loadKernel(const GlobalOptions &G, const std::string &File,
-                                       const std::string &Kernel) {
+                                       const std::string &Kernel,
+                                       const harness::LaunchOverrides &Launch) {
   LoadedKernel Loaded;
   std::string Error;
   bool Found = false;
@@ -62,7 +97,9 @@ std::optional<LoadedKernel> loadKernel(const GlobalOptions &G, const std::string
             Error = Built.error;
             return;
           }
-          Loaded.spec = std::move(Built.spec);
+          Error = resolveLaunch(U.context, A, Launch, *Built.spec, Loaded.gridNote);
+          if (Error.empty())
+            Loaded.spec = std::move(Built.spec);
           return;
         }
       });
@@ -85,68 +122,121 @@ std::optional<LoadedKernel> loadKernel(const GlobalOptions &G, const std::string
   return Loaded;
 }
 
-int runHarness(const GlobalOptions &G, const HarnessOptions &H) {
-  auto Fail = [](const std::string &Message) {
-    llvm::errs() << "ave-rewrite: error: " << Message << "\n";
-    return 2;
-  };
+int fail(const std::string &Message) {
+  llvm::errs() << "ave-rewrite: error: " << Message << "\n";
+  return 2;
+}
+
+// The kernels and their sources, launches, output initialisation and shapes;
+// 0, or the exit code after the error was printed.
+int buildRequest(const GlobalOptions &G, const HarnessOptions &H, harness::BundleRequest &Request,
+                 std::string &GridNotes) {
   std::string Error;
   std::optional<harness::Bindings> Given = harness::parseShapeText(H.shape, Error);
   if (!Given)
-    return Fail(Error);
-  std::optional<LoadedKernel> Candidate = loadKernel(G, H.file, H.kernel);
+    return fail(Error);
+  const harness::LaunchOverrides &RL = H.referenceLaunch;
+  if (H.reference.empty() && !(RL.block + RL.grid + RL.sharedBytes).empty())
+    return fail("--reference-block, --reference-grid and --reference-shared-bytes need "
+                "--reference");
+  std::optional<LoadedKernel> Candidate = loadKernel(G, H.file, H.kernel, H.launch);
   if (!Candidate)
     return 2;
-  harness::BundleRequest Request;
   Request.candidate = *Candidate->spec;
   Request.candidateSource = Candidate->source;
+  if (!Candidate->gridNote.empty())
+    GridNotes += "  grid of '" + H.kernel + "' inferred: " + Candidate->gridNote + "\n";
   if (!H.reference.empty()) {
-    std::optional<LoadedKernel> Reference =
-        loadKernel(G, H.reference, H.referenceKernel.empty() ? H.kernel : H.referenceKernel);
+    std::string Kernel = H.referenceKernel.empty() ? H.kernel : H.referenceKernel;
+    std::optional<LoadedKernel> Reference = loadKernel(G, H.reference, Kernel, RL);
     if (!Reference)
       return 2;
     Request.reference = *Reference->spec;
     Request.referenceSource = Reference->source;
+    if (!Reference->gridNote.empty())
+      GridNotes += "  grid of reference '" + Kernel + "' inferred: " + Reference->gridNote + "\n";
+    if (std::string E = harness::compareSignatures(Request.candidate, *Request.reference);
+        !E.empty())
+      return fail("--reference: " + E);
   }
+  for (harness::BenchSpec *Spec :
+       {&Request.candidate, Request.reference ? &*Request.reference : nullptr})
+    if (Spec && H.outputInit == "zero") {
+      Spec->outputInit = harness::OutputInit::Zero;
+      Spec->outputInitOrigin = "--output-init zero";
+    }
   std::optional<harness::Shape> Shape = harness::shapeForSpec(Request.candidate, *Given, Error);
   if (!Shape)
-    return Fail(Error);
+    return fail(Error);
   std::string Violated = harness::violatedAssumption(Request.candidate, *Shape, Error);
   if (!Error.empty())
-    return Fail(Error);
+    return fail(Error);
   if (!Violated.empty())
-    return Fail("--shape " + Shape->text() + " violates the kernel's assumption '" + Violated +
+    return fail("--shape " + Shape->text() + " violates the kernel's assumption '" + Violated +
                 "'");
-  std::optional<harness::Shape> Odd = harness::oddMultipleShape(Request.candidate, *Shape, Error);
+  std::vector<const harness::BenchSpec *> Kernels = {&Request.candidate};
+  if (Request.reference)
+    Kernels.push_back(&*Request.reference);
+  std::optional<harness::Shape> Odd = harness::oddMultipleShape(Kernels, *Shape, Error);
   if (!Odd)
-    return Fail(Error);
+    return fail(Error);
   Request.shape = *Shape;
   Request.oddShape = *Odd;
+  if (std::string E = harness::checkLaunches(Request); !E.empty())
+    return fail(E);
+  return 0;
+}
+
+// The attention reference and the float parameters' values and roles.
+int bindReferenceFunction(const HarnessOptions &H, harness::BundleRequest &Request) {
+  std::string Error;
   if (H.einsum == "attention") {
     Request.attention = harness::deriveAttention(Request.candidate.tensors, Error);
     if (!Request.attention)
-      return Fail("--einsum attention: kernel '" + Request.candidate.kernel + "': " + Error);
+      return fail("--einsum attention: kernel '" + Request.candidate.kernel + "': " + Error);
   }
   harness::ScalarValues Values;
   for (const std::string &Text : H.params) {
     std::optional<harness::ScalarValues> Parsed = harness::parseParamText(Text, Error);
     if (!Parsed)
-      return Fail(Error);
+      return fail(Error);
     for (const auto &[name, value] : *Parsed)
       if (!Values.emplace(name, value).second)
-        return Fail("--param: " + name + " is given twice");
+        return fail("--param: " + name + " is given twice");
   }
   std::optional<std::vector<harness::ScalarBinding>> Scalars =
       harness::bindScalars(Request.candidate, Values, H.outputScales, H.scoreScale,
                            Request.attention.has_value(), Error);
   if (!Scalars)
-    return Fail(Error);
+    return fail(Error);
   Request.scalars = std::move(*Scalars);
-  harness::BundleResult Bundle = harness::generateBundle(Request);
-  if (Bundle.files.empty())
-    return Fail(Bundle.error);
-  if (std::string E = harness::writeBundle(Bundle.files, H.outputDir); !E.empty())
-    return Fail(E);
+  return 0;
+}
+
+// "block(256) grid(N / 64, M / 64) (block, grid: #pragma ave launch)".
+std::string launchSummary(const harness::BenchSpec &Spec) {
+  const harness::LaunchOrigin &O = Spec.launchOrigin;
+  auto Short = [](const std::string &Origin) {
+    return Origin.rfind("inferred", 0) == 0 ? std::string("inferred") : Origin;
+  };
+  std::string Origins = "block: " + Short(O.block) + "; grid: " + Short(O.grid);
+  if (Spec.launch.sharedBytes)
+    Origins += "; shared: " + Short(O.sharedBytes);
+  return harness::launchText(Spec.launch) + " (" + Origins + ")";
+}
+
+nlohmann::json launchJson(const harness::BenchSpec &Spec) {
+  return {{"launch", harness::launchText(Spec.launch)},
+          {"block_from", Spec.launchOrigin.block},
+          {"grid_from", Spec.launchOrigin.grid},
+          {"shared_bytes_from", Spec.launchOrigin.sharedBytes.empty()
+                                    ? nlohmann::json(nullptr)
+                                    : nlohmann::json(Spec.launchOrigin.sharedBytes)}};
+}
+
+void reportBundle(const GlobalOptions &G, const HarnessOptions &H,
+                  const harness::BundleRequest &Request, std::size_t Files,
+                  const std::string &GridNotes) {
   const harness::Einsum &E = Request.candidate.einsum;
   std::string Params;
   for (const harness::ScalarBinding &B : Request.scalars) {
@@ -160,6 +250,7 @@ int runHarness(const GlobalOptions &G, const HarnessOptions &H) {
                        : E.isGemm        ? "BLAS GEMM"
                                          : "none";
   std::string CheckedAgainst = harness::referenceDescription(Request);
+  const char *Init = harness::outputInitName(Request.candidate.outputInit);
   if (G.format == OutputFormat::Json) {
     nlohmann::json ScalarsJson = nlohmann::json::object();
     for (const harness::ScalarBinding &B : Request.scalars)
@@ -172,22 +263,45 @@ int runHarness(const GlobalOptions &G, const HarnessOptions &H) {
         {"params", ScalarsJson},
         {"anchor", Anchor},
         {"gemm_anchor", E.isGemm && !Request.attention},
-        {"shapes", {Shape->text(), Odd->text()}},
+        {"shapes", {Request.shape.text(), Request.oddShape.text()}},
+        {"launch", launchJson(Request.candidate)},
+        {"output_init", Init},
         {"reference", H.reference.empty() ? nlohmann::json(nullptr) : nlohmann::json(H.reference)},
-        {"files", Bundle.files.size()}};
+        {"reference_launch",
+         Request.reference ? launchJson(*Request.reference) : nlohmann::json(nullptr)},
+        {"files", Files}};
     llvm::outs() << J.dump(2) << "\n";
-    return 0;
+    return;
   }
   llvm::outs() << "wrote bench bundle for '" << Request.candidate.kernel << "' to " << H.outputDir
-               << " (" << Bundle.files.size() << " files)\n"
+               << " (" << Files << " files)\n"
                << "  checked against: " << CheckedAgainst << " (double precision on the GPU)\n"
                << "  anchor: " << Anchor << "\n"
                << (Params.empty() ? "" : "  params: " + Params + "\n")
-               << "  shapes: " << Shape->text() << " (checked, timed), " << Odd->text()
-               << " (checked)\n"
-               << "  reference kernel: " << (H.reference.empty() ? "none" : H.reference)
-               << "\n  run: " << H.outputDir
+               << "  shapes: " << Request.shape.text() << " (checked, timed), "
+               << Request.oddShape.text() << " (checked)\n"
+               << "  launch: " << launchSummary(Request.candidate) << "\n"
+               << GridNotes << "  output before each run: " << Init << "\n"
+               << "  reference kernel: " << (H.reference.empty() ? "none" : H.reference) << "\n";
+  if (Request.reference)
+    llvm::outs() << "  reference launch: " << launchSummary(*Request.reference) << "\n";
+  llvm::outs() << "  run: " << H.outputDir
                << "/run.sh   (nvcc or hipcc; ./build.sh hipcc for AMD)\n";
+}
+
+int runHarness(const GlobalOptions &G, const HarnessOptions &H) {
+  harness::BundleRequest Request;
+  std::string GridNotes;
+  if (int Status = buildRequest(G, H, Request, GridNotes))
+    return Status;
+  if (int Status = bindReferenceFunction(H, Request))
+    return Status;
+  harness::BundleResult Bundle = harness::generateBundle(Request);
+  if (Bundle.files.empty())
+    return fail(Bundle.error);
+  if (std::string E = harness::writeBundle(Bundle.files, H.outputDir); !E.empty())
+    return fail(E);
+  reportBundle(G, H, Request, Bundle.files.size(), GridNotes);
   return 0;
 }
 
@@ -221,6 +335,25 @@ void registerHarnessCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Se
                   "Original kernel source: checked, and timed beside the candidate");
   Sub->add_option("--reference-kernel", H->referenceKernel,
                   "Kernel name in the reference file (default: --kernel)");
+  Sub->add_option("--block", H->launch.block,
+                  "The kernel's block, e.g. 16,16, when its `#pragma ave launch` gives none");
+  Sub->add_option("--grid", H->launch.grid,
+                  "The kernel's grid over its sizes, e.g. 'N/64,M/64', when its pragma gives "
+                  "none (otherwise inferred from its stores when that is clear)");
+  Sub->add_option("--shared-bytes", H->launch.sharedBytes,
+                  "Bytes of dynamic shared memory (extern __shared__) the kernel is launched "
+                  "with, over its sizes, when its pragma gives no shared(BYTES)");
+  Sub->add_option("--reference-block", H->referenceLaunch.block,
+                  "The reference kernel's block, as --block");
+  Sub->add_option("--reference-grid", H->referenceLaunch.grid,
+                  "The reference kernel's grid, as --grid");
+  Sub->add_option("--reference-shared-bytes", H->referenceLaunch.sharedBytes,
+                  "The reference kernel's dynamic shared memory, as --shared-bytes");
+  Sub->add_option("--output-init", H->outputInit,
+                  "What the output holds before each checked run: 'poison' (NaN, shows "
+                  "unwritten elements) or 'zero' (a kernel that accumulates into it: atomics, "
+                  "split-K)")
+      ->check(CLI::IsMember({"poison", "zero"}));
   Sub->add_option("-o,--output", H->outputDir, "Bundle directory (created)")->required();
   Sub->callback([&G, &Selected, H] { Selected = [&G, H] { return runHarness(G, *H); }; });
 }

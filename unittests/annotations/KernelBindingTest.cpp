@@ -289,6 +289,32 @@ TEST(KernelBinding, TagNotAllowedInLaunch) {
                  "tag(...) is not allowed in '#pragma ave launch'", 2, 26);
 }
 
+TEST(KernelBinding, SharedBytesNamesAreResolved) {
+  expectOneError(R"hip(__global__ void k(float *p, int K) {
+#pragma ave launch block(64) shared(K * Q)
+  p[0] = 1;
+})hip",
+                 "unknown variable 'Q' in '#pragma ave launch'", 2, 41);
+  bool ran = false;
+  ASSERT_TRUE(parseHip(withPrelude(R"hip(__global__ void k(float *p, int K) {
+#pragma ave launch block(64) grid(1) shared(K * 4)
+  extern __shared__ float tile[];
+  tile[K] = p[0];
+})hip"),
+                       [&](const Snippet &s) {
+                         ran = true;
+                         KernelAnnotations a = s.annotate("k");
+                         EXPECT_EQ(errorsOf(a), "");
+                         ASSERT_NE(a.launch(), nullptr);
+                         const std::optional<Expr> &bytes = a.launch()->pragma.launch.sharedBytes;
+                         ASSERT_TRUE(bytes);
+                         const Expr *k = findIdentifier(*bytes, "K");
+                         ASSERT_NE(k, nullptr);
+                         EXPECT_EQ(k->resolution.kind, NameKind::Parameter);
+                       }));
+  EXPECT_TRUE(ran);
+}
+
 TEST(KernelBinding, ResetNeedsSharedArray) {
   expectOneError(R"hip(__global__ void k(float *p) {
   int x = 0;

@@ -99,6 +99,20 @@ TEST(Pragma, Launch) {
   Pragma three = pragmaOk("launch block(8, 8, 4) grid(1, 2, 3)");
   EXPECT_EQ(three.launch.block.size(), 3u);
   EXPECT_EQ(three.launch.grid.size(), 3u);
+  EXPECT_FALSE(three.launch.sharedBytes);
+}
+
+TEST(Pragma, LaunchWithDynamicSharedBytes) {
+  Pragma full = pragmaOk("launch block(256) grid(N / 64, M / 64) shared(2 * 64 * 16 * 4)");
+  ASSERT_TRUE(full.launch.sharedBytes);
+  EXPECT_EQ(printExpr(*full.launch.sharedBytes), "2 * 64 * 16 * 4");
+  EXPECT_EQ(printPragma(full), "launch block(256) grid(N / 64, M / 64) shared(2 * 64 * 16 * 4)");
+
+  // Without a grid (the harness infers it or takes --grid), over a size.
+  Pragma noGrid = pragmaOk("launch block(128) shared(K * 4)");
+  EXPECT_TRUE(noGrid.launch.grid.empty());
+  ASSERT_TRUE(noGrid.launch.sharedBytes);
+  EXPECT_EQ(printPragma(noGrid), "launch block(128) shared(K * 4)");
 }
 
 TEST(Pragma, Reset) {

@@ -148,17 +148,6 @@ __global__ void k(const float *A, float *C AVE_TAG("C(i < N)"), int N) {
   EXPECT_FALSE(r.spec);
   EXPECT_NE(r.error.find("pointer parameter 'A' has no AVE_TAG"), std::string::npos) << r.error;
 
-  std::string noLaunch = writeTempFile("nolaunch.hip", R"cpp(
-#include <ave/annotations.h>
-#include <hip/hip_runtime.h>
-__global__ void k(const float *A AVE_TAG("A(i < N)"), float *C AVE_TAG("C(i < N)"), int N) {
-  C[0] = A[0];
-}
-)cpp");
-  r = loadSpec(noLaunch, "k");
-  EXPECT_FALSE(r.spec);
-  EXPECT_NE(r.error.find("#pragma ave launch"), std::string::npos) << r.error;
-
   std::string vectorScalar = writeTempFile("pair.hip", R"cpp(
 #include <ave/annotations.h>
 #include <hip/hip_runtime.h>

@@ -3,6 +3,7 @@
 // and with clang-19 for gfx942, device side, against the system's HIP
 // headers (the AMD path; the host-only BLAS anchor is not device code).
 
+#include "CompileSupport.h"
 #include "KernelSpecLoader.h"
 #include "ave/harness/BundleGenerator.h"
 
@@ -15,6 +16,9 @@
 
 namespace ave::harness {
 namespace {
+
+using testing::findNvcc;
+using testing::runIn;
 
 KernelSource sourceOf(const std::string &relative) {
   std::string path = std::string(AVE_SOURCE_DIR) + "/" + relative;
@@ -75,40 +79,14 @@ std::string makeBundle(const std::string &file, const std::string &kernel, const
   return std::string(dir);
 }
 
-int runIn(const std::string &dir, llvm::StringRef program, std::vector<llvm::StringRef> args,
-          std::string &log) {
-  llvm::SmallString<256> logPath(dir);
-  llvm::sys::path::append(logPath, "compile.log");
-  std::string logFile(logPath);
-  std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(logFile),
-                                                llvm::StringRef(logFile)};
-  llvm::SmallString<256> cwd;
-  llvm::sys::fs::current_path(cwd);
-  llvm::sys::fs::set_current_path(dir);
-  std::string error;
-  args.insert(args.begin(), program);
-  int rc = llvm::sys::ExecuteAndWait(program, args, std::nullopt, redirects, 0, 0, &error);
-  llvm::sys::fs::set_current_path(cwd);
-  auto text = llvm::MemoryBuffer::getFile(logFile);
-  log = error + (text ? (*text)->getBuffer().str() : "");
-  return rc;
-}
-
-std::optional<std::string> findNvcc() {
-  if (const char *env = std::getenv("NVCC"); env && llvm::sys::fs::can_execute(env))
-    return std::string(env);
-  if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/nvcc"))
-    return std::string("/usr/local/cuda/bin/nvcc");
-  if (auto found = llvm::sys::findProgramByName("nvcc"))
-    return *found;
-  return std::nullopt;
-}
-
 // Every translation unit of a bundle parses as HIP device code for gfx942
 // with clang, warnings as errors.
 void expectGfx942DeviceCodeCompiles(const std::string &clang, const std::string &dir,
                                     const std::string &kernel) {
-  for (const char *tu : {"driver_main.hip", "ground_truth.hip", "launch_candidate.hip"}) {
+  for (const char *tu :
+       {"driver_main.hip", "ground_truth.hip", "launch_candidate.hip", "launch_reference.hip"}) {
+    if (!llvm::sys::fs::exists(dir + "/" + tu))
+      continue;
     std::string log;
     int rc = runIn(dir, clang,
                    {"-x", "hip", "--offload-arch=gfx942", "-nogpulib", "--cuda-device-only",
@@ -151,13 +129,19 @@ TEST(BundleCompileTest, ReferenceWithOtherParametersIsRefused) {
   EXPECT_NE(compareSignatures(*gemm.spec, *transpose.spec).find("parameters"), std::string::npos);
 }
 
+// Issue 20's pair: the candidate (block(256), 64x64 tiles) and its
+// reference (block(16, 16), 16x16 tiles) launch differently; the bundle
+// builds with nvcc, each launcher with its own kernel's shape.
+std::string differentLaunchesBundle() {
+  return makeBundle("testdata/register_tiled_gemm.hip", "sgemm_register_tiled",
+                    {{"M", 256}, {"N", 256}, {"K", 256}}, "testdata/tiled_gemm.hip", "sgemm");
+}
+
 TEST(BundleCompileTest, CompilesWithNvccForSm90) {
   std::optional<std::string> nvcc = findNvcc();
   if (!nvcc)
     GTEST_SKIP() << "nvcc not found (set NVCC or install CUDA)";
-  std::string dir =
-      makeBundle("testdata/double_buffered_gemm.hip", "double_buffered_gemm",
-                 {{"M", 256}, {"N", 256}, {"K", 256}}, "testdata/tiled_gemm.hip", "sgemm");
+  std::string dir = differentLaunchesBundle();
   ASSERT_FALSE(dir.empty());
   std::string log;
   setenv("NVCC", nvcc->c_str(), 1);
@@ -258,6 +242,23 @@ TEST(BundleCompileTest, NewKernelsCompileWithClangForGfx942) {
     ASSERT_FALSE(dir.empty());
     expectGfx942DeviceCodeCompiles(*clang, dir, k.kernel);
   }
+}
+
+TEST(BundleCompileTest, DifferentLaunchesCompileWithClangForGfx942) {
+  auto clang = llvm::sys::findProgramByName("clang++-19");
+  if (!clang)
+    GTEST_SKIP() << "clang++-19 not found";
+  std::string dir = differentLaunchesBundle();
+  ASSERT_FALSE(dir.empty());
+  ASSERT_TRUE(llvm::sys::fs::exists(dir + "/launch_reference.hip"));
+  expectGfx942DeviceCodeCompiles(*clang, dir, "sgemm_register_tiled");
+  // Each launcher computes its own kernel's block, not the other's.
+  std::string candidate = readBundleFile(dir, "launch_candidate.hip");
+  std::string reference = readBundleFile(dir, "launch_reference.hip");
+  EXPECT_NE(candidate.find("block[0] = int64_t(256);"), std::string::npos) << candidate;
+  EXPECT_NE(reference.find("block[0] = int64_t(16);"), std::string::npos) << reference;
+  EXPECT_NE(reference.find("block[1] = int64_t(16);"), std::string::npos) << reference;
+  EXPECT_EQ(reference.find("int64_t(256)"), std::string::npos) << reference;
 }
 
 TEST(BundleCompileTest, CompilesWithClangForGfx942) {

@@ -41,8 +41,12 @@ public:
   explicit HostGemm(Kernel kernel) : Run(std::move(kernel)), Memory(3) {
     Memory[2].assign(M * N * 4 + kOutputSlackBytes, 0);
   }
+  // Like hipMemcpy: the bytes land at the start of the buffer, the rest of
+  // it (the output's slack) stays.
   bool upload(size_t t, const std::vector<unsigned char> &bytes) override {
-    Memory[t] = bytes;
+    if (Memory[t].size() < bytes.size())
+      Memory[t].resize(bytes.size());
+    std::copy(bytes.begin(), bytes.end(), Memory[t].begin());
     return true;
   }
   bool poisonOutput(size_t t, size_t slack) override {
@@ -83,15 +87,69 @@ std::vector<TensorSpec> gemmTensors() {
           {"C", DType::F32, M * N, true}};
 }
 
-Verdict verdictOver(HostGemm::Kernel kernel, int trials = 3) {
+Verdict verdictOver(HostGemm::Kernel kernel, int trials = 3, OutputInit init = OutputInit::Poison) {
   HostGemm device(std::move(kernel));
   double tolerance = toleranceFor(DType::F32, K);
   for (int trial = 0; trial < trials; ++trial) {
-    TrialResult r = runTrial(device, gemmTensors(), tolerance, 1000 + trial);
+    TrialResult r = runTrial(device, gemmTensors(), tolerance, 1000 + trial, init);
     if (r.verdict != Verdict::Pass)
       return r.verdict;
   }
   return Verdict::Pass;
+}
+
+// The digests of each trial's output, over `trials` trials.
+std::vector<uint64_t> digestsOver(HostGemm::Kernel kernel, int trials = 2) {
+  HostGemm device(std::move(kernel));
+  std::vector<uint64_t> digests;
+  for (int trial = 0; trial < trials; ++trial) {
+    TrialResult r = runTrial(device, gemmTensors(), toleranceFor(DType::F32, K), 1000 + trial);
+    EXPECT_TRUE(r.hasDigest) << r.detail;
+    digests.push_back(r.outputDigest);
+  }
+  return digests;
+}
+
+TEST(CheckerProtocolTest, SameOutputBitsGiveTheSameDigest) {
+  // Another loop order with the same float sums: bit-identical, same digests.
+  std::vector<uint64_t> byRows = digestsOver([](auto &t, int) { gemm(t); });
+  std::vector<uint64_t> byColumns = digestsOver([](auto &t, int) {
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t m = 0; m < M; ++m) {
+        float acc = 0;
+        for (int64_t k = 0; k < K; ++k)
+          acc += at(t[0], m * K + k) * at(t[1], k * N + n);
+        put(t[2], m * N + n, acc);
+      }
+  });
+  EXPECT_EQ(byRows, byColumns);
+  EXPECT_NE(byRows[0], byRows[1]); // fresh inputs per trial
+}
+
+TEST(CheckerProtocolTest, OutputsWithinToleranceButNotBitwiseDifferInDigest) {
+  // Summing k backwards rounds differently: it passes the tolerance check,
+  // and the digest tells the outputs apart.
+  auto backwards = [](auto &t, int) {
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t n = 0; n < N; ++n) {
+        float acc = 0;
+        for (int64_t k = K - 1; k >= 0; --k)
+          acc += at(t[0], m * K + k) * at(t[1], k * N + n);
+        put(t[2], m * N + n, acc);
+      }
+  };
+  EXPECT_EQ(verdictOver(backwards), Verdict::Pass);
+  EXPECT_NE(digestsOver([](auto &t, int) { gemm(t); }), digestsOver(backwards));
+  // One element's sign of zero: numerically equal, bitwise not.
+  auto positiveZero = [](auto &t, int) {
+    gemm(t);
+    put(t[2], 0, 0.0f);
+  };
+  auto negativeZero = [](auto &t, int) {
+    gemm(t);
+    put(t[2], 0, -0.0f);
+  };
+  EXPECT_NE(digestsOver(positiveZero), digestsOver(negativeZero));
 }
 
 TEST(CheckerProtocolTest, CorrectKernelPasses) {
@@ -166,6 +224,58 @@ TEST(CheckerProtocolTest, UnwrittenElementIsCaught) {
               std::copy(keep.begin(), keep.end(), t[2].begin() + 4 * 7); // element 7 not stored
             }),
             Verdict::NonFinite);
+}
+
+// C += A * B in two halves of K, the way split-K or atomics accumulate.
+void accumulatingGemm(std::vector<std::vector<unsigned char>> &t) {
+  for (int64_t half = 0; half < 2; ++half)
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t n = 0; n < N; ++n) {
+        float acc = at(t[2], m * N + n);
+        for (int64_t k = half * K / 2; k < (half + 1) * K / 2; ++k)
+          acc += at(t[0], m * K + k) * at(t[1], k * N + n);
+        put(t[2], m * N + n, acc);
+      }
+}
+
+TEST(CheckerProtocolTest, AccumulatingKernelNeedsZeroedOutput) {
+  EXPECT_EQ(verdictOver([](auto &t, int) { accumulatingGemm(t); }, 2, OutputInit::Zero),
+            Verdict::Pass);
+  // Against the poison its sums stay NaN: the output's initial value matters.
+  EXPECT_EQ(verdictOver([](auto &t, int) { accumulatingGemm(t); }, 2, OutputInit::Poison),
+            Verdict::NonFinite);
+  // A kernel that adds only one half is still wrong with zeros.
+  EXPECT_EQ(verdictOver(
+                [](auto &t, int) {
+                  for (int64_t m = 0; m < M; ++m)
+                    for (int64_t n = 0; n < N; ++n) {
+                      float acc = at(t[2], m * N + n);
+                      for (int64_t k = 0; k < K / 2; ++k)
+                        acc += at(t[0], m * K + k) * at(t[1], k * N + n);
+                      put(t[2], m * N + n, acc);
+                    }
+                },
+                2, OutputInit::Zero),
+            Verdict::Mismatch);
+}
+
+TEST(CheckerProtocolTest, ZeroedOutputStillCatchesUnwrittenAndPastTheEnd) {
+  // An element left at zero is a wrong value (its sum is not zero).
+  EXPECT_EQ(verdictOver(
+                [](auto &t, int) {
+                  accumulatingGemm(t);
+                  put(t[2], 7, 0.0f);
+                },
+                2, OutputInit::Zero),
+            Verdict::Mismatch);
+  // The slack behind the output keeps the poison.
+  EXPECT_EQ(verdictOver(
+                [](auto &t, int) {
+                  accumulatingGemm(t);
+                  put(t[2], M * N + 3, 1.0f);
+                },
+                2, OutputInit::Zero),
+            Verdict::OutOfBoundsWrite);
 }
 
 TEST(CheckerProtocolTest, WritePastTheEndIsCaught) {

@@ -2,7 +2,7 @@
 //
 //   assert P
 //   assume P
-//   launch block(x[, y[, z]]) [grid(x[, y[, z]])]
+//   launch block(x[, y[, z]]) [grid(x[, y[, z]])] [shared(BYTES)]
 //   reset ArrayName
 //
 // P is a predicate: `&&`/`||`/`!` of comparisons between `tag(e)`,
@@ -14,6 +14,7 @@
 #include "ave/annotations/Expr.h"
 #include "ave/annotations/Result.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,9 @@ const char *pragmaKindName(PragmaKind Kind);
 struct LaunchShape {
   std::vector<Expr> block; // 1..3 dimensions (x, y, z)
   std::vector<Expr> grid;  // empty when no grid(...) was given
+  // Bytes of dynamic LDS (`extern __shared__`) the launch passes; unset when
+  // no shared(...) was given.
+  std::optional<Expr> sharedBytes;
 };
 
 struct Pragma {

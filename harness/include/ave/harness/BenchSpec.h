@@ -94,15 +94,37 @@ struct Attention {
   std::string text; // "O(b, h, i, e) = softmax_j(Q(b, h, i, d) K(b, h, j, d)) V(b, h, j, e)"
 };
 
+// What the output holds before each checked run. Poison (0xFF bytes, NaN in
+// every float type) shows every element the kernel leaves unwritten; a
+// kernel that accumulates into its output (atomics, split-K) needs the
+// value its sums start from instead.
+enum class OutputInit { Poison, Zero };
+
+const char *outputInitName(OutputInit Init); // "nan-poison", "zero"
+
+// Where each part of a kernel's launch came from, for the bundle's summary:
+// "#pragma ave launch", "--grid", "inferred: ...". Empty: not known yet.
+struct LaunchOrigin {
+  std::string block, grid, sharedBytes;
+};
+
 struct BenchSpec {
   std::string kernel;
   std::vector<BenchTensor> tensors; // pointer parameters, in order
   std::vector<SizeParam> sizes;     // scalar integer parameters, in order
   std::vector<FloatParam> floats;   // scalar floating-point parameters, in order
   std::vector<ParamSlot> params;    // every parameter, in order
+  // The kernel's own launch: `#pragma ave launch`, completed by --block,
+  // --grid, --shared-bytes or grid inference (LaunchResolution.h). Empty
+  // block or grid: not known yet.
   ann::LaunchShape launch;
+  LaunchOrigin launchOrigin;
+  // `extern __shared__` arrays: the launch must pass launch.sharedBytes.
+  std::vector<std::string> dynamicSharedArrays;
   std::vector<ann::Expr> assumptions; // kernel-level `assume` predicates
   Einsum einsum;
+  OutputInit outputInit = OutputInit::Poison;
+  std::string outputInitOrigin; // e.g. "--output-init zero"; empty for the poison
 
   const BenchTensor &output() const { return tensors[einsum.output]; }
   // The bound of coordinate `name` (from the first tensor that has it).
@@ -114,10 +136,11 @@ struct BenchSpecResult {
   std::string error; // set when spec is empty
 };
 
-// From the kernel model and the bound annotations of one kernel. Errors (no
-// launch pragma, an untagged pointer, a scalar that is neither an integer
-// nor float/double, two outputs, a template kernel...) say what the bundle
-// would need.
+// From the kernel model and the bound annotations of one kernel. Errors (an
+// untagged pointer, a scalar that is neither an integer nor float/double,
+// two outputs, a template kernel...) say what the bundle would need. The
+// launch is taken from `#pragma ave launch` as far as it goes; whether it is
+// complete is LaunchResolution.h's question.
 BenchSpecResult buildBenchSpec(const model::KernelModel &Kernel,
                                const ann::KernelAnnotations &Annotations);
 

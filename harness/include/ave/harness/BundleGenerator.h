@@ -39,7 +39,8 @@ struct KernelSource {
 struct BundleRequest {
   BenchSpec candidate;
   KernelSource candidateSource;
-  std::optional<BenchSpec> reference; // the original kernel, same parameters
+  // The original kernel, same parameters, with its own launch.
+  std::optional<BenchSpec> reference;
   std::optional<KernelSource> referenceSource;
   Shape shape;                        // timed and checked
   Shape oddShape;                     // checked
@@ -54,7 +55,14 @@ struct BundleResult {
   std::string error; // set when files is empty
 };
 
+// Refuses (with the reason) a reference whose parameters differ from the
+// candidate's, and a kernel whose launch is incomplete or invalid, or whose
+// own assumptions a shape violates.
 BundleResult generateBundle(const BundleRequest &Request);
+
+// Empty when both kernels' launches are complete and valid at both shapes
+// and each kernel's own assumptions hold there.
+std::string checkLaunches(const BundleRequest &Request);
 
 // What the bundle checks the kernel against, e.g.
 // "einsum X(r, c) -> Y(r, c), times alpha" (also in problem.h and the JSON).

@@ -32,8 +32,11 @@ std::optional<Bindings> parseShapeText(const std::string &Text, std::string &Err
 // and every name must be a size.
 std::optional<Shape> shapeForSpec(const BenchSpec &Spec, const Bindings &Given, std::string &Error);
 
-// Integer value of an annotation expression with C semantics for / and %
-// (truncation), comparisons and logic giving 0/1. Identifiers resolve to
+// Integer value of an annotation expression with the analysis' C `int`
+// semantics (ave/invariants/CIntSemantics.h: truncating / and %, comparisons
+// and logic giving 0/1, && || ?: evaluating only what C evaluates). What C
+// leaves undefined (overflow, division by zero, a shift out of range, a value
+// outside int) is an error, never a wrapped number. Identifiers resolve to
 // the binding of their name (parameters, coordinates) or, for named
 // constants, to their value.
 std::optional<std::int64_t> evaluate(const ann::Expr &Expr, const Bindings &Bindings,
@@ -42,11 +45,18 @@ std::optional<std::int64_t> evaluate(const ann::Expr &Expr, const Bindings &Bind
 // The text of the first kernel-level assumption `shape` violates, or empty.
 std::string violatedAssumption(const BenchSpec &Spec, const Shape &Shape, std::string &Error);
 
+// The multiple of which the kernel's `assume` facts require size `name` to
+// be (`M % 16 == 0 && M % 64 == 0`: 64; none: 1).
+std::int64_t granuleOf(const BenchSpec &Spec, const std::string &Name);
+
 // The second shape a bundle checks: every size becomes an odd multiple of
-// the granule the kernel's `assume` facts require of it (`M % 16 == 0`: 16;
-// none: 1), just under the given size and different for each size (the
-// i-th size steps i odd multiples further down), so power-of-two accidents
-// and swapped dimensions show. Every assumption must still hold.
+// the granule the `assume` facts of every kernel in `kernels` require of it
+// (their least common multiple: the candidate's and the reference's), just
+// under the given size and different for each size (the i-th size steps i
+// odd multiples further down), so power-of-two accidents and swapped
+// dimensions show. Every assumption of every kernel must still hold.
+std::optional<Shape> oddMultipleShape(const std::vector<const BenchSpec *> &Kernels,
+                                      const Shape &Given, std::string &Error);
 std::optional<Shape> oddMultipleShape(const BenchSpec &Spec, const Shape &Given,
                                       std::string &Error);
 

@@ -6,6 +6,8 @@
 // Device side, CUDA already provides what HIP kernels here use under the same
 // names: threadIdx/blockIdx/blockDim/gridDim, dim3, __syncthreads,
 // __shared__, __global__, __device__, __launch_bounds__, atomicAdd, warpSize.
+// HIP's mask-less warp shuffles and votes (__shfl_xor, __ballot, ...) come
+// from hip_warp_functions.h, mapped to the _sync forms with a full mask.
 // warpSize is 32 here and 64 on AMD CDNA (gfx9xx): kernels must read
 // warpSize, never hard-code 64 (runtime/README.md). __builtin_amdgcn_* does not
 // exist here; guard it with __HIP_PLATFORM_AMD__ / __AMDGCN__.
@@ -14,6 +16,7 @@
 #include "hip_bf16.h"
 #include "hip_fp16.h"
 #include "hip_runtime_api.h"
+#include "hip_warp_functions.h"
 
 // HIP kernels carry tool pragmas (`#pragma ave ...` assertions for
 // ave-rewrite) that nvcc does not know; its front end warns "unrecognized

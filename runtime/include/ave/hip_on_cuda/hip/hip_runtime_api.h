@@ -188,3 +188,14 @@ inline hipError_t hipEventQuery(hipEvent_t event) { return cudaEventQuery(event)
 inline hipError_t hipEventElapsedTime(float *milliseconds, hipEvent_t start, hipEvent_t stop) {
   return cudaEventElapsedTime(milliseconds, start, stop);
 }
+
+// ---- kernel attributes ------------------------------------------------------
+// Dynamic LDS beyond 48 KiB must be allowed per kernel before the launch.
+using hipFuncAttribute = cudaFuncAttribute;
+inline constexpr hipFuncAttribute hipFuncAttributeMaxDynamicSharedMemorySize =
+    cudaFuncAttributeMaxDynamicSharedMemorySize;
+inline constexpr hipFuncAttribute hipFuncAttributePreferredSharedMemoryCarveout =
+    cudaFuncAttributePreferredSharedMemoryCarveout;
+inline hipError_t hipFuncSetAttribute(const void *function, hipFuncAttribute attribute, int value) {
+  return cudaFuncSetAttribute(function, attribute, value);
+}
