@@ -24,7 +24,9 @@ SourcePosition positionOf(const clang::SourceManager &SM, clang::SourceLocation 
   SourcePosition P;
   if (Loc.isInvalid())
     return P;
-  clang::PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
+  // A macro argument is reported where it is written, a macro body where the
+  // macro is used.
+  clang::PresumedLoc PL = SM.getPresumedLoc(SM.getFileLoc(Loc));
   if (PL.isInvalid())
     return P;
   P.file = PL.getFilename();
