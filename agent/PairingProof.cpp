@@ -12,6 +12,8 @@
 #include "VerificationStages.h"
 #include "ave/invariants/Term.h"
 
+#include <optional>
+
 namespace ave::agent::stages {
 
 namespace {
@@ -150,9 +152,50 @@ std::string unfollowable(const KernelSnapshot &Old, const KernelSnapshot &New,
   return "";
 }
 
+// One solver over the query: both copies' facts, and the access each copy
+// picks (any, or the pair Pick when given).
+inv::SolverResult solve(PairingQuery &Q, const KernelSnapshot &Old, const inv::Term *Violation,
+                        std::optional<std::pair<int64_t, int64_t>> Pick, unsigned TimeoutMs) {
+  inv::TermContext &T = Q.terms;
+  inv::ObligationSolver Solver(T, TimeoutMs);
+  for (unsigned C = 0; C < 2; ++C) {
+    if (Pick) {
+      Solver.addFact(T.eq(Q.selector[C], T.constant(C ? Pick->second : Pick->first)));
+    } else {
+      Solver.addFact(T.ge(Q.selector[C], T.constant(0)));
+      Solver.addFact(T.lt(Q.selector[C], T.constant(int64_t(Q.oldAccesses.size()))));
+    }
+    for (const inv::Term *F : Old.pairingFacts)
+      Solver.addFact(Q.rename(C, F));
+  }
+  return Solver.check(Violation);
+}
+
+// The whole query at once (a quarter of the time limit); when the solver
+// gives up on it, one query per pair of access sites (i <= j covers every
+// site for the one-copy parts).
+inv::SolverResult prove(PairingQuery &Q, const KernelSnapshot &Old, const inv::Term *Violation,
+                        unsigned TimeoutMs, unsigned &Queries) {
+  ++Queries;
+  inv::SolverResult All = solve(Q, Old, Violation, std::nullopt, TimeoutMs / 4);
+  if (All.status != inv::SolverResult::Unknown)
+    return All;
+  const int64_t N = int64_t(Q.oldAccesses.size());
+  for (int64_t I = 0; I < N; ++I)
+    for (int64_t J = I; J < N; ++J) {
+      ++Queries;
+      inv::SolverResult One = solve(Q, Old, Violation, std::make_pair(I, J), TimeoutMs);
+      if (One.status != inv::SolverResult::Proven)
+        return One;
+    }
+  inv::SolverResult Proven;
+  Proven.status = inv::SolverResult::Proven;
+  return Proven;
+}
+
 StageResult proveOneArray(const KernelSnapshot &Old, const KernelSnapshot &New,
                           const std::string &Array, inv::TermContext &T, unsigned TimeoutMs,
-                          unsigned &Accesses) {
+                          unsigned &Accesses, unsigned &Queries) {
   StageResult S;
   std::vector<const LdsAccessRating *> A, B;
   for (const LdsAccessRating &R : Old.accesses)
@@ -179,15 +222,8 @@ StageResult proveOneArray(const KernelSnapshot &Old, const KernelSnapshot &New,
   Q.split = T.allOf(std::vector<const inv::Term *>{
       X.loops, Y.loops, X.oldGuard, Y.oldGuard, X.newGuard, Y.newGuard,
       T.ne(T.eq(X.oldElement, Y.oldElement), T.eq(X.newElement, Y.newElement))});
-  inv::ObligationSolver Solver(T, TimeoutMs);
-  for (unsigned C = 0; C < 2; ++C) {
-    Solver.addFact(T.ge(Q.selector[C], T.constant(0)));
-    Solver.addFact(T.lt(Q.selector[C], T.constant(int64_t(A.size()))));
-    for (const inv::Term *F : Old.pairingFacts)
-      Solver.addFact(Q.rename(C, F));
-  }
-  inv::SolverResult R =
-      Solver.check(T.logicalOr(Q.guardMismatch, T.logicalOr(Q.outOfRange, Q.split)));
+  inv::SolverResult R = prove(
+      Q, Old, T.logicalOr(Q.guardMismatch, T.logicalOr(Q.outOfRange, Q.split)), TimeoutMs, Queries);
   Accesses += unsigned(A.size());
   if (R.status == inv::SolverResult::Proven) {
     S.status = StageStatus::Passed;
@@ -210,7 +246,7 @@ StageResult proveElementPairing(const std::vector<KernelSnapshot> &Before,
   auto Start = std::chrono::steady_clock::now();
   StageResult S;
   S.name = "lds-pairing";
-  unsigned Proven = 0, Accesses = 0;
+  unsigned Proven = 0, Accesses = 0, Queries = 0;
   for (const auto &[Kernel, Array] : Arrays) {
     const KernelSnapshot *Old = findKernel(Before, Kernel), *New = findKernel(After, Kernel);
     if (!Old || !New || Old->dependent) {
@@ -221,7 +257,7 @@ StageResult proveElementPairing(const std::vector<KernelSnapshot> &Before,
                                                   : "the kernel is missing from a snapshot"));
       continue;
     }
-    StageResult One = proveOneArray(*Old, *New, Array, Terms, TimeoutMs, Accesses);
+    StageResult One = proveOneArray(*Old, *New, Array, Terms, TimeoutMs, Accesses, Queries);
     S.evidence.insert(S.evidence.end(), One.evidence.begin(), One.evidence.end());
     if (One.status == StageStatus::Failed) {
       S.status = StageStatus::Failed;
@@ -230,7 +266,8 @@ StageResult proveElementPairing(const std::vector<KernelSnapshot> &Before,
       ++Proven;
   }
   S.millis = millisSince(Start);
-  S.data = {{"arrays", Arrays.size()}, {"proven", Proven}, {"accesses", Accesses}};
+  S.data = {
+      {"arrays", Arrays.size()}, {"proven", Proven}, {"accesses", Accesses}, {"queries", Queries}};
   if (S.status == StageStatus::Failed) {
     S.message = "the rewrite is not proven to keep which accesses meet at one element";
     return S;

@@ -158,6 +158,9 @@ nlohmann::json reportJson(const RewriteOutcome &O) {
   J["kernel_results"] = O.kernelResults;
   J["allowed_unproven"] = allowedUnproven(O);
   J["diff"] = O.diff;
+  // The patched text whether or not it was accepted (per-kernel results
+  // with --keep-going need it; only an accepted one is written).
+  J["patched"] = O.changed() ? nlohmann::json(O.patched) : nlohmann::json(nullptr);
   return J;
 }
 
