@@ -313,35 +313,44 @@ class Oracle:
             for i, k in enumerate(kernels))
         return LAUNCHER.format(ns=ns, body=os.path.basename(body_path), cases=cases)
 
-    def check(self, batch_dir, kernels, original_body, patched_body):
-        files = {"orig_body.hip": original_body, "patched_body.hip": patched_body}
-        for name, text in files.items():
-            with open(os.path.join(batch_dir, name), "w") as f:
-                f.write(text)
+    def compile(self, batch_dir, name, text):
+        """Starts compiling one unit of the oracle; (process, object)."""
+        path = os.path.join(batch_dir, name)
+        with open(path, "w") as f:
+            f.write(text)
+        cmd = [self.cxx] + self.flags + ["-DAVE_CPU_DECLARATIONS_ONLY", "-c", path, "-o",
+                                         path + ".o"]
+        return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True), path + ".o"
+
+    def check(self, batch_dir, kernels, original_body, patched_body, tag):
+        """Runs every kernel of the batch, original and patched (the original
+        and the driver are compiled once per batch); {kernel: verdict}."""
+        with open(os.path.join(batch_dir, "orig_body.hip"), "w") as f:
+            f.write(original_body)
+        patched_name = "patched_%s_body.hip" % tag
+        with open(os.path.join(batch_dir, patched_name), "w") as f:
+            f.write(patched_body)
         units = {
             "orig.cpp": self.launcher("fuzz_orig", "orig_body.hip", kernels),
-            "patched.cpp": self.launcher("fuzz_patched", "patched_body.hip", kernels),
             "driver.cpp": DRIVER.format(
                 sizes=", ".join(str(2 * k.grid * k.threads()) for k in kernels),
                 names=", ".join('"%s"' % k.name for k in kernels)),
+            "patched_%s.cpp" % tag: self.launcher("fuzz_patched", patched_name, kernels),
         }
-        procs = []
+        procs, objects = [], []
         for name, text in units.items():
-            path = os.path.join(batch_dir, name)
-            with open(path, "w") as f:
-                f.write(text)
-            env = dict(os.environ)
-            cmd = [self.cxx] + self.flags + ["-DAVE_CPU_DECLARATIONS_ONLY", "-c", path, "-o",
-                                             path + ".o"]
-            procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                          text=True, env=env))
+            obj = os.path.join(batch_dir, name + ".o")
+            objects.append(obj)
+            if name in ("orig.cpp", "driver.cpp") and os.path.exists(obj):
+                continue
+            procs.append(self.compile(batch_dir, name, text)[0])
         for p in procs:
             _, err = p.communicate()
             if p.returncode:
                 raise RuntimeError("oracle compile failed: " + err[-3000:])
-        exe = os.path.join(batch_dir, "oracle")
-        code, _, err = run([self.cxx] + [os.path.join(batch_dir, u + ".o") for u in units] +
-                           [self.runtime, "-o", exe])
+        exe = os.path.join(batch_dir, "oracle_" + tag)
+        code, _, err = run([self.cxx] + objects + [self.runtime, "-o", exe])
         if code:
             raise RuntimeError("oracle link failed: " + err[-2000:])
         env = dict(os.environ, AVE_CPU_QUIET="1", AVE_CPU_WAVE_SIZE="64", AVE_CPU_TIMEOUT="30")
@@ -392,6 +401,7 @@ SPECS = {"lds-pad": "lds-pad:pad=1", "lds-swizzle": "lds-swizzle"}
 def fuzz_batch(args, oracle, batch, counts, failures):
     kernels, body, spans = generate(args.seed, batch, args.batch)
     batch_dir = os.path.join(args.work, "batch%d" % batch)
+    shutil.rmtree(batch_dir, ignore_errors=True)
     os.makedirs(batch_dir, exist_ok=True)
     path = os.path.join(batch_dir, "batch.hip")
     with open(path, "w") as f:
@@ -407,7 +417,7 @@ def fuzz_batch(args, oracle, batch, counts, failures):
             report = rewrite(args.ave, path, spec, extra)
             patched = report["patched"] or (HEADER.format(seed=args.seed, batch=batch) + body)
             applied = {a["kernel"] for a in report["applied"]}
-        results = oracle.check(batch_dir, kernels, body, body_of(patched))
+        results = oracle.check(batch_dir, kernels, body, body_of(patched), re.sub(r"[^a-z]", "", rewriter))
         refusals = {}
         for note in report["notes"]:
             loc = note.get("location")
