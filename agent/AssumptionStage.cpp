@@ -171,7 +171,7 @@ unsigned unproven(const std::vector<DependentAssume> &Found,
 
 } // namespace
 
-StageResult reproveAssumptions(const std::string &File, const std::string &Patched,
+StageResult reproveAssumptions(const frontend::FileFlags &Flags, const std::string &Patched,
                                const std::vector<DependentAssume> &Found,
                                const PipelineOptions &Opts) {
   auto Start = std::chrono::steady_clock::now();
@@ -204,7 +204,7 @@ StageResult reproveAssumptions(const std::string &File, const std::string &Patch
     SnapshotOptions SO;
     SO.target = Opts.args.target;
     SO.z3TimeoutMs = Opts.z3TimeoutMs;
-    Parse = parseHipSource(File, Variant, Opts.args,
+    Parse = parseHipSource(Flags, Variant, Opts.args,
                            [&](frontend::ParsedUnit &U) { Snaps = snapshotKernels(U, SO); });
   }
   unsigned Failed = Parse.parsed ? unproven(Found, Snaps, S) : unsigned(Found.size());

@@ -69,11 +69,11 @@ ObligationOutcome outcomeOf(const clang::SourceManager &SM, const inv::Obligatio
   O.kind = inv::obligationKindName(R.obligation.kind);
   O.summary = R.obligation.summary;
   O.status = R.status;
-  O.location = frontend::toSourcePoint(SM, R.obligation.range.getBegin());
+  O.location = ave::positionOf(SM, R.obligation.range.getBegin());
   if (R.status == inv::SolverResult::Violated) {
     O.message = R.obligation.failure;
     for (const inv::CounterexampleLine &L : R.counterexample)
-      O.counterexample.push_back({frontend::toSourcePoint(SM, L.location), L.text});
+      O.counterexample.push_back({ave::positionOf(SM, L.location), L.text});
   } else if (R.status == inv::SolverResult::Unknown) {
     O.message = R.reason;
   }
@@ -92,19 +92,19 @@ std::map<const inv::LdsAccess *, std::string> accessKeys(inv::KernelAnalysis &A)
   return Keys;
 }
 
-void checkRaces(inv::KernelAnalysis &Analysis, clang::ASTContext &Ctx, frontend::Target Target,
-                KernelSnapshot &Snap) {
-  inv::lds::SharedCheckOptions Opts;
-  Opts.waveSize = frontend::targetInfo(Target).waveSize;
-  Opts.lockstepWavefronts = Target != frontend::Target::Sm90;
+void checkRaces(inv::KernelAnalysis &Analysis, clang::ASTContext &Ctx,
+                const clang::FunctionDecl &Kernel, frontend::Target Target, KernelSnapshot &Snap) {
+  const frontend::TargetInfo &Info = frontend::targetInfo(Target);
+  inv::lds::SharedCheckOptions Opts =
+      inv::lds::sharedCheckOptions(Kernel, Ctx, Info.waveSize, Info.lockstepWavefronts);
   const clang::SourceManager &SM = Ctx.getSourceManager();
   auto Keys = accessKeys(Analysis);
   std::vector<inv::lds::SkippedAccess> Skipped;
   for (const inv::lds::LdsRace &Race : inv::lds::findLdsRaces(Analysis, Ctx, Opts, &Skipped)) {
     RaceOutcome R;
     R.array = Race.second && Race.second->array ? Race.second->array->getNameAsString() : "";
-    R.location = frontend::toSourcePoint(SM, Race.second ? Race.second->range.getBegin()
-                                                         : clang::SourceLocation());
+    R.location =
+        ave::positionOf(SM, Race.second ? Race.second->range.getBegin() : clang::SourceLocation());
     R.message = "threads " + inv::lds::formatThread(Race.firstThread) + " and " +
                 inv::lds::formatThread(Race.secondThread) + " race on " + Race.elementText;
     std::string First = Keys[Race.first], Second = Keys[Race.second];
@@ -114,11 +114,11 @@ void checkRaces(inv::KernelAnalysis &Analysis, clang::ASTContext &Ctx, frontend:
   for (const inv::lds::SkippedAccess &S : Skipped)
     Snap.raceSkipped.insert(Keys[S.access]);
   const auto &Barriers = Analysis.barriers();
-  for (const inv::lds::BarrierDivergence &B : inv::lds::findDivergentBarriers(Analysis)) {
+  for (const inv::lds::BarrierDivergence &B :
+       inv::lds::findDivergentBarriers(Analysis, Opts.launch)) {
     RaceOutcome R;
-    R.location =
-        frontend::toSourcePoint(SM, B.barrier && B.barrier->call ? B.barrier->call->getBeginLoc()
-                                                                 : clang::SourceLocation());
+    R.location = ave::positionOf(SM, B.barrier && B.barrier->call ? B.barrier->call->getBeginLoc()
+                                                                  : clang::SourceLocation());
     R.message = "barrier reached by thread " + inv::lds::formatThread(B.arrivingThread) +
                 " but not by " + inv::lds::formatThread(B.missingThread);
     R.key = "barrier#" + std::to_string(B.barrier ? B.barrier - Barriers.data() : -1);
@@ -137,7 +137,7 @@ void collectUses(clang::ASTContext &Ctx, inv::KernelAnalysis *Analysis,
   for (const rw::UnfollowedUse &U : Uses.unfollowed)
     if (U.vectorBytes)
       Out.vectorAccesses.push_back(
-          {std::to_string(U.vectorBytes) + "-byte", frontend::toSourcePoint(SM, U.location)});
+          {std::to_string(U.vectorBytes) + "-byte", ave::positionOf(SM, U.location)});
   if (!Analysis)
     return;
   std::set<const clang::Expr *> Logged;
@@ -146,8 +146,8 @@ void collectUses(clang::ASTContext &Ctx, inv::KernelAnalysis *Analysis,
       Logged.insert(elementOf(A.expr));
   for (const rw::ArrayAccess &A : Uses.accesses)
     if (!Logged.count(A.expr->IgnoreParenImpCasts()))
-      Out.unlogged.push_back({exprText(Ctx, A.expr->getSourceRange()),
-                              frontend::toSourcePoint(SM, A.expr->getBeginLoc())});
+      Out.unlogged.push_back(
+          {exprText(Ctx, A.expr->getSourceRange()), ave::positionOf(SM, A.expr->getBeginLoc())});
 }
 
 // The largest constant dynamic shared-memory size a launch of K in this file
@@ -225,7 +225,7 @@ void snapshotAccesses(clang::ASTContext &Ctx, inv::KernelAnalysis &Analysis,
     LdsAccessRating Rating;
     Rating.array = Access.array ? Access.array->getNameAsString() : "?";
     Rating.text = accessText(Ctx, Access);
-    Rating.location = frontend::toSourcePoint(SM, Access.range.getBegin());
+    Rating.location = ave::positionOf(SM, Access.range.getBegin());
     Rating.isWrite = Access.isWrite;
     Rating.elementBytes = Access.elementBytes;
     AccessConflict C = accessConflictDegree(Analysis, Ctx, Access, Target);
@@ -251,7 +251,7 @@ void snapshotAnalysed(frontend::ParsedUnit &Unit, const clang::FunctionDecl &K,
   snapshotFootprint(Ctx, K, &Analysis, Snap);
   if (Opts.pairingTerms)
     snapshotPairingTerms(Ctx, K, Analysis, *Opts.pairingTerms, Snap);
-  checkRaces(Analysis, Ctx, Opts.target, Snap);
+  checkRaces(Analysis, Ctx, K, Opts.target, Snap);
   if (Also)
     Also(K, &Analysis);
 }
@@ -273,7 +273,7 @@ std::vector<KernelSnapshot> snapshotKernels(frontend::ParsedUnit &Unit, const Sn
     ann::KernelAnnotations A = ann::collectKernelAnnotations(Ctx, *K, Unit.pragmas);
     if (!A.errors.empty()) {
       for (const ann::AnnotationError &E : A.errors) {
-        frontend::SourcePoint P = frontend::toSourcePoint(SM, E.range.getBegin());
+        ave::SourcePosition P = ave::positionOf(SM, E.range.getBegin());
         Snap.annotationErrors.push_back(P.file + ":" + std::to_string(P.line) + ":" +
                                         std::to_string(P.column) + ": " + E.message);
       }

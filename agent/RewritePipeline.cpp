@@ -68,6 +68,7 @@ stages::ExecutionSubject executionSubject(frontend::ParsedUnit &U, const clang::
 // candidates. Facts about `Text` come back in `Original` when asked for.
 struct RewriteStep {
   std::string text;
+  clang::tooling::Replacements edits; // what made `text`
   std::string error;
   bool parsed = false;
 };
@@ -92,14 +93,16 @@ void addCandidates(rw::RewriteResult &R, clang::tooling::Replacements &All,
   }
 }
 
-RewriteStep applyOne(const std::string &File, const std::string &Text, const rw::RewriteSpec &Spec,
-                     const PipelineOptions &Opts, std::shared_ptr<inv::TermContext> Terms,
-                     RewriteOutcome &Outcome, OriginalFacts *Original) {
+RewriteStep applyOne(const frontend::FileFlags &Flags, const std::string &Text,
+                     const rw::RewriteSpec &Spec, const PipelineOptions &Opts,
+                     std::shared_ptr<inv::TermContext> Terms, RewriteOutcome &Outcome,
+                     OriginalFacts *Original) {
+  const std::string &File = Outcome.file;
   RewriteStep Step;
   clang::tooling::Replacements All;
   std::vector<KernelSnapshot> Snaps;
   bool SawKernel = false;
-  InMemoryParseResult Parse = parseHipSource(File, Text, Opts.args, [&](frontend::ParsedUnit &U) {
+  InMemoryParseResult Parse = parseHipSource(Flags, Text, Opts.args, [&](frontend::ParsedUnit &U) {
     Snaps = snapshotKernels(U, snapshotOptions(Opts, Terms),
                             [&](const clang::FunctionDecl &K, inv::KernelAnalysis *Analysis) {
                               SawKernel = true;
@@ -132,6 +135,8 @@ RewriteStep applyOne(const std::string &File, const std::string &Text, const rw:
   if (!Applied.error.empty() && Step.error.empty())
     Step.error = "cannot apply the edits: " + Applied.error;
   Step.text = Applied.error.empty() ? Applied.text : Text;
+  if (Applied.error.empty())
+    Step.edits = std::move(All);
   return Step;
 }
 
@@ -231,13 +236,13 @@ struct StageSink {
 
 // Parses the patched text once for the snapshots and the assumptions that
 // depend on a rewritten array.
-StageResult parseStage(const std::string &File, const PipelineOptions &Opts,
+StageResult parseStage(const frontend::FileFlags &Flags, const PipelineOptions &Opts,
                        std::shared_ptr<inv::TermContext> Terms, RewriteOutcome &Outcome,
                        std::vector<KernelSnapshot> &After,
                        std::vector<stages::DependentAssume> &Assumes) {
   auto Start = std::chrono::steady_clock::now();
   InMemoryParseResult Parse =
-      parseHipSource(File, Outcome.patched, Opts.args, [&](frontend::ParsedUnit &U) {
+      parseHipSource(Flags, Outcome.patched, Opts.args, [&](frontend::ParsedUnit &U) {
         After = snapshotKernels(U, snapshotOptions(Opts, Terms));
         stages::findDependentAssumes(U, changedArrays(Outcome), Assumes);
       });
@@ -256,20 +261,21 @@ StageResult parseStage(const std::string &File, const PipelineOptions &Opts,
 }
 
 // The stages over the two snapshots; false when the pipeline stops.
-bool verifyStatic(const std::string &File, const OriginalFacts &Original,
+bool verifyStatic(const frontend::FileFlags &Flags, const OriginalFacts &Original,
                   const std::vector<KernelSnapshot> &After,
                   const std::vector<stages::DependentAssume> &Assumes, inv::TermContext &Terms,
-                  const PipelineOptions &Opts, StageSink &Sink) {
+                  const PatchPositions &Positions, const PipelineOptions &Opts, StageSink &Sink) {
   RewriteOutcome &Outcome = Sink.outcome;
   const std::vector<KernelSnapshot> &Before = Original.snapshots;
   const stages::KernelArrays Rewritten = changedArrays(Outcome);
-  StageResult Inv = stages::compareInvariants(Before, After, Rewritten, Opts.allowUnproven);
+  StageResult Inv =
+      stages::compareInvariants(Before, After, Rewritten, Opts.allowUnproven, Positions);
   for (const KernelSnapshot &K : After)
     Inv.millis += K.analysisMillis;
   Outcome.provenAfter = Inv.data.value("proven_after", 0u);
   pairBankDegrees(Before, After, Outcome);
   return Sink.add(std::move(Inv)) &&
-         Sink.add(stages::reproveAssumptions(File, Outcome.patched, Assumes, Opts)) &&
+         Sink.add(stages::reproveAssumptions(Flags, Outcome.patched, Assumes, Opts)) &&
          Sink.add(stages::proveElementPairing(Before, After, Rewritten, Terms, Opts.z3TimeoutMs)) &&
          Sink.add(stages::compareRaces(Before, After)) &&
          Sink.add(stages::checkLdsFootprint(Before, After, Rewritten, Opts.args.target,
@@ -296,9 +302,10 @@ StageResult executionStage(const std::string &File, const OriginalFacts &Origina
 
 // The compilers and the execution stage run side by side (independent
 // processes); their results are reported in order.
-void verifyBuilds(const std::string &File, const OriginalFacts &Original,
+void verifyBuilds(const frontend::FileFlags &Flags, const OriginalFacts &Original,
                   const PipelineOptions &Opts, bool Reassociates, StageSink &Sink) {
   RewriteOutcome &Outcome = Sink.outcome;
+  const std::string &File = Outcome.file;
   PatchedCopy Copy;
   if (!writePatchedCopy(File, Outcome.patched, Copy)) {
     Sink.add({"compile",
@@ -312,12 +319,9 @@ void verifyBuilds(const std::string &File, const OriginalFacts &Original,
   }
   CompileInputs In;
   In.sourcePath = Copy.path;
-  llvm::SmallString<256> OriginalDir(File);
-  llvm::sys::fs::make_absolute(OriginalDir);
-  llvm::sys::path::remove_filename(OriginalDir);
-  In.includeDirs.push_back(std::string(OriginalDir));
-  In.includeDirs.insert(In.includeDirs.end(), Opts.args.includeDirs.begin(),
-                        Opts.args.includeDirs.end());
+  In.originalDir = std::string(llvm::sys::path::parent_path(Flags.file));
+  In.flags = Flags.user;
+  In.args = Opts.args;
   In.hipOnCudaIncludeDir = Opts.hipOnCudaIncludeDir;
   auto Execution = std::async(std::launch::async, [&] {
     return executionStage(File, Original, Opts, Reassociates, Outcome);
@@ -346,18 +350,18 @@ void verifyBuilds(const std::string &File, const OriginalFacts &Original,
   Sink.add(stages::runCommand("bench", Opts.benchCommand, Copy.path, File));
 }
 
-void verify(const std::string &File, const OriginalFacts &Original,
-            std::shared_ptr<inv::TermContext> Terms, const PipelineOptions &Opts, bool Reassociates,
-            RewriteOutcome &Outcome) {
+void verify(const frontend::FileFlags &Flags, const OriginalFacts &Original,
+            std::shared_ptr<inv::TermContext> Terms, const PatchPositions &Positions,
+            const PipelineOptions &Opts, bool Reassociates, RewriteOutcome &Outcome) {
   StageSink Sink{Outcome, Opts.keepGoing};
   std::vector<KernelSnapshot> After;
   std::vector<stages::DependentAssume> Assumes;
-  if (!Sink.add(parseStage(File, Opts, Terms, Outcome, After, Assumes)) ||
+  if (!Sink.add(parseStage(Flags, Opts, Terms, Outcome, After, Assumes)) ||
       Outcome.stages.back().status == StageStatus::Failed)
     return;
-  if (!verifyStatic(File, Original, After, Assumes, *Terms, Opts, Sink))
+  if (!verifyStatic(Flags, Original, After, Assumes, *Terms, Positions, Opts, Sink))
     return;
-  verifyBuilds(File, Original, Opts, Reassociates, Sink);
+  verifyBuilds(Flags, Original, Opts, Reassociates, Sink);
 }
 
 // A kernel is rejected by a failed stage about it or about the whole patch.
@@ -393,19 +397,26 @@ RewriteOutcome rewriteAndVerify(const std::string &File, const std::vector<rw::R
   Outcome.original = readWholeFile(File, Outcome.error);
   if (!Outcome.error.empty())
     return Outcome;
+  frontend::CompileCommands Commands(Opts.buildDir);
+  std::optional<frontend::FileFlags> Flags =
+      Commands.flagsFor(File, Opts.args.extraArgs, Outcome.error);
+  if (!Flags)
+    return Outcome;
   // Both snapshots copy their LDS address terms here (the pairing proof).
   auto Terms = std::make_shared<inv::TermContext>();
   OriginalFacts Original;
   std::string Text = Outcome.original;
   bool Reassociates = false;
+  std::vector<clang::tooling::Replacements> StepEdits;
   for (size_t I = 0; I < Specs.size(); ++I) {
     RewriteStep Step =
-        applyOne(File, Text, Specs[I], Opts, Terms, Outcome, I == 0 ? &Original : nullptr);
+        applyOne(*Flags, Text, Specs[I], Opts, Terms, Outcome, I == 0 ? &Original : nullptr);
     if (!Step.error.empty()) {
       Outcome.error = Step.error;
       return Outcome;
     }
     Text = Step.text;
+    StepEdits.push_back(std::move(Step.edits));
     Reassociates = Reassociates || Specs[I].rewriter->info().reassociatesSums;
   }
   for (const KernelSnapshot &K : Original.snapshots)
@@ -416,7 +427,8 @@ RewriteOutcome rewriteAndVerify(const std::string &File, const std::vector<rw::R
                              llvm::sys::path::is_absolute(Label) ? Label : "a/" + Label,
                              llvm::sys::path::is_absolute(Label) ? Label : "b/" + Label);
   if (Outcome.changed() && Opts.verify) {
-    verify(File, Original, Terms, Opts, Reassociates, Outcome);
+    PatchPositions Positions(File, Outcome.original, Outcome.patched, std::move(StepEdits));
+    verify(*Flags, Original, Terms, Positions, Opts, Reassociates, Outcome);
     Outcome.verified =
         std::none_of(Outcome.stages.begin(), Outcome.stages.end(),
                      [](const StageResult &S) { return S.status == StageStatus::Failed; });

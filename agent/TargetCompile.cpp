@@ -162,12 +162,8 @@ CompileResult compileForAmd(const CompileInputs &In, std::string_view Arch) {
     R.errors = "cannot create a temporary file";
     return R;
   }
-  std::vector<std::string> Args = {
-      "-O3",       "-x", "hip", "--offload-arch=" + std::string(Arch), "--cuda-device-only",
-      "-nogpulib", "-S"};
-  for (const std::string &Dir : In.includeDirs)
-    Args.push_back("-I" + Dir);
-  Args.insert(Args.end(), {In.sourcePath, "-o", std::string(AsmFile)});
+  std::vector<std::string> Args = frontend::amdCompileArgs(
+      In.flags, In.args, std::string(Arch), In.sourcePath, std::string(AsmFile), In.originalDir);
   R.command = joinCommand(*Clang, Args);
   auto Start = std::chrono::steady_clock::now();
   ProcessOutput P = runProcess(*Clang, Args);
@@ -194,12 +190,9 @@ CompileResult compileForNvidia(const CompileInputs &In, std::string_view Arch) {
     R.errors = "cannot create a temporary file";
     return R;
   }
-  std::vector<std::string> Args = {"-x", "cu", "-arch=" + std::string(Arch), "-c"};
-  if (!In.hipOnCudaIncludeDir.empty())
-    Args.push_back("-I" + In.hipOnCudaIncludeDir);
-  for (const std::string &Dir : In.includeDirs)
-    Args.push_back("-I" + Dir);
-  Args.insert(Args.end(), {In.sourcePath, "-o", std::string(ObjFile)});
+  std::vector<std::string> Args =
+      frontend::nvccCompileArgs(In.flags, In.args, std::string(Arch), In.hipOnCudaIncludeDir,
+                                In.sourcePath, std::string(ObjFile), In.originalDir);
   R.command = joinCommand(*Nvcc, Args);
   auto Start = std::chrono::steady_clock::now();
   ProcessOutput P = runProcess(*Nvcc, Args);

@@ -14,7 +14,7 @@ double millisSince(std::chrono::steady_clock::time_point Start) {
       .count();
 }
 
-std::string where(const frontend::SourcePoint &P) {
+std::string where(const ave::SourcePosition &P) {
   if (!P.valid())
     return "";
   return P.file + ":" + std::to_string(P.line) + ":" + std::to_string(P.column);
@@ -66,25 +66,53 @@ std::vector<std::string> unprovenBefore(const std::vector<KernelSnapshot> &Befor
   return Out;
 }
 
-// Proofs of `Old` that `New` lost (or every unproven obligation of New
-// when the two do not line up).
-unsigned lostProofs(const KernelSnapshot &Old, const KernelSnapshot &New, StageResult &S) {
+// Whether `N` of the patched kernel stands at the place of `O` of the
+// original: the same kind, at the original position carried through the
+// patch (the same position when it is in another file).
+bool samePlace(const ObligationOutcome &O, const ObligationOutcome &N,
+               const PatchPositions &Positions) {
+  if (O.kind != N.kind)
+    return false;
+  PatchPositions::Span Where = Positions.map(O.location);
+  if (!Where.known)
+    return O.location.file == N.location.file && O.location.line == N.location.line &&
+           O.location.column == N.location.column;
+  PatchPositions::Span At = Positions.offsetInPatched(N.location);
+  return At.known && Where.first <= At.first && At.first <= Where.last;
+}
+
+// Every obligation of `Old` must have its counterpart on `New` (matched in
+// order, by kind and place), proven when it was proven before; an
+// obligation of `New` with no counterpart must be proven on its own. The
+// number of failures, each named in `S`.
+unsigned lostProofs(const KernelSnapshot &Old, const KernelSnapshot &New,
+                    const PatchPositions &Positions, StageResult &S) {
   unsigned Lost = 0;
-  // A rewrite keeps the statements, so obligations line up one to one;
-  // if they do not, every patched obligation must be proven on its own.
-  bool Aligned = Old.obligations.size() == New.obligations.size();
-  for (size_t I = 0; Aligned && I < Old.obligations.size(); ++I)
-    Aligned = Old.obligations[I].kind == New.obligations[I].kind;
-  for (size_t I = 0; I < New.obligations.size(); ++I) {
-    const ObligationOutcome &O = New.obligations[I];
-    if (O.status == inv::SolverResult::Proven)
+  std::vector<bool> Matched(New.obligations.size(), false);
+  for (const ObligationOutcome &O : Old.obligations) {
+    size_t I = 0;
+    while (I < New.obligations.size() &&
+           (Matched[I] || !samePlace(O, New.obligations[I], Positions)))
+      ++I;
+    if (I == New.obligations.size()) {
+      ++Lost;
+      S.evidence.push_back(where(O.location) + ": " + Old.kernel + ": " + O.kind + " '" +
+                           O.summary + "' (" + inv::statusName(O.status) +
+                           " on the original) is missing from the patched kernel");
       continue;
-    bool WasProven = !Aligned || Old.obligations[I].status == inv::SolverResult::Proven;
-    if (!WasProven)
-      continue; // not a proof this patch lost
-    ++Lost;
-    reportFailure(S, New.kernel, O);
+    }
+    Matched[I] = true;
+    const ObligationOutcome &N = New.obligations[I];
+    if (O.status == inv::SolverResult::Proven && N.status != inv::SolverResult::Proven) {
+      ++Lost;
+      reportFailure(S, New.kernel, N);
+    }
   }
+  for (size_t I = 0; I < New.obligations.size(); ++I)
+    if (!Matched[I] && New.obligations[I].status != inv::SolverResult::Proven) {
+      ++Lost;
+      reportFailure(S, New.kernel, New.obligations[I]);
+    }
   return Lost;
 }
 
@@ -92,7 +120,8 @@ unsigned lostProofs(const KernelSnapshot &Old, const KernelSnapshot &New, StageR
 
 StageResult compareInvariants(const std::vector<KernelSnapshot> &Before,
                               const std::vector<KernelSnapshot> &After,
-                              const KernelArrays &Rewritten, bool AllowUnproven) {
+                              const KernelArrays &Rewritten, bool AllowUnproven,
+                              const PatchPositions &Positions) {
   StageResult S;
   S.name = "invariants";
   unsigned Lost = 0, ProvenBefore = 0, ProvenAfter = 0, Total = 0;
@@ -106,7 +135,8 @@ StageResult compareInvariants(const std::vector<KernelSnapshot> &Before,
     }
     for (const std::string &E : New->annotationErrors)
       S.evidence.push_back(E);
-    unsigned KernelLost = unsigned(New->annotationErrors.size()) + lostProofs(Old, *New, S);
+    unsigned KernelLost =
+        unsigned(New->annotationErrors.size()) + lostProofs(Old, *New, Positions, S);
     if (KernelLost)
       S.failedKernels.insert(Old.kernel);
     Lost += KernelLost;
@@ -130,7 +160,10 @@ StageResult compareInvariants(const std::vector<KernelSnapshot> &Before,
   S.status = Lost || Refused ? StageStatus::Failed : StageStatus::Passed;
   S.message = std::to_string(ProvenAfter) + "/" + std::to_string(Total) + " obligations proven (" +
               std::to_string(ProvenBefore) + " before)" +
-              (Lost ? ", " + std::to_string(Lost) + " proof(s) lost" : "");
+              (Lost ? ", " + std::to_string(Lost) +
+                          " obligation(s) of the original not proven "
+                          "on the patched kernel"
+                    : "");
   if (Refused)
     S.message += "; " + std::to_string(Unproven.size()) +
                  " obligation(s) of a rewritten kernel unproven on the original, so the rewrite "

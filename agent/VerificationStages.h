@@ -2,6 +2,7 @@
 // agent/; RewritePipeline.cpp runs them in order).
 #pragma once
 
+#include "PatchPositions.h"
 #include "ave/agent/RewritePipeline.h"
 
 #include <chrono>
@@ -15,13 +16,16 @@ namespace ave::agent::stages {
 
 using KernelArrays = std::set<std::pair<std::string, std::string>>; // (kernel, array)
 
-// Every obligation proven before must still be proven. An obligation of a
-// rewritten kernel that was not proven on the original refuses the rewrite
-// (nothing shows the rewrite keeps it) unless AllowUnproven, which the
-// stage's message and data mark.
+// Every obligation of the original must be on the patched kernel (the same
+// kind at its position carried through the patch) and proven there when it
+// was proven before; a missing one is named. An obligation of a rewritten
+// kernel that was not proven on the original refuses the rewrite (nothing
+// shows the rewrite keeps it) unless AllowUnproven, which the stage's
+// message and data mark.
 StageResult compareInvariants(const std::vector<KernelSnapshot> &Before,
                               const std::vector<KernelSnapshot> &After,
-                              const KernelArrays &Rewritten, bool AllowUnproven);
+                              const KernelArrays &Rewritten, bool AllowUnproven,
+                              const PatchPositions &Positions = PatchPositions());
 // No LDS race (by its pair of accesses) or divergent barrier (by barrier)
 // that the original did not have, and no access the race check could follow
 // before but not after.
@@ -52,7 +56,7 @@ struct DependentAssume {
 void findDependentAssumes(frontend::ParsedUnit &U, const KernelArrays &Rewritten,
                           std::vector<DependentAssume> &Out);
 // Each of them must be proven as an assertion on a copy of the patched text.
-StageResult reproveAssumptions(const std::string &File, const std::string &Patched,
+StageResult reproveAssumptions(const frontend::FileFlags &Flags, const std::string &Patched,
                                const std::vector<DependentAssume> &Found,
                                const PipelineOptions &Opts);
 StageResult compile(const CompileResult &R, frontend::Target Target);
@@ -61,6 +65,6 @@ StageResult runCommand(const std::string &Name, const std::string &Command,
 
 double millisSince(std::chrono::steady_clock::time_point Start);
 const KernelSnapshot *findKernel(const std::vector<KernelSnapshot> &All, const std::string &Name);
-std::string where(const frontend::SourcePoint &P);
+std::string where(const ave::SourcePosition &P);
 
 } // namespace ave::agent::stages

@@ -3,12 +3,16 @@
 #include "ave/annotations/PragmaLog.h"
 
 #include "clang/AST/ASTConsumer.h"
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Basic/FileManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
-#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <memory>
@@ -20,8 +24,8 @@ namespace {
 class UnitConsumer : public clang::ASTConsumer {
 public:
   UnitConsumer(clang::CompilerInstance &CI, std::string File,
-               std::shared_ptr<ann::PragmaLog> Pragmas, const UnitCallback &OnUnit)
-      : CI(CI), File(std::move(File)), Pragmas(std::move(Pragmas)), OnUnit(OnUnit) {}
+               std::shared_ptr<ann::PragmaLog> Pragmas, const UnitCallback &OnUnit, bool &Ran)
+      : CI(CI), File(std::move(File)), Pragmas(std::move(Pragmas)), OnUnit(OnUnit), Ran(Ran) {}
 
   void HandleTranslationUnit(clang::ASTContext &Context) override {
     // A unit with errors has a partial AST: analysing it would report
@@ -30,6 +34,7 @@ public:
       return;
     ParsedUnit Unit{File, Context, CI, *Pragmas};
     OnUnit(Unit);
+    Ran = true;
   }
 
 private:
@@ -37,74 +42,88 @@ private:
   std::string File;
   std::shared_ptr<ann::PragmaLog> Pragmas;
   const UnitCallback &OnUnit;
+  bool &Ran;
 };
 
+// The pragma recorder is installed before parsing: `#pragma` never reaches
+// the AST.
 class UnitAction : public clang::ASTFrontendAction {
 public:
-  explicit UnitAction(const UnitCallback &OnUnit) : OnUnit(OnUnit) {}
+  UnitAction(std::string File, const UnitCallback &OnUnit, bool &Ran)
+      : File(std::move(File)), OnUnit(OnUnit), Ran(Ran) {}
 
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &CI,
-                                                        llvm::StringRef InFile) override {
+                                                        llvm::StringRef) override {
     auto Pragmas = ann::installPragmaRecorder(CI.getPreprocessor());
-    return std::make_unique<UnitConsumer>(CI, InFile.str(), std::move(Pragmas), OnUnit);
+    return std::make_unique<UnitConsumer>(CI, File, std::move(Pragmas), OnUnit, Ran);
   }
 
 private:
+  std::string File;
   const UnitCallback &OnUnit;
+  bool &Ran;
 };
-
-class UnitActionFactory : public clang::tooling::FrontendActionFactory {
-public:
-  explicit UnitActionFactory(const UnitCallback &OnUnit) : OnUnit(OnUnit) {}
-  std::unique_ptr<clang::FrontendAction> create() override {
-    return std::make_unique<UnitAction>(OnUnit);
-  }
-
-private:
-  const UnitCallback &OnUnit;
-};
-
-std::unique_ptr<clang::tooling::CompilationDatabase> loadDatabase(const FrontendOptions &Opts,
-                                                                  std::string &Error) {
-  if (Opts.buildDir.empty())
-    return std::make_unique<clang::tooling::FixedCompilationDatabase>(".",
-                                                                      std::vector<std::string>{});
-  std::string LoadError;
-  auto DB = clang::tooling::CompilationDatabase::loadFromDirectory(Opts.buildDir, LoadError);
-  if (!DB) {
-    Error = "cannot load compile_commands.json from '" + Opts.buildDir + "': " + LoadError;
-    return nullptr;
-  }
-  // Files missing from the database borrow the flags of their nearest
-  // neighbour, as clangd and clang-tidy do.
-  return clang::tooling::inferMissingCompileCommands(std::move(DB));
-}
 
 } // namespace
+
+std::string unreadableSourceReason(const std::string &File) {
+  llvm::sys::fs::file_status Status;
+  if (llvm::sys::fs::status(File, Status))
+    return "no such file";
+  if (llvm::sys::fs::is_directory(Status))
+    return "is a directory, not a source file";
+  if (!llvm::sys::fs::is_regular_file(Status))
+    return "is not a regular file";
+  return "";
+}
+
+bool parseHipFile(const FileFlags &Flags, const HipArgsOptions &Opts, const UnitCallback &OnUnit,
+                  const SingleParse &How) {
+  // The command's own working directory, without changing the process's.
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Physical = llvm::vfs::createPhysicalFileSystem();
+  auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(Physical);
+  if (How.contents) {
+    auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+    Memory->addFile(Flags.file, 0, llvm::MemoryBuffer::getMemBufferCopy(*How.contents, Flags.file));
+    Overlay->pushOverlay(Memory);
+  }
+  Overlay->setCurrentWorkingDirectory(Flags.user.directory);
+  auto Files = llvm::makeIntrusiveRefCnt<clang::FileManager>(clang::FileSystemOptions(), Overlay);
+
+  bool Ran = false;
+  clang::tooling::ToolInvocation Invocation(parseCommandLine(Flags.user, Opts, Flags.file),
+                                            std::make_unique<UnitAction>(Flags.file, OnUnit, Ran),
+                                            Files.get());
+  auto DiagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  std::unique_ptr<clang::TextDiagnosticPrinter> Printer;
+  if (How.diagnostics) {
+    Printer = std::make_unique<clang::TextDiagnosticPrinter>(*How.diagnostics, DiagOpts.get());
+    Invocation.setDiagnosticConsumer(Printer.get());
+    Invocation.setDiagnosticOptions(DiagOpts.get());
+  }
+  bool Ok = Invocation.run();
+  if (How.diagnostics)
+    How.diagnostics->flush();
+  return Ok && Ran;
+}
 
 FrontendResult parseHipFiles(const std::vector<std::string> &Files, const FrontendOptions &Opts,
                              const UnitCallback &OnUnit) {
   FrontendResult Result;
-  auto DB = loadDatabase(Opts, Result.setupError);
-  if (!DB)
-    return Result;
-
-  HipArgsOptions ArgOpts = Opts.args;
-  UnitActionFactory Factory(OnUnit);
+  CompileCommands Commands(Opts.buildDir);
   for (const std::string &File : Files) {
-    if (!llvm::sys::fs::is_regular_file(File)) {
-      llvm::errs() << File << ": error: no such file\n";
+    if (std::string Why = unreadableSourceReason(File); !Why.empty()) {
+      llvm::errs() << File << ": error: " << Why << "\n";
       Result.failedFiles.push_back(File);
       continue;
     }
-    clang::tooling::ClangTool Tool(*DB, {File});
-    Tool.setPrintErrorMessage(false);
-    Tool.clearArgumentsAdjusters();
-    Tool.appendArgumentsAdjuster(
-        [ArgOpts](const clang::tooling::CommandLineArguments &Args, llvm::StringRef) {
-          return adjustCompileCommand(Args, ArgOpts);
-        });
-    if (Tool.run(&Factory) != 0)
+    std::optional<FileFlags> Flags =
+        Commands.flagsFor(File, Opts.args.extraArgs, Result.setupError);
+    if (!Flags)
+      return Result;
+    if (Flags->origin == FlagsOrigin::Unlisted)
+      llvm::errs() << File << ": note: " << Flags->note << "\n";
+    if (!parseHipFile(*Flags, Opts.args, OnUnit))
       Result.failedFiles.push_back(File);
   }
   return Result;

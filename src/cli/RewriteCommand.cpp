@@ -91,6 +91,7 @@ int runRewrite(const GlobalOptions &G, const RewriteOptions &O) {
 
   agent::PipelineOptions P;
   P.args = G.frontend.args;
+  P.buildDir = G.frontend.buildDir;
   P.kernel = O.kernel;
   P.verify = !O.noVerify;
   P.compileNvidia = !O.noNvcc && !O.noCompile;

@@ -12,7 +12,7 @@
 
 #include "ave/lint/LintDriver.h"
 
-#include "ave/frontend/HipArgs.h"
+#include "ave/frontend/CompileCommands.h"
 #include "ave/lint/LintReport.h"
 #include "ave/lint/LintSettings.h"
 #include "ave/lint/OutputFormats.h"
@@ -163,16 +163,6 @@ frontend::HipArgsOptions hipOptions(const LintInvocation &Inv) {
   return O;
 }
 
-// Compiler flags for a file without a compile command: the front end's,
-// without its own output-suppressing -w (clang-diagnostic-* is the user's
-// choice here).
-std::vector<std::string> deviceFlags(const LintInvocation &Inv) {
-  std::vector<std::string> Args = frontend::defaultHipArgs(hipOptions(Inv));
-  Args.erase(Args.begin()); // the compiler name
-  std::erase(Args, "-w");
-  return Args;
-}
-
 bool hasClangTidyConfig(const std::vector<std::string> &Files) {
   llvm::SmallString<256> Dir(Files.empty() ? "." : Files.front());
   llvm::sys::fs::make_absolute(Dir);
@@ -192,26 +182,36 @@ std::string tempPath(llvm::StringRef Prefix, llvm::StringRef Suffix) {
   return P.str().str();
 }
 
-// A copy of the compilation database with every command rewritten into a
-// HIP device-only syntax check for the target (see HipArgs.h).
-std::string deviceCompilationDatabase(const std::string &BuildDir, const LintInvocation &Inv,
+// A compilation database for exactly the files to lint, each command the
+// front end's device-only parse of the file with its own flags (from -p, a
+// database above the file, or the `--` flags; see CompileCommands.h),
+// without the front end's -w: clang-diagnostic-* is the user's choice here.
+std::string deviceCompilationDatabase(const LintInvocation &Inv, const ParsedArgs &P,
                                       std::string &Error) {
-  std::unique_ptr<clang::tooling::CompilationDatabase> DB =
-      clang::tooling::CompilationDatabase::loadFromDirectory(BuildDir, Error);
-  if (!DB)
-    return "";
-  nlohmann::json Commands = nlohmann::json::array();
-  for (const clang::tooling::CompileCommand &C : DB->getAllCompileCommands())
-    Commands.push_back(
-        {{"directory", C.Directory},
-         {"file", C.Filename},
-         {"arguments", frontend::adjustCompileCommand(C.CommandLine, hipOptions(Inv))}});
+  std::string BuildDir = P.buildDir.empty() ? Inv.buildDir : P.buildDir;
+  std::optional<std::vector<std::string>> Fixed;
+  if (P.sawDoubleDash)
+    Fixed = P.compilerArgs;
+  frontend::CompileCommands Commands(BuildDir, Fixed);
+  frontend::HipArgsOptions Opts = hipOptions(Inv);
+  nlohmann::json Entries = nlohmann::json::array();
+  for (const std::string &File : P.files) {
+    std::optional<frontend::FileFlags> Flags = Commands.flagsFor(File, Inv.extraArgs, Error);
+    if (!Flags)
+      return "";
+    if (Flags->origin == frontend::FlagsOrigin::Unlisted)
+      llvm::errs() << File << ": note: " << Flags->note << "\n";
+    std::vector<std::string> Args = frontend::parseCommandLine(Flags->user, Opts, Flags->file);
+    std::erase(Args, "-w");
+    Entries.push_back(
+        {{"directory", Flags->user.directory}, {"file", Flags->file}, {"arguments", Args}});
+  }
   llvm::SmallString<256> Dir;
   if (std::error_code EC = llvm::sys::fs::createUniqueDirectory("ave-lint-db", Dir)) {
     Error = EC.message();
     return "";
   }
-  std::ofstream(std::string(Dir) + "/compile_commands.json") << Commands.dump(1);
+  std::ofstream(std::string(Dir) + "/compile_commands.json") << Entries.dump(1);
   return Dir.str().str();
 }
 
@@ -228,39 +228,15 @@ LintResult runInProcess(const LintInvocation &Inv, const ParsedArgs &P, bool Qui
   if (QuietStdout)
     Argv.push_back("--quiet");
 
-  std::string BuildDir = P.buildDir.empty() ? Inv.buildDir : P.buildDir;
-  std::string DbDir;
-  if (BuildDir.empty() && !P.sawDoubleDash && !P.files.empty()) {
-    // clang-tidy would find a compile_commands.json above the file itself;
-    // find it first so that it is rewritten for the device like -p.
-    llvm::SmallString<256> Dir(P.files.front());
-    llvm::sys::fs::make_absolute(Dir);
-    for (llvm::StringRef Cur = llvm::sys::path::parent_path(Dir); !Cur.empty() && BuildDir.empty();
-         Cur = llvm::sys::path::parent_path(Cur)) {
-      llvm::SmallString<256> C(Cur);
-      llvm::sys::path::append(C, "compile_commands.json");
-      if (llvm::sys::fs::exists(C))
-        BuildDir = Cur.str();
-    }
+  std::string Error;
+  std::string DbDir = deviceCompilationDatabase(Inv, P, Error);
+  if (DbDir.empty()) {
+    llvm::errs() << "ave-rewrite lint: error: " << Error << "\n";
+    R.toolFailed = true;
+    return R;
   }
-  if (!BuildDir.empty()) {
-    std::string Error;
-    DbDir = deviceCompilationDatabase(BuildDir, Inv, Error);
-    if (DbDir.empty()) {
-      llvm::errs() << "ave-rewrite lint: error: cannot read the compilation database in '"
-                   << BuildDir << "': " << Error << "\n";
-      R.toolFailed = true;
-      return R;
-    }
-    Argv.push_back("-p=" + DbDir);
-  }
+  Argv.push_back("-p=" + DbDir);
   Argv.insert(Argv.end(), P.files.begin(), P.files.end());
-  if (DbDir.empty() || P.sawDoubleDash) {
-    Argv.push_back("--");
-    Argv.insert(Argv.end(), P.compilerArgs.begin(), P.compilerArgs.end());
-    for (const std::string &F : deviceFlags(Inv))
-      Argv.push_back(F);
-  }
 
   std::vector<const char *> CArgv;
   for (const std::string &A : Argv)
@@ -281,15 +257,12 @@ LintResult runInProcess(const LintInvocation &Inv, const ParsedArgs &P, bool Qui
     dup2(SavedStdout, 1);
     close(SavedStdout);
   }
-  std::string Error;
   if (!readExportedDiagnostics(Export, R.diagnostics, Error))
     llvm::errs() << "ave-rewrite lint: error: " << Error << "\n";
   if (P.exportFixes.empty())
     llvm::sys::fs::remove(Export);
-  if (!DbDir.empty()) {
-    llvm::sys::fs::remove(DbDir + "/compile_commands.json");
-    llvm::sys::fs::remove(DbDir);
-  }
+  llvm::sys::fs::remove(DbDir + "/compile_commands.json");
+  llvm::sys::fs::remove(DbDir);
   R.kernels = lintStats().kernels;
   R.inputErrors = lintStats().inputErrors;
   R.toolFailed = Rc != 0 && R.diagnostics.empty();

@@ -37,7 +37,7 @@ struct ObligationOutcome {
   std::string summary;
   inv::SolverResult::Status status = inv::SolverResult::Unknown;
   std::string message; // violated: the failure; unproven: the reason
-  frontend::SourcePoint location;
+  ave::SourcePosition location;
   std::vector<frontend::DiagnosticNote> counterexample;
 };
 
@@ -63,7 +63,7 @@ struct PairingAccess {
 struct LdsAccessRating {
   std::string array;
   std::string text; // the access as written, e.g. tile[tx][ty]
-  frontend::SourcePoint location;
+  ave::SourcePosition location;
   bool isWrite = false;
   unsigned elementBytes = 4;
   std::optional<unsigned> conflictDegree; // nullopt: the bank model could not rate it
@@ -77,7 +77,7 @@ struct LdsAccessRating {
 struct RaceOutcome {
   std::string array;
   std::string message;
-  frontend::SourcePoint location;
+  ave::SourcePosition location;
   std::string key;
 };
 
@@ -85,7 +85,7 @@ struct RaceOutcome {
 // lvalue, code it did not reach): nothing it says covers that access.
 struct UnloggedAccess {
   std::string text;
-  frontend::SourcePoint location;
+  ave::SourcePosition location;
 };
 
 // A `__shared__` array the kernel declares.

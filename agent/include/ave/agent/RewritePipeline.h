@@ -26,7 +26,7 @@
 
 #include "ave/agent/KernelSnapshot.h"
 #include "ave/agent/TargetCompile.h"
-#include "ave/frontend/HipArgs.h"
+#include "ave/frontend/CompileCommands.h"
 #include "ave/rewriters/Registry.h"
 #include "nlohmann/json.hpp"
 
@@ -55,6 +55,10 @@ struct StageResult {
 
 struct PipelineOptions {
   frontend::HipArgsOptions args;
+  // -p: the compile_commands.json folder; empty: the nearest one above the
+  // file. The file's flags reach every stage (parse, compile-gfx942,
+  // compile-sm_90) through the front end's one source (HipArgs.h).
+  std::string buildDir;
   std::string kernel; // empty: every kernel in the file
   bool verify = true;
   bool compileAmd = true;
@@ -85,7 +89,7 @@ struct AppliedRewrite {
 
 struct BankChange {
   std::string kernel, array, before, after; // access text before / after
-  frontend::SourcePoint location;           // in the original
+  ave::SourcePosition location;             // in the original
   bool isWrite = false;
   std::optional<unsigned> degreeBefore, degreeAfter;
   std::string note;

@@ -1,8 +1,11 @@
 // The compile stage: the patched file must build for every enabled target.
 // gfx942 goes through clang-19 (`-S`, device only) and its AMDGPU metadata
 // gives each kernel's resource use; sm_90 goes through nvcc with the
-// project's HIP-on-CUDA header when nvcc is installed.
+// project's HIP-on-CUDA header when nvcc is installed. Both take the file's
+// flags from the front end's one source of device flags (HipArgs.h).
 #pragma once
+
+#include "ave/frontend/HipArgs.h"
 
 #include <optional>
 #include <string>
@@ -31,9 +34,11 @@ struct CompileResult {
 };
 
 struct CompileInputs {
-  std::string sourcePath;               // the file to compile (the patched text on disk)
-  std::vector<std::string> includeDirs; // -I for both compilers
-  std::string hipOnCudaIncludeDir;      // runtime/include/ave/hip_on_cuda
+  std::string sourcePath;          // the file to compile (the patched text on disk)
+  std::string originalDir;         // the folder of the file it is a copy of
+  frontend::UserFlags flags;       // the file's own flags and --extra-arg
+  frontend::HipArgsOptions args;   // the tool's include dirs (ave/annotations.h)
+  std::string hipOnCudaIncludeDir; // runtime/include/ave/hip_on_cuda
 };
 
 CompileResult compileForAmd(const CompileInputs &In, std::string_view Arch = "gfx942");

@@ -3,6 +3,7 @@
 // is installed before parsing because `#pragma` never reaches the AST.
 #pragma once
 
+#include "ave/frontend/CompileCommands.h"
 #include "ave/frontend/HipArgs.h"
 
 #include <functional>
@@ -14,6 +15,10 @@ class ASTContext;
 class CompilerInstance;
 } // namespace clang
 
+namespace llvm {
+class raw_ostream;
+}
+
 namespace ave::ann {
 struct PragmaLog;
 }
@@ -22,7 +27,9 @@ namespace ave::frontend {
 
 struct FrontendOptions {
   HipArgsOptions args;
-  std::string buildDir; // -p: directory with compile_commands.json; empty: defaults
+  // -p: directory with compile_commands.json; empty: the nearest one above
+  // each file, if any (see CompileCommands.h).
+  std::string buildDir;
 };
 
 struct ParsedUnit {
@@ -46,5 +53,23 @@ struct FrontendResult {
 // OnUnit for those that parsed without errors.
 FrontendResult parseHipFiles(const std::vector<std::string> &Files, const FrontendOptions &Opts,
                              const UnitCallback &OnUnit);
+
+// Why File cannot be read as a source file ("no such file", "is a
+// directory"), or "" when it can.
+std::string unreadableSourceReason(const std::string &File);
+
+struct SingleParse {
+  // When set, the text parsed instead of the file's own (a patched version
+  // that is never written); it is mapped over the file's real path, so the
+  // file's neighbouring headers still resolve.
+  const std::string *contents = nullptr;
+  // Clang's messages go here when set, else to stderr.
+  llvm::raw_ostream *diagnostics = nullptr;
+};
+
+// Parses one file as HIP device code with its flags (see HipArgs.h). True
+// when the unit parsed without errors and OnUnit ran.
+bool parseHipFile(const FileFlags &Flags, const HipArgsOptions &Opts, const UnitCallback &OnUnit,
+                  const SingleParse &How = {});
 
 } // namespace ave::frontend

@@ -12,12 +12,15 @@ enum class Target { Gfx942, Gfx90a, Sm90 };
 
 struct TargetInfo {
   Target target;
-  std::string_view name;       // as spelled on the command line
+  std::string_view name;        // as spelled on the command line
   std::string_view offloadArch; // the --offload-arch used to parse device code
-  unsigned waveSize;           // lanes per wavefront / warp
-  unsigned ldsBanks;           // shared-memory banks
-  unsigned ldsBankBytes;       // bytes per bank
-  unsigned ldsBytesPerBlock;   // static shared memory limit per workgroup
+  unsigned waveSize;            // lanes per wavefront / warp
+  unsigned ldsBanks;            // shared-memory banks
+  unsigned ldsBankBytes;        // bytes per bank
+  unsigned ldsBytesPerBlock;    // static shared memory limit per workgroup
+  // AMD wavefronts execute in lockstep; NVIDIA threads are independent
+  // (volatile warp-synchronous code is only race-free on the former).
+  bool lockstepWavefronts;
 };
 
 const TargetInfo &targetInfo(Target T);
