@@ -1,9 +1,14 @@
 #include "ave/agent/RewritePipeline.h"
 
+#include "ExecutionStage.h"
 #include "VerificationStages.h"
 #include "ave/agent/BankConflicts.h"
 #include "ave/agent/InMemoryParse.h"
 #include "ave/agent/UnifiedDiff.h"
+#include "ave/annotations/KernelAnnotations.h"
+#include "ave/harness/BenchSpec.h"
+#include "ave/invariants/Term.h"
+#include "ave/model/ModelBuilder.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -32,61 +37,89 @@ namespace {
 
 using stages::millisSince;
 
-SnapshotOptions snapshotOptions(const PipelineOptions &Opts) {
+SnapshotOptions snapshotOptions(const PipelineOptions &Opts,
+                                std::shared_ptr<inv::TermContext> Terms) {
   SnapshotOptions S;
   S.target = Opts.args.target;
   S.z3TimeoutMs = Opts.z3TimeoutMs;
   S.kernel = Opts.kernel;
+  S.pairingTerms = std::move(Terms);
+  return S;
+}
+
+// What the first rewrite step learns about the original, besides the text.
+struct OriginalFacts {
+  std::vector<KernelSnapshot> snapshots;
+  std::vector<stages::ExecutionSubject> subjects;
+};
+
+stages::ExecutionSubject executionSubject(frontend::ParsedUnit &U, const clang::FunctionDecl &K) {
+  stages::ExecutionSubject S;
+  S.kernel = K.getNameAsString();
+  model::KernelModel Model = model::buildKernelModel(U.context, K);
+  ann::KernelAnnotations A = ann::collectKernelAnnotations(U.context, K, U.pragmas);
+  harness::BenchSpecResult Built = harness::buildBenchSpec(Model, A);
+  S.spec = std::move(Built.spec);
+  S.error = Built.error;
   return S;
 }
 
 // Runs one rewrite over every selected kernel of `Text` and applies the
-// candidates. Snapshots of `Text` come back in `Snapshots` when asked for.
+// candidates. Facts about `Text` come back in `Original` when asked for.
 struct RewriteStep {
   std::string text;
+  clang::tooling::Replacements edits; // what made `text`
   std::string error;
   bool parsed = false;
 };
 
+void addCandidates(rw::RewriteResult &R, clang::tooling::Replacements &All,
+                   RewriteOutcome &Outcome) {
+  Outcome.notes.insert(Outcome.notes.end(), R.notes.begin(), R.notes.end());
+  for (rw::Candidate &C : R.candidates) {
+    bool Fits = true;
+    for (const clang::tooling::Replacement &Edit : C.replacements)
+      if (llvm::Error Err = All.add(Edit)) {
+        Outcome.notes.push_back(
+            {{},
+             "not applicable: " + C.summary +
+                 " conflicts with an earlier edit: " + llvm::toString(std::move(Err))});
+        Fits = false;
+        break;
+      }
+    if (Fits)
+      Outcome.applied.push_back(
+          {C.rewrite, C.parameters, C.kernel, C.array, C.summary, C.obligations});
+  }
+}
+
 RewriteStep applyOne(const frontend::FileFlags &Flags, const std::string &Text,
                      const rw::RewriteSpec &Spec, const PipelineOptions &Opts,
-                     RewriteOutcome &Outcome, std::vector<KernelSnapshot> *Snapshots) {
+                     std::shared_ptr<inv::TermContext> Terms, RewriteOutcome &Outcome,
+                     OriginalFacts *Original) {
   const std::string &File = Outcome.file;
   RewriteStep Step;
   clang::tooling::Replacements All;
   std::vector<KernelSnapshot> Snaps;
   bool SawKernel = false;
   InMemoryParseResult Parse = parseHipSource(Flags, Text, Opts.args, [&](frontend::ParsedUnit &U) {
-    Snaps = snapshotKernels(
-        U, snapshotOptions(Opts), [&](const clang::FunctionDecl &K, inv::KernelAnalysis *Analysis) {
-          SawKernel = true;
-          std::optional<BankModelAdvisor> Advisor;
-          if (Analysis)
-            Advisor.emplace(*Analysis, U.context, Opts.args.target);
-          rw::RewriteRequest Request{U.context, K, Spec.parameters, Advisor ? &*Advisor : nullptr,
-                                     &U.pragmas};
-          rw::RewriteResult R = Spec.rewriter->run(Request);
-          if (!R.error.empty()) {
-            Step.error = R.error;
-            return;
-          }
-          Outcome.notes.insert(Outcome.notes.end(), R.notes.begin(), R.notes.end());
-          for (rw::Candidate &C : R.candidates) {
-            bool Fits = true;
-            for (const clang::tooling::Replacement &Edit : C.replacements)
-              if (llvm::Error Err = All.add(Edit)) {
-                Outcome.notes.push_back(
-                    {{},
-                     "not applicable: " + C.summary +
-                         " conflicts with an earlier edit: " + llvm::toString(std::move(Err))});
-                Fits = false;
-                break;
-              }
-            if (Fits)
-              Outcome.applied.push_back(
-                  {C.rewrite, C.parameters, C.kernel, C.array, C.summary, C.obligations});
-          }
-        });
+    Snaps = snapshotKernels(U, snapshotOptions(Opts, Terms),
+                            [&](const clang::FunctionDecl &K, inv::KernelAnalysis *Analysis) {
+                              SawKernel = true;
+                              if (Original)
+                                Original->subjects.push_back(executionSubject(U, K));
+                              std::optional<BankModelAdvisor> Advisor;
+                              if (Analysis)
+                                Advisor.emplace(*Analysis, U.context, Opts.args.target);
+                              rw::RewriteRequest Request{U.context, K, Spec.parameters,
+                                                         Advisor ? &*Advisor : nullptr, &U.pragmas};
+                              rw::RewriteResult R = Spec.rewriter->run(Request);
+                              if (!R.error.empty()) {
+                                Step.error = R.error;
+                                return;
+                              }
+                              addCandidates(R, All, Outcome);
+                            });
   });
   Step.parsed = Parse.parsed;
   if (!Parse.parsed) {
@@ -96,12 +129,14 @@ RewriteStep applyOne(const frontend::FileFlags &Flags, const std::string &Text,
   if (!SawKernel && Step.error.empty())
     Step.error = Opts.kernel.empty() ? File + " has no __global__ kernel"
                                      : File + " has no kernel named '" + Opts.kernel + "'";
-  if (Snapshots)
-    *Snapshots = std::move(Snaps);
+  if (Original)
+    Original->snapshots = std::move(Snaps);
   AppliedText Applied = applyToText(Text, All);
   if (!Applied.error.empty() && Step.error.empty())
     Step.error = "cannot apply the edits: " + Applied.error;
   Step.text = Applied.error.empty() ? Applied.text : Text;
+  if (Applied.error.empty())
+    Step.edits = std::move(All);
   return Step;
 }
 
@@ -188,54 +223,98 @@ bool writePatchedCopy(const std::string &File, const std::string &Text, PatchedC
   return true;
 }
 
-void verify(const frontend::FileFlags &Flags, const std::vector<KernelSnapshot> &Before,
-            const PipelineOptions &Opts, RewriteOutcome &Outcome) {
-  const std::string &File = Outcome.file;
-  auto Add = [&](StageResult S) {
+// Adds a stage; false when the pipeline stops here.
+struct StageSink {
+  RewriteOutcome &outcome;
+  bool keepGoing;
+  bool add(StageResult S) {
     bool Failed = S.status == StageStatus::Failed;
-    Outcome.stages.push_back(std::move(S));
-    return !Failed;
-  };
+    outcome.stages.push_back(std::move(S));
+    return !Failed || keepGoing;
+  }
+};
+
+// Parses the patched text once for the snapshots and the assumptions that
+// depend on a rewritten array.
+StageResult parseStage(const frontend::FileFlags &Flags, const PipelineOptions &Opts,
+                       std::shared_ptr<inv::TermContext> Terms, RewriteOutcome &Outcome,
+                       std::vector<KernelSnapshot> &After,
+                       std::vector<stages::DependentAssume> &Assumes) {
   auto Start = std::chrono::steady_clock::now();
-  std::vector<KernelSnapshot> After;
   InMemoryParseResult Parse =
       parseHipSource(Flags, Outcome.patched, Opts.args, [&](frontend::ParsedUnit &U) {
-        After = snapshotKernels(U, snapshotOptions(Opts));
+        After = snapshotKernels(U, snapshotOptions(Opts, Terms));
+        stages::findDependentAssumes(U, changedArrays(Outcome), Assumes);
       });
-  StageResult ParseStage;
-  ParseStage.name = "parse";
-  ParseStage.status = Parse.parsed ? StageStatus::Passed : StageStatus::Failed;
-  ParseStage.message = Parse.parsed ? "the patched file parses" : "the patched file does not parse";
-  ParseStage.millis = millisSince(Start);
+  StageResult S;
+  S.name = "parse";
+  S.status = Parse.parsed ? StageStatus::Passed : StageStatus::Failed;
+  S.message = Parse.parsed ? "the patched file parses" : "the patched file does not parse";
+  S.millis = millisSince(Start);
   if (!Parse.parsed) {
     llvm::SmallVector<llvm::StringRef> Lines;
     llvm::StringRef(Parse.diagnostics).split(Lines, '\n', -1, false);
     for (llvm::StringRef L : Lines)
-      ParseStage.evidence.push_back(L.str());
+      S.evidence.push_back(L.str());
   }
-  if (!Add(std::move(ParseStage)))
-    return;
+  return S;
+}
 
-  StageResult Inv = stages::compareInvariants(Before, After);
-  Inv.millis = 0;
+// The stages over the two snapshots; false when the pipeline stops.
+bool verifyStatic(const frontend::FileFlags &Flags, const OriginalFacts &Original,
+                  const std::vector<KernelSnapshot> &After,
+                  const std::vector<stages::DependentAssume> &Assumes, inv::TermContext &Terms,
+                  const PatchPositions &Positions, const PipelineOptions &Opts, StageSink &Sink) {
+  RewriteOutcome &Outcome = Sink.outcome;
+  const std::vector<KernelSnapshot> &Before = Original.snapshots;
+  const stages::KernelArrays Rewritten = changedArrays(Outcome);
+  StageResult Inv =
+      stages::compareInvariants(Before, After, Rewritten, Opts.allowUnproven, Positions);
   for (const KernelSnapshot &K : After)
     Inv.millis += K.analysisMillis;
   Outcome.provenAfter = Inv.data.value("proven_after", 0u);
   pairBankDegrees(Before, After, Outcome);
-  if (!Add(std::move(Inv)))
-    return;
-  if (!Add(stages::compareElementPairing(Before, After, changedArrays(Outcome))))
-    return;
-  if (!Add(stages::compareRaces(Before, After)))
-    return;
+  return Sink.add(std::move(Inv)) &&
+         Sink.add(stages::reproveAssumptions(Flags, Outcome.patched, Assumes, Opts)) &&
+         Sink.add(stages::proveElementPairing(Before, After, Rewritten, Terms, Opts.z3TimeoutMs)) &&
+         Sink.add(stages::compareRaces(Before, After)) &&
+         Sink.add(stages::checkLdsFootprint(Before, After, Rewritten, Opts.args.target,
+                                            Opts.dynamicLdsBytes));
+}
 
+StageResult executionStage(const std::string &File, const OriginalFacts &Original,
+                           const PipelineOptions &Opts, bool Reassociates,
+                           const RewriteOutcome &Outcome) {
+  if (!Opts.execute)
+    return {"execution", StageStatus::Skipped, 0, "disabled (--no-execute)", {}, {}, {}};
+  stages::ExecutionRequest R;
+  R.file = File;
+  R.original = Outcome.original;
+  R.patched = Outcome.patched;
+  R.subjects = Original.subjects;
+  R.rewritten = changedArrays(Outcome);
+  R.target = Opts.args.target;
+  R.reassociates = Reassociates;
+  R.required = Opts.requireExecution;
+  R.cacheDir = Opts.executionCacheDir;
+  return stages::executeEquivalence(R);
+}
+
+// The compilers and the execution stage run side by side (independent
+// processes); their results are reported in order.
+void verifyBuilds(const frontend::FileFlags &Flags, const OriginalFacts &Original,
+                  const PipelineOptions &Opts, bool Reassociates, StageSink &Sink) {
+  RewriteOutcome &Outcome = Sink.outcome;
+  const std::string &File = Outcome.file;
   PatchedCopy Copy;
   if (!writePatchedCopy(File, Outcome.patched, Copy)) {
-    StageResult S;
-    S.name = "compile";
-    S.status = StageStatus::Failed;
-    S.message = "cannot write the patched copy to a temporary directory";
-    Add(std::move(S));
+    Sink.add({"compile",
+              StageStatus::Failed,
+              0,
+              "cannot write the patched copy to a temporary directory",
+              {},
+              {},
+              {}});
     return;
   }
   CompileInputs In;
@@ -244,8 +323,9 @@ void verify(const frontend::FileFlags &Flags, const std::vector<KernelSnapshot> 
   In.flags = Flags.user;
   In.args = Opts.args;
   In.hipOnCudaIncludeDir = Opts.hipOnCudaIncludeDir;
-  // The compilers are independent processes: run them side by side and
-  // report them in order.
+  auto Execution = std::async(std::launch::async, [&] {
+    return executionStage(File, Original, Opts, Reassociates, Outcome);
+  });
   auto Nvidia = std::async(std::launch::async, [&] {
     return Opts.compileNvidia ? std::optional<CompileResult>(compileForNvidia(In, "sm_90"))
                               : std::nullopt;
@@ -254,21 +334,47 @@ void verify(const frontend::FileFlags &Flags, const std::vector<KernelSnapshot> 
   if (Opts.compileAmd)
     Amd = compileForAmd(In, "gfx942");
   std::optional<CompileResult> Cuda = Nvidia.get();
+  StageResult Executed = Execution.get();
+  bool Go = true;
   if (!Amd)
-    Add({"compile-gfx942", StageStatus::Skipped, 0, "disabled", {}, nlohmann::json::object()});
-  else if (!Add(stages::compile(*Amd, frontend::Target::Gfx942)))
+    Sink.add({"compile-gfx942", StageStatus::Skipped, 0, "disabled", {}, {}, {}});
+  else
+    Go = Sink.add(stages::compile(*Amd, frontend::Target::Gfx942));
+  if (Go && !Cuda)
+    Sink.add({"compile-sm_90", StageStatus::Skipped, 0, "disabled", {}, {}, {}});
+  else if (Go)
+    Go = Sink.add(stages::compile(*Cuda, frontend::Target::Sm90));
+  if (!Go || !Sink.add(std::move(Executed)) ||
+      !Sink.add(stages::runCommand("test", Opts.testCommand, Copy.path, File)))
     return;
-  if (!Cuda)
-    Add({"compile-sm_90", StageStatus::Skipped, 0, "disabled", {}, nlohmann::json::object()});
-  else if (!Add(stages::compile(*Cuda, frontend::Target::Sm90)))
-    return;
-  if (!Add(stages::runCommand("test", Opts.testCommand, Copy.path, File)))
-    return;
-  Add(stages::runCommand("bench", Opts.benchCommand, Copy.path, File));
+  Sink.add(stages::runCommand("bench", Opts.benchCommand, Copy.path, File));
 }
 
-// Paths under the working directory are shown relative to it, so the diff
-// applies with `git apply` / `patch -p1` from there.
+void verify(const frontend::FileFlags &Flags, const OriginalFacts &Original,
+            std::shared_ptr<inv::TermContext> Terms, const PatchPositions &Positions,
+            const PipelineOptions &Opts, bool Reassociates, RewriteOutcome &Outcome) {
+  StageSink Sink{Outcome, Opts.keepGoing};
+  std::vector<KernelSnapshot> After;
+  std::vector<stages::DependentAssume> Assumes;
+  if (!Sink.add(parseStage(Flags, Opts, Terms, Outcome, After, Assumes)) ||
+      Outcome.stages.back().status == StageStatus::Failed)
+    return;
+  if (!verifyStatic(Flags, Original, After, Assumes, *Terms, Positions, Opts, Sink))
+    return;
+  verifyBuilds(Flags, Original, Opts, Reassociates, Sink);
+}
+
+// A kernel is rejected by a failed stage about it or about the whole patch.
+void judgeKernels(RewriteOutcome &Outcome) {
+  for (const AppliedRewrite &A : Outcome.applied) {
+    bool Rejected = false;
+    for (const StageResult &S : Outcome.stages)
+      Rejected = Rejected || (S.status == StageStatus::Failed &&
+                              (S.failedKernels.empty() || S.failedKernels.count(A.kernel)));
+    Outcome.kernelResults[A.kernel] = Rejected ? "rejected" : "accepted";
+  }
+}
+
 std::string diffLabel(const std::string &File) {
   llvm::SmallString<256> Absolute(File), Cwd;
   llvm::sys::fs::make_absolute(Absolute);
@@ -296,17 +402,24 @@ RewriteOutcome rewriteAndVerify(const std::string &File, const std::vector<rw::R
       Commands.flagsFor(File, Opts.args.extraArgs, Outcome.error);
   if (!Flags)
     return Outcome;
-  std::vector<KernelSnapshot> Before;
+  // Both snapshots copy their LDS address terms here (the pairing proof).
+  auto Terms = std::make_shared<inv::TermContext>();
+  OriginalFacts Original;
   std::string Text = Outcome.original;
+  bool Reassociates = false;
+  std::vector<clang::tooling::Replacements> StepEdits;
   for (size_t I = 0; I < Specs.size(); ++I) {
-    RewriteStep Step = applyOne(*Flags, Text, Specs[I], Opts, Outcome, I == 0 ? &Before : nullptr);
+    RewriteStep Step =
+        applyOne(*Flags, Text, Specs[I], Opts, Terms, Outcome, I == 0 ? &Original : nullptr);
     if (!Step.error.empty()) {
       Outcome.error = Step.error;
       return Outcome;
     }
     Text = Step.text;
+    StepEdits.push_back(std::move(Step.edits));
+    Reassociates = Reassociates || Specs[I].rewriter->info().reassociatesSums;
   }
-  for (const KernelSnapshot &K : Before)
+  for (const KernelSnapshot &K : Original.snapshots)
     Outcome.provenBefore += K.count(inv::SolverResult::Proven);
   Outcome.patched = Text;
   std::string Label = diffLabel(File);
@@ -314,10 +427,12 @@ RewriteOutcome rewriteAndVerify(const std::string &File, const std::vector<rw::R
                              llvm::sys::path::is_absolute(Label) ? Label : "a/" + Label,
                              llvm::sys::path::is_absolute(Label) ? Label : "b/" + Label);
   if (Outcome.changed() && Opts.verify) {
-    verify(*Flags, Before, Opts, Outcome);
+    PatchPositions Positions(File, Outcome.original, Outcome.patched, std::move(StepEdits));
+    verify(*Flags, Original, Terms, Positions, Opts, Reassociates, Outcome);
     Outcome.verified =
         std::none_of(Outcome.stages.begin(), Outcome.stages.end(),
                      [](const StageResult &S) { return S.status == StageStatus::Failed; });
+    judgeKernels(Outcome);
   }
   Outcome.totalMillis = millisSince(Start);
   return Outcome;

@@ -33,6 +33,14 @@ nlohmann::json optionalJson(const std::optional<unsigned> &V) {
   return V ? nlohmann::json(*V) : nlohmann::json(nullptr);
 }
 
+// Obligations of the original a --allow-unproven run accepted unproven.
+unsigned allowedUnproven(const RewriteOutcome &O) {
+  for (const StageResult &S : O.stages)
+    if (S.name == "invariants")
+      return S.data.value("allowed_unproven", 0u);
+  return 0;
+}
+
 const char *verdict(const RewriteOutcome &O) {
   if (!O.error.empty())
     return "error";
@@ -87,7 +95,13 @@ void printReport(llvm::raw_ostream &OS, const RewriteOutcome &O) {
         OS << "      " << E << "\n";
     }
   }
-  OS << "result: " << verdict(O) << " (" << llvm::format("%.2f", O.totalMillis / 1000.0) << " s)\n";
+  if (O.kernelResults.size() > 1)
+    for (const auto &[Kernel, Result] : O.kernelResults)
+      OS << "kernel " << Kernel << ": " << Result << "\n";
+  OS << "result: " << verdict(O);
+  if (unsigned Allowed = allowedUnproven(O))
+    OS << ", with " << Allowed << " unproven obligation(s) of the original allowed";
+  OS << " (" << llvm::format("%.2f", O.totalMillis / 1000.0) << " s)\n";
 }
 
 nlohmann::json reportJson(const RewriteOutcome &O) {
@@ -138,9 +152,15 @@ nlohmann::json reportJson(const RewriteOutcome &O) {
                       {"ms", S.millis},
                       {"message", S.message},
                       {"evidence", S.evidence},
+                      {"failed_kernels", S.failedKernels},
                       {"data", S.data}});
   J["stages"] = std::move(Stages);
+  J["kernel_results"] = O.kernelResults;
+  J["allowed_unproven"] = allowedUnproven(O);
   J["diff"] = O.diff;
+  // The patched text whether or not it was accepted (per-kernel results
+  // with --keep-going need it; only an accepted one is written).
+  J["patched"] = O.changed() ? nlohmann::json(O.patched) : nlohmann::json(nullptr);
   return J;
 }
 

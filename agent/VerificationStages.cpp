@@ -14,8 +14,6 @@ double millisSince(std::chrono::steady_clock::time_point Start) {
       .count();
 }
 
-namespace {
-
 std::string where(const ave::SourcePosition &P) {
   if (!P.valid())
     return "";
@@ -28,6 +26,8 @@ const KernelSnapshot *findKernel(const std::vector<KernelSnapshot> &All, const s
       return &K;
   return nullptr;
 }
+
+namespace {
 
 // An obligation of the patched kernel that failed, with its evidence.
 void reportFailure(StageResult &S, const std::string &Kernel, const ObligationOutcome &O) {
@@ -42,8 +42,86 @@ void reportFailure(StageResult &S, const std::string &Kernel, const ObligationOu
 
 } // namespace
 
+namespace {
+
+// The original's obligations of the rewritten kernels that are not proven:
+// nothing shows that the rewrite keeps them.
+std::vector<std::string> unprovenBefore(const std::vector<KernelSnapshot> &Before,
+                                        const KernelArrays &Rewritten,
+                                        std::set<std::string> &Touched) {
+  std::set<std::string> Kernels;
+  for (const auto &KA : Rewritten)
+    Kernels.insert(KA.first);
+  std::vector<std::string> Out;
+  for (const KernelSnapshot &Old : Before) {
+    if (!Kernels.count(Old.kernel))
+      continue;
+    for (const ObligationOutcome &O : Old.obligations)
+      if (O.status != inv::SolverResult::Proven &&
+          Touched.insert(Old.kernel).first != Touched.end())
+        Out.push_back(where(O.location) + ": " + Old.kernel + ": " + O.kind + " '" + O.summary +
+                      "' is " + inv::statusName(O.status) + " on the original" +
+                      (O.message.empty() ? "" : ": " + O.message));
+  }
+  return Out;
+}
+
+// Whether `N` of the patched kernel stands at the place of `O` of the
+// original: the same kind, at the original position carried through the
+// patch (the same position when it is in another file).
+bool samePlace(const ObligationOutcome &O, const ObligationOutcome &N,
+               const PatchPositions &Positions) {
+  if (O.kind != N.kind)
+    return false;
+  PatchPositions::Span Where = Positions.map(O.location);
+  if (!Where.known)
+    return O.location.file == N.location.file && O.location.line == N.location.line &&
+           O.location.column == N.location.column;
+  PatchPositions::Span At = Positions.offsetInPatched(N.location);
+  return At.known && Where.first <= At.first && At.first <= Where.last;
+}
+
+// Every obligation of `Old` must have its counterpart on `New` (matched in
+// order, by kind and place), proven when it was proven before; an
+// obligation of `New` with no counterpart must be proven on its own. The
+// number of failures, each named in `S`.
+unsigned lostProofs(const KernelSnapshot &Old, const KernelSnapshot &New,
+                    const PatchPositions &Positions, StageResult &S) {
+  unsigned Lost = 0;
+  std::vector<bool> Matched(New.obligations.size(), false);
+  for (const ObligationOutcome &O : Old.obligations) {
+    size_t I = 0;
+    while (I < New.obligations.size() &&
+           (Matched[I] || !samePlace(O, New.obligations[I], Positions)))
+      ++I;
+    if (I == New.obligations.size()) {
+      ++Lost;
+      S.evidence.push_back(where(O.location) + ": " + Old.kernel + ": " + O.kind + " '" +
+                           O.summary + "' (" + inv::statusName(O.status) +
+                           " on the original) is missing from the patched kernel");
+      continue;
+    }
+    Matched[I] = true;
+    const ObligationOutcome &N = New.obligations[I];
+    if (O.status == inv::SolverResult::Proven && N.status != inv::SolverResult::Proven) {
+      ++Lost;
+      reportFailure(S, New.kernel, N);
+    }
+  }
+  for (size_t I = 0; I < New.obligations.size(); ++I)
+    if (!Matched[I] && New.obligations[I].status != inv::SolverResult::Proven) {
+      ++Lost;
+      reportFailure(S, New.kernel, New.obligations[I]);
+    }
+  return Lost;
+}
+
+} // namespace
+
 StageResult compareInvariants(const std::vector<KernelSnapshot> &Before,
-                              const std::vector<KernelSnapshot> &After) {
+                              const std::vector<KernelSnapshot> &After,
+                              const KernelArrays &Rewritten, bool AllowUnproven,
+                              const PatchPositions &Positions) {
   StageResult S;
   S.name = "invariants";
   unsigned Lost = 0, ProvenBefore = 0, ProvenAfter = 0, Total = 0;
@@ -51,41 +129,70 @@ StageResult compareInvariants(const std::vector<KernelSnapshot> &Before,
     const KernelSnapshot *New = findKernel(After, Old.kernel);
     if (!New) {
       S.evidence.push_back(Old.kernel + ": the kernel is gone from the patched file");
+      S.failedKernels.insert(Old.kernel);
       ++Lost;
       continue;
     }
     for (const std::string &E : New->annotationErrors)
       S.evidence.push_back(E);
-    Lost += New->annotationErrors.size();
+    unsigned KernelLost =
+        unsigned(New->annotationErrors.size()) + lostProofs(Old, *New, Positions, S);
+    if (KernelLost)
+      S.failedKernels.insert(Old.kernel);
+    Lost += KernelLost;
     ProvenBefore += Old.count(inv::SolverResult::Proven);
     ProvenAfter += New->count(inv::SolverResult::Proven);
     Total += New->obligations.size();
-    // A rewrite keeps the statements, so obligations line up one to one;
-    // if they do not, every patched obligation must be proven on its own.
-    bool Aligned = Old.obligations.size() == New->obligations.size();
-    for (size_t I = 0; Aligned && I < Old.obligations.size(); ++I)
-      Aligned = Old.obligations[I].kind == New->obligations[I].kind;
-    for (size_t I = 0; I < New->obligations.size(); ++I) {
-      const ObligationOutcome &O = New->obligations[I];
-      if (O.status == inv::SolverResult::Proven)
-        continue;
-      bool WasProven = !Aligned || Old.obligations[I].status == inv::SolverResult::Proven;
-      if (!WasProven)
-        continue; // not a proof this patch lost
-      ++Lost;
-      reportFailure(S, New->kernel, O);
-    }
   }
+  std::set<std::string> Touched;
+  std::vector<std::string> Unproven = unprovenBefore(Before, Rewritten, Touched);
+  const bool Refused = !Unproven.empty() && !AllowUnproven;
+  if (Refused)
+    S.failedKernels.insert(Touched.begin(), Touched.end());
+  for (const std::string &U : Unproven)
+    S.evidence.push_back((AllowUnproven ? "allowed: " : "") + U);
   S.data = {{"proven_before", ProvenBefore},
             {"proven_after", ProvenAfter},
             {"obligations", Total},
-            {"lost", Lost}};
-  S.status = Lost ? StageStatus::Failed : StageStatus::Passed;
+            {"lost", Lost},
+            {"unproven_before", Unproven.size()},
+            {"allowed_unproven", AllowUnproven ? Unproven.size() : 0}};
+  S.status = Lost || Refused ? StageStatus::Failed : StageStatus::Passed;
   S.message = std::to_string(ProvenAfter) + "/" + std::to_string(Total) + " obligations proven (" +
               std::to_string(ProvenBefore) + " before)" +
-              (Lost ? ", " + std::to_string(Lost) + " proof(s) lost" : "");
+              (Lost ? ", " + std::to_string(Lost) +
+                          " obligation(s) of the original not proven "
+                          "on the patched kernel"
+                    : "");
+  if (Refused)
+    S.message += "; " + std::to_string(Unproven.size()) +
+                 " obligation(s) of a rewritten kernel unproven on the original, so the rewrite "
+                 "cannot be shown to keep them (--allow-unproven accepts that)";
+  else if (!Unproven.empty())
+    S.message += "; ALLOWED " + std::to_string(Unproven.size()) +
+                 " obligation(s) unproven on the original (--allow-unproven)";
   return S;
 }
+
+namespace {
+
+// Findings of `New` whose key `Old` lacks (a race by its access pair, a
+// barrier by its position: a known race elsewhere no longer hides a new one).
+unsigned newFindings(const std::vector<RaceOutcome> &Old, const std::vector<RaceOutcome> &New,
+                     const std::string &Kernel, StageResult &S) {
+  std::set<std::string> Known;
+  for (const RaceOutcome &R : Old)
+    Known.insert(R.key);
+  unsigned Added = 0;
+  for (const RaceOutcome &R : New)
+    if (!Known.count(R.key)) {
+      ++Added;
+      S.evidence.push_back(where(R.location) + ": " + Kernel + ": " + R.message);
+    }
+  return Added;
+}
+
+} // namespace
 
 StageResult compareRaces(const std::vector<KernelSnapshot> &Before,
                          const std::vector<KernelSnapshot> &After) {
@@ -93,141 +200,112 @@ StageResult compareRaces(const std::vector<KernelSnapshot> &Before,
   S.name = "races-barriers";
   bool Checked = !After.empty();
   for (const KernelSnapshot &K : After)
-    Checked = Checked && K.racesChecked;
+    Checked = Checked && (K.racesChecked || K.dependent);
   if (!Checked) {
     S.message = "the LDS race check is not available";
     return S;
   }
-  unsigned NewRaces = 0, NewBarriers = 0;
-  // Findings are matched by array (races) or count (barriers): a layout
-  // rewrite may move a known race's witness, but must not add one.
-  auto CountNew = [&](const std::vector<RaceOutcome> &Old, const std::vector<RaceOutcome> &New,
-                      const std::string &Kernel) {
-    std::map<std::string, unsigned> OldCount;
-    for (const RaceOutcome &R : Old)
-      ++OldCount[R.array];
-    unsigned Added = 0;
-    for (const RaceOutcome &R : New) {
-      if (OldCount[R.array] > 0) {
-        --OldCount[R.array];
-        continue;
-      }
-      ++Added;
-      S.evidence.push_back(where(R.location) + ": " + Kernel + ": " + R.message);
-    }
-    return Added;
-  };
+  static const KernelSnapshot None;
+  unsigned NewRaces = 0, NewBarriers = 0, Unfollowed = 0;
   for (const KernelSnapshot &K : After) {
-    const KernelSnapshot *Old = findKernel(Before, K.kernel);
-    static const std::vector<RaceOutcome> None;
-    NewRaces += CountNew(Old ? Old->races : None, K.races, K.kernel);
-    NewBarriers += CountNew(Old ? Old->divergentBarriers : None, K.divergentBarriers, K.kernel);
+    const KernelSnapshot *Found = findKernel(Before, K.kernel);
+    const KernelSnapshot &Old = Found ? *Found : None;
+    unsigned Races = newFindings(Old.races, K.races, K.kernel, S);
+    unsigned Barriers = newFindings(Old.divergentBarriers, K.divergentBarriers, K.kernel, S);
+    if (Races + Barriers)
+      S.failedKernels.insert(K.kernel);
+    NewRaces += Races;
+    NewBarriers += Barriers;
+    for (const std::string &Key : K.raceSkipped)
+      if (!Old.raceSkipped.count(Key)) {
+        ++Unfollowed;
+        S.failedKernels.insert(K.kernel);
+        S.evidence.push_back(K.kernel + ": the race check follows access " + Key +
+                             " before the rewrite but not after");
+      }
   }
-  S.status = NewRaces + NewBarriers ? StageStatus::Failed : StageStatus::Passed;
-  S.message = NewRaces + NewBarriers ? std::to_string(NewRaces) + " new LDS race(s), " +
-                                           std::to_string(NewBarriers) + " new divergent barrier(s)"
-                                     : "no new LDS race or divergent barrier";
+  S.data = {{"new_races", NewRaces},
+            {"new_divergent_barriers", NewBarriers},
+            {"newly_unfollowed", Unfollowed}};
+  S.status = NewRaces + NewBarriers + Unfollowed ? StageStatus::Failed : StageStatus::Passed;
+  S.message = S.status == StageStatus::Passed
+                  ? "no new LDS race (by access pair) or divergent barrier"
+                  : std::to_string(NewRaces) + " new LDS race(s), " + std::to_string(NewBarriers) +
+                        " new divergent barrier(s), " + std::to_string(Unfollowed) +
+                        " access(es) no longer checked";
   return S;
 }
 
 namespace {
 
-std::string threadText(unsigned Index, const unsigned (&Dims)[3]) {
-  return "(" + std::to_string(Index % Dims[0]) + "," + std::to_string(Index / Dims[0] % Dims[1]) +
-         "," + std::to_string(Index / (Dims[0] * Dims[1])) + ")";
+// Static + dynamic shared memory of one rewritten kernel against Capacity.
+void checkCapacity(const KernelSnapshot &Old, const KernelSnapshot &New, unsigned Capacity,
+                   std::optional<uint64_t> DynamicBytes, StageResult &S) {
+  std::optional<uint64_t> Dynamic = New.dynamicLds ? New.dynamicLdsBytes : uint64_t(0);
+  if (New.dynamicLds && DynamicBytes)
+    Dynamic = std::max(Dynamic.value_or(0), *DynamicBytes);
+  if (!Dynamic) {
+    if (New.staticLdsBytes > Old.staticLdsBytes) {
+      S.status = StageStatus::Failed;
+      S.evidence.push_back(New.kernel + ": the rewrite adds " +
+                           std::to_string(New.staticLdsBytes - Old.staticLdsBytes) +
+                           " B of static LDS to a kernel with dynamic shared memory of unknown "
+                           "size (no constant launch size in the file; give --dynamic-lds BYTES)");
+      S.failedKernels.insert(New.kernel);
+    }
+    return;
+  }
+  const uint64_t Total = New.staticLdsBytes + *Dynamic;
+  S.evidence.push_back(New.kernel + ": " + std::to_string(New.staticLdsBytes) + " B static + " +
+                       std::to_string(*Dynamic) + " B dynamic = " + std::to_string(Total) +
+                       " B of " + std::to_string(Capacity) + " B");
+  if (Total > Capacity) {
+    S.status = StageStatus::Failed;
+    S.failedKernels.insert(New.kernel);
+  }
 }
 
-struct Point {
-  const LdsAccessRating *access;
-  unsigned thread;
-};
+void checkAlignment(const KernelSnapshot &New, const std::string &Array, StageResult &S,
+                    unsigned &Accesses) {
+  if (const SharedArrayFootprint *F = New.array(Array))
+    for (const UnloggedAccess &V : F->vectorAccesses) {
+      S.status = StageStatus::Failed;
+      S.failedKernels.insert(New.kernel);
+      S.evidence.push_back(where(V.location) + ": " + New.kernel + ": a " + V.text +
+                           " vector access of '" + Array +
+                           "': its alignment in the new layout is not proven");
+    }
+  for (const LdsAccessRating &A : New.accesses)
+    Accesses += A.array == Array;
+}
 
 } // namespace
 
-StageResult compareElementPairing(const std::vector<KernelSnapshot> &Before,
-                                  const std::vector<KernelSnapshot> &After,
-                                  const std::set<std::pair<std::string, std::string>> &Arrays) {
+StageResult checkLdsFootprint(const std::vector<KernelSnapshot> &Before,
+                              const std::vector<KernelSnapshot> &After,
+                              const KernelArrays &Rewritten, frontend::Target Target,
+                              std::optional<uint64_t> DynamicBytes) {
   StageResult S;
-  S.name = "lds-pairing";
-  unsigned Compared = 0, Unsampled = 0;
-  for (const KernelSnapshot &Old : Before) {
-    const KernelSnapshot *New = findKernel(After, Old.kernel);
+  S.name = "lds-footprint";
+  S.status = StageStatus::Passed;
+  const unsigned Capacity = frontend::targetInfo(Target).ldsBytesPerBlock;
+  std::set<std::string> Kernels;
+  unsigned Accesses = 0;
+  for (const auto &[Kernel, Array] : Rewritten) {
+    const KernelSnapshot *New = findKernel(After, Kernel);
     if (!New)
       continue;
-    for (const auto &[Kernel, Array] : Arrays) {
-      if (Kernel != Old.kernel)
-        continue;
-      std::vector<const LdsAccessRating *> A, B;
-      for (const LdsAccessRating &R : Old.accesses)
-        if (R.array == Array)
-          A.push_back(&R);
-      for (const LdsAccessRating &R : New->accesses)
-        if (R.array == Array)
-          B.push_back(&R);
-      if (A.size() != B.size()) {
-        S.status = StageStatus::Failed;
-        S.evidence.push_back(Kernel + ": '" + Array + "' has " + std::to_string(A.size()) +
-                             " accesses before and " + std::to_string(B.size()) + " after");
-        continue;
-      }
-      // Element before -> element after (and back) must be a function both ways.
-      std::map<int64_t, std::pair<int64_t, Point>> Forward, Backward;
-      auto Mismatch = [&](const Point &P, const Point &Q, const std::string &How) {
-        S.status = StageStatus::Failed;
-        S.evidence.push_back(Kernel + ": thread " + threadText(P.thread, Old.blockDim) + " at " +
-                             P.access->text + " (" + std::to_string(P.access->location.line) +
-                             ") and thread " + threadText(Q.thread, Old.blockDim) + " at " +
-                             Q.access->text + " (" + std::to_string(Q.access->location.line) +
-                             ") " + How);
-      };
-      for (size_t I = 0; I < A.size() && S.evidence.empty(); ++I) {
-        if (A[I]->sampledElements.empty() ||
-            A[I]->sampledElements.size() != B[I]->sampledElements.size()) {
-          ++Unsampled;
-          continue;
-        }
-        ++Compared;
-        for (unsigned T = 0; T < A[I]->sampledElements.size() && S.evidence.empty(); ++T) {
-          int64_t E0 = A[I]->sampledElements[T], E1 = B[I]->sampledElements[T];
-          Point P{A[I], T};
-          if ((E0 == LdsAccessRating::NotExecuted) != (E1 == LdsAccessRating::NotExecuted)) {
-            Mismatch(P, P, "runs before the rewrite but not after, or the reverse");
-            break;
-          }
-          if (E0 == LdsAccessRating::NotExecuted)
-            continue;
-          auto [F, NewF] = Forward.try_emplace(E0, E1, P);
-          if (!NewF && F->second.first != E1)
-            Mismatch(F->second.second, P,
-                     "meet at element " + std::to_string(E0) +
-                         " before the rewrite but at elements " + std::to_string(F->second.first) +
-                         " and " + std::to_string(E1) + " after");
-          auto [Bk, NewB] = Backward.try_emplace(E1, E0, P);
-          if (!NewB && Bk->second.first != E0 && S.evidence.empty())
-            Mismatch(Bk->second.second, P,
-                     "touch different elements (" + std::to_string(Bk->second.first) + " and " +
-                         std::to_string(E0) + ") before the rewrite but the same element " +
-                         std::to_string(E1) + " after");
-        }
-      }
-    }
+    checkAlignment(*New, Array, S, Accesses);
+    const KernelSnapshot *Old = findKernel(Before, Kernel);
+    if (Old && Kernels.insert(Kernel).second)
+      checkCapacity(*Old, *New, Capacity, DynamicBytes, S);
   }
-  if (S.status == StageStatus::Failed) {
-    S.message = "the rewrite changes which accesses meet at one element";
-    return S;
-  }
-  if (Compared == 0) {
-    S.message = "no access could be sampled (addresses depend on parameters)";
-    return S;
-  }
-  S.status = StageStatus::Passed;
-  unsigned Dims[3] = {1, 1, 1};
-  if (!Before.empty())
-    std::copy(Before.front().blockDim, Before.front().blockDim + 3, Dims);
-  S.message = std::to_string(Compared) + " accesses meet at the same elements before and after" +
-              " (block 0 of (" + std::to_string(Dims[0]) + "," + std::to_string(Dims[1]) + "," +
-              std::to_string(Dims[2]) + "), first loop iterations" +
-              (Unsampled ? ", " + std::to_string(Unsampled) + " not sampled" : std::string()) + ")";
+  S.message = S.status == StageStatus::Passed
+                  ? "shared memory within " + std::to_string(Capacity) + " B (static + dynamic); " +
+                        std::to_string(Accesses) +
+                        " accesses of rewritten arrays, each one whole element (aligned to it)"
+                  : "the rewritten kernel's shared memory does not fit, or a vector access's "
+                    "alignment is not proven";
   return S;
 }
 

@@ -1,6 +1,7 @@
 #include "ave/rewriters/EditRange.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
@@ -27,6 +28,50 @@ EditRange fileRangeForEdit(const clang::ASTContext &Ctx, clang::SourceRange Toke
   }
   Out.range = Range;
   return Out;
+}
+
+namespace {
+
+// Finds an expression that starts at the same spelled token as the target
+// but in another expansion (another use of the same macro argument).
+class OtherExpansionFinder : public clang::RecursiveASTVisitor<OtherExpansionFinder> {
+public:
+  OtherExpansionFinder(const clang::SourceManager &SM, clang::SourceLocation Target)
+      : SM(SM), Target(Target), Spelling(SM.getSpellingLoc(Target)) {}
+  bool VisitExpr(clang::Expr *E) {
+    clang::SourceLocation Begin = E->getBeginLoc();
+    if (Begin.isMacroID() && Begin != Target && SM.getSpellingLoc(Begin) == Spelling) {
+      found = Begin;
+      return false;
+    }
+    return true;
+  }
+  clang::SourceLocation found;
+
+private:
+  const clang::SourceManager &SM;
+  clang::SourceLocation Target, Spelling;
+};
+
+} // namespace
+
+std::string macroArgumentRefusal(const clang::ASTContext &Ctx, const clang::Stmt &Scope,
+                                 const clang::Expr &Target) {
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  clang::SourceLocation Begin = Target.getBeginLoc();
+  if (!Begin.isMacroID() || !SM.isMacroArgExpansion(Begin))
+    return "";
+  OtherExpansionFinder Finder(SM, Begin);
+  Finder.TraverseStmt(const_cast<clang::Stmt *>(&Scope));
+  if (Finder.found.isInvalid())
+    return "";
+  llvm::StringRef Macro = clang::Lexer::getImmediateMacroName(Begin, SM, Ctx.getLangOpts());
+  clang::PresumedLoc Other = SM.getPresumedLoc(SM.getExpansionLoc(Finder.found));
+  return "the edit is in an argument of macro '" + Macro.str() +
+         "' that the macro also uses elsewhere" +
+         (Other.isValid() ? " (expanded again at line " + std::to_string(Other.getLine()) + ")"
+                          : std::string()) +
+         ", so editing it would change that use too";
 }
 
 std::string sourceText(const clang::ASTContext &Ctx, clang::CharSourceRange Range) {

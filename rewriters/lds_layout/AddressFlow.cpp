@@ -54,6 +54,34 @@ bool isBuiltinAddressOf(const clang::CallExpr &Call) {
   return F && F->getName() == "addressof";
 }
 
+// Bytes of the pointee of an explicit cast to a pointer or reference type
+// that is wider than `From` (the vector idiom), 0 otherwise.
+unsigned widerPointeeBytes(const clang::ExplicitCastExpr &Cast, clang::QualType From,
+                           const clang::ASTContext &Ctx) {
+  clang::QualType To = Cast.getTypeAsWritten();
+  if (!To->isReferenceType() && !To->isPointerType())
+    return 0;
+  clang::QualType Pointee = To->getPointeeType();
+  if (Pointee->isIncompleteType() || Pointee->isDependentType() || From->isArrayType() ||
+      From->isIncompleteType() || From->isDependentType() ||
+      Ctx.getTypeSize(Pointee) <= Ctx.getTypeSize(From))
+    return 0;
+  return unsigned(Ctx.getTypeSizeInChars(Pointee).getQuantity());
+}
+
+// The cast `&e` flows into, through parentheses and implicit casts.
+const clang::ExplicitCastExpr *castOfAddress(clang::ASTContext &Ctx, const clang::Expr &AddrOf) {
+  const clang::Expr *Node = &AddrOf;
+  while (true) {
+    Parent P = parentOf(Ctx, *Node);
+    if (P.stmt && llvm::isa<clang::ParenExpr, clang::ImplicitCastExpr>(P.stmt)) {
+      Node = llvm::cast<clang::Expr>(P.stmt);
+      continue;
+    }
+    return llvm::dyn_cast_or_null<clang::ExplicitCastExpr>(P.stmt);
+  }
+}
+
 // A cast that gives the same storage another type: the vector idiom when
 // the new type is wider than one element.
 std::string castEscape(const clang::ExplicitCastExpr &Cast, const std::string &Of,
@@ -245,6 +273,23 @@ Step stepFromElement(const Parent &P, const clang::Expr *&Node, ElementUse &Out)
   return Step::Done; // a statement: the value is discarded
 }
 
+// A vector access of the element: a cast of it to a wider reference, or of
+// its address to a wider pointer.
+void noteVectorWidth(clang::ASTContext &Ctx, const Parent &P, const clang::Expr &Element,
+                     ElementUse &Out) {
+  if (const auto *Cast = llvm::dyn_cast_or_null<clang::ExplicitCastExpr>(P.stmt)) {
+    Out.vectorBytes = widerPointeeBytes(*Cast, Element.getType(), Ctx);
+    return;
+  }
+  const auto *U = llvm::dyn_cast_or_null<clang::UnaryOperator>(P.stmt);
+  if (!U || U->getOpcode() != clang::UO_AddrOf)
+    return;
+  if (const clang::ExplicitCastExpr *Cast = castOfAddress(Ctx, *U))
+    Out.vectorBytes = widerPointeeBytes(*Cast, Element.getType(), Ctx);
+  if (Out.vectorBytes)
+    Out.escape += " (a " + std::to_string(Out.vectorBytes) + "-byte vector access)";
+}
+
 } // namespace
 
 ElementUse followUse(clang::ASTContext &Ctx, const clang::DeclRefExpr &Ref, unsigned Rank) {
@@ -265,9 +310,7 @@ ElementUse followUse(clang::ASTContext &Ctx, const clang::DeclRefExpr &Ref, unsi
       Out.escapeLocation = P.decl   ? P.decl->getLocation()
                            : P.stmt ? P.stmt->getBeginLoc()
                                     : Before->getBeginLoc();
-      if (const auto *U = llvm::dyn_cast_or_null<clang::UnaryOperator>(P.stmt);
-          U && U->getOpcode() == clang::UO_AddrOf && Before == Out.expr)
-        Out.escape += " (a vector or pointer access)";
+      noteVectorWidth(Ctx, P, *Before, Out);
       return Out;
     }
   }

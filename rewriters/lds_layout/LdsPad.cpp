@@ -46,7 +46,8 @@ public:
       : Info{Name,
              "pad the innermost extent of a __shared__ array (2-D/3-D, or 1-D indexed r * W + c)",
              {{"pad", "auto", "elements added to the innermost extent; auto: from the bank model"},
-              {"array", "", "the __shared__ array to pad; empty: every one in the kernel"}}} {}
+              {"array", "", "the __shared__ array to pad; empty: every one in the kernel"}},
+             /*reassociatesSums=*/false} {}
 
   const RewriterInfo &info() const override { return Info; }
 
@@ -132,6 +133,8 @@ private:
   bool addEdit(const clang::Expr *E, const std::string &NewText, const RewriteRequest &Request,
                RewriteResult &Result, Candidate &C) const {
     EditRange R = fileRangeForEdit(Request.context, E->getSourceRange());
+    if (R.ok())
+      R.refusal = macroArgumentRefusal(Request.context, *Request.kernel.getBody(), *E);
     if (!R.ok()) {
       addNotApplicable(Result, Request.context, E->getBeginLoc(),
                        std::string(Name) + ": " + R.refusal);

@@ -78,7 +78,19 @@ struct SwizzleSite {
   const clang::Expr *product = nullptr; // 1-D only
   bool flat = false;
   bool isWrite = false;
+  // The innermost subscript is spelled `c[t[r]]`: the new column is an
+  // operand of the subscript, not inside brackets, so it gets parentheses.
+  bool columnReversed = false;
 };
+
+// The mask repeats the row: a subscript with a side effect (`t[w++][c]`,
+// a call) would run twice, or unsequenced with the row's copy.
+const clang::Expr *sideEffectIndex(const clang::ASTContext &Ctx, const ArrayAccess &A) {
+  for (const clang::Expr *I : A.indices)
+    if (I->HasSideEffects(Ctx))
+      return I;
+  return nullptr;
+}
 
 class LdsSwizzleRewriter : public Rewriter {
 public:
@@ -87,7 +99,8 @@ public:
              "XOR-swizzle the column of every access of a __shared__ array: c -> c ^ f(r)",
              {{"f", "r % W", "the XOR mask as an expression in the row r (W: the row width)"},
               {"unit", "1", "granularity in elements (power of two): c ^ (f(r) * unit)"},
-              {"array", "", "the __shared__ array to swizzle; empty: every one in the kernel"}}} {}
+              {"array", "", "the __shared__ array to swizzle; empty: every one in the kernel"}},
+             /*reassociatesSums=*/false} {}
 
   const RewriterInfo &info() const override { return Info; }
 
@@ -152,30 +165,22 @@ private:
     const std::string Array = Uses.array->getNameAsString();
     std::optional<int64_t> Width;
     for (const ArrayAccess &A : Uses.accesses) {
+      if (const clang::Expr *Bad = sideEffectIndex(Request.context, A)) {
+        addNotApplicable(Result, Request.context, Bad->getBeginLoc(),
+                         "a subscript of '" + Array + "' has a side effect ('" +
+                             textOf(Bad, Request, Name, Result).value_or("?") +
+                             "'), which the XOR mask would repeat");
+        return std::nullopt;
+      }
       SwizzleSite S;
       S.isWrite = A.isWrite;
+      S.columnReversed = !A.reversed.empty() && A.reversed.back();
       if (A.indices.size() >= 2) {
         S.row = A.indices[A.indices.size() - 2];
         S.column = A.indices.back();
         Width = static_cast<int64_t>(Uses.extents.back());
-      } else {
-        FlatIndex F = decomposeFlatIndex(Request.context, A.indices[0]);
-        if (!F.ok()) {
-          addNotApplicable(Result, Request.context, A.expr->getBeginLoc(),
-                           "an access of the 1-D array '" + Array +
-                               "' is not rewritable: " + F.failure);
-          return std::nullopt;
-        }
-        if (Width && *Width != F.widthValue) {
-          addNotApplicable(Result, Request.context, A.expr->getBeginLoc(),
-                           "accesses of '" + Array + "' use different row widths");
-          return std::nullopt;
-        }
-        Width = F.widthValue;
-        S.row = F.row;
-        S.column = F.column;
-        S.product = F.product;
-        S.flat = true;
+      } else if (!flatSite(A, Request, Result, Array, Width, S)) {
+        return std::nullopt;
       }
       const auto *Xor = llvm::dyn_cast_or_null<clang::BinaryOperator>(
           S.column ? S.column->IgnoreParenImpCasts() : nullptr);
@@ -189,6 +194,29 @@ private:
     return Width;
   }
 
+  // A 1-D access `r * W + c`; false (with a note) for another form.
+  bool flatSite(const ArrayAccess &A, const RewriteRequest &Request, RewriteResult &Result,
+                const std::string &Array, std::optional<int64_t> &Width, SwizzleSite &S) const {
+    FlatIndex F = decomposeFlatIndex(Request.context, A.indices[0]);
+    if (!F.ok()) {
+      addNotApplicable(Result, Request.context, A.expr->getBeginLoc(),
+                       "an access of the 1-D array '" + Array +
+                           "' is not rewritable: " + F.failure);
+      return false;
+    }
+    if (Width && *Width != F.widthValue) {
+      addNotApplicable(Result, Request.context, A.expr->getBeginLoc(),
+                       "accesses of '" + Array + "' use different row widths");
+      return false;
+    }
+    Width = F.widthValue;
+    S.row = F.row;
+    S.column = F.column;
+    S.product = F.product;
+    S.flat = true;
+    return true;
+  }
+
   bool buildEdits(const std::vector<SwizzleSite> &Sites, const std::string &F, unsigned Unit,
                   const RewriteRequest &Request, RewriteResult &Result, Candidate &C) const {
     const bool WritesOnly = testing::injectedBug() == testing::InjectedBug::SwizzleWritesOnly;
@@ -198,19 +226,21 @@ private:
       std::optional<std::string> Row = textOf(S.row, Request, Name, Result);
       if (!Row)
         return false;
-      std::string Mask = maskFor(F, *Row, Unit);
+      std::string Mask = maskFor(F, parenthesized(S.row, *Row), Unit);
       const clang::Expr *Target = S.column ? S.column : S.product;
       std::optional<std::string> Old = textOf(Target, Request, Name, Result);
       if (!Old)
         return false;
       std::string New;
       if (!S.column)
-        New = *Old + " + " + Mask; // c == 0: 0 ^ m == m
-      else if (S.flat)
+        New = "(" + *Old + " + " + Mask + ")"; // c == 0: 0 ^ m == m
+      else if (S.flat || S.columnReversed)
         New = "(" + parenthesized(S.column, *Old) + " ^ " + Mask + ")";
       else
         New = parenthesized(S.column, *Old) + " ^ " + Mask;
       EditRange R = fileRangeForEdit(Request.context, Target->getSourceRange());
+      if (R.ok())
+        R.refusal = macroArgumentRefusal(Request.context, *Request.kernel.getBody(), *Target);
       if (!R.ok()) {
         addNotApplicable(Result, Request.context, Target->getBeginLoc(),
                          std::string(Name) + ": " + R.refusal);
@@ -239,7 +269,7 @@ private:
       }
       const std::string &Row = A.indices[A.indices.size() - 2];
       const std::string &Col = A.indices.back();
-      std::string Mask = maskFor(F, Row, Unit);
+      std::string Mask = maskFor(F, isSimple(Row) ? Row : "(" + Row + ")", Unit);
       std::string New = (isSimple(Col) ? Col : "(" + Col + ")") + " ^ " + Mask;
       if (llvm::Error Err =
               C.replacements.add(replaceRange(Request.context, A.ranges.back(), New))) {
@@ -251,8 +281,10 @@ private:
     return true;
   }
 
+  // `Row` is already safe to splice (a primary expression or parenthesised).
+  // `Row` is safe to splice already: a primary expression or parenthesised.
   static std::string maskFor(const std::string &F, const std::string &Row, unsigned Unit) {
-    std::string Mask = instantiate(F, isSimple(Row) ? Row : "(" + Row + ")");
+    std::string Mask = instantiate(F, Row);
     if (!isSimple(Mask))
       Mask = "(" + Mask + ")";
     if (Unit != 1)

@@ -180,7 +180,7 @@ SharedArrayUses collectSharedArrayUses(clang::ASTContext &Ctx, const clang::Func
       break;
     ElementUse Use = followUse(Ctx, *Ref, Rank);
     if (!Use.ok()) {
-      Out.unfollowed.push_back({Use.escapeLocation, Use.escape});
+      Out.unfollowed.push_back({Use.escapeLocation, Use.escape, Use.vectorBytes});
       continue;
     }
     ArrayAccess Access;

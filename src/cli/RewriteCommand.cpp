@@ -13,6 +13,8 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
+
 namespace ave::cli {
 
 namespace {
@@ -31,6 +33,12 @@ struct RewriteOptions {
   std::string testCommand, benchCommand;
   unsigned z3TimeoutMs = 10000;
   std::string injectBug;
+  bool allowUnproven = false;
+  std::optional<uint64_t> dynamicLds;
+  bool noExecute = false;
+  bool requireExecution = false;
+  bool noCompile = false;
+  bool keepGoing = false;
 };
 
 void printRewriterList(bool Json) {
@@ -78,13 +86,21 @@ int runRewrite(const GlobalOptions &G, const RewriteOptions &O) {
   }
   if (O.injectBug == "swizzle-writes-only")
     rw::testing::injectBug(rw::testing::InjectedBug::SwizzleWritesOnly);
+  else if (O.injectBug == "accept-escapes")
+    rw::testing::injectBug(rw::testing::InjectedBug::AcceptEscapes);
 
   agent::PipelineOptions P;
   P.args = G.frontend.args;
   P.buildDir = G.frontend.buildDir;
   P.kernel = O.kernel;
   P.verify = !O.noVerify;
-  P.compileNvidia = !O.noNvcc;
+  P.compileNvidia = !O.noNvcc && !O.noCompile;
+  P.compileAmd = !O.noCompile;
+  P.allowUnproven = O.allowUnproven;
+  P.dynamicLdsBytes = O.dynamicLds;
+  P.execute = !O.noExecute;
+  P.requireExecution = O.requireExecution;
+  P.keepGoing = O.keepGoing;
   P.hipOnCudaIncludeDir = agent::defaultHipOnCudaIncludeDir();
   P.testCommand = O.testCommand;
   P.benchCommand = O.benchCommand;
@@ -150,9 +166,22 @@ void registerRewriteCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Se
                   "Shell command run last on the patched copy ($AVE_PATCHED_FILE)");
   Cmd->add_option("--z3-timeout-ms", O->z3TimeoutMs, "Per-query solver timeout")
       ->capture_default_str();
+  Cmd->add_flag("--allow-unproven", O->allowUnproven,
+                "Accept a rewrite of a kernel whose original has unproven obligations (the "
+                "report marks it)");
+  Cmd->add_option("--dynamic-lds", O->dynamicLds,
+                  "Bytes of dynamic shared memory the kernel is launched with (for the capacity "
+                  "check when no launch in the file says)");
+  Cmd->add_flag("--no-execute", O->noExecute,
+                "Skip the execution stage (original and patched kernel on the CPU executor)");
+  Cmd->add_flag("--require-execution", O->requireExecution,
+                "Fail the execution stage when a rewritten kernel cannot be executed");
+  Cmd->add_flag("--no-compile", O->noCompile, "Skip the gfx942 and sm_90 compile stages");
+  Cmd->add_flag("--keep-going", O->keepGoing,
+                "Run every stage even after one failed (per-kernel results)");
   // Test-only: proves the pipeline rejects a rewrite that breaks the data flow.
   Cmd->add_option("--inject-bug", O->injectBug)
-      ->check(CLI::IsMember({"swizzle-writes-only"}))
+      ->check(CLI::IsMember({"swizzle-writes-only", "accept-escapes"}))
       ->group("");
   Cmd->callback([&G, &Selected, O] { Selected = [&G, O] { return runRewrite(G, *O); }; });
 }

@@ -15,3 +15,6 @@ config.substitutions.append(("%ave", os.path.join(config.ave_binary_dir, "ave-re
 config.substitutions.append(("%testdata", os.path.join(config.ave_source_dir, "testdata")))
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%jsoncheck", config.python + " " + os.path.join(config.test_source_root, "jsoncheck.py")))
+# The rewrite pipeline's execution stage keeps prepared CPU bundles here, so
+# the tests share them (and the executor's runtime object) across runs.
+config.environment["AVE_REWRITE_CACHE_DIR"] = os.path.join(config.ave_binary_dir, "ave-cache")

@@ -165,3 +165,33 @@ template __global__ void k<32>(float *);
 
 } // namespace
 } // namespace ave::rw::test
+
+namespace ave::rw::test {
+namespace {
+
+TEST(LdsPad, MacroArgumentUsedTwiceIsRefused) {
+  SnippetRewrite R = rewriteSnippet(R"(#define SQUARE(name, n) __shared__ float name[n][n]
+#define AT(r, w, c) s[r * w + c] = w
+__global__ void k(float *out) {
+  SQUARE(t, 32);
+  t[threadIdx.y][threadIdx.x] = 1.0f;
+  out[0] = t[threadIdx.x][threadIdx.y];
+}
+__global__ void flat(float *out) {
+  __shared__ float s[32 * 32];
+  AT(threadIdx.y, 32, threadIdx.x);
+  out[0] = s[threadIdx.x * 32 + threadIdx.y];
+}
+)",
+                                    "lds-pad", {{"pad", "1"}});
+  EXPECT_TRUE(R.candidates.empty()) << R.patched;
+  EXPECT_TRUE(anyNoteContains(R, "8:13: not applicable: lds-pad: the edit is in an argument of "
+                                 "macro 'SQUARE' that the macro also uses elsewhere"))
+      << (R.notes.empty() ? "" : R.notes[0]);
+  EXPECT_TRUE(anyNoteContains(R, "14:19: not applicable: lds-pad: the edit is in an argument of "
+                                 "macro 'AT'"))
+      << (R.notes.size() < 2 ? "" : R.notes[1]);
+}
+
+} // namespace
+} // namespace ave::rw::test

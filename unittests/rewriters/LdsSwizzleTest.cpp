@@ -125,3 +125,106 @@ TEST(RewriteSpecs, ParsesNamesAndParameters) {
 
 } // namespace
 } // namespace ave::rw::test
+
+namespace ave::rw::test {
+namespace {
+
+// The smaller rewriter bugs of issue 22, each with its twin.
+TEST(LdsSwizzle, ReversedSubscriptIsParenthesised) {
+  SnippetRewrite R = rewriteSnippet(R"(__global__ void k(float *out) {
+  __shared__ float tile[32][32];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  tile[ty][tx] = 1.0f;
+  out[0] = ty[tile[tx]] + (tx + 1)[tile[ty]];
+}
+)",
+                                    "lds-swizzle", {{"f", "r"}});
+  ASSERT_EQ(R.candidates.size(), 1u) << (R.notes.empty() ? "" : R.notes[0]);
+  EXPECT_NE(R.patched.find("out[0] = (ty ^ tx)[tile[tx]] + ((tx + 1) ^ ty)[tile[ty]];"),
+            std::string::npos)
+      << R.patched;
+}
+
+TEST(LdsSwizzle, SideEffectInASubscriptIsRefused) {
+  SnippetRewrite R = rewriteSnippet(R"(__attribute__((device)) int next(int &w) { return w++; }
+__global__ void k(float *out) {
+  __shared__ float tile[32][32];
+  int w = threadIdx.y;
+  tile[w++][threadIdx.x] = 1.0f;
+  out[0] = tile[threadIdx.x][threadIdx.y];
+}
+__global__ void call(float *out) {
+  __shared__ float tile[32][32];
+  int w = threadIdx.y;
+  tile[threadIdx.y][threadIdx.x] = 1.0f;
+  out[0] = tile[threadIdx.x][next(w)];
+}
+)",
+                                    "lds-swizzle");
+  EXPECT_TRUE(R.candidates.empty()) << R.patched;
+  EXPECT_TRUE(anyNoteContains(
+      R, "9:8: not applicable: a subscript of 'tile' has a side effect ('w++'), which the XOR "
+         "mask would repeat"));
+  EXPECT_TRUE(anyNoteContains(R, "16:30: not applicable: a subscript of 'tile' has a side effect "
+                                 "('next(w)')"));
+  // Padding leaves the accesses as they are: nothing is repeated.
+  SnippetRewrite Pad = rewriteSnippet(R"(__global__ void k(float *out) {
+  __shared__ float tile[32][32];
+  int w = threadIdx.y;
+  tile[w++][threadIdx.x] = 1.0f;
+  out[0] = tile[threadIdx.x][threadIdx.y];
+}
+)",
+                                      "lds-pad", {{"pad", "1"}});
+  EXPECT_EQ(Pad.candidates.size(), 1u);
+}
+
+TEST(LdsSwizzle, MacroArgumentUsedTwiceIsRefusedAndUsedOnceIsEdited) {
+  SnippetRewrite R = rewriteSnippet(R"(#define STORE(r, c) tile[r][c] = in[(r) * 32 + (c)]
+#define LOAD(r, c) tile[r][c]
+__global__ void k(const float *in, float *out) {
+  __shared__ float tile[32][32];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  STORE(ty, tx);
+  out[0] = LOAD(tx, ty);
+}
+)",
+                                    "lds-swizzle", {{"f", "r"}});
+  EXPECT_TRUE(R.candidates.empty()) << R.patched;
+  EXPECT_TRUE(anyNoteContains(R, "10:13: not applicable: lds-swizzle: the edit is in an argument "
+                                 "of macro 'STORE' that the macro also uses elsewhere"))
+      << (R.notes.empty() ? "" : R.notes[0]);
+  SnippetRewrite Once = rewriteSnippet(R"(#define LOAD(r, c) tile[r][c]
+__global__ void k(const float *in, float *out) {
+  __shared__ float tile[32][32];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  LOAD(ty, tx) = in[ty * 32 + tx];
+  out[0] = LOAD(tx, ty + 0);
+}
+)",
+                                       "lds-swizzle", {{"f", "r"}});
+  ASSERT_EQ(Once.candidates.size(), 1u) << (Once.notes.empty() ? "" : Once.notes[0]);
+  EXPECT_NE(Once.patched.find("LOAD(ty, tx ^ ty) = in"), std::string::npos) << Once.patched;
+  EXPECT_NE(Once.patched.find("LOAD(tx, (ty + 0) ^ tx);"), std::string::npos) << Once.patched;
+}
+
+TEST(LdsSwizzle, MasksAndSplicedRowsAreParenthesised) {
+  SnippetRewrite R = rewriteSnippet(R"(__global__ void k(float *out, int b) {
+  __shared__ float s[32 * 32];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  s[(ty + b) * 32 + tx] = 1.0f;
+  out[0] = s[32 * (tx - b)] + (tx * 32 + ty)[s];
+}
+)",
+                                    "lds-swizzle", {{"f", "r & 7"}, {"unit", "2"}});
+  ASSERT_EQ(R.candidates.size(), 1u) << (R.notes.empty() ? "" : R.notes[0]);
+  EXPECT_NE(R.patched.find("s[(ty + b) * 32 + (tx ^ (((ty + b) & 7) * 2))] = 1.0f;"),
+            std::string::npos)
+      << R.patched;
+  EXPECT_NE(R.patched.find("s[(32 * (tx - b) + (((tx - b) & 7) * 2))]"), std::string::npos)
+      << R.patched;
+  EXPECT_NE(R.patched.find("(tx * 32 + (ty ^ ((tx & 7) * 2)))[s]"), std::string::npos) << R.patched;
+}
+
+} // namespace
+} // namespace ave::rw::test

@@ -108,17 +108,3 @@ __global__ void row_sizeof(TRANSPOSE_PARAMS) {
   const int width = int(sizeof(tile[0]) / sizeof(float));
   out[(blockIdx.x * 32 + ty) * R + blockIdx.y * 32 + tx] = tile[tx][ty % width];
 }
-
-// Inline asm that reads LDS by an address the AST does not show.
-__global__ void asm_lds(TRANSPOSE_PARAMS) {
-#pragma ave launch block(32, 32) grid(C / 32, R / 32)
-#pragma ave assume R % 32 == 0 && C % 32 == 0 && R >= 32 && C >= 32
-  __shared__ float tile[32][32];
-  int tx = threadIdx.x, ty = threadIdx.y;
-  tile[ty][tx] = in[(blockIdx.y * 32 + ty) * C + blockIdx.x * 32 + tx];
-  __syncthreads();
-  float v;
-  unsigned byte = unsigned(tx * 32 + ty) * 4u;
-  asm volatile("ds_read_b32 %0, %1" : "=v"(v) : "v"(byte));
-  out[(blockIdx.x * 32 + ty) * R + blockIdx.y * 32 + tx] = v;
-}

@@ -1,8 +1,11 @@
 // What the analysis says about each kernel of one parsed file, copied out as
 // plain data while the AST is alive: the obligations with their status, the
-// LDS accesses with their bank-conflict degree, and the shared-memory races.
-// The pipeline takes one snapshot of the original and one of the patched
-// text and compares them.
+// LDS accesses with their bank-conflict degree and their address terms, the
+// shared-memory races, and the kernel's LDS footprint. The pipeline takes one
+// snapshot of the original and one of the patched text and compares them.
+// Address terms are copied into one TermContext that both snapshots share
+// (SnapshotOptions::pairingTerms), so the lds-pairing stage can ask one
+// solver about the old and the new layout at once.
 #pragma once
 
 #include "ave/frontend/Diagnostics.h"
@@ -11,7 +14,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,7 +26,9 @@ class FunctionDecl;
 }
 namespace ave::inv {
 class KernelAnalysis;
-}
+class TermContext;
+class Term;
+} // namespace ave::inv
 
 namespace ave::agent {
 
@@ -33,26 +41,63 @@ struct ObligationOutcome {
   std::vector<frontend::DiagnosticNote> counterexample;
 };
 
+// One enclosing loop of an access, in the shared TermContext: its counter is
+// the symbol `loop<id>` and its facts bound it.
+struct PairingLoop {
+  unsigned id = 0;
+  const inv::Term *counter = nullptr;
+  std::vector<const inv::Term *> facts;
+};
+
+// An access's element index as a term over thread/block ids, parameters and
+// loop counters, in the shared TermContext. `address` is null when the
+// analysis could not follow it (`unfollowed` says why); guard conjuncts the
+// copy cannot express are left out (the proof then covers more executions).
+struct PairingAccess {
+  const inv::Term *address = nullptr;
+  std::string unfollowed;
+  std::vector<const inv::Term *> guard;
+  std::vector<PairingLoop> loops; // outermost first
+};
+
 struct LdsAccessRating {
   std::string array;
   std::string text; // the access as written, e.g. tile[tx][ty]
   ave::SourcePosition location;
   bool isWrite = false;
+  unsigned elementBytes = 4;
   std::optional<unsigned> conflictDegree; // nullopt: the bank model could not rate it
   std::string note;
-  // The element each thread of block 0 touches in the first iteration of
-  // every enclosing loop (NotExecuted where its guard is false); empty when
-  // the address depends on something other than thread/block ids and loop
-  // counters. Compared before/after a layout rewrite: which accesses meet
-  // at one element must not change.
-  std::vector<int64_t> sampledElements;
-  static constexpr int64_t NotExecuted = INT64_MIN;
+  PairingAccess pairing; // empty unless SnapshotOptions::pairingTerms
 };
 
+// Races and divergent barriers carry a key that names the accesses (by
+// their position among their array's accesses, which a layout rewrite keeps)
+// or the barrier (its position), so findings compare by identity.
 struct RaceOutcome {
   std::string array;
   std::string message;
   ave::SourcePosition location;
+  std::string key;
+};
+
+// An element access in the AST that the analysis did not log (a conditional
+// lvalue, code it did not reach): nothing it says covers that access.
+struct UnloggedAccess {
+  std::string text;
+  ave::SourcePosition location;
+};
+
+// A `__shared__` array the kernel declares.
+struct SharedArrayFootprint {
+  std::string name;
+  uint64_t elements = 0; // 0 for a dynamic (extern) or dependent array
+  uint64_t bytes = 0;
+  bool dynamic = false;
+  std::vector<UnloggedAccess> unlogged;
+  // Uses through a cast to a wider type (`reinterpret_cast<float2 &>(t[r][c])`):
+  // their alignment depends on the layout.
+  std::vector<UnloggedAccess> vectorAccesses;
 };
 
 struct KernelSnapshot {
@@ -64,16 +109,28 @@ struct KernelSnapshot {
   std::vector<LdsAccessRating> accesses; // program order
   std::vector<RaceOutcome> races;
   std::vector<RaceOutcome> divergentBarriers; // array: empty
+  std::set<std::string> raceSkipped;          // access keys the race check could not follow
   bool racesChecked = false;
   double analysisMillis = 0;
-  unsigned blockDim[3] = {1, 1, 1}; // the block the samples cover
+  std::vector<SharedArrayFootprint> sharedArrays;
+  uint64_t staticLdsBytes = 0;
+  // Dynamic shared memory: the largest constant size the file's launches of
+  // this kernel pass (nullopt: none is a constant, or the kernel has none).
+  bool dynamicLds = false;
+  std::optional<uint64_t> dynamicLdsBytes;
+  // The kernel's facts (thread bounds, assumptions, the launch shape) in the
+  // shared TermContext, for the pairing proof.
+  std::vector<const inv::Term *> pairingFacts;
   unsigned count(inv::SolverResult::Status S) const;
+  const SharedArrayFootprint *array(const std::string &Name) const;
 };
 
 struct SnapshotOptions {
   frontend::Target target = frontend::Target::Gfx942;
   unsigned z3TimeoutMs = 10000;
   std::string kernel; // empty: every kernel of the file
+  // Where the LDS address terms are copied to (null: not copied).
+  std::shared_ptr<inv::TermContext> pairingTerms;
 };
 
 // Called for each selected kernel while its analysis is alive (the rewriters

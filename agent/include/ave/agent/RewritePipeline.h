@@ -1,14 +1,27 @@
 // Verify before apply. A rewrite request becomes a patch in memory, and the
 // patch must pass every enabled stage before any file changes:
-//   parse       the patched text re-parses as HIP device code
-//   invariants  every obligation proven on the original is proven on the
-//               patched text (a counterexample rejects it)
-//   races-barriers  no LDS race or divergent barrier the original did not have
-//   compile-*   clang-19 for gfx942 (resources from the metadata, LDS within
-//               the target's capacity), nvcc for sm_90 when installed
-//   test, bench the user's --test-cmd / --bench-cmd
-// The first failing stage rejects the patch; later stages are not run. The
-// outcome keeps every stage's time, result and evidence for the report.
+//   parse        the patched text re-parses as HIP device code
+//   invariants   every obligation proven on the original is proven on the
+//                patched text (a counterexample rejects it); an obligation of
+//                a rewritten kernel unproven on the original refuses the
+//                rewrite unless allowUnproven (marked in the report)
+//   assumptions  an `assume` that depends on a rewritten array is proven as
+//                an assertion on the patched text
+//   lds-pairing  proven: each rewritten array pairs the same accesses at one
+//                element before and after, over all threads, blocks and
+//                iterations, in range
+//   races-barriers  no LDS race (by access pair) or divergent barrier the
+//                original did not have
+//   lds-footprint  static + dynamic LDS within capacity; no vector access of
+//                a rewritten array
+//   compile-*    clang-19 for gfx942 (resources from the metadata, LDS within
+//                the target's capacity), nvcc for sm_90 when installed
+//   execution    original and patched kernel on the CPU executor at two
+//                shapes, same seeded inputs, every tensor compared bit for bit
+//   test, bench  the user's --test-cmd / --bench-cmd
+// The first failing stage rejects the patch; later stages are not run
+// (unless keepGoing). The outcome keeps every stage's time, result and
+// evidence for the report.
 #pragma once
 
 #include "ave/agent/KernelSnapshot.h"
@@ -17,7 +30,10 @@
 #include "ave/rewriters/Registry.h"
 #include "nlohmann/json.hpp"
 
+#include <cstdint>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,6 +48,8 @@ struct StageResult {
   double millis = 0;
   std::string message;               // one line
   std::vector<std::string> evidence; // counterexample lines, compiler errors, output tail
+  // The kernels a failure is about (empty: the whole patch).
+  std::set<std::string> failedKernels;
   nlohmann::json data = nlohmann::json::object();
 };
 
@@ -49,6 +67,17 @@ struct PipelineOptions {
   std::string testCommand; // run by /bin/sh; $AVE_PATCHED_FILE names the patched copy
   std::string benchCommand;
   unsigned z3TimeoutMs = 10000;
+  // Accept a rewrite of a kernel whose original has unproven obligations
+  // (the report marks it).
+  bool allowUnproven = false;
+  // Dynamic shared memory a launch gives the kernel, when no launch in the
+  // file says (the capacity check needs it if a rewrite grows static LDS).
+  std::optional<uint64_t> dynamicLdsBytes;
+  bool execute = true;           // the execution stage
+  bool requireExecution = false; // a kernel that cannot be executed fails it
+  std::string executionCacheDir; // empty: the default cache directory
+  // Run every stage even after one failed (per-kernel verdicts).
+  bool keepGoing = false;
 };
 
 struct AppliedRewrite {
@@ -75,7 +104,10 @@ struct RewriteOutcome {
   std::vector<BankChange> banks;
   unsigned provenBefore = 0, provenAfter = 0;
   bool verified = false; // every enabled stage ran and passed
-  std::string error;     // input or usage error: nothing was attempted
+  // Per kernel that a rewrite changed: "accepted" or "rejected" (a failed
+  // stage about it or about the whole patch).
+  std::map<std::string, std::string> kernelResults;
+  std::string error; // input or usage error: nothing was attempted
   double totalMillis = 0;
   bool changed() const { return !diff.empty(); }
 };

@@ -40,6 +40,10 @@ struct RewriterInfo {
   std::string name; // as spelled in --apply
   std::string summary;
   std::vector<ParameterSpec> parameters;
+  // The rewrite changes the order of floating-point sums (register tiling,
+  // matrix cores): execution compares within the harness tolerance, not bit
+  // for bit.
+  bool reassociatesSums = false;
 };
 
 using ParameterValues = std::map<std::string, std::string>;

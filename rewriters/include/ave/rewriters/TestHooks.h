@@ -8,6 +8,7 @@ namespace ave::rw::testing {
 enum class InjectedBug {
   None,
   SwizzleWritesOnly, // lds-swizzle rewrites the stores but not the loads
+  AcceptEscapes,     // the layout rewriters ignore uses whose address escapes
 };
 
 void injectBug(InjectedBug Bug);

@@ -32,6 +32,9 @@ struct ElementUse {
   std::vector<bool> reversed;
   bool isWrite = false; // assigned, compound-assigned, ++/--
   bool isRead = false;
+  // An escape that is a vector access (a cast to a wider pointer or
+  // reference type): the bytes it covers. 0 for any other use.
+  unsigned vectorBytes = 0;
   // An escape: the construct that lets the address out, and where it is.
   std::string escape;
   clang::SourceLocation escapeLocation;

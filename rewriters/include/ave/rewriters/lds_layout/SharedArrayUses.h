@@ -44,6 +44,7 @@ struct AnnotationAccess {
 struct UnfollowedUse {
   clang::SourceLocation location;
   std::string why;
+  unsigned vectorBytes = 0; // a vector access through a cast (AddressFlow.h)
 };
 
 struct SharedArrayUses {

@@ -1,0 +1,60 @@
+// The execution stage (private to agent/): the original and the patched
+// kernel run on the CPU executor (runtime/include/ave/hip_on_cpu) at two
+// small shapes, one of them an odd multiple, with the same seeded inputs,
+// and every tensor they leave is compared bit for bit (or, for rewrites that
+// reassociate sums, within the harness's tolerance). It builds on the bench
+// bundle of `ave-rewrite harness` (harness/BundleGenerator.h): the bundle's
+// problem.h and launchers, plus a driver of its own that launches both
+// kernels instead of checking one against the einsum. One prepared bundle
+// directory per original kernel is kept in a cache, so after the first run
+// only the patched kernel's launcher is compiled again.
+#pragma once
+
+#include "VerificationStages.h"
+#include "ave/harness/BenchSpec.h"
+#include "ave/harness/ShapeBinding.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ave::agent::stages {
+
+// What the stage needs of one kernel of the original, read while its AST
+// was alive: the bench spec from its tags and launch pragma, or why there is
+// none (then the kernel cannot be executed).
+struct ExecutionSubject {
+  std::string kernel;
+  std::optional<harness::BenchSpec> spec;
+  std::string error;
+};
+
+struct ExecutionRequest {
+  std::string file; // the original's path (includes next to it resolve)
+  std::string original, patched;
+  std::vector<ExecutionSubject> subjects;
+  KernelArrays rewritten;
+  frontend::Target target = frontend::Target::Gfx942;
+  bool reassociates = false; // compare within the harness tolerance
+  bool required = false;     // a kernel that cannot be executed fails the stage
+  std::string cacheDir;      // empty: defaultExecutionCacheDir()
+};
+
+StageResult executeEquivalence(const ExecutionRequest &Request);
+
+// $AVE_REWRITE_CACHE_DIR, else $XDG_CACHE_HOME/ave-rewrite, else
+// $HOME/.cache/ave-rewrite, else a directory under the system temp dir.
+std::string defaultExecutionCacheDir();
+
+// Two shapes for the spec: the smallest of a few round sizes that meets its
+// `assume` facts, and the odd multiple the harness derives from it.
+struct ExecutionShapes {
+  harness::Shape given, odd;
+  std::string error;
+};
+ExecutionShapes chooseExecutionShapes(const harness::BenchSpec &Spec);
+
+// The driver that runs both kernels and compares them (ExecutionDriver.cpp).
+const std::string &equivalenceDriverSource();
+
+} // namespace ave::agent::stages
