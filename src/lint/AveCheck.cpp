@@ -6,6 +6,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 
 namespace ave::lint {
@@ -15,6 +16,12 @@ std::unique_ptr<UnitState> &currentUnit() {
   static std::unique_ptr<UnitState> Unit;
   return Unit;
 }
+
+// Owned by the unit's preprocessor: the unit's state goes when it does.
+class UnitEnd : public clang::PPCallbacks {
+public:
+  ~UnitEnd() override { currentUnit().reset(); }
+};
 } // namespace
 
 LintSettings &lintSettings() {
@@ -36,13 +43,12 @@ void noteKernel(const std::string &File, const std::string &Name, bool Annotated
   lintStats().kernels.push_back({File, Name, Annotated});
 }
 
-UnitState &UnitState::forPreprocessor(clang::Preprocessor &PP) {
+UnitState &UnitState::registerCheck(clang::Preprocessor &PP) {
   std::unique_ptr<UnitState> &Unit = currentUnit();
-  if (!Unit || Unit->PP != &PP) {
-    // A new translation unit: the previous one's ASTs are gone.
+  if (!Unit) {
     Unit = std::make_unique<UnitState>();
-    Unit->PP = &PP;
     Unit->Log = ann::installPragmaRecorder(PP);
+    PP.addPPCallbacks(std::make_unique<UnitEnd>());
   }
   return *Unit;
 }
@@ -95,7 +101,7 @@ inv::lds::SharedMemoryFindings &UnitState::shared(clang::ASTContext &Ctx, Kernel
 
 void AveKernelCheck::registerPPCallbacks(const clang::SourceManager &, clang::Preprocessor *PP,
                                          clang::Preprocessor *) {
-  UnitState::forPreprocessor(*PP);
+  UnitState::registerCheck(*PP);
 }
 
 void AveKernelCheck::registerMatchers(clang::ast_matchers::MatchFinder *Finder) {

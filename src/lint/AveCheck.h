@@ -26,10 +26,15 @@ struct KernelState {
   std::optional<inv::lds::SharedMemoryFindings> shared;
 };
 
-// One translation unit's kernels, created when its preprocessor is seen.
+// One translation unit's kernels. Made when the unit's first ave-* check
+// registers with its preprocessor, and destroyed with that preprocessor:
+// clang-tidy makes a new Preprocessor (and new checks) for every file, often
+// at the address of the previous one, so the state must not outlive it (it
+// once did, and the next file lost its `#pragma ave` lines).
 class UnitState {
 public:
-  static UnitState &forPreprocessor(clang::Preprocessor &PP);
+  // The current unit's state; a new one when PP starts a new unit.
+  static UnitState &registerCheck(clang::Preprocessor &PP);
   static UnitState *current();
 
   const ann::PragmaLog &pragmas() const { return *Log; }
@@ -39,7 +44,6 @@ public:
   inv::lds::SharedMemoryFindings &shared(clang::ASTContext &Ctx, KernelState &K);
 
 private:
-  const clang::Preprocessor *PP = nullptr;
   std::shared_ptr<ann::PragmaLog> Log;
   std::map<const clang::FunctionDecl *, std::unique_ptr<KernelState>> Kernels;
 };
