@@ -50,6 +50,7 @@ UnitState &UnitState::registerCheck(clang::Preprocessor &PP) {
     Unit->Log = ann::installPragmaRecorder(PP);
     PP.addPPCallbacks(std::make_unique<UnitEnd>());
   }
+  ++Unit->Checks;
   return *Unit;
 }
 
@@ -74,6 +75,12 @@ KernelState &UnitState::kernel(clang::ASTContext &Ctx, const clang::FunctionDecl
   Opts.waveSize = frontend::targetInfo(lintSettings().target).waveSize;
   K.analysis = std::make_unique<inv::KernelAnalysis>(Ctx, K.annotations, Opts);
   return K;
+}
+
+void UnitState::doneWith(const clang::FunctionDecl &Kernel) {
+  auto It = Kernels.find(&Kernel);
+  if (It != Kernels.end() && ++It->second->checksDone >= Checks)
+    Kernels.erase(It);
 }
 
 inv::KernelReport &UnitState::report(KernelState &K) {
@@ -118,6 +125,7 @@ void AveKernelCheck::check(const clang::ast_matchers::MatchFinder::MatchResult &
   if (!Kernel || !Unit || Kernel->isDependentContext() || !Kernel->getBody())
     return;
   checkKernel(*Result.Context, *Unit, Unit->kernel(*Result.Context, *Kernel));
+  Unit->doneWith(*Kernel);
 }
 
 void AveKernelCheck::noteAt(clang::SourceLocation Loc, llvm::StringRef Text) {

@@ -24,6 +24,7 @@ struct KernelState {
   std::unique_ptr<inv::KernelAnalysis> analysis; // null when annotations are malformed
   std::optional<inv::KernelReport> report;       // solved on first use
   std::optional<inv::lds::SharedMemoryFindings> shared;
+  unsigned checksDone = 0; // the unit's checks that have seen it
 };
 
 // One translation unit's kernels. Made when the unit's first ave-* check
@@ -33,7 +34,8 @@ struct KernelState {
 // once did, and the next file lost its `#pragma ave` lines).
 class UnitState {
 public:
-  // The current unit's state; a new one when PP starts a new unit.
+  // The current unit's state; a new one when PP starts a new unit. Each
+  // call is one more check of the unit (each registers once).
   static UnitState &registerCheck(clang::Preprocessor &PP);
   static UnitState *current();
 
@@ -42,9 +44,14 @@ public:
   KernelState &kernel(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel);
   inv::KernelReport &report(KernelState &K);
   inv::lds::SharedMemoryFindings &shared(clang::ASTContext &Ctx, KernelState &K);
+  // One check is done with Kernel: when every check of the unit is, its
+  // analysis (terms, solver, findings) is freed, so memory stays flat over
+  // a file with thousands of kernels.
+  void doneWith(const clang::FunctionDecl &Kernel);
 
 private:
   std::shared_ptr<ann::PragmaLog> Log;
+  unsigned Checks = 0;
   std::map<const clang::FunctionDecl *, std::unique_ptr<KernelState>> Kernels;
 };
 
