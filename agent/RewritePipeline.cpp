@@ -4,6 +4,7 @@
 #include "ave/agent/BankConflicts.h"
 #include "ave/agent/InMemoryParse.h"
 #include "ave/agent/UnifiedDiff.h"
+#include "ave/support/InterruptCleanup.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -161,31 +162,28 @@ std::string readWholeFile(const std::string &Path, std::string &Error) {
 }
 
 // The patched text on disk, beside nothing the user owns, for the compilers
-// and the user's commands.
+// and the user's commands. Both paths are removed when the copy goes, and
+// when the tool is interrupted (support/InterruptCleanup.h).
 struct PatchedCopy {
-  std::string dir, path;
-  ~PatchedCopy() {
-    if (!path.empty())
-      llvm::sys::fs::remove(path);
-    if (!dir.empty())
-      llvm::sys::fs::remove(dir);
-  }
+  support::TempPath dir, file; // destroyed in reverse: the file, then its folder
 };
 
 bool writePatchedCopy(const std::string &File, const std::string &Text, PatchedCopy &Copy) {
-  llvm::SmallString<128> Dir;
-  if (llvm::sys::fs::createUniqueDirectory("ave-rewrite", Dir))
+  Copy.dir = support::createTempDirectory("ave-rewrite");
+  if (Copy.dir.empty())
     return false;
-  Copy.dir = std::string(Dir);
-  llvm::SmallString<128> Path(Dir);
+  llvm::SmallString<128> Path(Copy.dir.path());
   llvm::sys::path::append(Path, llvm::sys::path::filename(File));
+  Copy.file = support::TempPath(std::string(Path));
   std::error_code EC;
   llvm::raw_fd_ostream OS(Path, EC);
   if (EC)
     return false;
   OS << Text;
-  Copy.path = std::string(Path);
-  return true;
+  OS.close();
+  bool Written = !OS.has_error();
+  OS.clear_error();
+  return Written;
 }
 
 void verify(const frontend::FileFlags &Flags, const std::vector<KernelSnapshot> &Before,
@@ -239,7 +237,7 @@ void verify(const frontend::FileFlags &Flags, const std::vector<KernelSnapshot> 
     return;
   }
   CompileInputs In;
-  In.sourcePath = Copy.path;
+  In.sourcePath = Copy.file.path();
   In.originalDir = std::string(llvm::sys::path::parent_path(Flags.file));
   In.flags = Flags.user;
   In.args = Opts.args;
@@ -262,9 +260,9 @@ void verify(const frontend::FileFlags &Flags, const std::vector<KernelSnapshot> 
     Add({"compile-sm_90", StageStatus::Skipped, 0, "disabled", {}, nlohmann::json::object()});
   else if (!Add(stages::compile(*Cuda, frontend::Target::Sm90)))
     return;
-  if (!Add(stages::runCommand("test", Opts.testCommand, Copy.path, File)))
+  if (!Add(stages::runCommand("test", Opts.testCommand, Copy.file.path(), File)))
     return;
-  Add(stages::runCommand("bench", Opts.benchCommand, Copy.path, File));
+  Add(stages::runCommand("bench", Opts.benchCommand, Copy.file.path(), File));
 }
 
 // Paths under the working directory are shown relative to it, so the diff
@@ -288,7 +286,7 @@ RewriteOutcome rewriteAndVerify(const std::string &File, const std::vector<rw::R
   auto Start = std::chrono::steady_clock::now();
   RewriteOutcome Outcome;
   Outcome.file = File;
-  Outcome.original = readWholeFile(File, Outcome.error);
+  Outcome.original = Opts.text ? *Opts.text : readWholeFile(File, Outcome.error);
   if (!Outcome.error.empty())
     return Outcome;
   frontend::CompileCommands Commands(Opts.buildDir);
@@ -321,36 +319,6 @@ RewriteOutcome rewriteAndVerify(const std::string &File, const std::vector<rw::R
   }
   Outcome.totalMillis = millisSince(Start);
   return Outcome;
-}
-
-std::string writeFileAtomically(const std::string &Path, const std::string &Text,
-                                const std::string &BackupPath) {
-  llvm::SmallString<256> Temp;
-  llvm::SmallString<256> Model(Path);
-  Model += ".ave-%%%%%%";
-  int FD = -1;
-  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Temp))
-    return "cannot create a temporary file beside " + Path + ": " + EC.message();
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Text;
-    OS.close();
-    if (OS.has_error()) {
-      OS.clear_error();
-      llvm::sys::fs::remove(Temp);
-      return "cannot write " + std::string(Temp);
-    }
-  }
-  if (!BackupPath.empty())
-    if (std::error_code EC = llvm::sys::fs::copy_file(Path, BackupPath)) {
-      llvm::sys::fs::remove(Temp);
-      return "cannot keep a backup at " + BackupPath + ": " + EC.message();
-    }
-  if (std::error_code EC = llvm::sys::fs::rename(Temp, Path)) {
-    llvm::sys::fs::remove(Temp);
-    return "cannot replace " + Path + ": " + EC.message();
-  }
-  return "";
 }
 
 } // namespace ave::agent
