@@ -42,11 +42,11 @@ ObligationOutcome outcomeOf(const clang::SourceManager &SM, const inv::Obligatio
   O.kind = inv::obligationKindName(R.obligation.kind);
   O.summary = R.obligation.summary;
   O.status = R.status;
-  O.location = frontend::toSourcePoint(SM, R.obligation.range.getBegin());
+  O.location = ave::positionOf(SM, R.obligation.range.getBegin());
   if (R.status == inv::SolverResult::Violated) {
     O.message = R.obligation.failure;
     for (const inv::CounterexampleLine &L : R.counterexample)
-      O.counterexample.push_back({frontend::toSourcePoint(SM, L.location), L.text});
+      O.counterexample.push_back({ave::positionOf(SM, L.location), L.text});
   } else if (R.status == inv::SolverResult::Unknown) {
     O.message = R.reason;
   }
@@ -105,26 +105,26 @@ std::vector<int64_t> sampleElements(inv::KernelAnalysis &A, const inv::LdsAccess
   return Out;
 }
 
-void checkRaces(inv::KernelAnalysis &Analysis, clang::ASTContext &Ctx, frontend::Target Target,
-                KernelSnapshot &Snap) {
-  inv::lds::SharedCheckOptions Opts;
-  Opts.waveSize = frontend::targetInfo(Target).waveSize;
-  Opts.lockstepWavefronts = Target != frontend::Target::Sm90;
+void checkRaces(inv::KernelAnalysis &Analysis, clang::ASTContext &Ctx,
+                const clang::FunctionDecl &Kernel, frontend::Target Target, KernelSnapshot &Snap) {
+  const frontend::TargetInfo &Info = frontend::targetInfo(Target);
+  inv::lds::SharedCheckOptions Opts =
+      inv::lds::sharedCheckOptions(Kernel, Ctx, Info.waveSize, Info.lockstepWavefronts);
   const clang::SourceManager &SM = Ctx.getSourceManager();
   for (const inv::lds::LdsRace &Race : inv::lds::findLdsRaces(Analysis, Ctx, Opts)) {
     RaceOutcome R;
     R.array = Race.second && Race.second->array ? Race.second->array->getNameAsString() : "";
-    R.location = frontend::toSourcePoint(SM, Race.second ? Race.second->range.getBegin()
-                                                         : clang::SourceLocation());
+    R.location =
+        ave::positionOf(SM, Race.second ? Race.second->range.getBegin() : clang::SourceLocation());
     R.message = "threads " + inv::lds::formatThread(Race.firstThread) + " and " +
                 inv::lds::formatThread(Race.secondThread) + " race on " + Race.elementText;
     Snap.races.push_back(std::move(R));
   }
-  for (const inv::lds::BarrierDivergence &B : inv::lds::findDivergentBarriers(Analysis)) {
+  for (const inv::lds::BarrierDivergence &B :
+       inv::lds::findDivergentBarriers(Analysis, Opts.launch)) {
     RaceOutcome R;
-    R.location =
-        frontend::toSourcePoint(SM, B.barrier && B.barrier->call ? B.barrier->call->getBeginLoc()
-                                                                 : clang::SourceLocation());
+    R.location = ave::positionOf(SM, B.barrier && B.barrier->call ? B.barrier->call->getBeginLoc()
+                                                                  : clang::SourceLocation());
     R.message = "barrier reached by thread " + inv::lds::formatThread(B.arrivingThread) +
                 " but not by " + inv::lds::formatThread(B.missingThread);
     Snap.divergentBarriers.push_back(std::move(R));
@@ -152,7 +152,7 @@ std::vector<KernelSnapshot> snapshotKernels(frontend::ParsedUnit &Unit, const Sn
     ann::KernelAnnotations A = ann::collectKernelAnnotations(Ctx, *K, Unit.pragmas);
     if (!A.errors.empty()) {
       for (const ann::AnnotationError &E : A.errors) {
-        frontend::SourcePoint P = frontend::toSourcePoint(SM, E.range.getBegin());
+        ave::SourcePosition P = ave::positionOf(SM, E.range.getBegin());
         Snap.annotationErrors.push_back(P.file + ":" + std::to_string(P.line) + ":" +
                                         std::to_string(P.column) + ": " + E.message);
       }
@@ -183,7 +183,7 @@ std::vector<KernelSnapshot> snapshotKernels(frontend::ParsedUnit &Unit, const Sn
       LdsAccessRating Rating;
       Rating.array = Access.array ? Access.array->getNameAsString() : "?";
       Rating.text = accessText(Ctx, Access);
-      Rating.location = frontend::toSourcePoint(SM, Access.range.getBegin());
+      Rating.location = ave::positionOf(SM, Access.range.getBegin());
       Rating.isWrite = Access.isWrite;
       AccessConflict C = accessConflictDegree(Analysis, Ctx, Access, Opts.target);
       Rating.conflictDegree = C.degree;
@@ -192,7 +192,7 @@ std::vector<KernelSnapshot> snapshotKernels(frontend::ParsedUnit &Unit, const Sn
         Rating.sampledElements = sampleElements(Analysis, Access, Snap.blockDim);
       Snap.accesses.push_back(std::move(Rating));
     }
-    checkRaces(Analysis, Ctx, Opts.target, Snap);
+    checkRaces(Analysis, Ctx, *K, Opts.target, Snap);
     if (Also)
       Also(*K, &Analysis);
     Out.push_back(std::move(Snap));

@@ -7,7 +7,7 @@ namespace ave::agent {
 
 namespace {
 
-std::string where(const frontend::SourcePoint &P) {
+std::string where(const ave::SourcePosition &P) {
   return P.valid() ? std::to_string(P.line) + ":" + std::to_string(P.column) : "?";
 }
 
@@ -23,7 +23,7 @@ std::string parametersText(const rw::ParameterValues &P) {
   return Out;
 }
 
-nlohmann::json pointJson(const frontend::SourcePoint &P) {
+nlohmann::json pointJson(const ave::SourcePosition &P) {
   if (!P.valid())
     return nullptr;
   return {{"file", P.file}, {"line", P.line}, {"column", P.column}};

@@ -19,7 +19,7 @@ double millisSince(std::chrono::steady_clock::time_point Start) {
 
 namespace {
 
-std::string where(const frontend::SourcePoint &P) {
+std::string where(const ave::SourcePosition &P) {
   if (!P.valid())
     return "";
   return P.file + ":" + std::to_string(P.line) + ":" + std::to_string(P.column);

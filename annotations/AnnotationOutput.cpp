@@ -1,5 +1,7 @@
 #include "ave/annotations/AnnotationOutput.h"
 
+#include "ave/support/SourcePosition.h"
+
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
@@ -7,24 +9,6 @@
 
 namespace ave::ann {
 namespace {
-
-struct Position {
-  std::string file;
-  unsigned line = 0, column = 0;
-};
-
-// File location: for a tag spec written as a macro argument (AVE_TAG("..."))
-// that is the string literal itself, not the macro use.
-Position positionOf(const clang::SourceManager &Sm, clang::SourceLocation Location) {
-  Position Position;
-  clang::PresumedLoc Presumed = Sm.getPresumedLoc(Sm.getFileLoc(Location));
-  if (Presumed.isValid()) {
-    Position.file = Presumed.getFilename();
-    Position.line = Presumed.getLine();
-    Position.column = Presumed.getColumn();
-  }
-  return Position;
-}
 
 nlohmann::json coordinatesJson(const TagSpec &Spec) {
   nlohmann::json Coordinates = nlohmann::json::array();
@@ -37,14 +21,14 @@ nlohmann::json coordinatesJson(const TagSpec &Spec) {
 
 nlohmann::json toJson(const KernelAnnotations &Annotations, const clang::SourceManager &Sm) {
   nlohmann::json Out;
-  Position Kernel = positionOf(Sm, Annotations.kernel->getLocation());
+  SourcePosition Kernel = ave::positionOf(Sm, Annotations.kernel->getLocation());
   Out["kernel"] = Annotations.kernel->getNameAsString();
   Out["file"] = Kernel.file;
   Out["line"] = Kernel.line;
   Out["col"] = Kernel.column;
   Out["tags"] = nlohmann::json::array();
   for (const BoundTag &Tag : Annotations.tags) {
-    Position At = positionOf(Sm, Tag.specRange.getBegin());
+    SourcePosition At = ave::positionOf(Sm, Tag.specRange.getBegin());
     Out["tags"].push_back({{"decl", Tag.decl->getNameAsString()},
                            {"declKind", taggedDeclKindName(Tag.declKind)},
                            {"tensor", Tag.spec.tensor},
@@ -56,21 +40,21 @@ nlohmann::json toJson(const KernelAnnotations &Annotations, const clang::SourceM
   }
   Out["pragmas"] = nlohmann::json::array();
   for (const BoundPragma &Pragma : Annotations.pragmas) {
-    Position At = positionOf(Sm, Pragma.location);
+    SourcePosition At = ave::positionOf(Sm, Pragma.location);
     nlohmann::json Item = {{"kind", pragmaKindName(Pragma.pragma.kind)},
                            {"text", printPragma(Pragma.pragma)},
                            {"line", At.line},
                            {"col", At.column},
                            {"kernelLevel", Pragma.kernelLevel}};
     if (Pragma.statement)
-      Item["statementLine"] = positionOf(Sm, Pragma.statement->getBeginLoc()).line;
+      Item["statementLine"] = ave::positionOf(Sm, Pragma.statement->getBeginLoc()).line;
     else
       Item["statementLine"] = nullptr;
     Out["pragmas"].push_back(std::move(Item));
   }
   Out["errors"] = nlohmann::json::array();
   for (const AnnotationError &Error : Annotations.errors) {
-    Position At = positionOf(Sm, Error.range.getBegin());
+    SourcePosition At = ave::positionOf(Sm, Error.range.getBegin());
     Out["errors"].push_back({{"message", Error.message}, {"line", At.line}, {"col", At.column}});
   }
   return Out;
@@ -78,11 +62,11 @@ nlohmann::json toJson(const KernelAnnotations &Annotations, const clang::SourceM
 
 void printText(llvm::raw_ostream &Out, const KernelAnnotations &Annotations,
                const clang::SourceManager &Sm) {
-  Position Kernel = positionOf(Sm, Annotations.kernel->getLocation());
+  SourcePosition Kernel = ave::positionOf(Sm, Annotations.kernel->getLocation());
   Out << "kernel " << Annotations.kernel->getNameAsString() << " (" << Kernel.file << ":"
       << Kernel.line << ":" << Kernel.column << ")\n";
   for (const BoundTag &Tag : Annotations.tags) {
-    Position At = positionOf(Sm, Tag.specRange.getBegin());
+    SourcePosition At = ave::positionOf(Sm, Tag.specRange.getBegin());
     Out << "  tag " << taggedDeclKindName(Tag.declKind) << " " << Tag.decl->getNameAsString()
         << ": " << printTagSpec(Tag.spec);
     if (!Tag.spec.layout)
@@ -90,18 +74,18 @@ void printText(llvm::raw_ostream &Out, const KernelAnnotations &Annotations,
     Out << "  [line " << At.line << "]\n";
   }
   for (const BoundPragma &Pragma : Annotations.pragmas) {
-    Position At = positionOf(Sm, Pragma.location);
+    SourcePosition At = ave::positionOf(Sm, Pragma.location);
     Out << "  pragma " << printPragma(Pragma.pragma) << "  [line " << At.line;
     if (Pragma.kernelLevel)
       Out << ", kernel-level";
     else if (Pragma.statement)
-      Out << ", before line " << positionOf(Sm, Pragma.statement->getBeginLoc()).line;
+      Out << ", before line " << ave::positionOf(Sm, Pragma.statement->getBeginLoc()).line;
     else
       Out << ", at end of block";
     Out << "]\n";
   }
   for (const AnnotationError &Error : Annotations.errors) {
-    Position At = positionOf(Sm, Error.range.getBegin());
+    SourcePosition At = ave::positionOf(Sm, Error.range.getBegin());
     Out << "  error " << At.line << ":" << At.column << ": " << Error.message << "\n";
   }
 }

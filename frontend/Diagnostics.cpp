@@ -21,29 +21,6 @@ const char *severityName(Severity S) {
   return "error";
 }
 
-SourcePoint toSourcePoint(const clang::SourceManager &SM, clang::SourceLocation Loc) {
-  SourcePoint P;
-  if (Loc.isInvalid())
-    return P;
-  clang::SourceLocation FileLoc = Loc;
-  if (Loc.isMacroID()) {
-    clang::SourceLocation Spelling = SM.getSpellingLoc(Loc);
-    // Text that came from a macro argument was written in the file; text of
-    // a macro body (or a _Pragma string) is shown at the expansion.
-    FileLoc =
-        SM.isWrittenInScratchSpace(Spelling) || !SM.getFileEntryRefForID(SM.getFileID(Spelling))
-            ? SM.getExpansionLoc(Loc)
-            : Spelling;
-  }
-  clang::PresumedLoc PLoc = SM.getPresumedLoc(FileLoc);
-  if (PLoc.isInvalid())
-    return P;
-  P.file = PLoc.getFilename();
-  P.line = PLoc.getLine();
-  P.column = PLoc.getColumn();
-  return P;
-}
-
 namespace {
 
 std::string lineText(const clang::SourceManager &SM, clang::SourceLocation Loc) {
@@ -71,14 +48,14 @@ Diagnostic makeDiagnostic(const clang::SourceManager &SM, clang::SourceRange Ran
   D.severity = S;
   D.check = std::move(Check);
   D.message = std::move(Message);
-  D.location = toSourcePoint(SM, Range.getBegin());
+  D.location = ave::positionOf(SM, Range.getBegin());
   if (!D.location.valid())
     return D;
   D.sourceLine =
       lineText(SM, Range.getBegin().isMacroID() && SM.isMacroArgExpansion(Range.getBegin())
                        ? SM.getSpellingLoc(Range.getBegin())
                        : Range.getBegin());
-  SourcePoint End = toSourcePoint(SM, Range.getEnd());
+  ave::SourcePosition End = ave::positionOf(SM, Range.getEnd());
   if (End.valid() && End.file == D.location.file && End.line == D.location.line &&
       End.column >= D.location.column)
     D.rangeLength = End.column - D.location.column;
@@ -108,14 +85,14 @@ void DiagnosticSink::sort() {
 
 namespace {
 
-void printLocation(llvm::raw_ostream &OS, const SourcePoint &P) {
+void printLocation(llvm::raw_ostream &OS, const ave::SourcePosition &P) {
   if (!P.valid())
     return;
   OS << P.file << ':' << P.line << ':' << P.column << ": ";
 }
 
-void printHeader(llvm::raw_ostream &OS, const SourcePoint &P, Severity S, llvm::StringRef Message,
-                 llvm::StringRef Check, bool Color) {
+void printHeader(llvm::raw_ostream &OS, const ave::SourcePosition &P, Severity S,
+                 llvm::StringRef Message, llvm::StringRef Check, bool Color) {
   if (Color)
     OS.changeColor(llvm::raw_ostream::SAVEDCOLOR, true);
   printLocation(OS, P);
@@ -167,7 +144,7 @@ void DiagnosticSink::printText(llvm::raw_ostream &OS, bool Color) const {
     printDiagnostic(OS, D, Color);
 }
 
-static nlohmann::json pointToJson(const SourcePoint &P) {
+static nlohmann::json pointToJson(const ave::SourcePosition &P) {
   if (!P.valid())
     return nullptr;
   return {{"file", P.file}, {"line", P.line}, {"column", P.column}};

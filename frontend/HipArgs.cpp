@@ -57,32 +57,18 @@ bool leftOut(const llvm::opt::Arg &A) {
   const llvm::opt::Option &O = A.getOption();
   if (O.matches(opts::OPT_W_Joined))
     return llvm::StringRef(A.getValue()).starts_with("error");
-  static constexpr unsigned Ids[] = {opts::OPT_INPUT,
-                                     opts::OPT_UNKNOWN,
-                                     opts::OPT__DASH_DASH,
-                                     opts::OPT_o,
-                                     opts::OPT_c,
-                                     opts::OPT_S,
-                                     opts::OPT_E,
-                                     opts::OPT_fsyntax_only,
-                                     opts::OPT_x,
-                                     opts::OPT_M_Group,
-                                     opts::OPT_offload_arch_EQ,
-                                     opts::OPT_no_offload_arch_EQ,
-                                     opts::OPT_cuda_device_only,
-                                     opts::OPT_cuda_host_only,
-                                     opts::OPT_offload_device_only,
-                                     opts::OPT_offload_host_only,
-                                     opts::OPT_nogpulib,
-                                     opts::OPT_w,
-                                     opts::OPT_resource_dir,
-                                     opts::OPT_resource_dir_EQ,
-                                     opts::OPT_fgpu_rdc,
-                                     opts::OPT_fno_gpu_rdc,
-                                     opts::OPT_Xarch_host,
-                                     opts::OPT_save_temps,
-                                     opts::OPT_save_temps_EQ,
-                                     opts::OPT_fcolor_diagnostics};
+  static constexpr unsigned Ids[] = {
+      opts::OPT_INPUT, opts::OPT_UNKNOWN, opts::OPT__DASH_DASH, opts::OPT_o, opts::OPT_c,
+      opts::OPT_S, opts::OPT_E, opts::OPT_fsyntax_only, opts::OPT_x, opts::OPT_M_Group,
+      opts::OPT_offload_arch_EQ, opts::OPT_no_offload_arch_EQ, opts::OPT_cuda_device_only,
+      opts::OPT_cuda_host_only, opts::OPT_offload_device_only, opts::OPT_offload_host_only,
+      opts::OPT_nogpulib, opts::OPT_w, opts::OPT_resource_dir, opts::OPT_resource_dir_EQ,
+      opts::OPT_fgpu_rdc, opts::OPT_fno_gpu_rdc, opts::OPT_Xarch_host, opts::OPT_save_temps,
+      opts::OPT_save_temps_EQ, opts::OPT_fcolor_diagnostics,
+      // A host build's precompiled header is for
+      // another target (CMake's -Xclang forms:
+      // hostPrecompiledHeader).
+      opts::OPT_include_pch, opts::OPT_fpch_instantiate_templates};
   for (unsigned Id : Ids)
     if (O.matches(Id))
       return true;
@@ -193,9 +179,19 @@ UserFlags readUserFlags(const std::vector<std::string> &CommandLine, const std::
   unsigned MissingIndex = 0, MissingCount = 0;
   llvm::opt::InputArgList Args = clang::driver::getDriverOptTable().ParseArgs(
       Argv, MissingIndex, MissingCount, llvm::opt::Visibility(opts::ClangOption));
+  bool SkipXclangValue = false;
   for (const llvm::opt::Arg *A : Args) {
     if (leftOut(*A))
       continue;
+    // CMake's `-Xclang -include-pch -Xclang <pch> -Xclang -include -Xclang
+    // <hxx>`: a host build's precompiled header, for another target.
+    if (A->getOption().matches(opts::OPT_Xclang)) {
+      llvm::StringRef V = A->getValue();
+      bool Skip = SkipXclangValue || V == "-include-pch" || V == "-include";
+      SkipXclangValue = !SkipXclangValue && Skip;
+      if (Skip)
+        continue;
+    }
     if (std::optional<SourceFlag> F = sourceFlag(*A, Flags.directory)) {
       renderForClang(*F, Flags.args);
       Flags.source.push_back(std::move(*F));

@@ -8,9 +8,9 @@ namespace {
 // analysis uses are the same. What differs (warp size, banks, capacity) is
 // carried here.
 constexpr TargetInfo Targets[] = {
-    {Target::Gfx942, "gfx942", "gfx942", 64, 32, 4, 64 * 1024},
-    {Target::Gfx90a, "gfx90a", "gfx90a", 64, 32, 4, 64 * 1024},
-    {Target::Sm90, "sm_90", "gfx942", 32, 32, 4, 228 * 1024},
+    {Target::Gfx942, "gfx942", "gfx942", 64, 32, 4, 64 * 1024, true},
+    {Target::Gfx90a, "gfx90a", "gfx90a", 64, 32, 4, 64 * 1024, true},
+    {Target::Sm90, "sm_90", "gfx942", 32, 32, 4, 228 * 1024, false},
 };
 } // namespace
 

@@ -67,8 +67,7 @@ std::string scalarsText(const std::vector<const Term *> &Symbols, const Assignme
 
 } // namespace
 
-DecodedCounterexample decodeCounterexample(const Obligation &O,
-                                           std::span<const Term *const> Query,
+DecodedCounterexample decodeCounterexample(const Obligation &O, std::span<const Term *const> Query,
                                            const Assignment &Values, const ThreadSymbols &Threads) {
   DecodedCounterexample Out;
   std::vector<const Term *> Symbols;

@@ -26,6 +26,12 @@ const char *obligationKindName(ObligationKind K) {
     return "reduction-injective";
   case ObligationKind::ReductionComplete:
     return "reduction-complete";
+  case ObligationKind::OutputStored:
+    return "output-stored";
+  case ObligationKind::SharedReadWritten:
+    return "lds-read-written";
+  case ObligationKind::Specification:
+    return "specification";
   }
   return "obligation";
 }
@@ -59,8 +65,9 @@ KernelAnalysis::KernelAnalysis(clang::ASTContext &Ctx, const ann::KernelAnnotati
     : Terms(std::make_unique<TermContext>()),
       Solver(std::make_unique<ObligationSolver>(*Terms, Opts.z3TimeoutMs)),
       Interp(std::make_unique<ProvenanceInterpreter>(Ctx, Annotations, *Terms, *Solver, Opts)),
-      KernelName(kernelDisplayName(*Annotations.kernel)) {
+      KernelName(kernelDisplayName(*Annotations.kernel)), TimeLimitMs(Opts.kernelTimeLimitMs) {
   auto Start = std::chrono::steady_clock::now();
+  Solver->setDeadline(Start + std::chrono::milliseconds(Opts.kernelTimeLimitMs));
   Interp->run();
   InterpretMillis =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();
@@ -87,6 +94,7 @@ KernelReport KernelAnalysis::solveObligations() {
   KernelReport Report;
   Report.kernel = KernelName;
   Report.notes = Interp->log().notes();
+  Report.solveMillis = Interp->askMillis(); // the interpretation's own questions
   ThreadSymbols Threads;
   for (unsigned D = 0; D < 3; ++D) {
     Threads.threadIdx[D] = Interp->symbols().tid[D];
@@ -94,6 +102,19 @@ KernelReport KernelAnalysis::solveObligations() {
   }
   for (Obligation &O : Interp->log().obligations()) {
     ObligationResult Result;
+    if (!O.specificationError.empty()) {
+      Result.status = SolverResult::Violated;
+      Result.reason = O.specificationError;
+      Result.obligation = O;
+      Report.results.push_back(std::move(Result));
+      continue;
+    }
+    double Spent =
+        InterpretMillis +
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();
+    if (O.unprovenReason.empty() && O.violation && Spent > TimeLimitMs)
+      O.unprovenReason = "the kernel's time limit (" + std::to_string(TimeLimitMs) +
+                         " ms, --time-limit-ms) ran out before this obligation was solved";
     if (!O.unprovenReason.empty() || !O.violation) {
       Result.status = SolverResult::Unknown;
       Result.reason = O.unprovenReason.empty() ? "nothing to check" : O.unprovenReason;
@@ -116,6 +137,10 @@ KernelReport KernelAnalysis::solveObligations() {
     if (R.status == SolverResult::Violated && !Solver->confirms(Terms->allOf(Query), R)) {
       Result.status = SolverResult::Unknown;
       Result.reason = "the solver's counterexample does not survive re-evaluation";
+    }
+    if (Result.status == SolverResult::Violated && !O.unconfirmedViolation.empty()) {
+      Result.status = SolverResult::Unknown;
+      Result.reason = O.unconfirmedViolation;
     }
     Result.obligation = O;
     if (Result.status == SolverResult::Violated) {

@@ -1,8 +1,8 @@
 #include "ave/invariants/Solver.h"
 
+#include "Z3Encoder.h"
 #include "ave/invariants/Counterexample.h"
 #include "ave/invariants/RangeSimplifier.h"
-#include "Z3Encoder.h"
 
 #include <chrono>
 #include <map>
@@ -149,6 +149,20 @@ SolverResult ObligationSolver::run(const Term *Violation, const std::vector<cons
       Result.reason = "obligation cannot be encoded: " + Why;
       return Finish();
     }
+    unsigned Budget = TimeoutMs;
+    if (Deadline) {
+      auto Left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      *Deadline - std::chrono::steady_clock::now())
+                      .count();
+      if (Left <= 0) {
+        Result.reason = "the kernel's time limit ran out";
+        return Finish();
+      }
+      Budget = unsigned(std::min<long long>(Budget, Left));
+    }
+    z3::params Params(Backend.solver.ctx());
+    Params.set("timeout", Budget);
+    Backend.solver.set(Params);
     z3::expr Query = Backend.encoder.definedness(Violation) && Backend.encoder.condition(Violation);
     Backend.solver.push();
     Pushed = true;

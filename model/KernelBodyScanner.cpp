@@ -45,7 +45,7 @@ public:
     std::string Name = calleeName(Call);
     if (Name.empty())
       return true;
-    SourcePosition Where = positionOf(Ctx.getSourceManager(), Call->getBeginLoc());
+    SourcePosition Where = ave::positionOf(Ctx.getSourceManager(), Call->getBeginLoc());
     if (std::optional<SyncKind> Sync = classifySync(Name))
       Facts.barriers.push_back({Name, *Sync, Where, innermostLoop(), Call});
     else if (std::optional<IntrinsicKind> Kind = classifyIntrinsic(Name))
@@ -60,7 +60,7 @@ private:
     Loop L;
     L.kind = Kind;
     L.stmt = S;
-    L.location = positionOf(Ctx.getSourceManager(), S->getBeginLoc());
+    L.location = ave::positionOf(Ctx.getSourceManager(), S->getBeginLoc());
     L.depth = static_cast<unsigned>(OpenLoops.size());
     L.parent = innermostLoop();
     return L;

@@ -94,7 +94,7 @@ std::vector<KernelInstantiation> instantiationsOf(const ASTContext &Ctx,
     I.name = detail::functionName(Spec);
     I.decl = Spec;
     if (Spec->hasBody())
-      I.ldsBytes = detail::staticLdsBytes(detail::collectSharedArrays(Ctx, *Spec));
+      I.ldsBytes = staticLdsBytes(collectSharedArrays(Ctx, *Spec));
     Result.push_back(std::move(I));
   }
   return Result;
@@ -104,7 +104,7 @@ KernelModel describeKernel(const ASTContext &Ctx, const FunctionDecl &Kernel) {
   KernelModel K;
   K.name = Kernel.getQualifiedNameAsString();
   K.decl = &Kernel;
-  K.location = detail::positionOf(Ctx.getSourceManager(), Kernel.getLocation());
+  K.location = ave::positionOf(Ctx.getSourceManager(), Kernel.getLocation());
   if (const FunctionTemplateDecl *Template = Kernel.getDescribedFunctionTemplate()) {
     K.isTemplate = true;
     K.instantiations = instantiationsOf(Ctx, *Template);
@@ -114,8 +114,8 @@ KernelModel describeKernel(const ASTContext &Ctx, const FunctionDecl &Kernel) {
   K.launchBounds = launchBoundsOf(Ctx, Kernel);
   for (const ParmVarDecl *Param : Kernel.parameters())
     K.params.push_back(describeParam(Ctx, *Param));
-  K.sharedArrays = detail::collectSharedArrays(Ctx, Kernel);
-  K.ldsBytes = detail::staticLdsBytes(K.sharedArrays);
+  K.sharedArrays = collectSharedArrays(Ctx, Kernel);
+  K.ldsBytes = staticLdsBytes(K.sharedArrays);
   for (const SharedArray &Array : K.sharedArrays)
     K.dynamicLds |= Array.dynamic;
   detail::KernelBodyFacts Body = detail::scanKernelBody(Ctx, Kernel);

@@ -99,7 +99,7 @@ public:
     Site.form = isInsideHipLaunchMacro(SM, Ctx.getLangOpts(), Begin)
                     ? LaunchForm::HipLaunchKernelGGL
                     : LaunchForm::TripleChevron;
-    Site.location = detail::positionOf(SM, SM.getExpansionLoc(Begin));
+    Site.location = ave::positionOf(SM, SM.getExpansionLoc(Begin));
     if (const CallExpr *Config = Launch->getConfig()) {
       unsigned N = Config->getNumArgs();
       if (N > 0)

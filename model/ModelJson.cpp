@@ -14,6 +14,10 @@ using nlohmann::json;
 
 namespace {
 
+// The overloads below would hide the public ones (SourcePosition lives in
+// namespace ave, so argument-dependent lookup does not find them here).
+using ave::model::toJson;
+
 template <typename T> json orNull(const std::optional<T> &Value) {
   return Value ? json(*Value) : json(nullptr);
 }

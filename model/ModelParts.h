@@ -41,12 +41,4 @@ struct KernelBodyFacts {
 
 KernelBodyFacts scanKernelBody(const clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel);
 
-// `__shared__` variables declared in the kernel body, then those at
-// namespace scope that the body uses, each once.
-std::vector<SharedArray> collectSharedArrays(const clang::ASTContext &Ctx,
-                                             const clang::FunctionDecl &Kernel);
-
-// Static LDS bytes of the arrays; unset when a size is not known.
-std::optional<std::uint64_t> staticLdsBytes(const std::vector<SharedArray> &Arrays);
-
 } // namespace ave::model::detail

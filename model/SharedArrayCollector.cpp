@@ -4,6 +4,7 @@
 
 #include "ModelParts.h"
 #include "SourceFacts.h"
+#include "ave/model/ModelBuilder.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -23,7 +24,7 @@ SharedArray describeShared(const ASTContext &Ctx, const VarDecl &Var, SharedScop
   Array.name = Var.getNameAsString();
   Array.scope = Scope;
   Array.decl = &Var;
-  Array.location = positionOf(Ctx.getSourceManager(), Var.getLocation());
+  Array.location = ave::positionOf(Ctx.getSourceManager(), Var.getLocation());
 
   QualType Type = Var.getType();
   while (const ArrayType *AT = Ctx.getAsArrayType(Type)) {
@@ -91,8 +92,14 @@ private:
 
 } // namespace
 
+} // namespace ave::model::detail
+
+namespace ave::model {
+
+using namespace clang;
+
 std::vector<SharedArray> collectSharedArrays(const ASTContext &Ctx, const FunctionDecl &Kernel) {
-  SharedCollector Collector(Ctx);
+  detail::SharedCollector Collector(Ctx);
   if (Stmt *Body = Kernel.getBody())
     Collector.TraverseStmt(Body);
   return Collector.take();
@@ -110,4 +117,4 @@ std::optional<std::uint64_t> staticLdsBytes(const std::vector<SharedArray> &Arra
   return Total;
 }
 
-} // namespace ave::model::detail
+} // namespace ave::model

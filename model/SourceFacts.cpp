@@ -12,17 +12,6 @@ namespace ave::model::detail {
 
 using namespace clang;
 
-SourcePosition positionOf(const SourceManager &SM, SourceLocation Loc) {
-  if (Loc.isInvalid())
-    return {};
-  SourceLocation FileLoc =
-      SM.isMacroArgExpansion(Loc) ? SM.getSpellingLoc(Loc) : SM.getExpansionLoc(Loc);
-  PresumedLoc P = SM.getPresumedLoc(FileLoc);
-  if (P.isInvalid())
-    return {};
-  return {P.getFilename(), P.getLine(), P.getColumn()};
-}
-
 bool isUserCode(const SourceManager &SM, SourceLocation Loc) {
   if (Loc.isInvalid())
     return false;

@@ -18,9 +18,6 @@ class SourceManager;
 
 namespace ave::model::detail {
 
-// Macro arguments resolve to their spelling, macro bodies to the expansion.
-SourcePosition positionOf(const clang::SourceManager &SM, clang::SourceLocation Loc);
-
 // True for code the user wrote: the main file or a non-system include.
 bool isUserCode(const clang::SourceManager &SM, clang::SourceLocation Loc);
 

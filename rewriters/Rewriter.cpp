@@ -20,19 +20,6 @@ const char *keptObligationName(KeptObligationKind K) {
   return "invariant-proofs";
 }
 
-SourcePosition positionOf(const clang::SourceManager &SM, clang::SourceLocation Loc) {
-  SourcePosition P;
-  if (Loc.isInvalid())
-    return P;
-  clang::PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
-  if (PL.isInvalid())
-    return P;
-  P.file = PL.getFilename();
-  P.line = PL.getLine();
-  P.column = PL.getColumn();
-  return P;
-}
-
 ParameterValues withDefaults(const RewriterInfo &Info, const ParameterValues &Given) {
   ParameterValues Out;
   for (const ParameterSpec &P : Info.parameters) {

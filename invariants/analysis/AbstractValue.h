@@ -2,6 +2,7 @@
 // abstract (an integer term, a data value's provenance, a pointer, a private
 // array), and the lattice operations on them: equality and the join at a
 // control-flow merge. Internal to invariants/.
+// docs/analysis.md, "Values and provenance".
 #pragma once
 
 #include "ave/invariants/Provenance.h"

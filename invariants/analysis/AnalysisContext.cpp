@@ -21,8 +21,7 @@ int componentIndex(llvm::StringRef Name) {
 AnalysisContext::AnalysisContext(clang::ASTContext &Ast, const ann::KernelAnnotations &Annotations,
                                  TermContext &Terms, ObligationSolver &Solver,
                                  const AnalysisOptions &Opts)
-    : ast(Ast), annotations(Annotations), terms(Terms), solver(Solver), opts(Opts),
-      matcher(Terms) {
+    : ast(Ast), annotations(Annotations), terms(Terms), solver(Solver), opts(Opts), matcher(Terms) {
   for (unsigned D = 0; D < 3; ++D) {
     symbols.tid[D] = Terms.builtin(SymbolKind::ThreadIdx, D);
     symbols.bid[D] = Terms.builtin(SymbolKind::BlockIdx, D);
@@ -54,6 +53,7 @@ SolverResult AnalysisContext::ask(const char *Why, const Term *Query) {
   auto &[Count, Millis] = QueryCost[Why];
   ++Count;
   Millis += R.millis;
+  AskMillis += R.millis;
   return R;
 }
 

@@ -9,7 +9,6 @@
 #include "AnalysisLog.h"
 #include "FlowState.h"
 #include "LoopFrame.h"
-
 #include "ave/annotations/KernelAnnotations.h"
 #include "ave/invariants/KernelAnalysis.h"
 #include "ave/invariants/LayoutMatch.h"
@@ -65,6 +64,8 @@ public:
   // answered once per (hash-consed) query, its cost reported per kind
   // (AVE_PROFILE=1, or =queries for each slow one).
   SolverResult ask(const char *Why, const Term *Query);
+  // Solver time of every ask() so far (counted in the kernel's solver time).
+  double askMillis() const { return AskMillis; }
   AccumulatorId newAccumulator() { return AccumulatorId(++Accumulators); }
   // The copy of symbol S in one of two iterations (Which = 0, 1) of loop
   // LoopId: the same copies every time, so the same question is the same term.
@@ -89,12 +90,15 @@ public:
   std::vector<const Term *> kernelFacts;
   std::map<const clang::ValueDecl *, TensorInfo> tensors;
   std::set<std::string> inputNames, outputNames, contracted;
+  // Outputs a store reached, and those that received a non-constant value.
+  std::set<const clang::ValueDecl *> storedOutputs, outputsGivenValues;
   std::vector<LoopFrame> loops; // outermost first
   unsigned nextLoopId = 0;
   AnalysisLog log;
 
 private:
   unsigned Accumulators = 0;
+  double AskMillis = 0;
   std::map<std::string, std::pair<unsigned, double>> QueryCost; // why -> (count, ms)
   std::map<const Term *, SolverResult> AskedBefore;
   std::map<std::tuple<const Term *, unsigned, int>, const Term *> IterationCopies;

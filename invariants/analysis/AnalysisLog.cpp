@@ -25,9 +25,10 @@ void AnalysisLog::rollback(const Mark &M) {
 }
 
 void AnalysisLog::addBarrier(const clang::Expr *Call, std::vector<const Term *> Guard,
-                             std::vector<LoopContext> Loops) {
+                             std::vector<LoopContext> Loops, bool OpensInterval) {
   ++Seq;
-  ++Interval;
+  if (OpensInterval)
+    ++Interval;
   Barriers.push_back({Interval, Call, std::move(Guard), std::move(Loops)});
 }
 

@@ -7,7 +7,6 @@
 #pragma once
 
 #include "LoopFrame.h"
-
 #include "ave/invariants/KernelAnalysis.h"
 #include "ave/invariants/LdsAccess.h"
 #include "ave/invariants/Obligation.h"
@@ -51,8 +50,9 @@ public:
   void addAccess(LdsAccess A) { Accesses.push_back(std::move(A)); }
   void addLdsWrite(LdsWrite W) { LdsWrites.push_back(std::move(W)); }
   // A barrier ends the current barrier interval and starts the next.
+  // OpensInterval: false for a barrier only some iterations reach.
   void addBarrier(const clang::Expr *Call, std::vector<const Term *> Guard,
-                  std::vector<LoopContext> Loops);
+                  std::vector<LoopContext> Loops, bool OpensInterval = true);
   // Loop `Id` ended in the current interval: the records made inside it
   // learn where it ended.
   void closeLoop(unsigned Id);

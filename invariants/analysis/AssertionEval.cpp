@@ -303,7 +303,7 @@ AbstractValue ProvenanceInterpreter::evalAnnotationValue(const ann::Expr &E, Flo
   if (!annotationElement(E, Target, Offset, State))
     return AbstractValue::none();
   if (Ctx.isSharedArray(Target))
-    return Shared.load(Target, Offset, State);
+    return Shared.load(Target, Offset, nullptr, State);
   auto TI = Ctx.tensors.find(Target);
   if (TI != Ctx.tensors.end())
     return loadGlobal(TI->second, Offset, nullptr, State);

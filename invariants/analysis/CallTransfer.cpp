@@ -1,11 +1,21 @@
-// Calls: barriers, matrix-core instructions, integer min/max, fma and
-// fmaxf/fminf (combinations of two tagged values), and unary math that
-// keeps the provenance of its one data input.
+// Calls. What the analysis models: barriers, matrix-core instructions,
+// integer min/max, fma and fmaxf/fminf (combinations of two tagged values),
+// elementwise math that keeps the provenance of its one data input (a fixed
+// list: sqrtf, expf, conversions, ...), `__ldg` as a load, and `__device__`
+// helpers whose body is one `return` expression, which are inlined. Every
+// other call is not modelled, and says so (docs/analysis.md, "Values and
+// provenance"): its data result is unknown, and memory it is given a pointer
+// to (an output, a shared array) holds an unknown value afterwards, so the
+// obligations that read it are unproven, never silently proven. That covers
+// warp shuffles (the value comes from another lane), atomics (a write the
+// store checks do not see) and multi-statement helpers.
 
 #include "ProvenanceInterpreter.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace ave::inv {
 
@@ -28,7 +38,155 @@ bool isDataResult(clang::QualType QT) {
   return QT->isRealFloatingType() || QT->isVectorType() || QT->getAs<clang::RecordType>();
 }
 
+// Elementwise functions of one value: the result is a function of that one
+// element, so it keeps the element's provenance.
+bool isElementwise(llvm::StringRef Name) {
+  static const llvm::StringSet<> Names = {"sqrt",
+                                          "sqrtf",
+                                          "rsqrt",
+                                          "rsqrtf",
+                                          "exp",
+                                          "expf",
+                                          "exp2",
+                                          "exp2f",
+                                          "__expf",
+                                          "exp10",
+                                          "exp10f",
+                                          "log",
+                                          "logf",
+                                          "log2",
+                                          "log2f",
+                                          "__logf",
+                                          "__log2f",
+                                          "tanh",
+                                          "tanhf",
+                                          "sin",
+                                          "sinf",
+                                          "cos",
+                                          "cosf",
+                                          "__sinf",
+                                          "__cosf",
+                                          "fabs",
+                                          "fabsf",
+                                          "abs",
+                                          "erf",
+                                          "erff",
+                                          "__frcp_rn",
+                                          "__fsqrt_rn",
+                                          "__frsqrt_rn",
+                                          "__float2half",
+                                          "__float2half_rn",
+                                          "__half2float",
+                                          "__float2bfloat16",
+                                          "__bfloat162float",
+                                          "__float2bfloat16_rn",
+                                          "__habs",
+                                          "hexp",
+                                          "hsqrt",
+                                          "__hneg",
+                                          "__int2float_rn",
+                                          "__uint2float_rn",
+                                          "float",
+                                          "half"};
+  Name.consume_front("__builtin_");
+  return Names.contains(Name);
+}
+
+bool isShuffle(llvm::StringRef Name) {
+  return Name.starts_with("__shfl") || Name.starts_with("__builtin_amdgcn_ds_bpermute") ||
+         Name.starts_with("__builtin_amdgcn_mov_dpp") ||
+         Name.starts_with("__builtin_amdgcn_update_dpp") ||
+         Name.starts_with("__builtin_amdgcn_ds_swizzle") || Name.starts_with("__reduce_");
+}
+
+bool isAtomic(llvm::StringRef Name) {
+  return Name.starts_with("atomic") || Name.starts_with("unsafeAtomic") ||
+         Name.starts_with("safeAtomic") || Name.starts_with("__hip_atomic") ||
+         Name.starts_with("__atomic") || Name.starts_with("__builtin_amdgcn_global_atomic");
+}
+
+// A `__device__` helper the analysis can inline: its body is declarations
+// with initialisers and one final `return e;`, and no parameter is a
+// non-const reference (writes through it would be lost).
+const clang::ReturnStmt *inlinableReturn(const clang::FunctionDecl *FD) {
+  if (!FD || !FD->hasBody() || FD->isVariadic())
+    return nullptr;
+  for (const clang::ParmVarDecl *P : FD->parameters()) {
+    clang::QualType QT = P->getType();
+    if (QT->isReferenceType() && !QT.getNonReferenceType().isConstQualified())
+      return nullptr;
+  }
+  const auto *Body = llvm::dyn_cast<clang::CompoundStmt>(FD->getBody());
+  if (!Body || Body->body_empty())
+    return nullptr;
+  for (const clang::Stmt *S : Body->body()) {
+    if (S == Body->body_back())
+      return llvm::dyn_cast<clang::ReturnStmt>(S);
+    const auto *DS = llvm::dyn_cast<clang::DeclStmt>(S);
+    if (!DS)
+      return nullptr;
+    for (const clang::Decl *D : DS->decls()) {
+      const auto *VD = llvm::dyn_cast<clang::VarDecl>(D);
+      if (!VD || !VD->getInit() || VD->getType()->isReferenceType())
+        return nullptr;
+    }
+  }
+  return nullptr;
+}
+
 } // namespace
+
+AbstractValue ProvenanceInterpreter::opaqueCall(const clang::CallExpr *Call,
+                                                std::vector<AbstractValue> &Args,
+                                                const std::string &Why, FlowState &State) {
+  // Memory the call is given an address of may hold anything afterwards.
+  for (size_t I = 0; I < Args.size(); ++I) {
+    const AbstractValue &A = Args[I];
+    if (A.kind != AbstractValue::Kind::Pointer || !A.pointer.base || !A.pointer.offset)
+      continue;
+    clang::QualType QT = Call->getArg(I)->IgnoreParenImpCasts()->getType();
+    bool ReadOnly = QT->isPointerType() && QT->getPointeeType().isConstQualified();
+    if (ReadOnly)
+      continue;
+    Address Target{A.pointer.base, A.pointer.offset, A.pointer.lanes};
+    storeScalar(Target, AbstractValue::ofData(DataValue::unknown(Why)), Call, State);
+  }
+  if (Call->getType()->isVoidType())
+    return AbstractValue::none();
+  if (!isDataResult(Call->getType()))
+    return AbstractValue::ofInt(T.freshSymbol("call", SymbolKind::Fresh));
+  return AbstractValue::ofData(DataValue::unknown(Why));
+}
+
+AbstractValue ProvenanceInterpreter::inlineCall(const clang::CallExpr *Call,
+                                                const clang::FunctionDecl *FD,
+                                                const clang::ReturnStmt *Return,
+                                                std::vector<AbstractValue> &Args,
+                                                FlowState &State) {
+  // The helper's parameters and locals live in the caller's environment
+  // for the duration of the call (a helper cannot see the caller's
+  // locals, so nothing is shadowed), then leave it.
+  std::vector<const clang::ValueDecl *> Bound;
+  for (unsigned I = 0; I < FD->getNumParams() && I < Args.size(); ++I) {
+    State.env[FD->getParamDecl(I)] = Args[I];
+    Bound.push_back(FD->getParamDecl(I));
+  }
+  ++InlineDepth;
+  for (const clang::Stmt *S : llvm::cast<clang::CompoundStmt>(FD->getBody())->body())
+    if (const auto *DS = llvm::dyn_cast<clang::DeclStmt>(S))
+      for (const clang::Decl *D : DS->decls()) {
+        const auto *VD = llvm::cast<clang::VarDecl>(D);
+        State.env[VD] = eval(VD->getInit(), State);
+        Bound.push_back(VD);
+      }
+  AbstractValue Result =
+      Return->getRetValue() ? eval(Return->getRetValue(), State) : AbstractValue::none();
+  --InlineDepth;
+  for (const clang::ValueDecl *D : Bound)
+    State.env.erase(D);
+  (void)Call;
+  return Result;
+}
 
 AbstractValue ProvenanceInterpreter::evalCall(const clang::CallExpr *Call, FlowState &State) {
   llvm::StringRef Name = calleeName(Call);
@@ -54,8 +212,24 @@ AbstractValue ProvenanceInterpreter::evalCall(const clang::CallExpr *Call, FlowS
     return AbstractValue::ofInt(Name.contains("min") ? T.select(T.lt(A, B), A, B)
                                                      : T.select(T.gt(A, B), A, B));
   }
-  if (!Call->getType()->isVoidType() && !isDataResult(Call->getType()))
-    return AbstractValue::ofInt(T.freshSymbol("call", SymbolKind::Fresh));
+  return evalModelledCall(Call, Name, Args, State);
+}
+
+AbstractValue ProvenanceInterpreter::evalModelledCall(const clang::CallExpr *Call,
+                                                      llvm::StringRef Name,
+                                                      std::vector<AbstractValue> &Args,
+                                                      FlowState &State) {
+  if (isShuffle(Name))
+    return opaqueCall(Call, Args,
+                      "warp shuffle '" + Name.str() +
+                          "': the value comes from another lane, which is not modelled",
+                      State);
+  if (isAtomic(Name))
+    return opaqueCall(Call, Args, "atomic '" + Name.str() + "' is not modelled", State);
+  if ((Name == "__ldg" || Name == "__builtin_nontemporal_load") && Args.size() == 1 &&
+      Args[0].kind == AbstractValue::Kind::Pointer && Args[0].pointer.offset)
+    return loadScalar({Args[0].pointer.base, Args[0].pointer.offset, Args[0].pointer.lanes}, Call,
+                      State);
   // fma(a, b, c) = a * b + c; an accumulator as c makes it an accumulation.
   if ((Name == "fmaf" || Name == "fma" || Name == "__fmaf_rn" || Name == "__builtin_fmaf") &&
       Args.size() == 3)
@@ -64,20 +238,22 @@ AbstractValue ProvenanceInterpreter::evalCall(const clang::CallExpr *Call, FlowS
        Name == "min") &&
       Args.size() == 2)
     return combineData(Args[0], Args[1], 'm', Call, State);
-  // Unary math and conversions keep the provenance of their one data input.
-  const AbstractValue *Only = nullptr;
-  unsigned DataArgs = 0;
-  for (const AbstractValue &A : Args)
-    if (A.kind == AbstractValue::Kind::Data && A.data.kind != DataValue::Kind::Neutral) {
-      Only = &A;
-      ++DataArgs;
-    }
-  if (DataArgs == 0)
-    return AbstractValue::ofData(DataValue::neutral());
-  if (DataArgs == 1)
-    return *Only;
-  return AbstractValue::ofData(
-      DataValue::unknown("call to '" + Name.str() + "' combines several tagged values"));
+  const clang::FunctionDecl *FD = Call->getDirectCallee();
+  if (isElementwise(Name) && Args.size() == 1)
+    return Args[0].kind == AbstractValue::Kind::Data || Call->getType()->isIntegerType()
+               ? (Args[0].kind == AbstractValue::Kind::Data
+                      ? Args[0]
+                      : AbstractValue::ofInt(T.freshSymbol("call", SymbolKind::Fresh)))
+               : AbstractValue::ofData(DataValue::neutral()); // a function of an integer
+  if (const clang::ReturnStmt *Return = inlinableReturn(FD); Return && InlineDepth < 8)
+    return inlineCall(Call, FD, Return, Args, State);
+  std::string Why = FD && FD->hasBody()
+                        ? "call to '" + Name.str() +
+                              "': only helpers whose body is one return expression are inlined"
+                        : "call to '" + Name.str() + "', which the analysis does not model";
+  if (Name.empty())
+    Why = "indirect call, which the analysis does not model";
+  return opaqueCall(Call, Args, Why, State);
 }
 
 } // namespace ave::inv

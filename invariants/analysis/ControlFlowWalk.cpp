@@ -403,8 +403,8 @@ void ProvenanceInterpreter::send(const clang::CFGBlock *From, const clang::Stmt 
 }
 
 void ProvenanceInterpreter::visitNestedLoop(const clang::CFGBlock *B, const CfgLoop &L,
-                                            const CfgLoop *Self, FlowState State,
-                                            StatesAt &Exits, StatesAt &Pending) {
+                                            const CfgLoop *Self, FlowState State, StatesAt &Exits,
+                                            StatesAt &Pending) {
   SideExits Sides = runLoop(L, State);
   for (auto &[Target, Side] : Sides)
     send(B, L.stmt, true, Target, std::move(Side), Self, Exits, Pending);

@@ -236,6 +236,12 @@ AbstractValue ProvenanceInterpreter::evalCompoundAssign(const clang::BinaryOpera
     V = L;
     V.pointer.offset = BO->getOpcode() == clang::BO_SubAssign ? T.sub(L.pointer.offset, R.term)
                                                               : T.add(L.pointer.offset, R.term);
+  } else if (BO->getOpcode() == clang::BO_SubAssign && L.kind == AbstractValue::Kind::Data &&
+             L.data.accumulates() && R.kind == AbstractValue::Kind::Data && R.data.isTagged()) {
+    // The tags' einsum sums its contributions; `acc -= a * b` does not.
+    V = AbstractValue::ofData(DataValue::unknown(
+        "a tagged value is subtracted from a loop-carried value (`-=`); the tags' einsum sums "
+        "its contributions"));
   } else {
     V = combineData(L, R, dataOperator(BO->getOpcode()), BO, State);
   }
@@ -243,8 +249,7 @@ AbstractValue ProvenanceInterpreter::evalCompoundAssign(const clang::BinaryOpera
   return V;
 }
 
-AbstractValue ProvenanceInterpreter::evalBinary(const clang::BinaryOperator *BO,
-                                                FlowState &State) {
+AbstractValue ProvenanceInterpreter::evalBinary(const clang::BinaryOperator *BO, FlowState &State) {
   clang::BinaryOperatorKind Op = BO->getOpcode();
   if (Op == clang::BO_Assign) {
     AbstractValue V = eval(BO->getRHS(), State);

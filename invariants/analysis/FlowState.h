@@ -3,6 +3,7 @@
 // condition (the facts that hold on this path: branch conditions, loop
 // bounds, assumptions). Transfer functions take it by reference; a branch
 // copies it; a merge joins the incoming states. Internal to invariants/.
+// docs/analysis.md, "Values and provenance" and "Control flow".
 #pragma once
 
 #include "AbstractValue.h"

@@ -71,14 +71,22 @@ const Term *applyUnary(TermContext &T, ann::UnaryOp Op, const Term *A) {
 
 const Term *applyBinary(TermContext &T, ann::BinaryOp Op, const Term *A, const Term *B) {
   static const std::map<ann::BinaryOp, TermKind> Kinds = {
-      {ann::BinaryOp::Mul, TermKind::Mul},         {ann::BinaryOp::Div, TermKind::Div},
-      {ann::BinaryOp::Rem, TermKind::Rem},         {ann::BinaryOp::Add, TermKind::Add},
-      {ann::BinaryOp::Sub, TermKind::Sub},         {ann::BinaryOp::Shl, TermKind::Shl},
-      {ann::BinaryOp::Shr, TermKind::Shr},         {ann::BinaryOp::Lt, TermKind::Lt},
-      {ann::BinaryOp::Le, TermKind::Le},           {ann::BinaryOp::Gt, TermKind::Gt},
-      {ann::BinaryOp::Ge, TermKind::Ge},           {ann::BinaryOp::Eq, TermKind::Eq},
-      {ann::BinaryOp::Ne, TermKind::Ne},           {ann::BinaryOp::BitAnd, TermKind::BitAnd},
-      {ann::BinaryOp::BitXor, TermKind::BitXor},   {ann::BinaryOp::BitOr, TermKind::BitOr},
+      {ann::BinaryOp::Mul, TermKind::Mul},
+      {ann::BinaryOp::Div, TermKind::Div},
+      {ann::BinaryOp::Rem, TermKind::Rem},
+      {ann::BinaryOp::Add, TermKind::Add},
+      {ann::BinaryOp::Sub, TermKind::Sub},
+      {ann::BinaryOp::Shl, TermKind::Shl},
+      {ann::BinaryOp::Shr, TermKind::Shr},
+      {ann::BinaryOp::Lt, TermKind::Lt},
+      {ann::BinaryOp::Le, TermKind::Le},
+      {ann::BinaryOp::Gt, TermKind::Gt},
+      {ann::BinaryOp::Ge, TermKind::Ge},
+      {ann::BinaryOp::Eq, TermKind::Eq},
+      {ann::BinaryOp::Ne, TermKind::Ne},
+      {ann::BinaryOp::BitAnd, TermKind::BitAnd},
+      {ann::BinaryOp::BitXor, TermKind::BitXor},
+      {ann::BinaryOp::BitOr, TermKind::BitOr},
       {ann::BinaryOp::LogicalAnd, TermKind::LogicalAnd},
       {ann::BinaryOp::LogicalOr, TermKind::LogicalOr}};
   auto It = Kinds.find(Op);

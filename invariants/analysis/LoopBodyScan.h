@@ -23,7 +23,6 @@ std::set<const clang::VarDecl *> assignedVariables(const clang::Stmt *S,
 
 // True when Body reads a shared array before writing it *and* writes it
 // later. Written receives every shared array Body writes.
-bool readsSharedBeforeWriting(const clang::Stmt *Body,
-                              std::set<const clang::ValueDecl *> &Written);
+bool readsSharedBeforeWriting(const clang::Stmt *Body, std::set<const clang::ValueDecl *> &Written);
 
 } // namespace ave::inv

@@ -103,8 +103,7 @@ ProvenanceInterpreter::visitFor(const clang::ForStmt *For, const CfgLoop &L, Flo
       Bound = evalInt(Cond->getRHS(), State);
       bool Negative = false;
       if (const clang::Expr *StepExpr = stepOf(For->getInc(), Var, Negative)) {
-        Step = llvm::isa<clang::UnaryOperator>(StepExpr) ? T.constant(1)
-                                                         : evalInt(StepExpr, State);
+        Step = llvm::isa<clang::UnaryOperator>(StepExpr) ? T.constant(1) : evalInt(StepExpr, State);
         if (Negative || !Step || !Step->isConstant() || Step->value() <= 0)
           Step = nullptr;
       }
@@ -149,9 +148,10 @@ ProvenanceInterpreter::visitFor(const clang::ForStmt *For, const CfgLoop &L, Flo
   return Sides;
 }
 
-ProvenanceInterpreter::SideExits
-ProvenanceInterpreter::visitWhileLike(const CfgLoop &L, const clang::Expr *Cond,
-                                      const clang::Stmt *Body, FlowState &State) {
+ProvenanceInterpreter::SideExits ProvenanceInterpreter::visitWhileLike(const CfgLoop &L,
+                                                                       const clang::Expr *Cond,
+                                                                       const clang::Stmt *Body,
+                                                                       FlowState &State) {
   // Widening: every integer the body assigns becomes an unconstrained
   // symbol at the loop head; the loop condition holds inside the body.
   std::set<const clang::VarDecl *> Assigned = assignedVariables(Body);
@@ -236,9 +236,8 @@ void ProvenanceInterpreter::learnPreviousIteration(const CfgLoop &L, const FlowS
   Shared.setPreviousIterationWrites(Ctx.loops.back().id, std::move(BodyWrites));
 }
 
-void ProvenanceInterpreter::joinBreaks(std::vector<FlowState> &Breaks,
-                                       const CarriedVars &Carried, size_t PathDepth,
-                                       FlowState &State) {
+void ProvenanceInterpreter::joinBreaks(std::vector<FlowState> &Breaks, const CarriedVars &Carried,
+                                       size_t PathDepth, FlowState &State) {
   // After the loop: either it ran out, or some iteration broke out of it.
   const Term *Broke = T.ne(T.freshSymbol("broke", SymbolKind::Fresh), T.constant(0));
   std::vector<FlowState> Ways;

@@ -115,7 +115,7 @@ AbstractValue ProvenanceInterpreter::loadScalar(const Address &A, const clang::E
     Shared.recordAccess(A.base, A.offset, false, E, State);
     if (E->getType()->isIntegralOrEnumerationType())
       return AbstractValue::ofInt(T.apply(A.base->getName().str(), {A.offset}));
-    return Shared.load(A.base, A.offset, State);
+    return Shared.load(A.base, A.offset, E, State);
   }
   auto TI = Ctx.tensors.find(A.base);
   if (TI != Ctx.tensors.end())
@@ -178,6 +178,13 @@ LayoutMatchResult ProvenanceInterpreter::matchTagLayout(const TensorInfo &TI, co
 
 AbstractValue ProvenanceInterpreter::loadGlobal(const TensorInfo &TI, const Term *Index,
                                                 const clang::Expr *Site, const FlowState &State) {
+  // The kernel reading its own output (`C[i] += acc`, a split-K partial
+  // sum) computes from C's initial contents, which no tag describes.
+  if (TI.output && Site)
+    return AbstractValue::ofData(DataValue::unknown(
+        "reads output " + TI.tensor +
+        ", whose initial contents are not part of the specification (an accumulation into the "
+        "output, `C[i] += x`)"));
   LayoutMatchResult M = matchTagLayout(TI, Index, State);
   if (!M.matched)
     return AbstractValue::ofData(
@@ -214,8 +221,8 @@ void ProvenanceInterpreter::storeCase(const TensorInfo &TI, const ProvenanceCase
       O.violation = T.trueTerm();
     } else {
       const Term *Want = Dest.at(Name);
-      O.summary = "stored " + Name + " (" + print(It->second) + ") == destination " + Name +
-                  " (" + print(Want) + ")";
+      O.summary = "stored " + Name + " (" + print(It->second) + ") == destination " + Name + " (" +
+                  print(Want) + ")";
       O.failure = "tag mismatch: stored value's " + Name + " is " + print(It->second) +
                   ", destination " + TI.tensor + " expects " + print(Want);
       O.violation = T.ne(It->second, Want);
@@ -240,13 +247,14 @@ void ProvenanceInterpreter::storeCase(const TensorInfo &TI, const ProvenanceCase
   }
 }
 
-void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index,
-                                        const DataValue &V, const clang::Expr *Site,
-                                        const FlowState &State) {
+void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index, const DataValue &V,
+                                        const clang::Expr *Site, const FlowState &State) {
   if (!TI.output || !Ctx.opts.implicitInvariants)
     return;
+  Ctx.storedOutputs.insert(TI.tag->decl);
   if (V.kind == DataValue::Kind::Neutral)
     return; // initialisation with a constant
+  Ctx.outputsGivenValues.insert(TI.tag->decl);
   Obligation Base = Ctx.makeObligation(ObligationKind::StoreCoordinates, Site, State);
   Base.failure = "store into " + TI.tensor + " has the wrong coordinates";
   if (V.kind == DataValue::Kind::Unknown) {
@@ -345,8 +353,8 @@ void ProvenanceInterpreter::assignMember(const clang::MemberExpr *ME, AbstractVa
   storeScalar({DRE->getDecl(), T.constant(Field), 1}, V, Site, State);
 }
 
-void ProvenanceInterpreter::assign(const clang::Expr *LHS, AbstractValue V,
-                                   const clang::Expr *Site, FlowState &State) {
+void ProvenanceInterpreter::assign(const clang::Expr *LHS, AbstractValue V, const clang::Expr *Site,
+                                   FlowState &State) {
   LHS = LHS->IgnoreParenImpCasts();
   if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(LHS)) {
     State.env[DRE->getDecl()] = std::move(V);

@@ -115,8 +115,9 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
   // `acc + p`, `m = fmaxf(m, s)`: an accumulation into the loop-carried value.
   bool Accumulating = Op == '+' || Op == '-' || Op == 'm';
   if (Accumulating && (A.accumulates() || B.accumulates()))
-    return AbstractValue::ofData(A.accumulates() ? accumulate(std::move(A), std::move(B), Site, State)
-                                                 : accumulate(std::move(B), std::move(A), Site, State));
+    return AbstractValue::ofData(A.accumulates()
+                                     ? accumulate(std::move(A), std::move(B), Site, State)
+                                     : accumulate(std::move(B), std::move(A), Site, State));
   // `acc * correction`: scaling the loop-head value keeps it the running
   // value; the factor is remembered for the contributions to agree with.
   auto PureHead = [](const DataValue &V) {

@@ -13,7 +13,6 @@
 #include "LoopSummary.h"
 #include "ReductionCoverage.h"
 #include "SharedMemoryModel.h"
-
 #include "ave/invariants/MatrixLaneModel.h"
 
 #include "clang/AST/Expr.h"
@@ -27,6 +26,8 @@
 
 namespace clang {
 class CFGBlock;
+class FunctionDecl;
+class ReturnStmt;
 class VarDecl;
 } // namespace clang
 
@@ -56,6 +57,7 @@ public:
   AnalysisContext &context() { return Ctx; }
   AnalysisLog &log() { return Ctx.log; }
   const std::vector<const Term *> &kernelFacts() const { return Ctx.kernelFacts; }
+  double askMillis() const { return Ctx.askMillis(); }
   const KernelSymbols &symbols() const { return Ctx.symbols; }
 
 private:
@@ -64,8 +66,7 @@ private:
   void applyKernelLevelPragmas(const FlowState &State);
   const Term *termForAnnotationInt(const ann::Expr &E, const TensorInfo *Coords,
                                    const FlowState &State);
-  const Term *identifierTerm(const ann::Expr &E, const TensorInfo *Coords,
-                             const FlowState &State);
+  const Term *identifierTerm(const ann::Expr &E, const TensorInfo *Coords, const FlowState &State);
   void applyLaunchPragma();
 
   // Control flow (ControlFlowWalk.cpp): the body's Clang CFG, walked in
@@ -88,27 +89,29 @@ private:
   using SideExits = std::vector<std::pair<const clang::CFGBlock *, FlowState>>;
   bool buildControlFlow(const clang::Stmt *Body);
   StatesAt walkRegion(const CfgLoop *Self, FlowState In);
-  void visitBlock(const clang::CFGBlock *B, const CfgLoop *Self, FlowState State,
-                  StatesAt &Exits, StatesAt &Pending);
+  void visitBlock(const clang::CFGBlock *B, const CfgLoop *Self, FlowState State, StatesAt &Exits,
+                  StatesAt &Pending);
   void visitNestedLoop(const clang::CFGBlock *B, const CfgLoop &L, const CfgLoop *Self,
                        FlowState State, StatesAt &Exits, StatesAt &Pending);
   void visitElement(const clang::Stmt *S, FlowState &State);
   void send(const clang::CFGBlock *From, const clang::Stmt *LastItem, bool Jumps,
             const clang::CFGBlock *To, FlowState State, const CfgLoop *Self, StatesAt &Exits,
             StatesAt &Pending);
-  void applyPragmasAtEnd(const clang::Stmt *LastItem, const clang::CFGBlock *To,
-                         FlowState &State);
+  void applyPragmasAtEnd(const clang::Stmt *LastItem, const clang::CFGBlock *To, FlowState &State);
   // The branch conditions each successor of B is taken under.
   std::vector<std::vector<const Term *>> edgeFacts(const clang::CFGBlock *B, FlowState &State);
   std::vector<std::vector<const Term *>> switchFacts(const clang::CFGBlock *B,
-                                                     const clang::Stmt *Switch,
-                                                     FlowState &State);
+                                                     const clang::Stmt *Switch, FlowState &State);
   void enterItem(const clang::Stmt *S, FlowState &State);
 
   // Statements and loops (StmtTransfer.cpp, LoopTransfer.cpp)
   void declare(const clang::VarDecl *VD, FlowState &State);
   void applyPragma(const ann::BoundPragma &P, FlowState &State);
   void applyAssumption(const ann::BoundPragma &P, FlowState &State);
+  // SpecificationChecks.cpp: the assumptions admit a launch within the
+  // hardware limits; every tagged output receives a tagged value.
+  void checkSpecification();
+  void requireOutputStores();
   SideExits runLoop(const CfgLoop &L, FlowState &State);
   SideExits visitFor(const clang::ForStmt *For, const CfgLoop &L, FlowState &State);
   SideExits visitWhileLike(const CfgLoop &L, const clang::Expr *Cond, const clang::Stmt *Body,
@@ -133,6 +136,15 @@ private:
   AbstractValue evalCompoundAssign(const clang::BinaryOperator *BO, FlowState &State);
   AbstractValue evalUnary(const clang::UnaryOperator *UO, FlowState &State);
   AbstractValue evalCall(const clang::CallExpr *Call, FlowState &State);
+  AbstractValue evalModelledCall(const clang::CallExpr *Call, llvm::StringRef Name,
+                                 std::vector<AbstractValue> &Args, FlowState &State);
+  // A call the analysis does not model: unknown result, and memory given to
+  // it by a non-const address holds an unknown value afterwards.
+  AbstractValue opaqueCall(const clang::CallExpr *Call, std::vector<AbstractValue> &Args,
+                           const std::string &Why, FlowState &State);
+  AbstractValue inlineCall(const clang::CallExpr *Call, const clang::FunctionDecl *FD,
+                           const clang::ReturnStmt *Return, std::vector<AbstractValue> &Args,
+                           FlowState &State);
   AbstractValue evalDeclRef(const clang::DeclRefExpr *DRE, FlowState &State);
   AbstractValue evalMember(const clang::MemberExpr *ME, FlowState &State);
   AbstractValue evalSubscriptLoad(const clang::Expr *E, FlowState &State);
@@ -145,9 +157,9 @@ private:
                             const clang::Expr *Site, const FlowState &State);
   DataValue accumulate(DataValue Acc, DataValue Add, const clang::Expr *Site,
                        const FlowState &State);
-  AbstractValue matrixCore(const MatrixLaneModel &M, const AbstractValue &A,
-                           const AbstractValue &B, const AbstractValue &Acc,
-                           const clang::Expr *Site, const FlowState &State);
+  AbstractValue matrixCore(const MatrixLaneModel &M, const AbstractValue &A, const AbstractValue &B,
+                           const AbstractValue &Acc, const clang::Expr *Site,
+                           const FlowState &State);
 
   // Memory (MemoryTransfer.cpp)
   struct Address {
@@ -207,6 +219,7 @@ private:
   ReductionCoverage Coverage;
   std::unique_ptr<ControlFlow> Flow;
   AnalysisObserver *Observer = nullptr;
+  unsigned InlineDepth = 0; // __device__ helpers being inlined
   std::multimap<const clang::Stmt *, const ann::BoundPragma *> PragmasBefore;
   std::multimap<const clang::CompoundStmt *, const ann::BoundPragma *> PragmasAtEnd;
 };

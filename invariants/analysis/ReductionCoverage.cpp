@@ -21,8 +21,8 @@ Reduction ReductionCoverage::overThreads(const Reduction &Partial) {
     L.counter = Any;
     L.name = std::string("threadIdx.") + "xyz"[D];
     L.facts = {T.ge(Any, T.constant(0)), T.lt(Any, Ctx.symbols.bdim[D])};
-    L.tripCount = Ctx.symbols.launchBlock[D] ? T.constant(*Ctx.symbols.launchBlock[D])
-                                             : Ctx.symbols.bdim[D];
+    L.tripCount =
+        Ctx.symbols.launchBlock[D] ? T.constant(*Ctx.symbols.launchBlock[D]) : Ctx.symbols.bdim[D];
     Threads.push_back(std::move(L));
   }
   R.term = substitute(T, R.perThreadTerm, AnyThread);
@@ -66,8 +66,8 @@ Obligation ReductionCoverage::injective(const Reduction &R, const std::string &L
     for (const TermMap *M : {&First, &Second})
       for (const Term *F : L.facts)
         O.context.push_back(substitute(T, F, *M));
-    Differ =
-        T.logicalOr(Differ, T.ne(substitute(T, L.counter, First), substitute(T, L.counter, Second)));
+    Differ = T.logicalOr(Differ,
+                         T.ne(substitute(T, L.counter, First), substitute(T, L.counter, Second)));
   }
   for (const TermMap *M : {&First, &Second})
     for (const Term *C : R.constraints)
@@ -102,15 +102,14 @@ Obligation ReductionCoverage::complete(const Reduction &R, const Term *Bound,
     Iteration.insert(Iteration.end(), L.facts.begin(), L.facts.end());
   std::vector<const Term *> InRange = Iteration;
   InRange.insert(InRange.end(), R.constraints.begin(), R.constraints.end());
-  const Term *OutOfRange = T.logicalAnd(
-      T.allOf(InRange), T.logicalOr(T.lt(R.term, T.constant(0)), T.ge(R.term, Bound)));
+  const Term *OutOfRange =
+      T.logicalAnd(T.allOf(InRange), T.logicalOr(T.lt(R.term, T.constant(0)), T.ge(R.term, Bound)));
   const Term *Skipped = T.falseTerm();
   if (R.contributes)
     Skipped = T.logicalAnd(T.allOf(Iteration), T.logicalNot(R.contributes));
   O.violation = T.logicalOr(T.logicalOr(T.ne(Count, Bound), OutOfRange), Skipped);
   O.failure = "reduction over '" + R.name + "' does not cover " + Tensor + "'s '" + R.name +
-              "' exactly: the loops run " + print(Count) + " times for a bound of " +
-              print(Bound);
+              "' exactly: the loops run " + print(Count) + " times for a bound of " + print(Bound);
   O.observe = {{"iterations", Count}, {"bound", Bound}};
   if (R.contributes) {
     O.failure += ", or an iteration does not contribute";

@@ -3,12 +3,12 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 
 namespace ave::inv {
 
-void SharedMemoryModel::recordAccess(const clang::ValueDecl *Array, const Term *Index,
-                                     bool IsWrite, const clang::Expr *Site,
-                                     const FlowState &State) {
+void SharedMemoryModel::recordAccess(const clang::ValueDecl *Array, const Term *Index, bool IsWrite,
+                                     const clang::Expr *Site, const FlowState &State) {
   LdsAccess A;
   A.array = Array;
   A.address = Index;
@@ -28,9 +28,8 @@ void SharedMemoryModel::recordAccess(const clang::ValueDecl *Array, const Term *
   Ctx.log.addAccess(std::move(A));
 }
 
-void SharedMemoryModel::store(const clang::ValueDecl *Array, const Term *Index,
-                              const DataValue &V, const clang::Expr *Site,
-                              const FlowState &State) {
+void SharedMemoryModel::store(const clang::ValueDecl *Array, const Term *Index, const DataValue &V,
+                              const clang::Expr *Site, const FlowState &State) {
   recordAccess(Array, Index, true, Site, State);
   LdsWrite W;
   W.array = Array;
@@ -45,7 +44,20 @@ void SharedMemoryModel::store(const clang::ValueDecl *Array, const Term *Index,
 }
 
 void SharedMemoryModel::barrier(const clang::Expr *Call, const FlowState &State) {
-  Ctx.log.addBarrier(Call, State.path, Ctx.loopContexts());
+  // A barrier under a condition of its own iteration (`if (k0 == 0)
+  // __syncthreads();`) does not separate what comes before it from what
+  // comes after in the iterations that skip it: it opens no new barrier
+  // interval (the divergence check still sees it).
+  TermContext &T = Ctx.terms;
+  size_t Own = Ctx.loops.empty() ? 0 : Ctx.loops.back().pathStart;
+  bool Always = State.path.size() <= Own;
+  if (!Always) {
+    std::vector<const Term *> Query(State.path.begin(), State.path.begin() + Own);
+    Query.push_back(T.logicalNot(
+        T.allOf(std::vector<const Term *>(State.path.begin() + Own, State.path.end()))));
+    Always = Ctx.ask("barrier unconditional", T.allOf(Query)).status == SolverResult::Proven;
+  }
+  Ctx.log.addBarrier(Call, State.path, Ctx.loopContexts(), Always);
 }
 
 void SharedMemoryModel::reset(const clang::ValueDecl *Array) {
@@ -59,6 +71,7 @@ void SharedMemoryModel::setPreviousIterationWrites(unsigned LoopId, std::vector<
 
 bool SharedMemoryModel::solveWriterThread(const Term *WriterAddress, const Term *Index,
                                           const Term *Validity, const FlowState &State,
+                                          WriterSolution *Partial,
                                           std::vector<const Term *> &Writer,
                                           std::vector<WriterCounter> &Counters,
                                           std::vector<const Term *> &SideConditions) {
@@ -90,6 +103,15 @@ bool SharedMemoryModel::solveWriterThread(const Term *WriterAddress, const Term 
   LayoutMatchResult M = Ctx.matcher.match(Layout, Index);
   if (!M.matched)
     return false;
+  if (Partial) {
+    Partial->writer = Writer;
+    Partial->counters = Counters;
+    for (unsigned D : Dims)
+      Partial->writer[D] = M.coordinates.at(Writer[D]);
+    for (size_t I : InAddress)
+      Partial->counters[I].symbol = M.coordinates.at(Counters[I].symbol);
+    Partial->sideConditions = M.sideConditions;
+  }
   std::vector<const Term *> Query = State.path;
   Query.push_back(Validity);
   Query.push_back(T.logicalNot(T.allOf(M.sideConditions)));
@@ -143,8 +165,7 @@ SharedMemoryModel::candidates(const clang::ValueDecl *Array) const {
   return Out;
 }
 
-SharedMemoryModel::RenamedWrite SharedMemoryModel::rename(const Candidate &Cand,
-                                                          const Term *Index,
+SharedMemoryModel::RenamedWrite SharedMemoryModel::rename(const Candidate &Cand, const Term *Index,
                                                           const Term *Blocked,
                                                           const FlowState &State) {
   TermContext &T = Ctx.terms;
@@ -175,9 +196,13 @@ SharedMemoryModel::RenamedWrite SharedMemoryModel::rename(const Candidate &Cand,
     }
   const Term *WriterAddress = substitute(T, W.address, R.map);
   std::vector<const Term *> SideConditions;
+  WriterSolution Partial;
   bool Solved =
       solveWriterThread(WriterAddress, Index, T.logicalAnd(R.validity, T.logicalNot(Blocked)),
-                        State, R.writer, Counters, SideConditions);
+                        State, &Partial, R.writer, Counters, SideConditions);
+  if (!Partial.writer.empty())
+    R.reaches = reachCondition(W, R, Partial);
+  R.solved = Solved;
   if (Solved)
     for (const WriterCounter &C : Counters)
       R.map[C.original] = C.symbol;
@@ -197,10 +222,98 @@ SharedMemoryModel::RenamedWrite SharedMemoryModel::rename(const Candidate &Cand,
   return R;
 }
 
-AbstractValue SharedMemoryModel::load(const clang::ValueDecl *Array, const Term *Index,
-                                      const FlowState &State) {
+const Term *SharedMemoryModel::reachCondition(const LdsWrite &W, const RenamedWrite &R,
+                                              const WriterSolution &S) const {
+  // The writer's ids and counters as solved: in range, its guard held, and
+  // the decomposition's side conditions (which say the element lies in the
+  // part of the array this write covers). Null if an id or counter stays a
+  // copy: then it would be an existential, which this question cannot have.
   TermContext &T = Ctx.terms;
+  TermMap Map = R.map;
+  std::vector<const Term *> Parts = S.sideConditions;
+  Parts.push_back(R.validity);
+  for (unsigned D = 0; D < 3; ++D) {
+    const Term *Id = S.writer[D];
+    Map[Ctx.symbols.tid[D]] = Id;
+    if (!occursIn(R.writer[D], substitute(T, W.address, R.map)))
+      continue; // not in the address: any id in range will do, and one is
+    if (Id == R.writer[D])
+      return nullptr;
+    Parts.push_back(T.ge(Id, T.constant(0)));
+    Parts.push_back(T.lt(Id, Ctx.symbols.bdim[D]));
+  }
+  for (const WriterCounter &C : S.counters) {
+    if (C.symbol == Map[C.original])
+      return nullptr; // a counter of the writer's own loop left unsolved
+    Map[C.original] = C.symbol;
+    Parts.push_back(T.ge(C.symbol, T.constant(0)));
+    if (C.extent)
+      Parts.push_back(T.lt(C.symbol, C.extent));
+  }
+  for (const Term *G : W.guard) {
+    const Term *Guard = substitute(T, G, Map);
+    for (const Term *Id : R.writer)
+      if (occursIn(Id, Guard))
+        return nullptr; // the guard reads an id the address does not fix
+    Parts.push_back(Guard);
+  }
+  return T.allOf(Parts);
+}
+
+void SharedMemoryModel::requireWriter(const clang::ValueDecl *Array,
+                                      const std::vector<const Term *> &Reaches,
+                                      const clang::Expr *Site, const FlowState &State) {
+  if (!Ctx.opts.implicitInvariants || !Site) // an annotation's read: the code's own is checked
+    return;
+  TermContext &T = Ctx.terms;
+  Obligation O = Ctx.makeObligation(ObligationKind::SharedReadWritten, Site, State);
+  std::string Name = Array->getNameAsString();
+  O.summary = "some thread wrote the element of " + Name + " read here";
+  O.failure = "read of " + Name + " at an element no thread wrote before it";
+  const Term *Any = T.falseTerm();
+  for (const Term *R : Reaches) {
+    if (!R)
+      return; // a writer not solved for: the question has no quantifier-free form
+    Any = T.logicalOr(Any, R);
+  }
+  // The solution is exact for the layouts the matcher decomposes, but that
+  // it is exhaustive is not proven: a model is reported unproven.
+  O.unconfirmedViolation = "a read of " + Name +
+                           " for which no write was found (the writer solution is not known to "
+                           "be exhaustive, so this is not reported as a violation)";
+  O.violation = T.logicalNot(Any);
+  Ctx.log.addObligation(std::move(O));
+}
+
+const std::set<const clang::ValueDecl *> &SharedMemoryModel::externArrays() {
+  // Every `extern __shared__` array starts at the same address: the dynamic
+  // LDS buffer. The kernel's references to them, collected once.
+  if (!ExternArrays) {
+    struct Collector : clang::RecursiveASTVisitor<Collector> {
+      std::set<const clang::ValueDecl *> found;
+      bool VisitDeclRefExpr(clang::DeclRefExpr *Ref) {
+        const auto *Var = llvm::dyn_cast<clang::VarDecl>(Ref->getDecl());
+        if (Var && Var->hasAttr<clang::CUDASharedAttr>() && Var->hasExternalStorage())
+          found.insert(Var);
+        return true;
+      }
+    } C;
+    C.TraverseStmt(Ctx.annotations.kernel->getBody());
+    ExternArrays = std::move(C.found);
+  }
+  return *ExternArrays;
+}
+
+AbstractValue SharedMemoryModel::load(const clang::ValueDecl *Array, const Term *Index,
+                                      const clang::Expr *Site, const FlowState &State) {
+  TermContext &T = Ctx.terms;
+  if (externArrays().count(Array) && externArrays().size() > 1)
+    return AbstractValue::ofData(DataValue::unknown(
+        "'" + Array->getNameAsString() +
+        "' is one of several extern __shared__ arrays, which all start at the same address; "
+        "that aliasing is not modelled"));
   Ctx.log.nextSeq();
+  std::vector<const Term *> Reaches;
   std::vector<Candidate> Candidates = candidates(Array);
   if (Candidates.empty())
     return AbstractValue::ofData(DataValue::unknown("shared array read before any write"));
@@ -216,6 +329,9 @@ AbstractValue SharedMemoryModel::load(const clang::ValueDecl *Array, const Term 
       // to every iteration, as the first pass cannot offer another case.
       const LoopFrame &L = *Cand.previousOf;
       CoveredForSolve = T.logicalOr(CoveredForSolve, T.ge(T.sub(L.span.counter, L.step), L.init));
+      // The previous iterations' writes are this body's own write statements
+      // (the first pass has not logged them yet); the question leaves them
+      // out, which can only make it fail where they were needed.
       continue;
     }
     RenamedWrite R = rename(Cand, Index, T.logicalOr(Covered, CoveredForSolve), State);
@@ -226,6 +342,7 @@ AbstractValue SharedMemoryModel::load(const clang::ValueDecl *Array, const Term 
     Query.insert(Query.end(), R.constraints.begin(), R.constraints.end());
     if (Ctx.ask("lds writer reachable", T.allOf(Query)).status == SolverResult::Proven)
       continue;
+    Reaches.push_back(R.reaches ? T.logicalAnd(R.reaches, T.logicalNot(Covered)) : nullptr);
     DataValue Copied = substituteData(T, Cand.write->value, R.map);
     for (Reduction &Red : Copied.reductions)
       Red.crossedThreads = true;
@@ -245,11 +362,15 @@ AbstractValue SharedMemoryModel::load(const clang::ValueDecl *Array, const Term 
                                Copied.reductions.end());
     }
     // A same-iteration write (no validity condition) covers every iteration;
-    // a previous-iteration write covers all but the first.
-    Covered = T.logicalOr(Covered, R.validity);
-    if (R.validity->isConstant(1))
+    // a previous-iteration write covers all but the first. Where the writer
+    // is solved only on part of the array (`As[ty][tx]` of a 16x32 tile),
+    // it covers that part: older writes still hold the rest.
+    bool Partial = R.reaches && !R.solved;
+    Covered = T.logicalOr(Covered, Partial ? T.logicalAnd(R.validity, R.reaches) : R.validity);
+    if (R.validity->isConstant(1) && !Partial)
       break;
   }
+  requireWriter(Array, Reaches, Site, State);
   return AbstractValue::ofData(std::move(Result));
 }
 

@@ -13,6 +13,8 @@
 #include "AnalysisContext.h"
 
 #include <map>
+#include <optional>
+#include <set>
 #include <vector>
 
 namespace clang {
@@ -30,7 +32,10 @@ public:
   void store(const clang::ValueDecl *Array, const Term *Index, const DataValue &V,
              const clang::Expr *Site, const FlowState &State);
   // The value at Index of Array, as this thread reads it at State.
-  AbstractValue load(const clang::ValueDecl *Array, const Term *Index, const FlowState &State);
+  // Also obliges some write to hold the element (a read of an element no
+  // thread wrote would otherwise make every obligation on it vacuous).
+  AbstractValue load(const clang::ValueDecl *Array, const Term *Index, const clang::Expr *Site,
+                     const FlowState &State);
   // Logs the access for the race, bank-conflict and uninitialised-read checks.
   void recordAccess(const clang::ValueDecl *Array, const Term *Index, bool IsWrite,
                     const clang::Expr *Site, const FlowState &State);
@@ -45,6 +50,12 @@ public:
   void forgetPreviousIterationWrites(unsigned LoopId) { PreviousIterationWrites.erase(LoopId); }
 
 private:
+  const std::set<const clang::ValueDecl *> &externArrays();
+  std::optional<std::set<const clang::ValueDecl *>> ExternArrays;
+  // The obligation that one of the reaching writes holds the element
+  // (Reaches: each write's condition for being the writer).
+  void requireWriter(const clang::ValueDecl *Array, const std::vector<const Term *> &Reaches,
+                     const clang::Expr *Site, const FlowState &State);
   // A write that may be the one a read sees; from the previous iteration of
   // `previousOf` when that is set. A null write stands for the writes a
   // loop's first pass has not seen yet.
@@ -64,15 +75,29 @@ private:
     std::vector<const Term *> writer; // the writer's thread ids
     std::vector<const Term *> constraints;
     const Term *validity = nullptr;
+    // Over the reader's terms only: when this write holds the element read
+    // (the writer solved where its side conditions hold); null when the
+    // writer could not be solved for at all.
+    const Term *reaches = nullptr;
+    bool solved = false; // the writer is solved on every path
+  };
+  // The writer as terms of the reader, valid where SideConditions hold.
+  struct WriterSolution {
+    std::vector<const Term *> writer;
+    std::vector<WriterCounter> counters;
+    std::vector<const Term *> sideConditions;
+    bool everywhere = false; // the side conditions hold on every path
   };
 
   std::vector<Candidate> candidates(const clang::ValueDecl *Array) const;
   size_t commonLoops(const LdsWrite &W) const;
   RenamedWrite rename(const Candidate &Cand, const Term *Index, const Term *Blocked,
                       const FlowState &State);
+  const Term *reachCondition(const LdsWrite &W, const RenamedWrite &R,
+                             const WriterSolution &S) const;
   bool solveWriterThread(const Term *WriterAddress, const Term *Index, const Term *Validity,
-                         const FlowState &State, std::vector<const Term *> &Writer,
-                         std::vector<WriterCounter> &Counters,
+                         const FlowState &State, WriterSolution *Partial,
+                         std::vector<const Term *> &Writer, std::vector<WriterCounter> &Counters,
                          std::vector<const Term *> &SideConditions);
 
   AnalysisContext &Ctx;

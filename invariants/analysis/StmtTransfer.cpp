@@ -38,6 +38,8 @@ void ProvenanceInterpreter::run() {
   if (!Body || !buildControlFlow(Body))
     return;
   walkRegion(nullptr, std::move(Entry));
+  requireOutputStores();
+  checkSpecification();
   for (const auto &[Target, P] : PragmasBefore)
     if (!Ctx.log.enteredPragmaTarget(Target))
       Ctx.log.addNote(P->location, "'#pragma ave " + P->text +
@@ -102,8 +104,9 @@ void ProvenanceInterpreter::declare(const clang::VarDecl *VD, FlowState &State) 
     State.env[VD] = eval(Init, State);
   else if (VD->getType()->isIntegralOrEnumerationType())
     State.env[VD] = AbstractValue::ofInt(T.freshSymbol(VD->getName().str(), SymbolKind::Other));
-  else
-    State.env[VD] = AbstractValue::ofData(DataValue::neutral());
+  else // read before it is assigned: an indeterminate value, not a zero
+    State.env[VD] = AbstractValue::ofData(
+        DataValue::unknown("'" + VD->getName().str() + "' is read before it is given a value"));
 }
 
 } // namespace ave::inv

@@ -72,6 +72,15 @@ int64_t elementCount(const clang::ValueDecl *Array) {
 
 } // namespace
 
+SharedCheckOptions sharedCheckOptions(const clang::FunctionDecl &Kernel, clang::ASTContext &Ctx,
+                                      unsigned WaveSize, bool LockstepWavefronts) {
+  SharedCheckOptions Opts;
+  Opts.waveSize = WaveSize;
+  Opts.lockstepWavefronts = LockstepWavefronts;
+  Opts.launch = inferLaunchShape(Kernel, Ctx);
+  return Opts;
+}
+
 std::vector<LdsRace> findLdsRaces(KernelAnalysis &A, clang::ASTContext &Ctx,
                                   const SharedCheckOptions &Opts,
                                   std::vector<SkippedAccess> *Skipped) {

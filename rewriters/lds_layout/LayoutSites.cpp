@@ -12,7 +12,8 @@ namespace ave::rw {
 
 void addNotApplicable(RewriteResult &Result, const clang::ASTContext &Ctx,
                       clang::SourceLocation Loc, const std::string &Reason) {
-  Result.notes.push_back({positionOf(Ctx.getSourceManager(), Loc), "not applicable: " + Reason});
+  Result.notes.push_back(
+      {ave::positionOf(Ctx.getSourceManager(), Loc), "not applicable: " + Reason});
 }
 
 std::vector<SharedArrayUses> selectArrays(const RewriteRequest &Request, RewriteResult &Result) {

@@ -93,7 +93,7 @@ private:
     const std::string Array = Uses.array->getNameAsString();
     if (!Request.advisor) {
       Result.notes.push_back(
-          {positionOf(Request.context.getSourceManager(), Uses.array->getLocation()),
+          {ave::positionOf(Request.context.getSourceManager(), Uses.array->getLocation()),
            "pad=auto without a bank model: padding '" + Array + "' by 1"});
       return 1u;
     }

@@ -1,6 +1,7 @@
 #include "ave/rewriters/lds_layout/SharedArrayUses.h"
 
 #include "ave/annotations/KernelAnnotations.h"
+#include "ave/rewriters/lds_layout/AddressFlow.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -34,38 +35,6 @@ public:
   const clang::VarDecl &array;
   std::vector<const clang::DeclRefExpr *> found;
 };
-
-// The parent of E that is not a parenthesis or an implicit cast, with the
-// child it was reached from (so "is E the base?" compares like with like).
-struct Climb {
-  const clang::Stmt *parent = nullptr;
-  const clang::Expr *child = nullptr;
-};
-
-Climb climb(clang::ASTContext &Ctx, const clang::Expr *E) {
-  const clang::Expr *Child = E;
-  while (true) {
-    auto Parents = Ctx.getParents(*Child);
-    if (Parents.size() != 1)
-      return {};
-    const clang::Stmt *P = Parents[0].get<clang::Stmt>();
-    if (!P)
-      return {};
-    if (llvm::isa<clang::ParenExpr>(P) || llvm::isa<clang::ImplicitCastExpr>(P)) {
-      Child = llvm::cast<clang::Expr>(P);
-      continue;
-    }
-    return {P, Child};
-  }
-}
-
-bool isWriteContext(const clang::Stmt *Parent, const clang::Expr *Child) {
-  if (const auto *B = llvm::dyn_cast_or_null<clang::BinaryOperator>(Parent))
-    return B->isAssignmentOp() && B->getLHS() == Child;
-  if (const auto *U = llvm::dyn_cast_or_null<clang::UnaryOperator>(Parent))
-    return U->isIncrementDecrementOp();
-  return false;
-}
 
 void readExtents(const clang::VarDecl &Array, SharedArrayUses &Out) {
   const clang::TypeSourceInfo *TSI = Array.getTypeSourceInfo();
@@ -157,6 +126,37 @@ void collectAnnotationAccesses(clang::ASTContext &Ctx, const clang::FunctionDecl
   }
 }
 
+// Inline asm that touches LDS on its own (`ds_read_b32`, `ld.shared`) may
+// address any shared array by a number the AST does not show.
+class SharedAsmFinder : public clang::RecursiveASTVisitor<SharedAsmFinder> {
+public:
+  bool VisitGCCAsmStmt(clang::GCCAsmStmt *S) {
+    std::string Text = S->getAsmString()->getString().str();
+    for (const char *Mnemonic : {"ds_", "ld.shared", "st.shared", "ldmatrix", "cp.async",
+                                 "atom.shared", "red.shared", "buffer_load_dword lds"})
+      if (Text.find(Mnemonic) != std::string::npos) {
+        found.push_back({S->getBeginLoc(), Mnemonic});
+        break;
+      }
+    return true;
+  }
+  struct Hit {
+    clang::SourceLocation location;
+    std::string mnemonic;
+  };
+  std::vector<Hit> found;
+};
+
+void findSharedMemoryAsm(clang::ASTContext &, const clang::Stmt &Body, const clang::VarDecl &Array,
+                         SharedArrayUses &Out) {
+  SharedAsmFinder Finder;
+  Finder.TraverseStmt(const_cast<clang::Stmt *>(&Body));
+  for (const SharedAsmFinder::Hit &H : Finder.found)
+    Out.unfollowed.push_back({H.location, "inline asm accesses shared memory ('" + H.mnemonic +
+                                              "'), possibly '" + Array.getNameAsString() +
+                                              "' in its old layout"});
+}
+
 } // namespace
 
 std::vector<const clang::VarDecl *> sharedArraysOf(const clang::FunctionDecl &Kernel) {
@@ -174,39 +174,24 @@ SharedArrayUses collectSharedArrayUses(clang::ASTContext &Ctx, const clang::Func
   DeclRefFinder Finder(Array);
   if (Kernel.getBody())
     Finder.TraverseStmt(Kernel.getBody());
-  const size_t Rank = Out.extents.size();
+  const unsigned Rank = unsigned(Out.extents.size());
   for (const clang::DeclRefExpr *Ref : Finder.found) {
+    if (Rank == 0)
+      break;
+    ElementUse Use = followUse(Ctx, *Ref, Rank);
+    if (!Use.ok()) {
+      Out.unfollowed.push_back({Use.escapeLocation, Use.escape});
+      continue;
+    }
     ArrayAccess Access;
-    const clang::Expr *Node = Ref;
-    bool Complete = Rank > 0;
-    for (size_t D = 0; D < Rank; ++D) {
-      Climb Up = climb(Ctx, Node);
-      const auto *Sub = llvm::dyn_cast_or_null<clang::ArraySubscriptExpr>(Up.parent);
-      if (!Sub || Sub->getBase() != Up.child) {
-        Complete = false;
-        break;
-      }
-      Access.indices.push_back(Sub->getIdx());
-      Node = Sub;
-    }
-    if (!Complete) {
-      Out.unfollowed.push_back(
-          {Ref->getLocation(),
-           "'" + Array.getNameAsString() + "' is used other than by indexing every dimension"});
-      continue;
-    }
-    Access.expr = llvm::cast<clang::ArraySubscriptExpr>(Node);
-    Climb Up = climb(Ctx, Node);
-    if (const auto *U = llvm::dyn_cast_or_null<clang::UnaryOperator>(Up.parent);
-        U && U->getOpcode() == clang::UO_AddrOf) {
-      Out.unfollowed.push_back({U->getBeginLoc(), "the address of an element of '" +
-                                                      Array.getNameAsString() +
-                                                      "' is taken (a vector or pointer access)"});
-      continue;
-    }
-    Access.isWrite = isWriteContext(Up.parent, Up.child);
+    Access.expr = Use.expr;
+    Access.indices = std::move(Use.indices);
+    Access.reversed = std::move(Use.reversed);
+    Access.isWrite = Use.isWrite;
     Out.accesses.push_back(std::move(Access));
   }
+  if (Rank > 0 && Kernel.getBody())
+    findSharedMemoryAsm(Ctx, *Kernel.getBody(), Array, Out);
   if (Pragmas && !Out.extents.empty())
     collectAnnotationAccesses(Ctx, Kernel, Array, *Pragmas, Out);
   return Out;

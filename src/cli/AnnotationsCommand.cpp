@@ -19,7 +19,7 @@ void addAnnotationErrors(const clang::SourceManager &SM,
     frontend::Diagnostic D = frontend::makeDiagnostic(SM, E.range, frontend::Severity::Error,
                                                       "ave-annotation", E.message);
     if (E.note)
-      D.notes.push_back({frontend::toSourcePoint(SM, E.note->range.getBegin()), E.note->message});
+      D.notes.push_back({ave::positionOf(SM, E.note->range.getBegin()), E.note->message});
     Sink.add(std::move(D));
   }
 }

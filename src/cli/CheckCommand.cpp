@@ -5,6 +5,7 @@
 #include "Commands.h"
 #include "ave/annotations/KernelAnnotations.h"
 #include "ave/invariants/KernelAnalysis.h"
+#include "ave/invariants/ObligationFinding.h"
 #include "ave/lint/OutputFormats.h"
 
 #include "clang/AST/ASTContext.h"
@@ -17,7 +18,7 @@ namespace ave::cli {
 
 namespace {
 
-lint::LintLocation lintLocation(const frontend::SourcePoint &P, unsigned Length) {
+lint::LintLocation lintLocation(const ave::SourcePosition &P, unsigned Length) {
   lint::LintLocation L;
   if (!P.valid())
     return L;
@@ -56,7 +57,7 @@ nlohmann::json checkSarif(const frontend::DiagnosticSink &Sink,
   return lint::toSarif(Result, Options);
 }
 
-nlohmann::json pointJson(const frontend::SourcePoint &P) {
+nlohmann::json pointJson(const ave::SourcePosition &P) {
   if (!P.valid())
     return nullptr;
   return {{"file", P.file}, {"line", P.line}, {"column", P.column}};
@@ -64,99 +65,117 @@ nlohmann::json pointJson(const frontend::SourcePoint &P) {
 
 } // namespace
 
-int runCheck(const GlobalOptions &G, const CheckOptions &C, const std::vector<std::string> &Files) {
+namespace {
+
+// One `check` run: every annotated kernel of every file, collected as
+// diagnostics (worded by inv::findingOf, as lint's ave-invariant is) and as
+// the JSON document.
+class CheckRun {
+public:
+  CheckRun(const GlobalOptions &G, const CheckOptions &C) : Options(C) {
+    AOpts.z3TimeoutMs = C.z3TimeoutMs;
+    AOpts.kernelTimeLimitMs = C.timeLimitMs;
+    AOpts.implicitInvariants = C.implicitInvariants;
+    AOpts.waveSize = frontend::targetInfo(G.frontend.args.target).waveSize;
+  }
+  void checkUnit(frontend::ParsedUnit &U);
+  int finish(const GlobalOptions &G, const frontend::FrontendResult &R,
+             const std::vector<std::string> &Files);
+
+private:
+  void checkKernel(frontend::ParsedUnit &U, const ann::KernelAnnotations &A);
+  nlohmann::json obligationJson(const clang::SourceManager &SM, const inv::ObligationResult &O);
+
+  const CheckOptions &Options;
+  inv::AnalysisOptions AOpts;
   frontend::DiagnosticSink Sink;
   nlohmann::json KernelsJson = nlohmann::json::array();
   unsigned Proven = 0, Violated = 0, Unproven = 0, Checked = 0;
-  inv::AnalysisOptions AOpts;
-  AOpts.z3TimeoutMs = C.z3TimeoutMs;
-  AOpts.implicitInvariants = C.implicitInvariants;
-  AOpts.waveSize = frontend::targetInfo(G.frontend.args.target).waveSize;
+};
 
-  auto CheckKernel = [&](frontend::ParsedUnit &U, const ann::KernelAnnotations &A) {
-    const clang::SourceManager &SM = U.context.getSourceManager();
-    ++Checked;
-    inv::KernelReport Report = inv::analyzeKernel(U.context, A, AOpts);
-    nlohmann::json Obligations = nlohmann::json::array();
-    for (const inv::ObligationResult &O : Report.results) {
-      frontend::SourcePoint Loc = frontend::toSourcePoint(SM, O.obligation.range.getBegin());
-      nlohmann::json J = {{"kind", inv::obligationKindName(O.obligation.kind)},
-                          {"status", inv::statusName(O.status)},
-                          {"summary", O.obligation.summary},
-                          {"location", pointJson(Loc)},
-                          {"millis", O.millis}};
-      if (O.status == inv::SolverResult::Proven) {
-        ++Proven;
-        Obligations.push_back(std::move(J));
-        continue;
-      }
-      frontend::Diagnostic D;
-      if (O.status == inv::SolverResult::Violated) {
-        ++Violated;
-        D = frontend::makeDiagnostic(SM, O.obligation.range, frontend::Severity::Error,
-                                     "ave-invariant", O.obligation.failure);
-        nlohmann::json Cex = {{"values", O.values}, {"notes", nlohmann::json::array()}};
-        for (const inv::CounterexampleLine &L : O.counterexample) {
-          frontend::SourcePoint P = frontend::toSourcePoint(SM, L.location);
-          D.notes.push_back({P, L.text});
-          Cex["notes"].push_back({{"text", L.text}, {"location", pointJson(P)}});
-        }
-        J["message"] = O.obligation.failure;
-        J["counterexample"] = std::move(Cex);
-      } else {
-        ++Unproven;
-        D = frontend::makeDiagnostic(SM, O.obligation.range, frontend::Severity::Warning,
-                                     "ave-invariant",
-                                     "unproven: " + O.obligation.summary + ": " + O.reason);
-        J["reason"] = O.reason;
-      }
-      if (A.kernel->isTemplateInstantiation())
-        D.notes.push_back({frontend::toSourcePoint(SM, A.kernel->getPointOfInstantiation()),
-                           "in instantiation '" + Report.kernel + "'"});
+nlohmann::json CheckRun::obligationJson(const clang::SourceManager &SM,
+                                        const inv::ObligationResult &O) {
+  nlohmann::json J = {{"kind", inv::obligationKindName(O.obligation.kind)},
+                      {"status", inv::statusName(O.status)},
+                      {"summary", O.obligation.summary},
+                      {"location", pointJson(ave::positionOf(SM, O.obligation.range.getBegin()))},
+                      {"millis", O.millis}};
+  if (O.status == inv::SolverResult::Violated) {
+    nlohmann::json Cex = {{"values", O.values}, {"notes", nlohmann::json::array()}};
+    for (const inv::CounterexampleLine &L : O.counterexample)
+      Cex["notes"].push_back(
+          {{"text", L.text}, {"location", pointJson(ave::positionOf(SM, L.location))}});
+    J["message"] = O.obligation.failure;
+    J["counterexample"] = std::move(Cex);
+  } else if (O.status == inv::SolverResult::Unknown) {
+    J["reason"] = O.reason;
+  }
+  return J;
+}
+
+void CheckRun::checkKernel(frontend::ParsedUnit &U, const ann::KernelAnnotations &A) {
+  const clang::SourceManager &SM = U.context.getSourceManager();
+  ++Checked;
+  inv::KernelReport Report = inv::analyzeKernel(U.context, A, AOpts);
+  nlohmann::json Obligations = nlohmann::json::array();
+  for (const inv::ObligationResult &O : Report.results) {
+    nlohmann::json J = obligationJson(SM, O);
+    Proven += O.status == inv::SolverResult::Proven;
+    Violated += O.status == inv::SolverResult::Violated;
+    Unproven += O.status == inv::SolverResult::Unknown;
+    if (std::optional<inv::ObligationFinding> F = inv::findingOf(O, *A.kernel, Report.kernel)) {
+      frontend::Diagnostic D = frontend::makeDiagnostic(
+          SM, F->range, F->violated ? frontend::Severity::Error : frontend::Severity::Warning,
+          "ave-invariant", F->message);
+      for (const inv::FindingNote &N : F->notes)
+        D.notes.push_back({ave::positionOf(SM, N.location), N.text});
       D.details = J;
       Sink.add(std::move(D));
-      Obligations.push_back(std::move(J));
     }
-    for (const inv::AnalysisNote &N : Report.notes)
-      Sink.add(frontend::makeDiagnostic(SM, N.location, frontend::Severity::Note, "", N.message));
-    nlohmann::json KJ = {{"kernel", Report.kernel},        {"file", U.file},
-                         {"proven", Report.proven()},      {"violated", Report.violated()},
-                         {"unproven", Report.unproven()},  {"analysis_ms", Report.analysisMillis},
-                         {"solve_ms", Report.solveMillis}, {"obligations", std::move(Obligations)}};
-    KernelsJson.push_back(std::move(KJ));
-    if (C.timing)
-      llvm::errs() << Report.kernel << ": analysis " << llvm::format("%.1f", Report.analysisMillis)
-                   << " ms (solver " << llvm::format("%.1f", Report.solveMillis) << " ms)\n";
-  };
+    Obligations.push_back(std::move(J));
+  }
+  for (const inv::AnalysisNote &N : Report.notes)
+    Sink.add(frontend::makeDiagnostic(SM, N.location, frontend::Severity::Note, "", N.message));
+  nlohmann::json KJ = {{"kernel", Report.kernel},        {"file", U.file},
+                       {"proven", Report.proven()},      {"violated", Report.violated()},
+                       {"unproven", Report.unproven()},  {"analysis_ms", Report.analysisMillis},
+                       {"solve_ms", Report.solveMillis}, {"obligations", std::move(Obligations)}};
+  KernelsJson.push_back(std::move(KJ));
+  if (Options.timing)
+    llvm::errs() << Report.kernel << ": analysis " << llvm::format("%.1f", Report.analysisMillis)
+                 << " ms (solver " << llvm::format("%.1f", Report.solveMillis) << " ms)\n";
+}
 
-  frontend::FrontendResult R =
-      frontend::parseHipFiles(Files, G.frontend, [&](frontend::ParsedUnit &U) {
-        const clang::SourceManager &SM = U.context.getSourceManager();
-        std::vector<const clang::FunctionDecl *> Kernels = ann::findKernels(U.context);
-        addAnnotationErrors(SM, ann::findStrayPragmas(U.context, U.pragmas, Kernels), Sink);
-        for (const clang::FunctionDecl *K : Kernels) {
-          ann::KernelAnnotations A = ann::collectKernelAnnotations(U.context, *K, U.pragmas);
-          if (!A.errors.empty()) {
-            addAnnotationErrors(SM, A.errors, Sink);
-            continue;
-          }
-          if (A.tags.empty() && A.pragmas.empty()) {
-            Sink.add(frontend::makeDiagnostic(SM, K->getLocation(), frontend::Severity::Note, "",
-                                              "kernel '" + K->getNameAsString() +
-                                                  "' has no annotations; nothing to check"));
-            continue;
-          }
-          // A template kernel runs as its instantiations: each is checked
-          // with its own sizes and types (the pattern has neither).
-          std::vector<ann::KernelAnnotations> Instances;
-          for (const clang::FunctionDecl *I : ann::kernelInstantiations(*K))
-            Instances.push_back(ann::collectKernelAnnotations(U.context, *I, U.pragmas));
-          if (Instances.empty())
-            Instances.push_back(std::move(A));
-          for (const ann::KernelAnnotations &Instance : Instances)
-            CheckKernel(U, Instance);
-        }
-      });
+void CheckRun::checkUnit(frontend::ParsedUnit &U) {
+  const clang::SourceManager &SM = U.context.getSourceManager();
+  std::vector<const clang::FunctionDecl *> Kernels = ann::findKernels(U.context);
+  addAnnotationErrors(SM, ann::findStrayPragmas(U.context, U.pragmas, Kernels), Sink);
+  for (const clang::FunctionDecl *K : Kernels) {
+    ann::KernelAnnotations A = ann::collectKernelAnnotations(U.context, *K, U.pragmas);
+    if (!A.errors.empty()) {
+      addAnnotationErrors(SM, A.errors, Sink);
+      continue;
+    }
+    if (A.tags.empty() && A.pragmas.empty()) {
+      Sink.add(frontend::makeDiagnostic(SM, K->getLocation(), frontend::Severity::Note, "",
+                                        "kernel '" + K->getNameAsString() +
+                                            "' has no annotations; nothing to check"));
+      continue;
+    }
+    // A template kernel runs as its instantiations: each is checked with
+    // its own sizes and types (the pattern has neither).
+    std::vector<ann::KernelAnnotations> Instances;
+    for (const clang::FunctionDecl *I : ann::kernelInstantiations(*K))
+      Instances.push_back(ann::collectKernelAnnotations(U.context, *I, U.pragmas));
+    if (Instances.empty())
+      Instances.push_back(std::move(A));
+    for (const ann::KernelAnnotations &Instance : Instances)
+      checkKernel(U, Instance);
+  }
+}
+
+int CheckRun::finish(const GlobalOptions &G, const frontend::FrontendResult &R,
+                     const std::vector<std::string> &Files) {
   Sink.sort();
   int Code = reportFrontendFailure(R);
   bool InputErrors = Code != 0 || std::any_of(Sink.all().begin(), Sink.all().end(),
@@ -184,6 +203,15 @@ int runCheck(const GlobalOptions &G, const CheckOptions &C, const std::vector<st
   return Violated || Unproven ? 1 : 0;
 }
 
+} // namespace
+
+int runCheck(const GlobalOptions &G, const CheckOptions &C, const std::vector<std::string> &Files) {
+  CheckRun Run(G, C);
+  frontend::FrontendResult R = frontend::parseHipFiles(
+      Files, G.frontend, [&](frontend::ParsedUnit &U) { Run.checkUnit(U); });
+  return Run.finish(G, R, Files);
+}
+
 void registerCheckCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected) {
   auto Files = std::make_shared<std::vector<std::string>>();
   auto Opts = std::make_shared<CheckOptions>();
@@ -191,6 +219,11 @@ void registerCheckCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Sele
       "check", "Prove the annotated and implicit invariants with Z3, or show a counterexample");
   Check->add_option("files", *Files, "HIP source files")->required();
   Check->add_option("--z3-timeout-ms", Opts->z3TimeoutMs, "Per-query solver timeout")
+      ->capture_default_str();
+  Check
+      ->add_option("--time-limit-ms", Opts->timeLimitMs,
+                   "Per-kernel limit on analysis and solving; past it, the remaining "
+                   "obligations are unproven")
       ->capture_default_str();
   Check->add_flag("!--no-implicit", Opts->implicitInvariants,
                   "Check only the explicit #pragma ave assert invariants");

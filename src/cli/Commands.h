@@ -52,6 +52,7 @@ int runAnnotations(const GlobalOptions &G, const std::vector<std::string> &Files
 
 struct CheckOptions {
   unsigned z3TimeoutMs = 10000;
+  unsigned timeLimitMs = 10000; // per kernel, interpretation and solving
   bool implicitInvariants = true;
   bool timing = false;
 };

@@ -2,9 +2,8 @@
 // driver (clang-tidy's own options plus ave-rewrite's), with the global
 // --target, -p and --extra-arg.
 
-#include "Commands.h"
-
 #include "CLI/CLI.hpp"
+#include "Commands.h"
 #include "ave/lint/LintDriver.h"
 
 namespace ave::cli {

@@ -92,11 +92,9 @@ inv::KernelReport &UnitState::report(KernelState &K) {
 inv::lds::SharedMemoryFindings &UnitState::shared(clang::ASTContext &Ctx, KernelState &K) {
   if (!K.shared) {
     inv::lds::SharedMemoryFindings F;
-    inv::lds::SharedCheckOptions Opts;
     const frontend::TargetInfo &Info = frontend::targetInfo(lintSettings().target);
-    Opts.waveSize = Info.waveSize;
-    Opts.lockstepWavefronts = Info.target != frontend::Target::Sm90;
-    Opts.launch = inv::lds::inferLaunchShape(*K.kernel, Ctx);
+    inv::lds::SharedCheckOptions Opts =
+        inv::lds::sharedCheckOptions(*K.kernel, Ctx, Info.waveSize, Info.lockstepWavefronts);
     F.races = inv::lds::findLdsRaces(*K.analysis, Ctx, Opts, &F.skipped);
     F.divergentBarriers = inv::lds::findDivergentBarriers(*K.analysis, Opts.launch);
     F.uninitializedReads =

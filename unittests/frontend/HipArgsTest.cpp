@@ -37,6 +37,19 @@ TEST(UserFlags, HipccTwoTokenFlags) {
   EXPECT_EQ(F.source[1].value, "TILE=16");
 }
 
+TEST(UserFlags, HostPrecompiledHeaderIsLeftOut) {
+  // A CMake C++ entry borrowed for an unlisted .hip: its PCH is for the host
+  // target and C++20, and broke the device parse ("PCH file was compiled for
+  // the target 'x86_64-pc-linux-gnu'").
+  UserFlags F = readUserFlags(
+      {"clang++", "-DX=1", "-Winvalid-pch", "-Xclang", "-include-pch", "-Xclang",
+       "/b/cmake_pch.hxx.pch", "-Xclang", "-include", "-Xclang", "/b/cmake_pch.hxx", "-include-pch",
+       "/b/p.pch", "-fpch-instantiate-templates", "-Xclang", "-fnative-half-type", "-c", "a.cpp"},
+      "/proj");
+  EXPECT_EQ(F.args,
+            (std::vector<std::string>{"-DX=1", "-Winvalid-pch", "-Xclang", "-fnative-half-type"}));
+}
+
 TEST(UserFlags, EverythingAfterDoubleDashIsAnInput) {
   // clang's interpolation for a file not in the database ends in `-- FILE`;
   // flags appended after it were read as files ("no such file: '-x'").

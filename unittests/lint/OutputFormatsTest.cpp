@@ -19,8 +19,8 @@ LintResult raceResult() {
   D.check = "ave-lds-race";
   D.level = "warning";
   D.message = "data race on shared array 's'";
-  D.location = {"/repo/k.hip", 7, 3, 7, 9};
-  D.notes.push_back({"threadIdx=(1,0,0) writes s[1] here", {"/repo/k.hip", 6, 3, 6, 8}});
+  D.location = {{"/repo/k.hip", 7, 3}, 7, 9};
+  D.notes.push_back({"threadIdx=(1,0,0) writes s[1] here", {{"/repo/k.hip", 6, 3}, 6, 8}});
   R.diagnostics.push_back(D);
   return R;
 }

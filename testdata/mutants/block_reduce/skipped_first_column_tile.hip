@@ -1,5 +1,5 @@
 // MUTANT-OF: ../../block_reduce.hip
-// EXPECT: reduction-coverage line 24
+// EXPECT: reduction-coverage line 21
 // Seeded bug: the column loop starts at 256, so columns [0, 256) are never reduced.
 // Row sums Y(r) = sum_c X(r, c): one block of 256 threads per row. Each thread
 // accumulates a strided slice of the row in a register, then the block adds

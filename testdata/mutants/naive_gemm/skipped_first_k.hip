@@ -1,5 +1,5 @@
 // MUTANT-OF: ../../naive_gemm.hip
-// EXPECT: reduction-coverage line 23
+// EXPECT: reduction-coverage line 19
 // Seeded bug: the k loop starts at 1, so k = 0 is never reduced.
 // Naive SGEMM, C = A * B: one thread per element of C, the k loop reads A and
 // B straight from global memory (no LDS). The baseline every rewrite starts

@@ -1,5 +1,5 @@
 // MUTANT-OF: ../../tiled_gemm.hip
-// EXPECT: reduction-coverage line 26
+// EXPECT: reduction-coverage line 24
 // Seeded bug: the tile loop steps by 8 over 16-wide tiles, so most k are reduced twice.
 // LDS-tiled SGEMM, C = A * B, with 16x16 tiles of A and B staged in shared
 // memory: the kernel worked through in shared/ANALYSIS.md (the k loop has

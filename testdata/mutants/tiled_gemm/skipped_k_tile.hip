@@ -1,5 +1,5 @@
 // MUTANT-OF: ../../tiled_gemm.hip
-// EXPECT: reduction-coverage line 26
+// EXPECT: reduction-coverage line 24
 // Seeded bug: the tile loop starts at 16, so k in [0, 16) is never reduced.
 // LDS-tiled SGEMM, C = A * B, with 16x16 tiles of A and B staged in shared
 // memory: the kernel worked through in shared/ANALYSIS.md (the k loop has

@@ -29,14 +29,14 @@ struct ObligationOutcome {
   std::string summary;
   inv::SolverResult::Status status = inv::SolverResult::Unknown;
   std::string message; // violated: the failure; unproven: the reason
-  frontend::SourcePoint location;
+  ave::SourcePosition location;
   std::vector<frontend::DiagnosticNote> counterexample;
 };
 
 struct LdsAccessRating {
   std::string array;
   std::string text; // the access as written, e.g. tile[tx][ty]
-  frontend::SourcePoint location;
+  ave::SourcePosition location;
   bool isWrite = false;
   std::optional<unsigned> conflictDegree; // nullopt: the bank model could not rate it
   std::string note;
@@ -52,7 +52,7 @@ struct LdsAccessRating {
 struct RaceOutcome {
   std::string array;
   std::string message;
-  frontend::SourcePoint location;
+  ave::SourcePosition location;
 };
 
 struct KernelSnapshot {

@@ -63,7 +63,7 @@ struct AppliedRewrite {
 
 struct BankChange {
   std::string kernel, array, before, after; // access text before / after
-  frontend::SourcePoint location;           // in the original
+  ave::SourcePosition location;             // in the original
   bool isWrite = false;
   std::optional<unsigned> degreeBefore, degreeAfter;
   std::string note;

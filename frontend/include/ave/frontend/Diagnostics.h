@@ -4,6 +4,7 @@
 // text or JSON after the translation unit is gone.
 #pragma once
 
+#include "ave/support/SourcePosition.h"
 #include "nlohmann/json.hpp"
 
 #include <string>
@@ -24,15 +25,8 @@ namespace ave::frontend {
 enum class Severity { Note, Warning, Error };
 const char *severityName(Severity S);
 
-struct SourcePoint {
-  std::string file;
-  unsigned line = 0;
-  unsigned column = 0;
-  bool valid() const { return line != 0; }
-};
-
 struct DiagnosticNote {
-  SourcePoint location;
+  ave::SourcePosition location;
   std::string message;
 };
 
@@ -40,16 +34,12 @@ struct Diagnostic {
   Severity severity = Severity::Error;
   std::string check; // e.g. "ave-annotation"; empty for tool errors
   std::string message;
-  SourcePoint location;
+  ave::SourcePosition location;
   unsigned rangeLength = 0; // columns to underline after the caret, same line
   std::string sourceLine;   // the text of location.line, for the caret
   std::vector<DiagnosticNote> notes;
   nlohmann::json details = nlohmann::json::object(); // structured extras (counterexamples)
 };
-
-// Resolves a location to where the user wrote it: macro arguments to their
-// spelling, macro bodies to the expansion site.
-SourcePoint toSourcePoint(const clang::SourceManager &SM, clang::SourceLocation Loc);
 
 // Builds a diagnostic at Range, capturing the source line for the caret.
 Diagnostic makeDiagnostic(const clang::SourceManager &SM, clang::SourceRange Range, Severity S,

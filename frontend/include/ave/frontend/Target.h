@@ -18,6 +18,9 @@ struct TargetInfo {
   unsigned ldsBanks;            // shared-memory banks
   unsigned ldsBankBytes;        // bytes per bank
   unsigned ldsBytesPerBlock;    // static shared memory limit per workgroup
+  // AMD wavefronts execute in lockstep; NVIDIA threads are independent
+  // (volatile warp-synchronous code is only race-free on the former).
+  bool lockstepWavefronts;
 };
 
 const TargetInfo &targetInfo(Target T);

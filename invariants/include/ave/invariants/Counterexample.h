@@ -6,6 +6,7 @@
 // decoded into what the user reads: block and thread, loop counters and
 // parameters, the observed values, and which thread wrote each shared
 // element involved.
+// docs/analysis.md, "Obligations and counterexamples".
 #pragma once
 
 #include "ave/invariants/Obligation.h"
@@ -52,8 +53,7 @@ struct ThreadSymbols {
 };
 
 /// Decodes a confirmed model of O's query (its context plus violation).
-DecodedCounterexample decodeCounterexample(const Obligation &O,
-                                           std::span<const Term *const> Query,
+DecodedCounterexample decodeCounterexample(const Obligation &O, std::span<const Term *const> Query,
                                            const Assignment &Values, const ThreadSymbols &Threads);
 
 } // namespace ave::inv

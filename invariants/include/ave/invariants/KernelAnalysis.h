@@ -24,6 +24,9 @@ namespace ave::inv {
 
 struct AnalysisOptions {
   unsigned z3TimeoutMs = 10000;
+  // Interpretation and solving of one kernel together; past it, the
+  // solver is not asked again and the remaining obligations are unproven.
+  unsigned kernelTimeLimitMs = 10000;
   unsigned waveSize = 64;
   bool implicitInvariants = true;
 };
@@ -86,6 +89,7 @@ private:
   std::unique_ptr<ObligationSolver> Solver;
   std::unique_ptr<ProvenanceInterpreter> Interp;
   std::string KernelName;
+  unsigned TimeLimitMs;
   double InterpretMillis = 0;
 };
 

@@ -10,6 +10,7 @@
 // unit-stride coordinate. Bounds on the results are returned as side
 // conditions, which are linear and cheap to prove; since a mixed-radix
 // decomposition within bounds is unique, proving them proves the match.
+// docs/analysis.md, "The layout algebra".
 #pragma once
 
 #include "ave/invariants/Polynomial.h"

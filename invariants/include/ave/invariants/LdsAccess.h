@@ -35,8 +35,8 @@ struct LdsAccess {
   const Term *address = nullptr; // element index over the accessing thread
   bool isWrite = false;
   unsigned elementBytes = 4;
-  std::vector<const Term *> guard;   // path condition (if-conditions, loop facts)
-  std::vector<LoopContext> loops;    // enclosing loops, outermost first
+  std::vector<const Term *> guard; // path condition (if-conditions, loop facts)
+  std::vector<LoopContext> loops;  // enclosing loops, outermost first
   // Barrier interval: how many barriers the walk passed before it (program
   // order); accesses in one interval are not ordered by a barrier.
   unsigned interval = 0;

@@ -20,6 +20,9 @@ enum class ObligationKind {
   ReductionFreeName,  // implicit 3: an accumulation sums away a free coordinate
   ReductionInjective, // implicit 3: an index is reduced twice
   ReductionComplete,  // implicit 3: an index is never reduced
+  OutputStored,       // a tagged output receives tagged values at all
+  SharedReadWritten,  // a shared-memory read sees an element some thread wrote
+  Specification,      // the assumptions and launch admit a launch at all
 };
 
 const char *obligationKindName(ObligationKind K);
@@ -40,6 +43,13 @@ struct Obligation {
   // Set when the analysis could not state the question (layout did not
   // match, value unknown): the obligation is reported unproven as is.
   std::string unprovenReason;
+  // Set when the specification itself is wrong (assumptions that no launch
+  // satisfies): reported violated with this message and no counterexample.
+  std::string specificationError;
+  // Set when a model of the violation is not known to be a real execution
+  // (the question is only as complete as the analysis' solution of it): a
+  // Violated answer is reported unproven with this reason.
+  std::string unconfirmedViolation;
 };
 
 } // namespace ave::inv

@@ -11,9 +11,11 @@
 
 #include "ave/invariants/Term.h"
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +48,10 @@ public:
   ObligationSolver(const ObligationSolver &) = delete;
   ObligationSolver &operator=(const ObligationSolver &) = delete;
 
+  /// No query runs past this point in time: one that would start later is
+  /// Unknown at once, one that starts earlier gets at most the time left.
+  void setDeadline(std::chrono::steady_clock::time_point Deadline) { this->Deadline = Deadline; }
+
   /// Asserted for every later query (and its evaluation must be defined).
   void addFact(const Term *Fact);
   const std::vector<const Term *> &facts() const { return Facts; }
@@ -69,6 +75,7 @@ private:
 
   TermContext &Ctx; // for simplifying queries before encoding
   unsigned TimeoutMs;
+  std::optional<std::chrono::steady_clock::time_point> Deadline;
   std::vector<const Term *> Facts;
   bool FactsNeedBitVectors = false;
   // The Z3 context outlives both backends (members die in reverse order).

@@ -8,6 +8,7 @@
 // in C. Construction folds constants and applies light canonicalization
 // (`x + 0`, `x * 1`, `x * 0`, constant sums, sorted operands of commutative
 // operators), so the same arithmetic built in different ways usually meets.
+// docs/analysis.md, "The term language".
 #pragma once
 
 #include <cstdint>
@@ -77,8 +78,8 @@ public:
   /// True for terms whose value is always 0 or 1 (comparisons, logic).
   bool isBoolean() const;
 
-  int64_t value() const { return Value; }           // Constant
-  const std::string &name() const { return Name; }  // Symbol, Apply
+  int64_t value() const { return Value; }          // Constant
+  const std::string &name() const { return Name; } // Symbol, Apply
   /// Symbol: made by freshCopy() or freshSymbol(), never written by the user.
   bool isFresh() const { return Fresh; }
   /// Symbol: the symbol freshCopy() copied (null for any other symbol).

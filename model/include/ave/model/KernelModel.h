@@ -9,6 +9,8 @@
 // meaningful after the AST is gone (they are what JSON and text print).
 #pragma once
 
+#include "ave/support/SourcePosition.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,15 +25,6 @@ class VarDecl;
 } // namespace clang
 
 namespace ave::model {
-
-// Where the user wrote something: macro bodies resolve to the expansion
-// site, macro arguments to their spelling.
-struct SourcePosition {
-  std::string file;
-  unsigned line = 0;
-  unsigned column = 0;
-  bool valid() const { return line != 0; }
-};
 
 // An integer the kernel states as an expression: `value` is set when the
 // expression is a constant (it is not when it depends on a template

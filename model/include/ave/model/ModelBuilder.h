@@ -25,6 +25,16 @@ KernelModel buildKernelModel(clang::ASTContext &Ctx, const clang::FunctionDecl &
 // includes, in source order.
 std::vector<LaunchSite> findLaunchSites(clang::ASTContext &Ctx);
 
+// `__shared__` variables declared in the kernel body, then those at
+// namespace scope that the body uses, each once, with their bytes: the one
+// place the model, lint's ave-lds-capacity and the harness size them.
+std::vector<SharedArray> collectSharedArrays(const clang::ASTContext &Ctx,
+                                             const clang::FunctionDecl &Kernel);
+
+// Static LDS bytes of the arrays (dynamic ones excluded); unset when a
+// size is not known.
+std::optional<std::uint64_t> staticLdsBytes(const std::vector<SharedArray> &Arrays);
+
 // Both of the above plus the main file's name.
 TranslationUnitModel buildTranslationUnitModel(clang::ASTContext &Ctx);
 

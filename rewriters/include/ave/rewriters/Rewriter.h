@@ -6,6 +6,8 @@
 // diffing and verifying a candidate live in agent/.
 #pragma once
 
+#include "ave/support/SourcePosition.h"
+
 #include "clang/Basic/SourceLocation.h"
 #include "clang/Tooling/Core/Replacement.h"
 
@@ -59,14 +61,6 @@ struct KeptObligation {
   std::string subject; // e.g. the array name; empty: whole kernel
   std::string description;
 };
-
-// A file position resolved while the AST is alive (notes outlive it).
-struct SourcePosition {
-  std::string file;
-  unsigned line = 0;
-  unsigned column = 0;
-};
-SourcePosition positionOf(const clang::SourceManager &SM, clang::SourceLocation Loc);
 
 struct RewriteNote {
   SourcePosition position;

@@ -63,6 +63,11 @@ struct SkippedAccess {
   std::string reason;
 };
 
+// The one way lint and the rewrite pipeline configure the checks: the
+// target's wave and lockstep behaviour, and the launch the kernel text states.
+SharedCheckOptions sharedCheckOptions(const clang::FunctionDecl &Kernel, clang::ASTContext &Ctx,
+                                      unsigned WaveSize, bool LockstepWavefronts);
+
 struct SharedMemoryFindings {
   std::vector<LdsRace> races;
   std::vector<BarrierDivergence> divergentBarriers;

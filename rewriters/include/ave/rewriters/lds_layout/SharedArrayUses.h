@@ -1,7 +1,8 @@
 // Every use of a static `__shared__` array inside one kernel, sorted into
-// element accesses (the array subscripted in every dimension) and other uses
-// (decay to a pointer, sizeof, address of an element) that a layout rewrite
-// cannot follow.
+// element accesses (the array subscripted in every dimension, the element's
+// address never leaving the expression: AddressFlow.h) and escapes (a
+// pointer, a reference, a cast, sizeof, a call, inline asm) that a layout
+// rewrite cannot follow, each with its location.
 #pragma once
 
 #include "clang/Basic/SourceLocation.h"
@@ -27,6 +28,7 @@ namespace ave::rw {
 struct ArrayAccess {
   const clang::ArraySubscriptExpr *expr = nullptr; // the outermost subscript
   std::vector<const clang::Expr *> indices;        // outermost dimension first
+  std::vector<bool> reversed;                      // per dimension: spelled `i[a]`
   bool isWrite = false;                            // assigned, compound-assigned, ++/--
 };
 

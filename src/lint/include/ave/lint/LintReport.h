@@ -5,6 +5,7 @@
 #pragma once
 
 #include "ave/lint/LintSettings.h"
+#include "ave/support/SourcePosition.h"
 
 #include <map>
 #include <string>
@@ -12,11 +13,10 @@
 
 namespace ave::lint {
 
-struct LintLocation {
-  std::string file;                    // as clang-tidy wrote it (absolute)
-  unsigned line = 0, column = 0;       // 1-based; 0: no location
-  unsigned endLine = 0, endColumn = 0; // exclusive end
-  bool valid() const { return line != 0; }
+// The project's one SourcePosition (file as clang-tidy wrote it, absolute)
+// with the exclusive end of the range a finding underlines.
+struct LintLocation : SourcePosition {
+  unsigned endLine = 0, endColumn = 0;
 };
 
 struct LintNote {

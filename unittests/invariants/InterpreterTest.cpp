@@ -1,0 +1,244 @@
+// The provenance interpreter at program points, the way clang's
+// FlowSensitive tests check an analysis: `// [[name]]` at the end of a
+// snippet line names the state after the last statement that ends on that
+// line, and the test asserts on the values and the path condition there.
+
+#include "../annotations/HipSnippet.h"
+#include "analysis/ProvenanceInterpreter.h"
+
+#include "clang/Basic/SourceManager.h"
+
+#include <functional>
+#include <gtest/gtest.h>
+#include <regex>
+#include <sstream>
+
+namespace ave::inv {
+namespace {
+
+// threadIdx & co as the analysis recognises them, without the HIP headers.
+const char *const Builtins = R"cu(
+struct AveDim3 { unsigned x, y, z; };
+extern __device__ const AveDim3 threadIdx, blockIdx, blockDim, gridDim;
+#define __syncthreads() __builtin_amdgcn_s_barrier()
+)cu";
+
+class ProgramPoints : public AnalysisObserver {
+public:
+  ProgramPoints(const clang::SourceManager &SM, std::map<unsigned, std::string> Names)
+      : SM(SM), Names(std::move(Names)) {}
+  void afterStatement(const clang::Stmt *S, const FlowState &State) override {
+    unsigned Line = SM.getExpansionLineNumber(S->getEndLoc());
+    auto It = Names.find(Line);
+    if (It != Names.end())
+      States.insert_or_assign(It->second, State);
+  }
+  std::map<std::string, FlowState> States;
+
+private:
+  const clang::SourceManager &SM;
+  std::map<unsigned, std::string> Names;
+};
+
+std::string describeCase(const ProvenanceCase &C) {
+  std::string S;
+  for (const auto &[Name, Coordinate] : C.coords)
+    S += (S.empty() ? "" : " ") + Name + "=" + print(Coordinate);
+  return S;
+}
+
+// A value as the tests compare it: `int(term)`, `data{case | case}` with
+// its reductions, `neutral`, `unknown(why)`.
+std::string describe(const AbstractValue &V) {
+  switch (V.kind) {
+  case AbstractValue::Kind::Int:
+    return "int(" + print(V.term) + ")";
+  case AbstractValue::Kind::Data: {
+    if (V.data.kind == DataValue::Kind::Neutral)
+      return "neutral";
+    if (V.data.kind == DataValue::Kind::Unknown)
+      return "unknown(" + V.data.reason + ")";
+    std::string S = "data{";
+    for (size_t I = 0; I < V.data.cases.size(); ++I)
+      S += (I ? " | " : "") + describeCase(V.data.cases[I]);
+    S += "}";
+    for (const Reduction &R : V.data.reductions) {
+      S += " reduces " + R.name + " over";
+      for (const ReductionLoop &L : R.loops)
+        S += " " + L.name;
+    }
+    return S;
+  }
+  default:
+    return "other";
+  }
+}
+
+using Inspector = std::function<void(std::map<std::string, FlowState> &)>;
+
+// Runs the interpreter over Code's only kernel and hands the states at its
+// points to Inspect while the AST and the terms they refer to are alive.
+void statesAt(const std::string &Code, const Inspector &Inspect, AnalysisLog *LogOut = nullptr,
+              std::vector<std::string> *Paths = nullptr) {
+  std::string Source = std::string(ann::test::MinimalPrelude) + Builtins + Code;
+  std::map<unsigned, std::string> Names;
+  std::istringstream Lines(Source);
+  std::string Line;
+  std::regex Marker(R"(//\s*\[\[(\w+)\]\])");
+  for (unsigned N = 1; std::getline(Lines, Line); ++N)
+    if (std::smatch M; std::regex_search(Line, M, Marker))
+      Names[N] = M[1];
+  std::map<std::string, FlowState> States;
+  bool Parsed = ann::test::parseHip(Source, [&](const ann::test::Snippet &S) {
+    ann::KernelAnnotations Annotations = S.annotate();
+    TermContext Terms;
+    ObligationSolver Solver(Terms, 5000);
+    ProvenanceInterpreter Interp(S.context, Annotations, Terms, Solver, AnalysisOptions{});
+    ProgramPoints Points(S.context.getSourceManager(), Names);
+    Interp.setObserver(&Points);
+    Interp.run();
+    States = Points.States;
+    if (Inspect)
+      Inspect(States);
+    if (Paths)
+      for (auto &[Name, State] : States)
+        for (const Term *F : State.path)
+          Paths->push_back(Name + ": " + print(F));
+    if (LogOut)
+      *LogOut = Interp.log();
+  });
+  EXPECT_TRUE(Parsed);
+}
+
+const AbstractValue *valueOf(const FlowState &State, const std::string &Name) {
+  for (const auto &[Decl, V] : State.env)
+    if (const auto *ND = llvm::dyn_cast<clang::NamedDecl>(Decl); ND && ND->getName() == Name)
+      return &V;
+  return nullptr;
+}
+
+const char *const TiledGemm = R"cu(
+__global__ void sgemm(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
+                      const float *B AVE_TAG("B(k < K, n < N) = k * N + n"),
+                      float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N, int K) {
+#pragma ave launch block(16, 16) grid(N / 16, M / 16)
+#pragma ave assume M % 16 == 0 && N % 16 == 0 && K % 16 == 0 && K >= 16
+  __shared__ float As[16][16], Bs[16][16];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * 16 + ty, col = blockIdx.x * 16 + tx;
+  float acc = 0.0f;
+  for (int k0 = 0; k0 < K; k0 += 16) {
+    As[ty][tx] = A[row * K + k0 + tx];
+    Bs[ty][tx] = B[(k0 + ty) * N + col];
+    __syncthreads();
+    for (int k = 0; k < 16; ++k) {
+      float a = As[ty][k]; // [[read]]
+      acc += a * Bs[k][tx];
+    }
+    __syncthreads();
+  }
+  C[row * N + col] = acc; // [[after]]
+}
+)cu";
+
+TEST(InterpreterAtPoints, AccumulatorAfterTheKLoopReducesK) {
+  statesAt(TiledGemm, [](std::map<std::string, FlowState> &States) {
+    ASSERT_TRUE(States.count("after"));
+    const AbstractValue *Acc = valueOf(States["after"], "acc");
+    ASSERT_TRUE(Acc);
+    EXPECT_EQ(describe(*Acc), "data{m=blockIdx.y*16 + threadIdx.y n=blockIdx.x*16 + threadIdx.x} "
+                              "reduces k over k k0");
+  });
+}
+
+TEST(InterpreterAtPoints, SharedReadIsSolvedForItsWriterThread) {
+  statesAt(TiledGemm, [](std::map<std::string, FlowState> &States) {
+    ASSERT_TRUE(States.count("read"));
+    const AbstractValue *A = valueOf(States["read"], "a");
+    ASSERT_TRUE(A && A->kind == AbstractValue::Kind::Data);
+    ASSERT_EQ(A->data.cases.size(), 1u);
+    const ProvenanceCase &C = A->data.cases.front();
+    // As[ty][k] was written by the thread with threadIdx.x == k, threadIdx.y == ty.
+    ASSERT_FALSE(C.origins.empty());
+    const ValueOrigin &Writer = C.origins.back();
+    ASSERT_EQ(Writer.writerThread.size(), 3u);
+    EXPECT_EQ(Writer.writerThread[0]->baseName(), "k");
+    EXPECT_EQ(print(Writer.writerThread[1]), "threadIdx.y");
+    // ...so its A element is (row, k0 + k), over the reader's own symbols.
+    EXPECT_EQ(print(C.coords.at("m")), "blockIdx.y*16 + threadIdx.y");
+    std::string K = print(C.coords.at("k"));
+    EXPECT_NE(K.find("k0'"), std::string::npos) << K;
+    EXPECT_NE(K.find("k'"), std::string::npos) << K;
+  });
+}
+
+TEST(InterpreterAtPoints, EarlyReturnLeavesTheRestUnderItsNegation) {
+  std::vector<std::string> Paths;
+  statesAt(R"cu(
+__global__ void k(const float *X AVE_TAG("X(i < N)"), float *Y AVE_TAG("Y(i < N)"), int N) {
+    int i = blockIdx.x * 64 + threadIdx.x;
+    if (i >= N)
+      return;
+    float v = X[i]; // [[rest]]
+    Y[i] = v;
+  }
+)cu",
+           nullptr, nullptr, &Paths);
+  // The rest of the kernel runs where `i >= N` is false.
+  bool Negated = false;
+  for (const std::string &P : Paths)
+    Negated |= P == "rest: blockIdx.x*64 + threadIdx.x >= N == 0";
+  EXPECT_TRUE(Negated) << ::testing::PrintToString(Paths);
+}
+
+TEST(InterpreterAtPoints, GuardedAccumulationContributesOnlyWhereItsConditionHolds) {
+  statesAt(R"cu(
+__global__ void k(const float *X AVE_TAG("X(r < R, c < C)"), float *Y AVE_TAG("Y(r < R)"),
+                  int R, int C) {
+    int r = blockIdx.x * 64 + threadIdx.x;
+    float s = 0.0f;
+    for (int c = 0; c < C; ++c) {
+      if (c % 2 == 0)
+        s += X[r * C + c];
+    }
+    Y[r] = s; // [[after]]
+  }
+)cu",
+           [](std::map<std::string, FlowState> &States) {
+             const AbstractValue *S = valueOf(States["after"], "s");
+             ASSERT_TRUE(S && S->kind == AbstractValue::Kind::Data);
+             ASSERT_EQ(S->data.reductions.size(), 1u);
+             const Reduction &R = S->data.reductions.front();
+             ASSERT_TRUE(R.contributes);
+             // The contribution's validity carries the guard: `c % 2 == 0`.
+             EXPECT_NE(print(R.contributes).find("% 2"), std::string::npos) << print(R.contributes);
+           });
+}
+
+TEST(InterpreterAtPoints, LearningPassLeavesNoOutputsBehind) {
+  // The double-buffered loop body reads a buffer before writing the other:
+  // it is interpreted twice, and only the second pass's outputs remain.
+  AnalysisLog Log;
+  statesAt(R"cu(
+__global__ void k(const float *X AVE_TAG("X(i < N)"), float *Y AVE_TAG("Y(i < N)"), int N) {
+#pragma ave launch block(64)
+    __shared__ float buf[2][64];
+    buf[0][threadIdx.x] = X[threadIdx.x];
+    __syncthreads();
+    for (int t = 0; t < 4; ++t) {
+      float v = buf[t % 2][threadIdx.x];
+      buf[(t + 1) % 2][threadIdx.x] = v;
+      __syncthreads();
+    }
+  }
+)cu",
+           nullptr, &Log);
+  size_t Writes = 0;
+  for (const LdsAccess &A : Log.accesses())
+    Writes += A.isWrite;
+  EXPECT_EQ(Writes, 2u); // the prologue's and the loop's, once each
+  EXPECT_EQ(Log.barriers().size(), 2u);
+}
+
+} // namespace
+} // namespace ave::inv
