@@ -94,9 +94,12 @@ RewriteStep applyOne(const frontend::FileFlags &Flags, const std::string &Text,
     Step.error = "cannot parse " + File + " as HIP device code:\n" + Parse.diagnostics;
     return Step;
   }
-  if (!SawKernel && Step.error.empty())
-    Step.error = Opts.kernel.empty() ? File + " has no __global__ kernel"
-                                     : File + " has no kernel named '" + Opts.kernel + "'";
+  // A file without kernels is not an error (as for check and lint): there
+  // is nothing to apply. A --kernel that names none is.
+  if (!SawKernel && Step.error.empty() && !Opts.kernel.empty())
+    Step.error = File + " has no kernel named '" + Opts.kernel + "'";
+  else if (!SawKernel && Step.error.empty() && Snapshots)
+    Outcome.notes.push_back({{}, "no kernels in " + File + "; nothing to rewrite"});
   if (Snapshots)
     *Snapshots = std::move(Snaps);
   AppliedText Applied = applyToText(Text, All);

@@ -164,7 +164,11 @@ json toJson(const LintResult &R) {
     Kernels.push_back({{"file", K.file}, {"name", K.name}, {"annotated", K.annotated}});
     Plain += !K.annotated;
   }
+  json Errors = json::array();
+  for (const UnreadableInput &U : R.unreadable)
+    Errors.push_back({{"file", U.file}, {"message", U.reason}});
   return {{"diagnostics", std::move(Diags)},
+          {"errors", std::move(Errors)},
           {"kernels", std::move(Kernels)},
           {"summary",
            {{"files", R.files.size()},
@@ -244,6 +248,9 @@ json toSarif(const LintResult &R, const SarifOptions &Opts) {
     Results.push_back(std::move(Res));
   }
   json Notifications = json::array();
+  for (const UnreadableInput &U : R.unreadable)
+    Notifications.push_back(
+        {{"level", "error"}, {"message", {{"text", U.file + ": " + U.reason}}}});
   for (const KernelSeen &K : R.kernels)
     if (!K.annotated)
       Notifications.push_back(
