@@ -32,6 +32,12 @@ const char *obligationKindName(ObligationKind K) {
     return "lds-read-written";
   case ObligationKind::Specification:
     return "specification";
+  case ObligationKind::InBounds:
+    return "in-bounds";
+  case ObligationKind::SharedRaceFree:
+    return "lds-race-free";
+  case ObligationKind::BarrierUniform:
+    return "barrier-uniform";
   }
   return "obligation";
 }

@@ -48,6 +48,7 @@ DataValue joinData(TermContext &T, const Term *Cond, const DataValue &Then, Data
     Joined.kind = DataValue::Kind::Neutral;
   Joined.reduced = Then.reduced;
   Joined.reduced.insert(Else.reduced.begin(), Else.reduced.end());
+  Joined.severalContributions = Then.severalContributions || Else.severalContributions;
   Joined.reductions = Then.reductions;
   Joined.reductions.insert(Joined.reductions.end(), Else.reductions.begin(), Else.reductions.end());
   Joined.rescales = Then.rescales;

@@ -178,6 +178,20 @@ void LoopSummary::extendInnerReductions(DataValue &V, const LoopFrame &Frame,
   }
 }
 
+bool LoopSummary::sameAlternative(const Reduction &Kept, const Reduction &Other,
+                                  const FlowState &State) {
+  // Kept's and Other's constraints each end with their case's validity.
+  TermContext &T = Ctx.terms;
+  std::vector<const Term *> Both = State.path;
+  Both.insert(Both.end(), Kept.constraints.begin(), Kept.constraints.end());
+  Both.insert(Both.end(), Other.constraints.begin(), Other.constraints.end());
+  std::vector<const Term *> Differ = State.path;
+  Differ.insert(Differ.end(), Other.constraints.begin(), Other.constraints.end());
+  Differ.push_back(T.ne(Kept.term, Other.term));
+  return Ctx.ask("reduction cases exclusive", T.allOf(Both)).status == SolverResult::Proven &&
+         Ctx.ask("reduction cases agree", T.allOf(Differ)).status == SolverResult::Proven;
+}
+
 std::set<std::string> LoopSummary::reduceOverLoop(DataValue &V, const LoopFrame &Frame,
                                                   const FlowState &State) {
   TermContext &T = Ctx.terms;
@@ -210,10 +224,21 @@ std::set<std::string> LoopSummary::reduceOverLoop(DataValue &V, const LoopFrame 
       R.contributes = Contributes;
       R.perThreadTerm = R.term;
       R.perThreadConstraints = R.constraints;
-      // The same name from several cases is one reduction; keep the first.
-      if (std::none_of(V.reductions.begin(), V.reductions.end(),
-                       [&](const Reduction &X) { return X.name == R.name; }))
+      // The same name from several cases of one iteration: alternatives
+      // (a read of a double buffer, an if/else) are one reduction when they
+      // never hold together and reduce the same index; contributions added
+      // one after the other (a duplicated statement counts each index
+      // twice, a hand-unrolled loop) are not modelled: unproven.
+      auto Same = std::find_if(V.reductions.begin(), V.reductions.end(),
+                               [&](const Reduction &X) { return X.name == R.name; });
+      if (Same == V.reductions.end())
         V.reductions.push_back(std::move(R));
+      else if (V.severalContributions && Same->loops.front() == Frame.span &&
+               !sameAlternative(*Same, R, State))
+        Same->notModelled = "one iteration of loop '" + Frame.span.name + "' contributes to '" +
+                            R.name +
+                            "' more than once (several accumulations, or branches that "
+                            "accumulate); counting each index once is not modelled for that";
       CI = C.coords.erase(CI);
     }
   }

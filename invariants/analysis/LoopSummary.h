@@ -57,6 +57,9 @@ private:
   // The accumulated value of a carried variable after the loop, or null.
   DataValue *accumulation(AbstractValue &Now, const CarriedVariable &Carried, DataValue &Pre);
   void extendInnerReductions(DataValue &V, const LoopFrame &Frame, const FlowState &State);
+  // Whether Other is an alternative of Kept (never both in one iteration)
+  // that reduces the same index, so one reduction stands for both.
+  bool sameAlternative(const Reduction &Kept, const Reduction &Other, const FlowState &State);
 
   AnalysisContext &Ctx;
 };

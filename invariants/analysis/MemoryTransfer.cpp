@@ -186,6 +186,7 @@ AbstractValue ProvenanceInterpreter::loadGlobal(const TensorInfo &TI, const Term
         ", whose initial contents are not part of the specification (an accumulation into the "
         "output, `C[i] += x`)"));
   LayoutMatchResult M = matchTagLayout(TI, Index, State);
+  requireInBounds(TI, M, Site, State, "read");
   if (!M.matched)
     return AbstractValue::ofData(
         DataValue::unknown("layout of " + TI.tensor + " did not match the index: " + M.reason));
@@ -193,7 +194,8 @@ AbstractValue ProvenanceInterpreter::loadGlobal(const TensorInfo &TI, const Term
   C.validity = T.trueTerm();
   for (auto &[Sym, Value] : M.coordinates)
     C.coords[TI.nameOfSymbol.at(Sym)] = Value;
-  // In-bounds access is assumed, not checked: it is what gives `m < M`.
+  // The value's obligations may assume the access in bounds (`m < M`): the
+  // in-bounds obligation above checks it.
   C.constraints = M.sideConditions;
   C.tensors.insert(TI.tensor);
   if (Site)
@@ -202,6 +204,36 @@ AbstractValue ProvenanceInterpreter::loadGlobal(const TensorInfo &TI, const Term
   V.kind = DataValue::Kind::Tagged;
   V.cases.push_back(std::move(C));
   return AbstractValue::ofData(std::move(V));
+}
+
+void ProvenanceInterpreter::requireInBounds(const TensorInfo &TI, const LayoutMatchResult &M,
+                                            const clang::Expr *Site, const FlowState &State,
+                                            const char *Access) {
+  if (!Site || !Ctx.opts.implicitInvariants) // an annotation's read is not an access
+    return;
+  Obligation O = Ctx.makeObligation(ObligationKind::InBounds, Site, State);
+  O.summary = std::string("the ") + Access + " of " + TI.tensor + " lies in its tag's domain";
+  O.failure = std::string("out-of-bounds ") + Access + " of " + TI.tensor +
+              ": the index lies outside the tag's domain";
+  if (!M.matched) {
+    O.unprovenReason = "layout of " + TI.tensor + " did not match the index: " + M.reason;
+    Ctx.log.addObligation(std::move(O));
+    return;
+  }
+  O.violation = T.logicalNot(T.allOf(M.sideConditions));
+  for (auto &[Sym, Value] : M.coordinates)
+    O.observe.push_back({TI.nameOfSymbol.at(Sym), Value});
+  // An index built from values the analysis approximates (a variable carried
+  // around a loop it summarised, a value it did not follow) can take values
+  // no execution gives it: a model is then not known to be a real one.
+  for (auto &[Sym, Value] : M.coordinates)
+    for (const Term *S : collectSymbols(Value))
+      if (S->symbolKind() == SymbolKind::Fresh || S->symbolKind() == SymbolKind::Other)
+        O.unconfirmedViolation =
+            "the index of this " + std::string(Access) + " of " + TI.tensor +
+            " is built from a value the analysis approximates (" + S->baseName() +
+            "), so the out-of-bounds model found is not known to be a real execution";
+  Ctx.log.addObligation(std::move(O));
 }
 
 void ProvenanceInterpreter::storeCase(const TensorInfo &TI, const ProvenanceCase &C,
@@ -252,8 +284,11 @@ void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index,
   if (!TI.output || !Ctx.opts.implicitInvariants)
     return;
   Ctx.storedOutputs.insert(TI.tag->decl);
-  if (V.kind == DataValue::Kind::Neutral)
-    return; // initialisation with a constant
+  if (V.kind == DataValue::Kind::Neutral) {
+    // Initialisation with a constant: nothing to match, but it must hit C.
+    requireInBounds(TI, matchTagLayout(TI, Index, State), Site, State, "store");
+    return;
+  }
   Ctx.outputsGivenValues.insert(TI.tag->decl);
   Obligation Base = Ctx.makeObligation(ObligationKind::StoreCoordinates, Site, State);
   Base.failure = "store into " + TI.tensor + " has the wrong coordinates";
@@ -264,6 +299,7 @@ void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index,
     return;
   }
   LayoutMatchResult M = matchTagLayout(TI, Index, State);
+  requireInBounds(TI, M, Site, State, "store");
   if (!M.matched) {
     Base.summary = "destination coordinates of " + TI.tensor;
     Base.unprovenReason = "layout of " + TI.tensor + " did not match the index: " + M.reason;

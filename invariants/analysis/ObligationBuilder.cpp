@@ -91,6 +91,7 @@ DataValue ProvenanceInterpreter::accumulate(DataValue Acc, DataValue Add, const 
       for (const ProvenanceCase &Y : Add.cases)
         requireAgreement(X, Y, Ctx.contracted, Site, "accumulation", State);
     Out.cases.insert(Out.cases.end(), Add.cases.begin(), Add.cases.end());
+    Out.severalContributions = true;
   } else {
     Out.cases = Add.cases;
   }

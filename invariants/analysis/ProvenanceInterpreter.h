@@ -178,6 +178,10 @@ private:
   int vectorFieldIndex(const clang::MemberExpr *ME, const clang::Expr *&Root) const;
   bool isLinearLayout(const TagLayout &L);
   LayoutMatchResult matchTagLayout(const TensorInfo &T, const Term *Index, const FlowState &State);
+  // An `in-bounds` obligation at Site: the coordinates the access resolves
+  // to lie in the tensor's tag domain (the side conditions of the match).
+  void requireInBounds(const TensorInfo &TI, const LayoutMatchResult &M, const clang::Expr *Site,
+                       const FlowState &State, const char *Access);
   AbstractValue loadGlobal(const TensorInfo &T, const Term *Index, const clang::Expr *Site,
                            const FlowState &State);
   void storeOutput(const TensorInfo &T, const Term *Index, const DataValue &V,

@@ -137,8 +137,14 @@ void ReductionCoverage::emit(const Reduction &Partial, const clang::Expr *Site,
   std::string Loops;
   for (auto It = R.loops.rbegin(); It != R.loops.rend(); ++It)
     Loops += (Loops.empty() ? "" : ", ") + It->name;
-  Ctx.log.addObligation(injective(R, Loops, Site, State));
-  Ctx.log.addObligation(complete(R, Bound, Tensor, Loops, Site, State));
+  Obligation Injective = injective(R, Loops, Site, State);
+  Obligation Complete = complete(R, Bound, Tensor, Loops, Site, State);
+  if (!R.notModelled.empty()) {
+    Injective.unprovenReason = R.notModelled;
+    Complete.unprovenReason = R.notModelled;
+  }
+  Ctx.log.addObligation(std::move(Injective));
+  Ctx.log.addObligation(std::move(Complete));
 }
 
 } // namespace ave::inv

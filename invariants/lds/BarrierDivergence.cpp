@@ -9,15 +9,19 @@
 
 namespace ave::inv::lds {
 
-std::vector<BarrierDivergence> findDivergentBarriers(KernelAnalysis &A, const LaunchShape &Shape) {
+std::vector<BarrierDivergence> findDivergentBarriers(KernelAnalysis &A, const LaunchShape &Shape,
+                                                     std::vector<const BarrierSite *> *Undecided) {
   std::vector<BarrierDivergence> Out;
   ThreadPair P(A, Shape);
   TermContext &T = P.terms();
   for (const BarrierSite &B : A.barriers()) {
     if (B.guard.empty())
       continue;
-    if (!std::all_of(B.guard.begin(), B.guard.end(), isFollowable))
-      continue; // a condition the analysis cannot see: no claim either way
+    if (!std::all_of(B.guard.begin(), B.guard.end(), isFollowable)) {
+      if (Undecided) // a condition the analysis cannot see: no claim either way
+        Undecided->push_back(&B);
+      continue;
+    }
     std::vector<const Term *> Query = P.threadFacts(0);
     Query.insert(Query.end(), P.threadFacts(1).begin(), P.threadFacts(1).end());
     std::vector<const Term *> G0, G1;
@@ -31,7 +35,10 @@ std::vector<BarrierDivergence> findDivergentBarriers(KernelAnalysis &A, const La
       Query.push_back(P.sameIteration(L));
     const Term *Q = T.allOf(Query);
     SolverResult R = A.solver().check(Q);
-    if (R.status != SolverResult::Violated || !A.solver().confirms(Q, R))
+    bool Diverges = R.status == SolverResult::Violated && A.solver().confirms(Q, R);
+    if (R.status != SolverResult::Proven && !Diverges && Undecided)
+      Undecided->push_back(&B);
+    if (!Diverges)
       continue;
     BarrierDivergence D;
     D.barrier = &B;

@@ -88,8 +88,12 @@ std::vector<LdsRace> findLdsRaces(KernelAnalysis &A, clang::ASTContext &Ctx,
   const std::vector<LdsAccess> &Log = A.ldsAccesses();
   std::vector<const LdsAccess *> Plain;
   for (const LdsAccess &Acc : Log) {
-    if (isAddressTaken(Ctx, Acc.expr))
-      continue; // atomics and pointers handed on: not a plain load or store
+    if (isAddressTaken(Ctx, Acc.expr)) {
+      // Atomics and pointers handed on: not a plain load or store.
+      if (Skipped)
+        Skipped->push_back({&Acc, "its address is taken (an atomic or a pointer handed on)"});
+      continue;
+    }
     std::string Why = whyNotFollowable(Acc);
     if (!Why.empty()) {
       if (Skipped)
@@ -136,7 +140,12 @@ std::vector<LdsRace> findLdsRaces(KernelAnalysis &A, clang::ASTContext &Ctx,
         Query.insert(Query.end(), C.constraints.begin(), C.constraints.end());
         const Term *Q = T.allOf(Query);
         SolverResult R = A.solver().check(Q, {Addr0});
-        if (R.status != SolverResult::Violated || !A.solver().confirms(Q, R))
+        bool Found = R.status == SolverResult::Violated && A.solver().confirms(Q, R);
+        if (R.status != SolverResult::Proven && !Found && Skipped)
+          Skipped->push_back(
+              {&A1, "the solver could not decide whether it races (" +
+                        (R.reason.empty() ? "a model that did not re-evaluate" : R.reason) + ")"});
+        if (!Found)
           continue;
         LdsRace Race;
         Race.first = &A0;

@@ -6,6 +6,7 @@
 #include "ave/annotations/KernelAnnotations.h"
 #include "ave/invariants/KernelAnalysis.h"
 #include "ave/invariants/ObligationFinding.h"
+#include "ave/invariants/lds/SharedMemoryObligations.h"
 #include "ave/lint/OutputFormats.h"
 
 #include "clang/AST/ASTContext.h"
@@ -77,6 +78,7 @@ public:
     AOpts.kernelTimeLimitMs = C.timeLimitMs;
     AOpts.implicitInvariants = C.implicitInvariants;
     AOpts.waveSize = frontend::targetInfo(G.frontend.args.target).waveSize;
+    Lockstep = frontend::targetInfo(G.frontend.args.target).lockstepWavefronts;
   }
   void checkUnit(frontend::ParsedUnit &U);
   int finish(const GlobalOptions &G, const frontend::FrontendResult &R,
@@ -88,6 +90,7 @@ private:
 
   const CheckOptions &Options;
   inv::AnalysisOptions AOpts;
+  bool Lockstep = true;
   frontend::DiagnosticSink Sink;
   nlohmann::json KernelsJson = nlohmann::json::array();
   unsigned Proven = 0, Violated = 0, Unproven = 0, Checked = 0;
@@ -116,7 +119,14 @@ nlohmann::json CheckRun::obligationJson(const clang::SourceManager &SM,
 void CheckRun::checkKernel(frontend::ParsedUnit &U, const ann::KernelAnnotations &A) {
   const clang::SourceManager &SM = U.context.getSourceManager();
   ++Checked;
-  inv::KernelReport Report = inv::analyzeKernel(U.context, A, AOpts);
+  inv::KernelAnalysis Analysis(U.context, A, AOpts);
+  inv::KernelReport Report = Analysis.solveObligations();
+  // A race or a divergent barrier makes the kernel wrong whatever its tags
+  // say: `check` proves their absence too (lint reports them as findings).
+  if (AOpts.implicitInvariants)
+    inv::lds::addSharedMemoryResults(
+        Report, Analysis, U.context,
+        inv::lds::sharedCheckOptions(*A.kernel, U.context, AOpts.waveSize, Lockstep));
   nlohmann::json Obligations = nlohmann::json::array();
   for (const inv::ObligationResult &O : Report.results) {
     nlohmann::json J = obligationJson(SM, O);

@@ -49,6 +49,7 @@ void registerCheckCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Sele
 void registerLintCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected);
 void registerRewriteCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected);
 void registerHarnessCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected);
+void registerReviewCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected);
 
 int runKernels(const GlobalOptions &G, const std::vector<std::string> &Files);
 int runAnnotations(const GlobalOptions &G, const std::vector<std::string> &Files);

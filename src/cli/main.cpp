@@ -32,7 +32,6 @@ struct LaterCommand {
 // listed so scripts can discover them, and say so instead of pretending.
 constexpr LaterCommand LaterCommands[] = {
     {"optimize", "search over verified rewrites for a faster kernel", "agent"},
-    {"review", "check a pull request's patch keeps every invariant", "review"},
 };
 
 // What each command's exit status means, for its --help (lint prints its
@@ -87,6 +86,7 @@ int main(int argc, char **argv) {
   ave::cli::registerLintCommand(App, G, Selected);
   ave::cli::registerRewriteCommand(App, G, Selected);
   ave::cli::registerHarnessCommand(App, G, Selected);
+  ave::cli::registerReviewCommand(App, G, Selected);
 
   App.footer("Exit codes: 0 clean, 1 findings (check, lint) or a rejected patch (rewrite), 2 "
              "usage or input error; each command's --help says more.");
@@ -122,9 +122,10 @@ int main(int argc, char **argv) {
   G.format = FormatName == "json"    ? ave::cli::OutputFormat::Json
              : FormatName == "sarif" ? ave::cli::OutputFormat::Sarif
                                      : ave::cli::OutputFormat::Text;
-  if (G.format == ave::cli::OutputFormat::Sarif && !App.got_subcommand("check")) {
-    llvm::errs() << "ave-rewrite: error: --format sarif is for 'check' (and 'lint', which takes "
-                    "its own --format); use text or json here\n";
+  if (G.format == ave::cli::OutputFormat::Sarif && !App.got_subcommand("check") &&
+      !App.got_subcommand("review")) {
+    llvm::errs() << "ave-rewrite: error: --format sarif is for 'check' and 'review' (and 'lint', "
+                    "which takes its own --format); use text or json here\n";
     return 2;
   }
   G.color =

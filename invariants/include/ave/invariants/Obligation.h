@@ -23,6 +23,9 @@ enum class ObligationKind {
   OutputStored,       // a tagged output receives tagged values at all
   SharedReadWritten,  // a shared-memory read sees an element some thread wrote
   Specification,      // the assumptions and launch admit a launch at all
+  InBounds,           // a global access lies in its tensor's tag domain
+  SharedRaceFree,     // no data race on a shared array (check only)
+  BarrierUniform,     // a guarded barrier is reached by all threads or none
 };
 
 const char *obligationKindName(ObligationKind K);

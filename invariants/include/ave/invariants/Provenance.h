@@ -65,6 +65,10 @@ struct Reduction {
   // When an iteration contributes at all (the disjunction of the cases'
   // validities): an iteration that does not skips its index.
   const Term *contributes = nullptr;
+  // Set when one iteration adds several contributions of this name (`acc +=
+  // x; acc += y;`, a hand-unrolled loop, a duplicated statement): the
+  // coverage obligations do not model that yet and are unproven with this.
+  std::string notModelled;
 
   bool operator==(const Reduction &) const = default;
 };
@@ -92,6 +96,10 @@ struct DataValue {
   // online softmax): each contribution added to it must agree with them on
   // the names they share.
   std::vector<ProvenanceCase> rescales;
+  // Set when one path through an iteration added to the running value more
+  // than once (`acc += x; acc += y;`): its cases are then summed, not
+  // alternatives of one another.
+  bool severalContributions = false;
 
   static DataValue neutral() { return {}; }
   static DataValue unknown(std::string Why) {

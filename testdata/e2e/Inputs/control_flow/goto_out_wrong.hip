@@ -3,7 +3,7 @@
 #include <ave/annotations.h>
 #include <hip/hip_runtime.h>
 __global__ void goto_out_wrong(const float *X AVE_TAG("X(i < N) = i"), float *Y AVE_TAG("Y(i < N) = i"), int N, int mode) {
-#pragma ave launch block(64)
+#pragma ave launch block(64) grid(N / 64)
   int i = blockIdx.x * 64 + threadIdx.x;
   float v = X[i];
   for (int q = 0; q < 4; ++q) {

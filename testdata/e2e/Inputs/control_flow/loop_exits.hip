@@ -6,7 +6,7 @@
 // The element is loaded inside a `while (true)` and leaves through a break.
 __global__ void break_carries_value(const float *X AVE_TAG("X(i < N) = i"),
                                     float *Y AVE_TAG("Y(i < N) = i"), int N, int mode) {
-#pragma ave launch block(64)
+#pragma ave launch block(64) grid(N / 64)
   int i = blockIdx.x * 64 + threadIdx.x;
   float v = 0.0f;
   while (true) {
@@ -22,7 +22,7 @@ __global__ void break_carries_value(const float *X AVE_TAG("X(i < N) = i"),
 // the back edge.
 __global__ void guard_then_break(const float *X AVE_TAG("X(i < N) = i"),
                                  float *Y AVE_TAG("Y(i < N) = i"), int N, int mode) {
-#pragma ave launch block(64)
+#pragma ave launch block(64) grid(N / 64)
   int i = blockIdx.x * 64 + threadIdx.x;
   if (i >= N)
     return;
@@ -41,7 +41,7 @@ __global__ void guard_then_break(const float *X AVE_TAG("X(i < N) = i"),
 // another element.
 __global__ void forever_with_continue(const float *X AVE_TAG("X(i < N) = i"),
                                       float *Y AVE_TAG("Y(i < N) = i"), int N, int mode) {
-#pragma ave launch block(64)
+#pragma ave launch block(64) grid(N / 64)
   int i = blockIdx.x * 64 + threadIdx.x;
   float v = X[i];
   for (;;) {

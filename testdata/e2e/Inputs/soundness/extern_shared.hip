@@ -1,5 +1,5 @@
 // Two extern __shared__ arrays are one buffer: the write to b overwrites
-// what a[t] holds, so the kernel stores Y's own element, not X's. The twin
+// what a[t] holds, so the kernel stores Z, not X. The twin
 // with one extern array proves.
 #include <ave/annotations.h>
 #include <hip/hip_runtime.h>
@@ -12,7 +12,7 @@ __global__ void aliased(const float *X AVE_TAG("X(i < N) = i"), const float *Z A
   extern __shared__ float b[];
   int t = threadIdx.x, i = blockIdx.x * 64 + t;
   a[t] = X[i];
-  b[t] = Z[i + 1];
+  b[t] = Z[i];
   __syncthreads();
   Y[i] = a[t];
 }

@@ -78,8 +78,11 @@ struct SharedMemoryFindings {
 std::vector<LdsRace> findLdsRaces(KernelAnalysis &A, clang::ASTContext &Ctx,
                                   const SharedCheckOptions &Opts,
                                   std::vector<SkippedAccess> *Skipped = nullptr);
-std::vector<BarrierDivergence> findDivergentBarriers(KernelAnalysis &A,
-                                                     const LaunchShape &Shape = {});
+// Undecided (optional): the guarded barriers nothing was concluded about (a
+// condition the analysis does not follow, or the solver gave up).
+std::vector<BarrierDivergence>
+findDivergentBarriers(KernelAnalysis &A, const LaunchShape &Shape = {},
+                      std::vector<const BarrierSite *> *Undecided = nullptr);
 // Kernel: the analysed kernel, whose body shows every use of each array
 // (an array passed to a call or written in a construct the interpreter does
 // not log is not judged).

@@ -1,0 +1,162 @@
+// The lint pass (see LintPass.h). clang-tidy's diagnostics come back as
+// byte offsets; they are turned into lines and columns with the text of the
+// same version (read through the version's file system, not the disk).
+
+#include "ave/review/LintPass.h"
+
+#include "ave/lint/LintSettings.h"
+#include "ave/review/PathSafety.h"
+#include "clang-tidy/ClangTidy.h"
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "clang-tidy/ClangTidyModule.h"
+#include "clang-tidy/ClangTidyOptions.h"
+
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Lex/Preprocessor.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Regex.h"
+
+#include <map>
+
+namespace ave::lint {
+extern volatile int AveTidyModuleAnchorSource;
+}
+
+namespace ave::review {
+
+namespace {
+
+// Links the ave-* module in (see AveTidyModule.cpp).
+[[maybe_unused]] int AnchorDestination = ave::lint::AveTidyModuleAnchorSource;
+
+// The lint checks keep per-unit state keyed by the address of the unit's
+// Preprocessor (src/lint/AveCheck.cpp). A new unit's Preprocessor could be
+// allocated where the previous one was, and its state (with the previous
+// unit's pragma log) would be taken for the new unit's. So the previous
+// unit's Preprocessor, with the compiler instance that owns what it refers
+// to, stays alive until the next one exists.
+struct PreviousUnit {
+  std::shared_ptr<clang::Preprocessor> preprocessor;
+  std::unique_ptr<clang::CompilerInstance> compiler;
+  void release() {
+    preprocessor.reset(); // before the managers it refers to
+    compiler.reset();
+  }
+};
+
+PreviousUnit &previousUnit() {
+  static PreviousUnit P;
+  return P;
+}
+
+class LineTable {
+public:
+  explicit LineTable(llvm::vfs::FileSystem &FS) : FS(FS) {}
+  // 1-based line and column of Offset in Path (absolute).
+  std::pair<unsigned, unsigned> position(const std::string &Path, unsigned Offset) {
+    auto It = Starts.find(Path);
+    if (It == Starts.end()) {
+      std::vector<unsigned> Lines{0};
+      if (auto Buffer = FS.getBufferForFile(Path)) {
+        llvm::StringRef Text = (*Buffer)->getBuffer();
+        for (unsigned I = 0; I < Text.size(); ++I)
+          if (Text[I] == '\n')
+            Lines.push_back(I + 1);
+      }
+      It = Starts.emplace(Path, std::move(Lines)).first;
+    }
+    const std::vector<unsigned> &L = It->second;
+    auto Line = std::upper_bound(L.begin(), L.end(), Offset) - 1;
+    return {unsigned(Line - L.begin()) + 1, Offset - *Line + 1};
+  }
+
+private:
+  llvm::vfs::FileSystem &FS;
+  std::map<std::string, std::vector<unsigned>> Starts;
+};
+
+FilePosition place(LineTable &Lines, const std::string &Root,
+                   const clang::tooling::DiagnosticMessage &M) {
+  FilePosition F;
+  if (M.FilePath.empty())
+    return F;
+  std::tie(F.line, F.column) = Lines.position(M.FilePath, M.FileOffset);
+  F.path = repositoryPath(Root, M.FilePath);
+  return F;
+}
+
+const char *levelName(clang::tooling::Diagnostic::Level L) {
+  switch (L) {
+  case clang::tooling::Diagnostic::Error:
+    return "error";
+  case clang::tooling::Diagnostic::Remark:
+    return "remark";
+  default:
+    return "warning";
+  }
+}
+
+clang::tidy::ClangTidyOptions tidyOptions(const std::string &Root, const std::string &Checks) {
+  clang::tidy::ClangTidyOptions O = clang::tidy::ClangTidyOptions::getDefaults();
+  O.Checks = "-*," + Checks + ",-ave-invariant";
+  O.WarningsAsErrors = "";
+  // Kernels in the repository's headers count (a changed header is why a
+  // unit is reviewed); system headers do not.
+  O.HeaderFilterRegex = "^" + llvm::Regex::escape(Root) + "/";
+  O.SystemHeaders = false;
+  return O;
+}
+
+} // namespace
+
+ParseOutcome runLintPass(const ParseInputs &InArg, const std::string &Root,
+                         const LintPassOptions &Options, UnitRecord &Unit) {
+  lint::lintSettings().target = Options.target;
+  lint::lintSettings().z3TimeoutMs = Options.z3TimeoutMs;
+  clang::tidy::ClangTidyContext Context(std::make_unique<clang::tidy::DefaultOptionsProvider>(
+      clang::tidy::ClangTidyGlobalOptions(), tidyOptions(Root, Options.checks)));
+  clang::tidy::ClangTidyDiagnosticConsumer DiagConsumer(Context);
+  clang::DiagnosticsEngine Engine(new clang::DiagnosticIDs(), new clang::DiagnosticOptions(),
+                                  &DiagConsumer, /*ShouldOwnClient=*/false);
+  Context.setDiagnosticsEngine(&Engine);
+  clang::tidy::ClangTidyASTConsumerFactory Factory(Context);
+
+  ParseInputs In = InArg;
+  In.diagnostics = &DiagConsumer;
+  std::unique_ptr<clang::CompilerInstance> Compiler;
+  In.retain = &Compiler;
+  ConsumerMaker Make = [&](clang::CompilerInstance &CI) {
+    std::unique_ptr<clang::ASTConsumer> Consumer = Factory.createASTConsumer(CI, In.file);
+    previousUnit().release(); // this unit's Preprocessor exists now
+    previousUnit().preprocessor = CI.getPreprocessorPtr();
+    return Consumer;
+  };
+  ParseOutcome Out = parseUnit(In, Make);
+  previousUnit().compiler = std::move(Compiler);
+  std::vector<clang::tidy::ClangTidyError> Errors = DiagConsumer.take();
+
+  LineTable Lines(*In.fs);
+  Unit.lintRan = true;
+  for (const clang::tidy::ClangTidyError &E : Errors) {
+    if (llvm::StringRef(E.DiagnosticName).starts_with("clang-diagnostic-")) {
+      Out.ok = false;
+      FilePosition P = place(Lines, Root, E.Message);
+      Out.errorText += P.path + ":" + std::to_string(P.line) + ":" + std::to_string(P.column) +
+                       ": error: " + E.Message.Message + "\n";
+      continue;
+    }
+    LintRecord R;
+    R.check = E.DiagnosticName;
+    R.level = levelName(E.DiagLevel);
+    R.message = E.Message.Message;
+    R.location = place(Lines, Root, E.Message);
+    for (const clang::tooling::DiagnosticMessage &N : E.Notes)
+      R.notes.push_back({N.Message, place(Lines, Root, N)});
+    Unit.lint.push_back(std::move(R));
+  }
+  return Out;
+}
+
+void releaseLintPassState() { previousUnit().release(); }
+
+} // namespace ave::review

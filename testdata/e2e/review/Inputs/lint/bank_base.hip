@@ -1,0 +1,13 @@
+// Review of lint findings: a transposing read of a padded tile (base) whose
+// padding head removes (a bank conflict: a warning).
+#include <hip/hip_runtime.h>
+
+#define TILE 32
+
+__global__ void transpose_read(const float *in, float *out) {
+#pragma ave launch block(32, 32)
+  __shared__ float tile[TILE][TILE + 1];
+  tile[threadIdx.y][threadIdx.x] = in[threadIdx.y * TILE + threadIdx.x];
+  __syncthreads();
+  out[threadIdx.y * TILE + threadIdx.x] = tile[threadIdx.x][threadIdx.y];
+}

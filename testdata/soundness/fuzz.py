@@ -1,0 +1,255 @@
+#!/usr/bin/env python3
+"""Soundness fuzzer: `check`'s verdicts against execution on the CPU executor.
+
+Every testdata kernel is mutated (mutate.py); each mutant is classified by
+`ave-rewrite check` (proven / violated / unproven, or invalid when it does
+not compile) and run through its original's harness bundle built for the CPU
+executor (runtime/include/ave/hip_on_cpu), which compares the outputs with
+the tags' einsum at the bundle's shapes. A mutant that is proven but wrong
+on execution is a soundness bug: the run fails and names it. A violated
+mutant that passes execution is listed as an unconfirmed violation.
+
+    fuzz.py --ave build/ave-rewrite --work DIR [--count N] [--budget-s S]
+            [--seed S] [--kernels a,b] [--execute needed|all] [--jobs J]
+            [--out results.json]
+
+--execute needed runs only the mutants whose verdict execution can refute
+(proven and violated: the soundness claim and the counterexample); all runs
+every valid mutant, for the counts table in bench/. Mutants are drawn in a
+seeded order, and a time budget stops drawing (CI: a bounded sample).
+Exit: 0 no soundness bug, 1 a bug or fewer mutants than --min-mutants, 2
+setup failure.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import pathlib
+import random
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+import mutate
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+CPU_BUNDLES = ROOT / "runtime" / "tests" / "cpu_bundles.sh"
+
+
+def spec(stem):
+    out = subprocess.run(["bash", str(CPU_BUNDLES), "spec", stem], capture_output=True, text=True)
+    if out.returncode != 0:
+        return None
+    kernel, wave, arch, *args = out.stdout.split("\n")[:-1]
+    return {"kernel": kernel, "wave": wave, "arch": arch, "args": args}
+
+
+def bundle_env(kernel_spec):
+    env = dict(os.environ, AVE_CPU_WAVE_SIZE=kernel_spec["wave"], AVE_CPU_QUIET="1",
+               ARCH=kernel_spec["arch"])
+    return env
+
+
+def run_bench(bundle, env, timeout):
+    """0 pass, 1 rejected, 'hang', or ('error', text)."""
+    build = subprocess.run(["./build.sh", "--cpu"], cwd=bundle, env=env, capture_output=True,
+                           text=True, timeout=600)
+    if build.returncode != 0:
+        return ("build-failed", build.stdout[-2000:] + build.stderr[-2000:])
+    try:
+        run = subprocess.run(["./bench", "--seed", "20261130", "--trials", "1", "--out",
+                              "result.json"], cwd=bundle, env=env, capture_output=True,
+                             text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return ("hang", f"no result after {timeout} s (a deadlock or an endless loop)")
+    reason = ""
+    try:
+        reason = json.loads((pathlib.Path(bundle) / "result.json").read_text()).get("reason") or ""
+    except (OSError, ValueError):
+        pass
+    if run.returncode == 0:
+        return ("correct", "")
+    if run.returncode == 1:
+        return ("wrong", reason or run.stdout[-400:])
+    return ("run-failed", (run.stdout + run.stderr)[-2000:])
+
+
+class Kernel:
+    """One testdata kernel: its spec, its base bundle and one copy per worker."""
+
+    def __init__(self, stem, ave, work, jobs):
+        self.stem, self.ave, self.jobs = stem, ave, jobs
+        self.spec = spec(stem)
+        self.dir = pathlib.Path(work) / stem
+        self.source = ROOT / "testdata" / f"{stem}.hip"
+        self.free = []
+        self.lock = threading.Lock()
+
+    def prepare(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+        self.dir.mkdir(parents=True)
+        base = self.dir / "bundle"
+        cmd = [self.ave, "harness", str(self.source), "--kernel", self.spec["kernel"],
+               *self.spec["args"], "-o", str(base)]
+        made = subprocess.run(cmd, capture_output=True, text=True)
+        if made.returncode != 0:
+            return f"harness failed: {made.stderr[-1000:]}"
+        verdict, detail = run_bench(base, bundle_env(self.spec), 120)
+        if verdict != "correct":
+            return f"the original does not pass on the CPU executor: {verdict} {detail}"
+        self.candidate = next((base / "kernel" / "candidate").glob("*.hip")).name
+        for w in range(self.jobs):
+            copy = self.dir / f"worker{w}"
+            shutil.copytree(base, copy, symlinks=True)
+            self.free.append(copy)
+        return None
+
+    def execute(self, text, timeout):
+        with self.lock:
+            bundle = self.free.pop()
+        try:
+            (bundle / "kernel" / "candidate" / self.candidate).write_text(text)
+            return run_bench(bundle, bundle_env(self.spec), timeout)
+        finally:
+            with self.lock:
+                self.free.append(bundle)
+
+
+def check_verdict(ave, path, kernel, time_limit_ms):
+    out = subprocess.run([ave, "check", str(path), "--format", "json", "--time-limit-ms",
+                          str(time_limit_ms)], capture_output=True, text=True, timeout=600)
+    try:
+        report = json.loads(out.stdout)
+    except ValueError:
+        return "invalid", []
+    entries = [k for k in report.get("kernels", []) if k.get("kernel") == kernel]
+    if out.returncode == 2 or not entries:
+        return "invalid", []
+    obligations = entries[0].get("obligations", [])
+    statuses = [o.get("status") for o in obligations]
+    shown = [f'{o.get("kind")} line {o.get("location", {}).get("line")}: {o.get("status")}'
+             for o in obligations if o.get("status") != "proven"][:4]
+    if "violated" in statuses:
+        return "violated", shown
+    if statuses and all(s == "proven" for s in statuses):
+        return "proven", shown
+    return "unproven", shown
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--ave", required=True)
+    p.add_argument("--work", required=True)
+    p.add_argument("--kernels", default="", help="comma-separated stems (default: all with a spec)")
+    p.add_argument("--count", type=int, default=0, help="mutants to draw (0: all)")
+    p.add_argument("--budget-s", type=float, default=0, help="stop drawing after this many seconds")
+    p.add_argument("--min-mutants", type=int, default=0)
+    p.add_argument("--seed", type=int, default=20261130)
+    p.add_argument("--execute", choices=["needed", "all"], default="needed")
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--time-limit-ms", type=int, default=10000)
+    p.add_argument("--run-timeout-s", type=int, default=30)
+    p.add_argument("--out", default="")
+    return p.parse_args()
+
+
+def classify(args, kernel, index, m):
+    path = kernel.dir / "mutants" / f"{index:05d}.hip"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(m.text)
+    status, shown = check_verdict(args.ave, path, kernel.spec["kernel"], args.time_limit_ms)
+    record = {"kernel": kernel.stem, "index": index, "operator": m.operator, "line": m.line,
+              "change": m.description, "check": status, "not_proven": shown, "file": str(path)}
+    if status == "invalid" or (args.execute == "needed" and status == "unproven"):
+        record["execution"] = "not-run"
+        return record
+    verdict, detail = kernel.execute(m.text, args.run_timeout_s)
+    record["execution"] = {"hang": "wrong"}.get(verdict, verdict)
+    record["execution_detail"] = detail[:400]
+    return record
+
+
+def summarise(records):
+    table = {}
+    for r in records:
+        row = table.setdefault(r["check"], {})
+        row[r["execution"]] = row.get(r["execution"], 0) + 1
+    bugs = [r for r in records if r["check"] == "proven" and r["execution"] == "wrong"]
+    unconfirmed = [r for r in records if r["check"] == "violated" and r["execution"] == "correct"]
+    wrong = [r for r in records if r["execution"] == "wrong"]
+    violated_share = (sum(r["check"] == "violated" for r in wrong) / len(wrong)) if wrong else None
+    return table, bugs, unconfirmed, violated_share
+
+
+def main():
+    args = parse_args()
+    args.ave = str(pathlib.Path(args.ave).resolve())
+    stems = [s for s in args.kernels.split(",") if s] or sorted(
+        p.stem for p in (ROOT / "testdata").glob("*.hip"))
+    kernels = {}
+    for stem in stems:
+        k = Kernel(stem, args.ave, args.work, args.jobs)
+        if k.spec is None:
+            print(f"fuzz: no CPU bundle spec for {stem}; skipped", file=sys.stderr)
+            continue
+        error = k.prepare()
+        if error:
+            print(f"fuzz: {stem}: {error}", file=sys.stderr)
+            return 2
+        kernels[stem] = k
+    pool = [(stem, i, m) for stem, k in kernels.items()
+            for i, m in enumerate(mutate.mutants(k.source.read_text()))]
+    random.Random(args.seed).shuffle(pool)
+    if args.count:
+        pool = pool[:args.count]
+    start, records = time.monotonic(), []
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
+        pending = set()
+        items = iter(pool)
+        while True:
+            while len(pending) < args.jobs * 2:
+                if args.budget_s and time.monotonic() - start > args.budget_s:
+                    break
+                item = next(items, None)
+                if item is None:
+                    break
+                stem, i, m = item
+                pending.add(ex.submit(classify, args, kernels[stem], i, m))
+            if not pending:
+                break
+            done, pending = concurrent.futures.wait(pending, return_when="FIRST_COMPLETED")
+            for f in done:
+                r = f.result()
+                records.append(r)
+                mark = "BUG " if r["check"] == "proven" and r["execution"] == "wrong" else ""
+                print(f'{mark}{r["kernel"]}#{r["index"]} {r["operator"]} line {r["line"]} '
+                      f'({r["change"]}): check {r["check"]}, execution {r["execution"]}', flush=True)
+    table, bugs, unconfirmed, share = summarise(records)
+    seconds = time.monotonic() - start
+    print(f"\n{len(records)} mutants in {seconds:.0f} s; check x execution: {json.dumps(table)}")
+    if share is not None:
+        print(f"wrong mutants reported violated (not unproven): {share:.0%}")
+    for r in unconfirmed:
+        print(f'unconfirmed violation: {r["kernel"]}#{r["index"]} {r["change"]} line {r["line"]}: '
+              f'passes execution ({r["file"]})')
+    for r in bugs:
+        print(f'SOUNDNESS BUG: {r["kernel"]}#{r["index"]} {r["operator"]} line {r["line"]} '
+              f'({r["change"]}) is proven but wrong: {r["execution_detail"]} ({r["file"]})')
+    if args.out:
+        result = {"command": " ".join(sys.argv), "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                  "machine": f"{os.cpu_count()} cores", "seconds": round(seconds, 1),
+                  "mutants": len(records), "check_x_execution": table,
+                  "wrong_reported_violated": share, "soundness_bugs": bugs,
+                  "unconfirmed_violations": unconfirmed}
+        tmp = pathlib.Path(args.out + ".tmp")
+        tmp.write_text(json.dumps(result, indent=1) + "\n")
+        tmp.replace(args.out)
+    if bugs or len(records) < args.min_mutants:
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
