@@ -9,6 +9,7 @@
 #include "ave/harness/BenchSpec.h"
 #include "ave/invariants/Term.h"
 #include "ave/model/ModelBuilder.h"
+#include "ave/support/InterruptCleanup.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -126,9 +127,12 @@ RewriteStep applyOne(const frontend::FileFlags &Flags, const std::string &Text,
     Step.error = "cannot parse " + File + " as HIP device code:\n" + Parse.diagnostics;
     return Step;
   }
-  if (!SawKernel && Step.error.empty())
-    Step.error = Opts.kernel.empty() ? File + " has no __global__ kernel"
-                                     : File + " has no kernel named '" + Opts.kernel + "'";
+  // A file without kernels is not an error (as for check and lint): there
+  // is nothing to apply. A --kernel that names none is.
+  if (!SawKernel && Step.error.empty() && !Opts.kernel.empty())
+    Step.error = File + " has no kernel named '" + Opts.kernel + "'";
+  else if (!SawKernel && Step.error.empty() && Original)
+    Outcome.notes.push_back({{}, "no kernels in " + File + "; nothing to rewrite"});
   if (Original)
     Original->snapshots = std::move(Snaps);
   AppliedText Applied = applyToText(Text, All);
@@ -196,31 +200,28 @@ std::string readWholeFile(const std::string &Path, std::string &Error) {
 }
 
 // The patched text on disk, beside nothing the user owns, for the compilers
-// and the user's commands.
+// and the user's commands. Both paths are removed when the copy goes, and
+// when the tool is interrupted (support/InterruptCleanup.h).
 struct PatchedCopy {
-  std::string dir, path;
-  ~PatchedCopy() {
-    if (!path.empty())
-      llvm::sys::fs::remove(path);
-    if (!dir.empty())
-      llvm::sys::fs::remove(dir);
-  }
+  support::TempPath dir, file; // destroyed in reverse: the file, then its folder
 };
 
 bool writePatchedCopy(const std::string &File, const std::string &Text, PatchedCopy &Copy) {
-  llvm::SmallString<128> Dir;
-  if (llvm::sys::fs::createUniqueDirectory("ave-rewrite", Dir))
+  Copy.dir = support::createTempDirectory("ave-rewrite");
+  if (Copy.dir.empty())
     return false;
-  Copy.dir = std::string(Dir);
-  llvm::SmallString<128> Path(Dir);
+  llvm::SmallString<128> Path(Copy.dir.path());
   llvm::sys::path::append(Path, llvm::sys::path::filename(File));
+  Copy.file = support::TempPath(std::string(Path));
   std::error_code EC;
   llvm::raw_fd_ostream OS(Path, EC);
   if (EC)
     return false;
   OS << Text;
-  Copy.path = std::string(Path);
-  return true;
+  OS.close();
+  bool Written = !OS.has_error();
+  OS.clear_error();
+  return Written;
 }
 
 // Adds a stage; false when the pipeline stops here.
@@ -318,7 +319,7 @@ void verifyBuilds(const frontend::FileFlags &Flags, const OriginalFacts &Origina
     return;
   }
   CompileInputs In;
-  In.sourcePath = Copy.path;
+  In.sourcePath = Copy.file.path();
   In.originalDir = std::string(llvm::sys::path::parent_path(Flags.file));
   In.flags = Flags.user;
   In.args = Opts.args;
@@ -345,9 +346,9 @@ void verifyBuilds(const frontend::FileFlags &Flags, const OriginalFacts &Origina
   else if (Go)
     Go = Sink.add(stages::compile(*Cuda, frontend::Target::Sm90));
   if (!Go || !Sink.add(std::move(Executed)) ||
-      !Sink.add(stages::runCommand("test", Opts.testCommand, Copy.path, File)))
+      !Sink.add(stages::runCommand("test", Opts.testCommand, Copy.file.path(), File)))
     return;
-  Sink.add(stages::runCommand("bench", Opts.benchCommand, Copy.path, File));
+  Sink.add(stages::runCommand("bench", Opts.benchCommand, Copy.file.path(), File));
 }
 
 void verify(const frontend::FileFlags &Flags, const OriginalFacts &Original,
@@ -394,7 +395,7 @@ RewriteOutcome rewriteAndVerify(const std::string &File, const std::vector<rw::R
   auto Start = std::chrono::steady_clock::now();
   RewriteOutcome Outcome;
   Outcome.file = File;
-  Outcome.original = readWholeFile(File, Outcome.error);
+  Outcome.original = Opts.text ? *Opts.text : readWholeFile(File, Outcome.error);
   if (!Outcome.error.empty())
     return Outcome;
   frontend::CompileCommands Commands(Opts.buildDir);
@@ -436,36 +437,6 @@ RewriteOutcome rewriteAndVerify(const std::string &File, const std::vector<rw::R
   }
   Outcome.totalMillis = millisSince(Start);
   return Outcome;
-}
-
-std::string writeFileAtomically(const std::string &Path, const std::string &Text,
-                                const std::string &BackupPath) {
-  llvm::SmallString<256> Temp;
-  llvm::SmallString<256> Model(Path);
-  Model += ".ave-%%%%%%";
-  int FD = -1;
-  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Temp))
-    return "cannot create a temporary file beside " + Path + ": " + EC.message();
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Text;
-    OS.close();
-    if (OS.has_error()) {
-      OS.clear_error();
-      llvm::sys::fs::remove(Temp);
-      return "cannot write " + std::string(Temp);
-    }
-  }
-  if (!BackupPath.empty())
-    if (std::error_code EC = llvm::sys::fs::copy_file(Path, BackupPath)) {
-      llvm::sys::fs::remove(Temp);
-      return "cannot keep a backup at " + BackupPath + ": " + EC.message();
-    }
-  if (std::error_code EC = llvm::sys::fs::rename(Temp, Path)) {
-    llvm::sys::fs::remove(Temp);
-    return "cannot replace " + Path + ": " + EC.message();
-  }
-  return "";
 }
 
 } // namespace ave::agent

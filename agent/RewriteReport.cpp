@@ -46,6 +46,8 @@ const char *verdict(const RewriteOutcome &O) {
     return "error";
   if (!O.changed())
     return "nothing-applied";
+  if (!O.writeError.empty())
+    return "write-failed"; // accepted (or not verified), but nothing was written
   if (O.stages.empty())
     return "not-verified";
   return O.verified ? "accepted" : "rejected";

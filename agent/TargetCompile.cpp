@@ -1,5 +1,8 @@
 #include "ave/agent/TargetCompile.h"
 
+#include "ave/support/InterruptCleanup.h"
+#include "ave/support/Subprocess.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -24,25 +27,29 @@ std::string readFile(const std::string &Path) {
   return Buffer ? (*Buffer)->getBuffer().str() : std::string();
 }
 
-ProcessOutput runProcess(const std::string &Program, const std::vector<std::string> &Args) {
+// A compiler in its own process group, which an interrupt of the tool stops
+// with its children (cicc, ptxas); its stderr goes through a temporary file
+// that is removed then too (support/Subprocess.h). Its own temporary folder (TMPDIR) goes with
+// everything in it, for the scratch files nvcc leaves when it is killed.
+ProcessOutput runCompiler(const std::string &Program, const std::vector<std::string> &Args) {
   ProcessOutput Out;
-  llvm::SmallString<128> ErrFile;
-  if (llvm::sys::fs::createTemporaryFile("ave-compile", "err", ErrFile)) {
+  support::TempPath ErrFile = support::createTempFile("ave-compile", "err");
+  support::TempPath Scratch = support::createTempTree("ave-compile-tmp");
+  if (ErrFile.empty() || Scratch.empty()) {
     Out.error = "cannot create a temporary file";
     return Out;
   }
-  std::vector<llvm::StringRef> Argv;
-  Argv.push_back(Program);
-  for (const std::string &A : Args)
-    Argv.push_back(A);
-  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""), llvm::StringRef(""),
-                                                llvm::StringRef(ErrFile)};
-  std::string Message;
-  Out.exitCode = llvm::sys::ExecuteAndWait(Program, Argv, std::nullopt, Redirects, 0, 0, &Message);
-  Out.stderrText = readFile(std::string(ErrFile));
-  llvm::sys::fs::remove(ErrFile);
-  if (Out.exitCode < 0)
-    Out.error = Message.empty() ? "could not run " + Program : Message;
+  support::ProcessOptions Opts;
+  Opts.stdoutPath = "/dev/null";
+  Opts.stderrPath = ErrFile.path();
+  Opts.environment = {"TMPDIR=" + Scratch.path()};
+  support::ProcessResult P = support::runProcess(Program, Args, Opts);
+  Out.stderrText = readFile(ErrFile.path());
+  if (!P.ran())
+    Out.error = P.error;
+  else if (P.signal)
+    Out.error = Program + " was killed by signal " + std::to_string(P.signal);
+  Out.exitCode = P.exitCode;
   return Out;
 }
 
@@ -157,22 +164,21 @@ CompileResult compileForAmd(const CompileInputs &In, std::string_view Arch) {
     R.errors = "clang++-19 not found";
     return R;
   }
-  llvm::SmallString<128> AsmFile;
-  if (llvm::sys::fs::createTemporaryFile("ave-gfx", "s", AsmFile)) {
+  support::TempPath AsmFile = support::createTempFile("ave-gfx", "s");
+  if (AsmFile.empty()) {
     R.errors = "cannot create a temporary file";
     return R;
   }
   std::vector<std::string> Args = frontend::amdCompileArgs(
-      In.flags, In.args, std::string(Arch), In.sourcePath, std::string(AsmFile), In.originalDir);
+      In.flags, In.args, std::string(Arch), In.sourcePath, AsmFile.path(), In.originalDir);
   R.command = joinCommand(*Clang, Args);
   auto Start = std::chrono::steady_clock::now();
-  ProcessOutput P = runProcess(*Clang, Args);
+  ProcessOutput P = runCompiler(*Clang, Args);
   R.millis = millisSince(Start);
   R.ok = P.exitCode == 0;
   R.errors = P.error.empty() ? P.stderrText : P.error;
   if (R.ok)
-    R.kernels = parseAmdAssembly(readFile(std::string(AsmFile)));
-  llvm::sys::fs::remove(AsmFile);
+    R.kernels = parseAmdAssembly(readFile(AsmFile.path()));
   return R;
 }
 
@@ -185,21 +191,20 @@ CompileResult compileForNvidia(const CompileInputs &In, std::string_view Arch) {
     R.errors = "nvcc not found";
     return R;
   }
-  llvm::SmallString<128> ObjFile;
-  if (llvm::sys::fs::createTemporaryFile("ave-sm", "o", ObjFile)) {
+  support::TempPath ObjFile = support::createTempFile("ave-sm", "o");
+  if (ObjFile.empty()) {
     R.errors = "cannot create a temporary file";
     return R;
   }
   std::vector<std::string> Args =
       frontend::nvccCompileArgs(In.flags, In.args, std::string(Arch), In.hipOnCudaIncludeDir,
-                                In.sourcePath, std::string(ObjFile), In.originalDir);
+                                In.sourcePath, ObjFile.path(), In.originalDir);
   R.command = joinCommand(*Nvcc, Args);
   auto Start = std::chrono::steady_clock::now();
-  ProcessOutput P = runProcess(*Nvcc, Args);
+  ProcessOutput P = runCompiler(*Nvcc, Args);
   R.millis = millisSince(Start);
   R.ok = P.exitCode == 0;
   R.errors = P.error.empty() ? P.stderrText : P.error;
-  llvm::sys::fs::remove(ObjFile);
   return R;
 }
 

@@ -1,5 +1,8 @@
 #include "VerificationStages.h"
 
+#include "ave/support/InterruptCleanup.h"
+#include "ave/support/Subprocess.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
@@ -364,37 +367,34 @@ StageResult runCommand(const std::string &Name, const std::string &Command,
     return S;
   }
   S.data["command"] = Command;
-  llvm::SmallString<128> OutFile;
-  if (llvm::sys::fs::createTemporaryFile("ave-cmd", "out", OutFile)) {
+  // The command runs in its own process group, stopped with the tool on an
+  // interrupt; its output file goes then too (support/Subprocess.h).
+  support::TempPath OutFile = support::createTempFile("ave-cmd", "out");
+  if (OutFile.empty()) {
     S.status = StageStatus::Failed;
     S.message = "cannot create a temporary file";
     return S;
   }
-  std::vector<llvm::StringRef> Argv = {"/bin/sh", "-c", Command};
-  std::vector<std::string> EnvStrings;
-  for (char **E = environ; *E; ++E)
-    EnvStrings.push_back(*E);
-  EnvStrings.push_back("AVE_PATCHED_FILE=" + PatchedFile);
-  EnvStrings.push_back("AVE_ORIGINAL_FILE=" + OriginalFile);
-  std::vector<llvm::StringRef> Env(EnvStrings.begin(), EnvStrings.end());
-  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""), llvm::StringRef(OutFile),
-                                                llvm::StringRef(OutFile)};
+  support::ProcessOptions Opts;
+  Opts.stdoutPath = Opts.stderrPath = OutFile.path();
+  Opts.environment = {"AVE_PATCHED_FILE=" + PatchedFile, "AVE_ORIGINAL_FILE=" + OriginalFile};
   auto Start = std::chrono::steady_clock::now();
-  std::string Message;
-  int Code = llvm::sys::ExecuteAndWait("/bin/sh", Argv, Env, Redirects, 0, 0, &Message);
+  support::ProcessResult P = support::runProcess("/bin/sh", {"-c", Command}, Opts);
   S.millis = millisSince(Start);
   std::string Output;
-  if (auto Buffer = llvm::MemoryBuffer::getFile(OutFile))
+  if (auto Buffer = llvm::MemoryBuffer::getFile(OutFile.path()))
     Output = (*Buffer)->getBuffer().str();
-  llvm::sys::fs::remove(OutFile);
+  int Code = P.ran() && !P.signal ? P.exitCode : -1;
+  std::string Message = !P.ran()   ? "could not run: " + P.error
+                        : P.signal ? "killed by signal " + std::to_string(P.signal)
+                                   : "";
   llvm::SmallVector<llvm::StringRef> Lines;
   llvm::StringRef(Output).split(Lines, '\n', -1, false);
   for (size_t I = Lines.size() > 20 ? Lines.size() - 20 : 0; I < Lines.size(); ++I)
     S.evidence.push_back(Lines[I].str());
   S.data["exit_code"] = Code;
   S.status = Code == 0 ? StageStatus::Passed : StageStatus::Failed;
-  S.message = Code == 0 ? "exit 0"
-                        : (Code < 0 ? "could not run: " + Message : "exit " + std::to_string(Code));
+  S.message = Code == 0 ? "exit 0" : (Code < 0 ? Message : "exit " + std::to_string(Code));
   return S;
 }
 

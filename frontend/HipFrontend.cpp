@@ -114,7 +114,7 @@ FrontendResult parseHipFiles(const std::vector<std::string> &Files, const Fronte
   for (const std::string &File : Files) {
     if (std::string Why = unreadableSourceReason(File); !Why.empty()) {
       llvm::errs() << File << ": error: " << Why << "\n";
-      Result.failedFiles.push_back(File);
+      Result.failures.push_back({File, Why});
       continue;
     }
     std::optional<FileFlags> Flags =
@@ -124,7 +124,7 @@ FrontendResult parseHipFiles(const std::vector<std::string> &Files, const Fronte
     if (Flags->origin == FlagsOrigin::Unlisted)
       llvm::errs() << File << ": note: " << Flags->note << "\n";
     if (!parseHipFile(*Flags, Opts.args, OnUnit))
-      Result.failedFiles.push_back(File);
+      Result.failures.push_back({File, "could not parse as HIP device code", true});
   }
   return Result;
 }

@@ -45,7 +45,8 @@ int runAnnotations(const GlobalOptions &G, const std::vector<std::string> &Files
       });
   Sink.sort();
   if (G.format == OutputFormat::Json) {
-    nlohmann::json Doc = {{"files", Out}, {"diagnostics", Sink.toJson()}};
+    nlohmann::json Doc = {
+        {"files", Out}, {"diagnostics", Sink.toJson()}, {"errors", frontendErrorsJson(R)}};
     llvm::outs() << Doc.dump(2) << "\n";
   } else {
     Sink.printText(llvm::errs(), G.color);

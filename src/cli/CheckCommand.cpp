@@ -160,6 +160,10 @@ void CheckRun::checkUnit(frontend::ParsedUnit &U) {
   const clang::SourceManager &SM = U.context.getSourceManager();
   std::vector<const clang::FunctionDecl *> Kernels = ann::findKernels(U.context);
   addAnnotationErrors(SM, ann::findStrayPragmas(U.context, U.pragmas, Kernels), Sink);
+  if (Kernels.empty()) // not an error: said, as lint and rewrite say it
+    Sink.add(frontend::makeDiagnostic(SM, SM.getLocForStartOfFile(SM.getMainFileID()),
+                                      frontend::Severity::Note, "",
+                                      "no kernels; nothing to check"));
   for (const clang::FunctionDecl *K : Kernels) {
     ann::KernelAnnotations A = ann::collectKernelAnnotations(U.context, *K, U.pragmas);
     if (!A.errors.empty()) {
@@ -199,7 +203,8 @@ int CheckRun::finish(const GlobalOptions &G, const frontend::FrontendResult &R,
                             {"proven", Proven},
                             {"violated", Violated},
                             {"unproven", Unproven}}},
-                          {"diagnostics", Sink.toJson()}};
+                          {"diagnostics", Sink.toJson()},
+                          {"errors", frontendErrorsJson(R)}};
     llvm::outs() << Doc.dump(2) << "\n";
   } else if (G.format == OutputFormat::Sarif) {
     llvm::outs() << checkSarif(Sink, Files).dump(2) << "\n";

@@ -6,6 +6,7 @@
 #include "ave/frontend/HipFrontend.h"
 
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,8 @@ void addAnnotationErrors(const clang::SourceManager &SM,
 
 // 2 when the front end could not parse some input (it said why), else 0.
 int reportFrontendFailure(const frontend::FrontendResult &R);
+// The same failures for a --format json document: [{"file", "message"}].
+nlohmann::json frontendErrorsJson(const frontend::FrontendResult &R);
 
 // Each subcommand adds itself to the CLI and, when chosen, sets Selected to
 // the function that runs it (after all options are parsed).

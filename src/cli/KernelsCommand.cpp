@@ -21,6 +21,10 @@ int runKernels(const GlobalOptions &G, const std::vector<std::string> &Files) {
         }
         model::printText(llvm::outs(), TU);
       });
+  // A file that could not be parsed is an entry too, with its error (one
+  // file: that entry, never an empty list).
+  for (const nlohmann::json &E : frontendErrorsJson(R))
+    Units.push_back({{"file", E["file"]}, {"error", E["message"]}});
   if (G.format == OutputFormat::Json)
     llvm::outs() << (Files.size() == 1 && Units.size() == 1 ? Units[0] : Units).dump(2) << "\n";
   return reportFrontendFailure(R);

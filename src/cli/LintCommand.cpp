@@ -11,7 +11,8 @@ namespace ave::cli {
 void registerLintCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected) {
   CLI::App *Lint = App.add_subcommand(
       "lint", "clang-tidy with the ave-* checks: invariants, LDS races, barriers, bank conflicts "
-              "(takes clang-tidy's options, plus --format text|json|sarif, -j N, --target)");
+              "(takes clang-tidy's options, plus --format text|json|sarif, -j N, --target, "
+              "--z3-timeout-ms, --color; `lint --help` lists them and the exit codes)");
   Lint->prefix_command();
   Lint->fallthrough(false);
   Lint->allow_extras();

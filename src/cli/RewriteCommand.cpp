@@ -10,7 +10,9 @@
 #include "ave/agent/TargetCompile.h"
 #include "ave/rewriters/Registry.h"
 #include "ave/rewriters/TestHooks.h"
+#include "ave/support/FileUpdate.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
@@ -27,6 +29,7 @@ struct RewriteOptions {
   bool diff = false;
   bool inPlace = false;
   bool noBackup = false;
+  bool force = false;
   bool noVerify = false;
   bool noNvcc = false;
   bool list = false;
@@ -64,31 +67,23 @@ void printRewriterList(bool Json) {
   }
 }
 
-int runRewrite(const GlobalOptions &G, const RewriteOptions &O) {
-  const bool Json = G.format == OutputFormat::Json;
-  if (O.list) {
-    printRewriterList(Json);
-    return 0;
-  }
-  if (O.file.empty() || O.apply.empty()) {
-    llvm::errs() << "ave-rewrite rewrite: error: give a FILE and --apply REWRITE[:param=value,...] "
-                    "(--list shows the rewrites)\n";
-    return 2;
-  }
-  if (O.inPlace + !O.output.empty() + O.diff > 1) {
-    llvm::errs() << "ave-rewrite rewrite: error: --diff, --in-place and -o exclude each other\n";
-    return 2;
-  }
-  rw::ParsedSpecs Specs = rw::parseRewriteSpecs(O.apply, rw::RewriterRegistry::builtin());
-  if (!Specs.error.empty()) {
-    llvm::errs() << "ave-rewrite rewrite: error: " << Specs.error << "\n";
-    return 2;
-  }
-  if (O.injectBug == "swizzle-writes-only")
-    rw::testing::injectBug(rw::testing::InjectedBug::SwizzleWritesOnly);
-  else if (O.injectBug == "accept-escapes")
-    rw::testing::injectBug(rw::testing::InjectedBug::AcceptEscapes);
+// Usage errors, found before anything is parsed or written.
+std::string usageError(const RewriteOptions &O) {
+  if (O.file.empty() || O.apply.empty())
+    return "give a FILE and --apply REWRITE[:param=value,...] (--list shows the rewrites)";
+  if (O.inPlace + !O.output.empty() + O.diff > 1)
+    return "--diff, --in-place and -o exclude each other";
+  if (O.noBackup && !O.inPlace)
+    return "--no-backup applies only with --in-place";
+  if (O.force && !O.inPlace)
+    return "--force applies only with --in-place";
+  // The same file under another name (a link, ./FILE) counts too.
+  if (!O.output.empty() && llvm::sys::fs::equivalent(O.output, O.file))
+    return "-o names FILE itself; use --in-place to replace it (it keeps a backup)";
+  return "";
+}
 
+agent::PipelineOptions pipelineOptions(const GlobalOptions &G, const RewriteOptions &O) {
   agent::PipelineOptions P;
   P.args = G.frontend.args;
   P.buildDir = G.frontend.buildDir;
@@ -105,38 +100,76 @@ int runRewrite(const GlobalOptions &G, const RewriteOptions &O) {
   P.testCommand = O.testCommand;
   P.benchCommand = O.benchCommand;
   P.z3TimeoutMs = O.z3TimeoutMs;
+  return P;
+}
+
+// The report (and the diff when nothing is written), after the write, so
+// that a failed write is never reported as accepted.
+void printOutcome(const GlobalOptions &G, const RewriteOptions &O,
+                  const agent::RewriteOutcome &Outcome, bool Usable, const std::string &Backup) {
+  const bool Written = Usable && Outcome.writeError.empty() && (O.inPlace || !O.output.empty());
+  if (G.format == OutputFormat::Json) {
+    nlohmann::json Doc = agent::reportJson(Outcome);
+    if (!Usable)
+      Doc["diff"] = "";
+    if (!Outcome.writeError.empty())
+      Doc["write_error"] = Outcome.writeError;
+    if (Written)
+      Doc["written"] = O.inPlace ? O.file : O.output;
+    if (Written && !Backup.empty())
+      Doc["backup"] = Backup;
+    llvm::outs() << Doc.dump(2) << "\n";
+    return;
+  }
+  if (Usable && !O.inPlace && O.output.empty())
+    llvm::outs() << Outcome.diff;
+  agent::printReport(llvm::errs(), Outcome);
+  if (Written)
+    llvm::errs() << "wrote " << (O.inPlace ? O.file : O.output)
+                 << (Backup.empty() ? "" : " (original kept as " + Backup + ")") << "\n";
+}
+
+int runRewrite(const GlobalOptions &G, const RewriteOptions &O) {
+  if (O.list) {
+    printRewriterList(G.format == OutputFormat::Json);
+    return 0;
+  }
+  auto Fail = [](const std::string &Message) {
+    llvm::errs() << "ave-rewrite rewrite: error: " << Message << "\n";
+    return 2;
+  };
+  if (std::string Usage = usageError(O); !Usage.empty())
+    return Fail(Usage);
+  rw::ParsedSpecs Specs = rw::parseRewriteSpecs(O.apply, rw::RewriterRegistry::builtin());
+  if (!Specs.error.empty())
+    return Fail(Specs.error);
+  if (O.injectBug == "swizzle-writes-only")
+    rw::testing::injectBug(rw::testing::InjectedBug::SwizzleWritesOnly);
+  else if (O.injectBug == "accept-escapes")
+    rw::testing::injectBug(rw::testing::InjectedBug::AcceptEscapes);
+
+  // --in-place: lock and read the file now; it is written only if it is
+  // still what was read when the patch is accepted (support/FileUpdate.h).
+  std::string OpenError;
+  std::optional<support::FileUpdate> Update =
+      O.inPlace ? support::FileUpdate::open(O.file, {!O.noBackup, O.force}, OpenError)
+                : std::nullopt;
+  if (O.inPlace && !Update)
+    return Fail(OpenError);
+  agent::PipelineOptions P = pipelineOptions(G, O);
+  if (Update)
+    P.text = &Update->text();
   agent::RewriteOutcome Outcome = agent::rewriteAndVerify(O.file, Specs.specs, P);
 
   const bool Usable =
       Outcome.error.empty() && Outcome.changed() && (Outcome.verified || O.noVerify);
-  std::string WriteError;
-  if (Usable && O.inPlace)
-    WriteError =
-        agent::writeFileAtomically(O.file, Outcome.patched, O.noBackup ? "" : O.file + ".orig");
+  if (Usable && Update)
+    Outcome.writeError = Update->commit(Outcome.patched);
   else if (Usable && !O.output.empty())
-    WriteError = agent::writeFileAtomically(O.output, Outcome.patched);
-
-  if (Json) {
-    nlohmann::json Doc = agent::reportJson(Outcome);
-    if (!Usable)
-      Doc["diff"] = "";
-    if (!WriteError.empty())
-      Doc["write_error"] = WriteError;
-    llvm::outs() << Doc.dump(2) << "\n";
-  } else {
-    if (Usable && !O.inPlace && O.output.empty())
-      llvm::outs() << Outcome.diff;
-    agent::printReport(llvm::errs(), Outcome);
-    if (Usable && O.inPlace && WriteError.empty())
-      llvm::errs() << "wrote " << O.file
-                   << (O.noBackup ? "" : " (original kept as " + O.file + ".orig)") << "\n";
-    else if (Usable && !O.output.empty() && WriteError.empty())
-      llvm::errs() << "wrote " << O.output << "\n";
-  }
-  if (!WriteError.empty()) {
-    llvm::errs() << "ave-rewrite rewrite: error: " << WriteError << "\n";
-    return 2;
-  }
+    Outcome.writeError = support::writeFileSafely(O.output, Outcome.patched);
+  printOutcome(G, O, Outcome, Usable, Update ? Update->backupPath() : "");
+  if (!Outcome.writeError.empty())
+    return Fail(Outcome.writeError);
   if (!Outcome.error.empty())
     return 2;
   return Usable ? 0 : 1;
@@ -154,8 +187,11 @@ void registerRewriteCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Se
       "Rewrites to apply in order: name[:param=value...][,name...], e.g. lds-pad:pad=1");
   Cmd->add_option("--kernel", O->kernel, "Only this kernel (default: every kernel in the file)");
   Cmd->add_flag("--diff", O->diff, "Print the patch as a unified diff (the default)");
-  Cmd->add_flag("--in-place", O->inPlace, "Write the patched file over FILE (keeps FILE.orig)");
-  Cmd->add_flag("--no-backup", O->noBackup, "With --in-place: do not keep FILE.orig");
+  Cmd->add_flag("--in-place", O->inPlace,
+                "Write the patched file over FILE, if FILE did not change meanwhile (keeps the "
+                "original as FILE.orig, or FILE.orig.1, ... when that exists)");
+  Cmd->add_flag("--no-backup", O->noBackup, "With --in-place: do not keep the original");
+  Cmd->add_flag("--force", O->force, "With --in-place: write FILE even if it is read-only");
   Cmd->add_option("-o,--output", O->output, "Write the patched file to OUT");
   Cmd->add_flag("--no-verify", O->noVerify, "Skip verification (the report says so)");
   Cmd->add_flag("--no-nvcc", O->noNvcc, "Do not compile for sm_90 even when nvcc is installed");

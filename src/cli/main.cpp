@@ -13,6 +13,7 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <utility>
 
 namespace {
 
@@ -31,6 +32,22 @@ struct LaterCommand {
 // listed so scripts can discover them, and say so instead of pretending.
 constexpr LaterCommand LaterCommands[] = {
     {"optimize", "search over verified rewrites for a faster kernel", "agent"},
+};
+
+// What each command's exit status means, for its --help (lint prints its
+// own: its --help belongs to clang-tidy's option parser).
+constexpr std::pair<const char *, const char *> ExitCodes[] = {
+    {"kernels", "Exit codes: 0 every file parsed; 2 usage or input error (a missing file, a "
+                "directory, not HIP)."},
+    {"annotations", "Exit codes: 0 every annotation parsed; 2 usage or input error (a missing "
+                    "file, not HIP, a malformed annotation)."},
+    {"check", "Exit codes: 0 clean (everything proven); 1 findings (a violation or an unproven "
+              "obligation); 2 usage or input error (a missing file, not HIP, a malformed "
+              "annotation). A file without kernels is not an error: it gets a note."},
+    {"rewrite", "Exit codes: 0 accepted (and written, with -o or --in-place); 1 rejected, or "
+                "nothing applicable (a file without kernels included); 2 usage or input "
+                "error, or the patch could not be written."},
+    {"harness", "Exit codes: 0 the bundle was written; 2 usage or input error."},
 };
 
 } // namespace
@@ -70,6 +87,11 @@ int main(int argc, char **argv) {
   ave::cli::registerRewriteCommand(App, G, Selected);
   ave::cli::registerHarnessCommand(App, G, Selected);
   ave::cli::registerReviewCommand(App, G, Selected);
+
+  App.footer("Exit codes: 0 clean, 1 findings (check, lint) or a rejected patch (rewrite), 2 "
+             "usage or input error; each command's --help says more.");
+  for (const auto &[Name, Text] : ExitCodes)
+    App.get_subcommand(Name)->footer(Text);
 
   std::vector<std::string> LaterArgs;
   for (const LaterCommand &Later : LaterCommands) {

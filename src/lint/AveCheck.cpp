@@ -6,6 +6,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 
 namespace ave::lint {
@@ -15,6 +16,12 @@ std::unique_ptr<UnitState> &currentUnit() {
   static std::unique_ptr<UnitState> Unit;
   return Unit;
 }
+
+// Owned by the unit's preprocessor: the unit's state goes when it does.
+class UnitEnd : public clang::PPCallbacks {
+public:
+  ~UnitEnd() override { currentUnit().reset(); }
+};
 } // namespace
 
 LintSettings &lintSettings() {
@@ -36,14 +43,14 @@ void noteKernel(const std::string &File, const std::string &Name, bool Annotated
   lintStats().kernels.push_back({File, Name, Annotated});
 }
 
-UnitState &UnitState::forPreprocessor(clang::Preprocessor &PP) {
+UnitState &UnitState::registerCheck(clang::Preprocessor &PP) {
   std::unique_ptr<UnitState> &Unit = currentUnit();
-  if (!Unit || Unit->PP != &PP) {
-    // A new translation unit: the previous one's ASTs are gone.
+  if (!Unit) {
     Unit = std::make_unique<UnitState>();
-    Unit->PP = &PP;
     Unit->Log = ann::installPragmaRecorder(PP);
+    PP.addPPCallbacks(std::make_unique<UnitEnd>());
   }
+  ++Unit->Checks;
   return *Unit;
 }
 
@@ -70,6 +77,12 @@ KernelState &UnitState::kernel(clang::ASTContext &Ctx, const clang::FunctionDecl
   return K;
 }
 
+void UnitState::doneWith(const clang::FunctionDecl &Kernel) {
+  auto It = Kernels.find(&Kernel);
+  if (It != Kernels.end() && ++It->second->checksDone >= Checks)
+    Kernels.erase(It);
+}
+
 inv::KernelReport &UnitState::report(KernelState &K) {
   if (!K.report)
     K.report = K.analysis->solveObligations();
@@ -93,7 +106,7 @@ inv::lds::SharedMemoryFindings &UnitState::shared(clang::ASTContext &Ctx, Kernel
 
 void AveKernelCheck::registerPPCallbacks(const clang::SourceManager &, clang::Preprocessor *PP,
                                          clang::Preprocessor *) {
-  UnitState::forPreprocessor(*PP);
+  UnitState::registerCheck(*PP);
 }
 
 void AveKernelCheck::registerMatchers(clang::ast_matchers::MatchFinder *Finder) {
@@ -110,6 +123,7 @@ void AveKernelCheck::check(const clang::ast_matchers::MatchFinder::MatchResult &
   if (!Kernel || !Unit || Kernel->isDependentContext() || !Kernel->getBody())
     return;
   checkKernel(*Result.Context, *Unit, Unit->kernel(*Result.Context, *Kernel));
+  Unit->doneWith(*Kernel);
 }
 
 void AveKernelCheck::noteAt(clang::SourceLocation Loc, llvm::StringRef Text) {

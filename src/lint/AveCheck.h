@@ -24,12 +24,19 @@ struct KernelState {
   std::unique_ptr<inv::KernelAnalysis> analysis; // null when annotations are malformed
   std::optional<inv::KernelReport> report;       // solved on first use
   std::optional<inv::lds::SharedMemoryFindings> shared;
+  unsigned checksDone = 0; // the unit's checks that have seen it
 };
 
-// One translation unit's kernels, created when its preprocessor is seen.
+// One translation unit's kernels. Made when the unit's first ave-* check
+// registers with its preprocessor, and destroyed with that preprocessor:
+// clang-tidy makes a new Preprocessor (and new checks) for every file, often
+// at the address of the previous one, so the state must not outlive it (it
+// once did, and the next file lost its `#pragma ave` lines).
 class UnitState {
 public:
-  static UnitState &forPreprocessor(clang::Preprocessor &PP);
+  // The current unit's state; a new one when PP starts a new unit. Each
+  // call is one more check of the unit (each registers once).
+  static UnitState &registerCheck(clang::Preprocessor &PP);
   static UnitState *current();
 
   const ann::PragmaLog &pragmas() const { return *Log; }
@@ -37,10 +44,14 @@ public:
   KernelState &kernel(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel);
   inv::KernelReport &report(KernelState &K);
   inv::lds::SharedMemoryFindings &shared(clang::ASTContext &Ctx, KernelState &K);
+  // One check is done with Kernel: when every check of the unit is, its
+  // analysis (terms, solver, findings) is freed, so memory stays flat over
+  // a file with thousands of kernels.
+  void doneWith(const clang::FunctionDecl &Kernel);
 
 private:
-  const clang::Preprocessor *PP = nullptr;
   std::shared_ptr<ann::PragmaLog> Log;
+  unsigned Checks = 0;
   std::map<const clang::FunctionDecl *, std::unique_ptr<KernelState>> Kernels;
 };
 

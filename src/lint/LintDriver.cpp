@@ -13,6 +13,7 @@
 #include "ave/lint/LintDriver.h"
 
 #include "ave/frontend/CompileCommands.h"
+#include "ave/frontend/HipFrontend.h"
 #include "ave/lint/LintReport.h"
 #include "ave/lint/LintSettings.h"
 #include "ave/lint/OutputFormats.h"
@@ -26,6 +27,7 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <fcntl.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -59,8 +61,24 @@ struct ParsedArgs {
   unsigned jobs = 1;
   std::string buildDir, exportFixes, warningsAsErrors, runJson;
   bool checksGiven = false, configGiven = false;
+  // --help: ave-rewrite's lint options and exit codes, then clang-tidy's.
+  bool help = false;
+  // --version, --list-checks, --dump-config, --explain-config,
+  // --verify-config: clang-tidy answers; nothing is linted, no summary.
+  bool informationOnly = false;
+  std::string useColor; // --color, as clang-tidy's --use-color=...
   std::string error;
 };
+
+// `--color auto|always|never` (the global option's spelling) as clang-tidy's
+// --use-color; false with Error set for another value.
+bool colorOption(const std::string &V, ParsedArgs &P) {
+  if (V == "always" || V == "never")
+    P.useColor = V == "always" ? "--use-color=true" : "--use-color=false";
+  else if (V != "auto")
+    P.error = "--color must be auto, always or never, not '" + V + "'";
+  return true;
+}
 
 // Value of `--name=V` / `-name=V` / `--name V`; advances I for the last.
 bool optionValue(const std::vector<std::string> &Args, size_t &I, llvm::StringRef Name,
@@ -94,6 +112,14 @@ ParsedArgs parseArgs(const std::vector<std::string> &Args) {
       continue;
     }
     llvm::StringRef Name = A.ltrim('-').split('=').first;
+    if (Name == "help" || Name == "h" || Name == "help-hidden" || Name == "help-list") {
+      P.help = true;
+      continue;
+    }
+    P.informationOnly |= Name == "version" || Name == "list-checks" || Name == "dump-config" ||
+                         Name == "explain-config" || Name == "verify-config";
+    if (Name == "color" && optionValue(Args, I, "color", V) && colorOption(V, P))
+      continue;
     if (Name == "format" && optionValue(Args, I, "format", V)) {
       if (V == "text")
         P.format = Format::Text;
@@ -222,6 +248,8 @@ LintResult runInProcess(const LintInvocation &Inv, const ParsedArgs &P, bool Qui
   if (!P.checksGiven && !P.configGiven && !hasClangTidyConfig(P.files))
     Argv.push_back("--checks=-*,ave-*");
   Argv.insert(Argv.end(), P.tidyOptions.begin(), P.tidyOptions.end());
+  if (!P.useColor.empty())
+    Argv.push_back(P.useColor);
   std::string Export = P.exportFixes.empty() ? tempPath("ave-lint", "yaml") : P.exportFixes;
   llvm::sys::fs::remove(Export);
   Argv.push_back("--export-fixes=" + Export);
@@ -302,9 +330,11 @@ LintResult runInChildren(const LintInvocation &Inv, const ParsedArgs &P,
     std::string V;
     size_t J = I;
     llvm::StringRef Name = A.ltrim('-').split('=').first;
-    if (A.starts_with("-j") || Name == "jobs" || Name == "format" || Name == "export-fixes") {
+    if (A.starts_with("-j") || Name == "jobs" || Name == "format" || Name == "export-fixes" ||
+        Name == "color") {
       if ((A == "-j" ||
-           ((Name == "jobs" || Name == "format" || Name == "export-fixes") && !A.contains('='))) &&
+           ((Name == "jobs" || Name == "format" || Name == "export-fixes" || Name == "color") &&
+            !A.contains('='))) &&
           optionValue(OriginalArgs, J, Name == "jobs" ? "jobs" : Name, V))
         I = J;
       continue;
@@ -316,6 +346,8 @@ LintResult runInChildren(const LintInvocation &Inv, const ParsedArgs &P,
     if (takesValue(Name) && !A.contains('=') && I + 1 < OriginalArgs.size())
       Common.push_back(OriginalArgs[++I]);
   }
+  if (!P.useColor.empty())
+    Common.push_back(P.useColor);
   if (!Inv.buildDir.empty() && P.buildDir.empty())
     Common.push_back("-p=" + Inv.buildDir);
   Common.push_back(std::string("--target=") +
@@ -406,22 +438,85 @@ LintResult runInChildren(const LintInvocation &Inv, const ParsedArgs &P,
   return R;
 }
 
-} // namespace
+// ave-rewrite's part of `lint --help`; clang-tidy's own options follow it.
+constexpr const char *LintHelp =
+    R"(ave-rewrite lint: clang-tidy with the ave-* checks, on HIP device code.
 
-int runLint(const LintInvocation &Inv) {
-  lintSettings().target = Inv.target;
-  ParsedArgs P = parseArgs(Inv.args);
-  if (!P.error.empty()) {
-    llvm::errs() << "ave-rewrite lint: error: " << P.error << "\n";
-    return 2;
+USAGE: ave-rewrite [-p DIR] [--extra-arg ARG]... lint [options] FILE... [-- COMPILER-FLAGS]
+
+ave-rewrite's options (before or after the files):
+  --format text|json|sarif  text: clang-tidy's diagnostics (default); json: one document
+                            with diagnostics, kernels, errors and a summary; sarif:
+                            SARIF 2.1.0 for code scanning
+  -j N, --jobs N            lint N files at a time, each in its own process (default 1);
+                            the output is in file order either way
+  --target gfx942|gfx90a|sm_90
+                            the GPU the hardware model describes (default gfx942)
+  --z3-timeout-ms N         per-query solver timeout (default 1000); a timeout gives
+                            no finding, never a guess
+  --color auto|always|never colored diagnostics (clang-tidy's --use-color)
+  -p DIR                    DIR's compile_commands.json; without it, the nearest one
+                            above each file that lists it; `-- FLAGS` replaces both
+Checks default to --checks=-*,ave-* unless --checks, --config or a .clang-tidy file
+says otherwise. The ave-* checks are described in docs/lint.md.
+
+A file without kernels (an empty file included) is not an error: it gets a note.
+
+Exit codes: 0 clean; 1 findings (a warning or error of any enabled check);
+2 usage or input error (a missing file, a directory, a compiler error, a
+malformed annotation, a bad option).
+
+clang-tidy's options follow.
+
+)";
+
+// Inputs that are no source file are reported against their own name and
+// left out: clang-tidy would blame its error on the next file.
+std::vector<std::string> readableInputs(const std::vector<std::string> &Files, LintResult &R) {
+  std::vector<std::string> Readable;
+  for (const std::string &File : Files) {
+    if (std::string Why = frontend::unreadableSourceReason(File); !Why.empty()) {
+      llvm::errs() << File << ": error: " << Why << "\n";
+      R.unreadable.push_back({File, Why});
+    } else {
+      Readable.push_back(File);
+    }
   }
-  bool Children = P.jobs > 1 && P.files.size() > 1 && P.runJson.empty();
-  LintResult R =
-      Children ? runInChildren(Inv, P, Inv.args) : runInProcess(Inv, P, P.format != Format::Text);
-  if (!P.runJson.empty()) {
-    writeRunJson(P.runJson, R);
-    return R.exitCode();
+  return Readable;
+}
+
+// One behaviour for every command: a file without kernels is said, not an
+// error. Files whose parse failed have their errors instead.
+void noteFilesWithoutKernels(const std::vector<std::string> &Files, const LintResult &R) {
+  for (const std::string &File : Files) {
+    std::string Abs = frontend::absolutePath(File);
+    bool Kernel = std::any_of(R.kernels.begin(), R.kernels.end(),
+                              [&](const KernelSeen &K) { return K.file == Abs; });
+    bool Errors =
+        std::any_of(R.diagnostics.begin(), R.diagnostics.end(), [&](const LintDiagnostic &D) {
+          return D.level == "error" && D.location.file == Abs;
+        });
+    if (!Kernel && !Errors)
+      llvm::errs() << File << ": note: no kernels; nothing to lint\n";
   }
+}
+
+int runInformationOnly(const ParsedArgs &P) {
+  std::vector<std::string> Argv{"ave-rewrite lint"};
+  if (!P.checksGiven && !P.configGiven && !hasClangTidyConfig(P.files))
+    Argv.push_back("--checks=-*,ave-*");
+  Argv.insert(Argv.end(), P.tidyOptions.begin(), P.tidyOptions.end());
+  Argv.insert(Argv.end(), P.files.begin(), P.files.end());
+  std::vector<const char *> CArgv;
+  for (const std::string &A : Argv)
+    CArgv.push_back(A.c_str());
+  CArgv.push_back(nullptr);
+  int Rc = clang::tidy::clangTidyMain(int(Argv.size()), CArgv.data());
+  llvm::outs().flush();
+  return Rc == 0 ? 0 : 2;
+}
+
+void printResult(const ParsedArgs &P, const LintResult &R) {
   if (P.format == Format::Json) {
     llvm::outs() << toJson(R).dump(2) << "\n";
   } else if (P.format == Format::Sarif) {
@@ -436,6 +531,42 @@ int runLint(const LintInvocation &Inv) {
     llvm::outs() << toSarif(R, O).dump(2) << "\n";
   }
   llvm::outs().flush();
+}
+
+} // namespace
+
+int runLint(const LintInvocation &Inv) {
+  lintSettings().target = Inv.target;
+  ParsedArgs P = parseArgs(Inv.args);
+  if (P.help) {
+    llvm::outs() << LintHelp;
+    llvm::outs().flush();
+    const char *Argv[] = {"ave-rewrite lint", "--help", nullptr};
+    return clang::tidy::clangTidyMain(2, Argv) == 0 ? 0 : 2;
+  }
+  if (!P.error.empty()) {
+    llvm::errs() << "ave-rewrite lint: error: " << P.error << "\n";
+    return 2;
+  }
+  if (P.informationOnly)
+    return runInformationOnly(P);
+  LintResult Unreadable;
+  const std::vector<std::string> AllFiles = P.files;
+  P.files = readableInputs(AllFiles, Unreadable);
+  LintResult R;
+  if (!P.files.empty() || AllFiles.empty()) {
+    bool Children = P.jobs > 1 && P.files.size() > 1 && P.runJson.empty();
+    R = Children ? runInChildren(Inv, P, Inv.args) : runInProcess(Inv, P, P.format != Format::Text);
+  }
+  R.files = AllFiles;
+  R.unreadable = std::move(Unreadable.unreadable);
+  if (!P.runJson.empty()) {
+    writeRunJson(P.runJson, R);
+    return R.exitCode();
+  }
+  if (!R.toolFailed)
+    noteFilesWithoutKernels(P.files, R);
+  printResult(P, R);
   llvm::errs() << R.summaryLine() << "\n";
   return R.exitCode();
 }

@@ -154,7 +154,7 @@ unsigned LintResult::findings() const {
 }
 
 int LintResult::exitCode() const {
-  if (toolFailed || compileErrors() || inputErrors)
+  if (toolFailed || compileErrors() || inputErrors || !unreadable.empty())
     return 2;
   return findings() ? 1 : 0;
 }
@@ -190,6 +190,9 @@ std::string LintResult::summaryLine() const {
   if (inputErrors)
     S += ", " + std::to_string(inputErrors) + " malformed annotation" +
          (inputErrors == 1 ? "" : "s");
+  if (!unreadable.empty())
+    S += ", " + std::to_string(unreadable.size()) + " unreadable input" +
+         (unreadable.size() == 1 ? "" : "s");
   return S;
 }
 

@@ -8,6 +8,7 @@
 
 #include "ave/lint/CheckCatalog.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -55,6 +56,25 @@ std::string lineText(const std::string &File, unsigned Line) {
   return Text.split('\n').first.trim().str();
 }
 
+// A path as the path of a URI (RFC 3986): unreserved characters and '/'
+// stay, every other byte (space, '%', '#', '?', non-ASCII) is %XX.
+std::string uriPath(llvm::StringRef Path) {
+  std::string Out;
+  for (unsigned char C : Path) {
+    if (llvm::isAlnum(C) || C == '-' || C == '.' || C == '_' || C == '~' || C == '/') {
+      Out += char(C);
+      continue;
+    }
+    static constexpr char Hex[] = "0123456789ABCDEF";
+    Out += '%';
+    Out += Hex[C >> 4];
+    Out += Hex[C & 15];
+  }
+  return Out;
+}
+
+std::string fileUri(llvm::StringRef AbsolutePath) { return "file://" + uriPath(AbsolutePath); }
+
 class UriMaker {
 public:
   explicit UriMaker(std::string Root) : Root(std::move(Root)) {}
@@ -62,8 +82,8 @@ public:
     llvm::StringRef F(File);
     std::string Prefix = Root + "/";
     if (!Root.empty() && F.starts_with(Prefix))
-      return {{"uri", F.drop_front(Prefix.size()).str()}, {"uriBaseId", "%SRCROOT%"}};
-    return {{"uri", "file://" + File}};
+      return {{"uri", uriPath(F.drop_front(Prefix.size()))}, {"uriBaseId", "%SRCROOT%"}};
+    return {{"uri", fileUri(File)}};
   }
   std::string relative(const std::string &File) const {
     llvm::StringRef F(File);
@@ -90,10 +110,11 @@ json ruleJson(const std::string &Id) {
             {"name", Id},
             {"shortDescription", {{"text", std::string(C->shortDescription)}}},
             {"fullDescription", {{"text", std::string(C->fullDescription)}}},
-            {"help", {{"text", std::string(C->help)}}},
-            {"helpUri", "https://github.com/ave-rewrite/ave-rewrite/blob/main/docs/lint.md#" + Id},
+            // No helpUri: SARIF wants an absolute URI there, and the
+            // documentation is the tool's own docs/lint.md, wherever it is.
+            {"help", {{"text", std::string(C->help) + " Documentation: " + docsAnchor(*C) + "."}}},
             {"defaultConfiguration", {{"level", "warning"}}},
-            {"properties", {{"tags", {"correctness", "gpu"}}}}};
+            {"properties", {{"tags", {std::string(C->category), "gpu"}}}}};
   std::string Text = "clang-tidy check " + Id;
   return {{"id", Id},
           {"name", Id},
@@ -143,7 +164,11 @@ json toJson(const LintResult &R) {
     Kernels.push_back({{"file", K.file}, {"name", K.name}, {"annotated", K.annotated}});
     Plain += !K.annotated;
   }
+  json Errors = json::array();
+  for (const UnreadableInput &U : R.unreadable)
+    Errors.push_back({{"file", U.file}, {"message", U.reason}});
   return {{"diagnostics", std::move(Diags)},
+          {"errors", std::move(Errors)},
           {"kernels", std::move(Kernels)},
           {"summary",
            {{"files", R.files.size()},
@@ -223,6 +248,9 @@ json toSarif(const LintResult &R, const SarifOptions &Opts) {
     Results.push_back(std::move(Res));
   }
   json Notifications = json::array();
+  for (const UnreadableInput &U : R.unreadable)
+    Notifications.push_back(
+        {{"level", "error"}, {"message", {{"text", U.file + ": " + U.reason}}}});
   for (const KernelSeen &K : R.kernels)
     if (!K.annotated)
       Notifications.push_back(
@@ -239,9 +267,8 @@ json toSarif(const LintResult &R, const SarifOptions &Opts) {
          {{"name", "ave-rewrite"},
           {"version", Opts.toolVersion},
           {"semanticVersion", Opts.toolVersion},
-          {"informationUri", "https://github.com/ave-rewrite/ave-rewrite"},
           {"rules", std::move(Rules)}}}}},
-      {"originalUriBaseIds", {{"%SRCROOT%", {{"uri", "file://" + Opts.sourceRoot + "/"}}}}},
+      {"originalUriBaseIds", {{"%SRCROOT%", {{"uri", fileUri(Opts.sourceRoot + "/")}}}}},
       {"results", std::move(Results)},
       {"invocations", json::array({{{"executionSuccessful", R.exitCode() != 2},
                                     {"toolExecutionNotifications", std::move(Notifications)}}})}};

@@ -5,6 +5,7 @@
 #include "ave/agent/RewriteReport.h"
 #include "ave/agent/UnifiedDiff.h"
 #include "ave/rewriters/TestHooks.h"
+#include "ave/support/FileUpdate.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -30,7 +31,7 @@ std::string readText(const std::string &Path) {
 std::string golden(const std::string &Name, const std::string &Diff) {
   std::string Path = testdata("rewrite/" + Name);
   if (std::getenv("AVE_UPDATE_GOLDENS"))
-    EXPECT_EQ(writeFileAtomically(Path, Diff), "");
+    EXPECT_EQ(support::writeFileSafely(Path, Diff), "");
   return readText(Path);
 }
 
@@ -155,7 +156,7 @@ TEST(Pipeline, BrokenSwizzleOfAnUnannotatedKernelIsRejectedByElementPairing) {
   llvm::SmallString<128> Dir;
   ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("ave-agent-test", Dir));
   std::string Path = std::string(Dir) + "/plain_transpose.hip";
-  ASSERT_EQ(writeFileAtomically(Path, R"(#include <hip/hip_runtime.h>
+  ASSERT_EQ(support::writeFileSafely(Path, R"(#include <hip/hip_runtime.h>
 __global__ void transpose(const float *in, float *out, int n) {
 #pragma ave launch block(32, 32)
   __shared__ float tile[32][32];
@@ -211,7 +212,7 @@ TEST(Pipeline, PaddingAPaddedKernelIsRefusedCleanly) {
   RewriteOutcome Once =
       rewriteAndVerify(testdata("transpose_lds.hip"), specs("lds-pad:pad=1"), options());
   ASSERT_TRUE(Once.verified);
-  ASSERT_EQ(writeFileAtomically(Padded, Once.patched, ""), "");
+  ASSERT_EQ(support::writeFileSafely(Padded, Once.patched), "");
   RewriteOutcome Twice = rewriteAndVerify(Padded, specs("lds-pad:pad=1"), options());
   EXPECT_TRUE(Twice.error.empty()) << Twice.error;
   EXPECT_FALSE(Twice.changed());
@@ -227,7 +228,7 @@ TEST(Pipeline, TemplateKernelIsRefusedWithoutAnalysingThePattern) {
   llvm::SmallString<128> Dir;
   ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("ave-agent-test", Dir));
   std::string Path = std::string(Dir) + "/tpl.hip";
-  ASSERT_EQ(writeFileAtomically(Path, R"(#include <hip/hip_runtime.h>
+  ASSERT_EQ(support::writeFileSafely(Path, R"(#include <hip/hip_runtime.h>
 template <int T> __global__ void k(float *out) {
   __shared__ float t[T][T];
   t[threadIdx.y][threadIdx.x] = 1.0f;
@@ -258,18 +259,6 @@ TEST(Pipeline, PatchedKernelsCompileForSm90WhenNvccIsInstalled) {
                        options(/*Nvcc=*/true));
   ASSERT_TRUE(O.verified) << reportText(O);
   EXPECT_EQ(stage(O, "compile-sm_90")->status, StageStatus::Passed);
-}
-
-TEST(WriteFileAtomically, KeepsABackupAndReplacesTheFile) {
-  llvm::SmallString<128> Dir;
-  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("ave-agent-test", Dir));
-  std::string Path = std::string(Dir) + "/k.hip";
-  ASSERT_EQ(writeFileAtomically(Path, "old\n"), "");
-  ASSERT_EQ(writeFileAtomically(Path, "new\n", Path + ".orig"), "");
-  EXPECT_EQ(readText(Path), "new\n");
-  EXPECT_EQ(readText(Path + ".orig"), "old\n");
-  EXPECT_NE(writeFileAtomically(std::string(Dir) + "/missing/dir/k.hip", "x"), "");
-  llvm::sys::fs::remove_directories(Dir);
 }
 
 TEST(UnifiedDiff, HunksWithContext) {
@@ -309,7 +298,7 @@ struct ScratchKernel {
   explicit ScratchKernel(const std::string &Text) {
     EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("ave-agent-test", dir));
     path = std::string(dir) + "/kernel.hip";
-    EXPECT_EQ(writeFileAtomically(path, Text), "");
+    EXPECT_EQ(support::writeFileSafely(path, Text), "");
   }
   ~ScratchKernel() { llvm::sys::fs::remove_directories(dir); }
 };

@@ -78,6 +78,9 @@ struct PipelineOptions {
   std::string executionCacheDir; // empty: the default cache directory
   // Run every stage even after one failed (per-kernel verdicts).
   bool keepGoing = false;
+  // The file's text when the caller has read it already (an in-place update
+  // reads it under its lock, support/FileUpdate.h); null: read the file.
+  const std::string *text = nullptr;
 };
 
 struct AppliedRewrite {
@@ -107,18 +110,15 @@ struct RewriteOutcome {
   // Per kernel that a rewrite changed: "accepted" or "rejected" (a failed
   // stage about it or about the whole patch).
   std::map<std::string, std::string> kernelResults;
-  std::string error; // input or usage error: nothing was attempted
+  std::string error;     // input or usage error: nothing was attempted
+  // Set by the caller when the accepted patch could not be written (the
+  // report then says so instead of "accepted").
+  std::string writeError;
   double totalMillis = 0;
   bool changed() const { return !diff.empty(); }
 };
 
 RewriteOutcome rewriteAndVerify(const std::string &File, const std::vector<rw::RewriteSpec> &Specs,
                                 const PipelineOptions &Opts);
-
-// Writes Text to Path through a temporary file in the same directory and a
-// rename, so a reader never sees half a file. BackupPath (if not empty)
-// receives the old contents first. Returns an error message or "".
-std::string writeFileAtomically(const std::string &Path, const std::string &Text,
-                                const std::string &BackupPath = "");
 
 } // namespace ave::agent

@@ -41,12 +41,19 @@ struct ParsedUnit {
 
 using UnitCallback = std::function<void(ParsedUnit &)>;
 
+// A file that could not be parsed, and why in a few words; the details
+// (Clang's diagnostics) have been printed already.
+struct FileFailure {
+  std::string file;
+  std::string reason;       // "no such file", "could not parse as HIP device code", ...
+  bool parseFailed = false; // read, but Clang reported errors (the others are unreadable)
+};
+
 struct FrontendResult {
-  // Files that could not be parsed (missing, unreadable, compile errors);
-  // Clang has already printed why.
-  std::vector<std::string> failedFiles;
+  // Files that could not be parsed (missing, unreadable, compile errors).
+  std::vector<FileFailure> failures;
   std::string setupError; // e.g. unreadable compile_commands.json
-  bool ok() const { return failedFiles.empty() && setupError.empty(); }
+  bool ok() const { return failures.empty() && setupError.empty(); }
 };
 
 // Parses every file in turn (each is its own translation unit) and calls

@@ -39,8 +39,16 @@ struct LintDiagnostic {
   std::vector<LintReplacement> fixes;
 };
 
+// An input that is not a source file at all (missing, a directory): said
+// once, against its own name, and never handed to clang-tidy.
+struct UnreadableInput {
+  std::string file;
+  std::string reason; // "no such file", "is a directory, not a source file"
+};
+
 struct LintResult {
   std::vector<std::string> files;
+  std::vector<UnreadableInput> unreadable;
   std::vector<LintDiagnostic> diagnostics;
   std::vector<KernelSeen> kernels;
   unsigned inputErrors = 0;
