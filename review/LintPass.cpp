@@ -29,12 +29,12 @@ namespace {
 // Links the ave-* module in (see AveTidyModule.cpp).
 [[maybe_unused]] int AnchorDestination = ave::lint::AveTidyModuleAnchorSource;
 
-// The lint checks keep per-unit state keyed by the address of the unit's
-// Preprocessor (src/lint/AveCheck.cpp). A new unit's Preprocessor could be
-// allocated where the previous one was, and its state (with the previous
-// unit's pragma log) would be taken for the new unit's. So the previous
-// unit's Preprocessor, with the compiler instance that owns what it refers
-// to, stays alive until the next one exists.
+// The lint checks keep per-unit state for as long as the unit's
+// Preprocessor lives (src/lint/AveCheck.cpp). The previous unit's
+// Preprocessor, with the compiler instance that owns what it refers to, is
+// kept until the next unit starts, and released before that unit's checks
+// register: released after, it would end the new unit's state instead (the
+// new checks would find the old state still there and share it).
 struct PreviousUnit {
   std::shared_ptr<clang::Preprocessor> preprocessor;
   std::unique_ptr<clang::CompilerInstance> compiler;
@@ -126,8 +126,10 @@ ParseOutcome runLintPass(const ParseInputs &InArg, const std::string &Root,
   std::unique_ptr<clang::CompilerInstance> Compiler;
   In.retain = &Compiler;
   ConsumerMaker Make = [&](clang::CompilerInstance &CI) {
+    // The previous unit goes first: its Preprocessor's end is what ends
+    // lint's state for that unit; the checks then start this unit's.
+    previousUnit().release();
     std::unique_ptr<clang::ASTConsumer> Consumer = Factory.createASTConsumer(CI, In.file);
-    previousUnit().release(); // this unit's Preprocessor exists now
     previousUnit().preprocessor = CI.getPreprocessorPtr();
     return Consumer;
   };
