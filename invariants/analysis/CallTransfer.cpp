@@ -198,8 +198,19 @@ AbstractValue ProvenanceInterpreter::evalCall(const clang::CallExpr *Call, FlowS
   for (const clang::Expr *A : Call->arguments())
     Args.push_back(eval(A, State));
   if (const MatrixLaneModel *M = findMatrixLaneModel(Name); M && Args.size() >= 3) {
-    if (M->family == MatrixCoreFamily::AmdMfmaSingleBlock)
+    if (M->family == MatrixCoreFamily::AmdMfmaSingleBlock) {
+      // cbsz/abid/blgp broadcast lanes of A and B: the lane model is the
+      // plain instruction only (the soundness fuzzer's mfma_f16_tile mutant
+      // with abid 1 was proven).
+      for (unsigned I = 3; I < Call->getNumArgs(); ++I) {
+        clang::Expr::EvalResult Modifier;
+        if (!Call->getArg(I)->EvaluateAsInt(Modifier, Ctx.ast) || Modifier.Val.getInt() != 0)
+          return AbstractValue::ofData(DataValue::unknown(
+              "'" + Name.str() +
+              "' with a non-zero cbsz/abid/blgp modifier (lane broadcast), which is not modelled"));
+      }
       return matrixCore(*M, Args[0], Args[1], Args[2], Call, State); // acc = mfma(a, b, acc)
+    }
     // The project helper accumulates in place: helper(acc, a, b).
     AbstractValue Result = matrixCore(*M, Args[1], Args[2], Args[0], Call, State);
     assign(Call->getArg(0), Result, Call, State);
