@@ -1,6 +1,7 @@
 #include "ave/frontend/HipFrontend.h"
 
 #include "ave/annotations/PragmaLog.h"
+#include "ave/support/LargeStack.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/DiagnosticOptions.h"
@@ -101,7 +102,9 @@ bool parseHipFile(const FileFlags &Flags, const HipArgsOptions &Opts, const Unit
     Invocation.setDiagnosticConsumer(Printer.get());
     Invocation.setDiagnosticOptions(DiagOpts.get());
   }
+  support::noteCurrentInput(Flags.file);
   bool Ok = Invocation.run();
+  support::noteCurrentInput("");
   if (How.diagnostics)
     How.diagnostics->flush();
   return Ok && Ran;

@@ -64,6 +64,34 @@ std::string kernelDisplayName(const clang::FunctionDecl &Kernel) {
   return Name;
 }
 
+// A violation found through approximated values (Term::isApproximation: the
+// solver may give them values no execution gives them) is real only if it does not depend
+// on their values: with every other symbol pinned to the model, no value of
+// the approximations may satisfy the context and the obligation. Returns why
+// the counterexample is not known to be real, or "" when it is.
+std::string approximationDependence(TermContext &Terms, ObligationSolver &Solver,
+                                    const Obligation &O, const SolverResult &R) {
+  std::vector<const Term *> Query = O.context;
+  Query.push_back(O.violation);
+  const Term *Approximated = nullptr;
+  for (const Term *S : collectSymbols(Terms.allOf(Query)))
+    if (S->isApproximation()) {
+      Approximated = S;
+      break;
+    }
+  if (!Approximated)
+    return "";
+  std::vector<const Term *> Pinned = O.context;
+  Pinned.push_back(Terms.logicalNot(O.violation));
+  for (const auto &[Key, Value] : R.assignment)
+    if (!(Key->isSymbol() && Key->isApproximation()))
+      Pinned.push_back(Terms.eq(Key, Terms.constant(Value)));
+  if (Solver.decide(Terms.allOf(Pinned)).status == SolverResult::Proven)
+    return "";
+  return "the counterexample depends on a value the analysis approximates (" +
+         Approximated->baseName() + "), so it is not known to be a real execution";
+}
+
 } // namespace
 
 KernelAnalysis::KernelAnalysis(clang::ASTContext &Ctx, const ann::KernelAnnotations &Annotations,
@@ -151,6 +179,13 @@ KernelReport KernelAnalysis::solveObligations() {
     if (Result.status == SolverResult::Violated && !O.unconfirmedViolation.empty()) {
       Result.status = SolverResult::Unknown;
       Result.reason = O.unconfirmedViolation;
+    }
+    if (Result.status == SolverResult::Violated) {
+      std::string Why = approximationDependence(*Terms, *Solver, O, R);
+      if (!Why.empty()) {
+        Result.status = SolverResult::Unknown;
+        Result.reason = std::move(Why);
+      }
     }
     Result.obligation = O;
     if (Result.status == SolverResult::Violated) {

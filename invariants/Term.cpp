@@ -173,6 +173,12 @@ const Term *TermContext::freshSymbol(const std::string &Base, SymbolKind Kind) {
   return makeFresh(Base, Kind, 0, nullptr);
 }
 
+const Term *TermContext::approximation(const std::string &Base, SymbolKind Kind) {
+  const Term *S = freshSymbol(Base, Kind);
+  const_cast<Term *>(S)->Approximate = true; // S was made here, in Storage
+  return S;
+}
+
 const Term *TermContext::makeFresh(const std::string &Base, SymbolKind Kind, unsigned Dim,
                                    const Term *Original) {
   for (;;) {
@@ -185,6 +191,7 @@ const Term *TermContext::makeFresh(const std::string &Base, SymbolKind Kind, uns
     Term &Made = Storage.back();
     Made.Fresh = true;
     Made.CopiedFrom = Original;
+    Made.Approximate = Original && Original->isApproximation();
     Made.BaseName = Original ? Original->baseName() : Base;
     return S;
   }

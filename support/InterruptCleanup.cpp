@@ -98,7 +98,9 @@ void awaitGroups() {
   }
 }
 
-extern "C" void onInterrupt(int Sig) {
+} // namespace
+
+void cleanUpAfterFatalSignal() {
   for (std::atomic<pid_t> &G : Groups)
     if (pid_t Group = G.load(); Group > 0)
       kill(-Group, SIGTERM);
@@ -114,6 +116,12 @@ extern "C" void onInterrupt(int Sig) {
   for (PathSlot &S : Paths)
     if (S.state.load() == Active && !S.tree)
       rmdir(S.path);
+}
+
+namespace {
+
+extern "C" void onInterrupt(int Sig) {
+  cleanUpAfterFatalSignal();
   // Die of the same signal, as if there had been no handler.
   signal(Sig, SIG_DFL);
   raise(Sig);

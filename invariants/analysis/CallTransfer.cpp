@@ -154,7 +154,7 @@ AbstractValue ProvenanceInterpreter::opaqueCall(const clang::CallExpr *Call,
   if (Call->getType()->isVoidType())
     return AbstractValue::none();
   if (!isDataResult(Call->getType()))
-    return AbstractValue::ofInt(T.freshSymbol("call", SymbolKind::Fresh));
+    return AbstractValue::ofInt(T.approximation("call", SymbolKind::Fresh));
   return AbstractValue::ofData(DataValue::unknown(Why));
 }
 
@@ -254,7 +254,7 @@ AbstractValue ProvenanceInterpreter::evalModelledCall(const clang::CallExpr *Cal
     return Args[0].kind == AbstractValue::Kind::Data || Call->getType()->isIntegerType()
                ? (Args[0].kind == AbstractValue::Kind::Data
                       ? Args[0]
-                      : AbstractValue::ofInt(T.freshSymbol("call", SymbolKind::Fresh)))
+                      : AbstractValue::ofInt(T.approximation("call", SymbolKind::Fresh)))
                : AbstractValue::ofData(DataValue::neutral()); // a function of an integer
   if (const clang::ReturnStmt *Return = inlinableReturn(FD); Return && InlineDepth < 8)
     return inlineCall(Call, FD, Return, Args, State);

@@ -313,7 +313,7 @@ ProvenanceInterpreter::switchFacts(const clang::CFGBlock *B, const clang::Stmt *
   std::vector<std::vector<const Term *>> Facts(B->succ_size());
   const Term *V = evalInt(Switch->getCond(), State);
   if (!V)
-    V = T.freshSymbol("switch", SymbolKind::Fresh);
+    V = T.approximation("switch", SymbolKind::Fresh);
   auto CaseFact = [&](const clang::CaseStmt *CS) -> const Term * {
     clang::Expr::EvalResult Lo, Hi;
     if (!CS->getLHS()->EvaluateAsInt(Lo, Ctx.ast))
@@ -360,7 +360,7 @@ std::vector<std::vector<const Term *>> ProvenanceInterpreter::edgeFacts(const cl
   const clang::Expr *Value = branchValue(B);
   const Term *C = Value ? evalInt(Value, State) : nullptr;
   if (!C)
-    C = T.freshSymbol("cond", SymbolKind::Fresh);
+    C = T.approximation("cond", SymbolKind::Fresh);
   C = T.ne(C, T.constant(0));
   Facts[0].push_back(C);
   Facts[1].push_back(T.logicalNot(C));

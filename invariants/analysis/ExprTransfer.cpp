@@ -101,7 +101,7 @@ AbstractValue ProvenanceInterpreter::evalCast(const clang::CastExpr *CE, FlowSta
   if (To->isIntegralOrEnumerationType()) {
     if (Sub.kind == AbstractValue::Kind::Int)
       return Sub;
-    return AbstractValue::ofInt(T.freshSymbol("cast", SymbolKind::Fresh));
+    return AbstractValue::ofInt(T.approximation("cast", SymbolKind::Fresh));
   }
   if (isDataType(To) && Sub.kind == AbstractValue::Kind::Int)
     return AbstractValue::ofData(DataValue::neutral()); // a number computed from indices
@@ -124,9 +124,34 @@ AbstractValue ProvenanceInterpreter::evalMember(const clang::MemberExpr *ME, Flo
   return eval(ME->getBase(), State);
 }
 
+namespace {
+// clang's own default -fbracket-depth. Kernels nest far less; a generated
+// expression nested deeper gets an unknown value (its obligations are
+// unproven with this reason) instead of a stack overflow.
+constexpr unsigned MaxExprDepth = 256;
+} // namespace
+
 AbstractValue ProvenanceInterpreter::eval(const clang::Expr *E, FlowState &State) {
   if (!E)
     return AbstractValue::none();
+  if (ExprDepth >= MaxExprDepth) {
+    if (E->getType()->isIntegralOrEnumerationType())
+      return AbstractValue::ofInt(T.approximation("deep", SymbolKind::Fresh));
+    clang::PresumedLoc At = Ctx.ast.getSourceManager().getPresumedLoc(E->getBeginLoc());
+    std::string Where = At.isValid() ? " at line " + std::to_string(At.getLine()) + ":" +
+                                           std::to_string(At.getColumn())
+                                     : std::string();
+    return AbstractValue::ofData(DataValue::unknown(
+        "the expression" + Where + " is nested more than " + std::to_string(MaxExprDepth) +
+        " levels deep; the analysis does not evaluate it"));
+  }
+  ++ExprDepth;
+  AbstractValue V = evalExpr(E, State);
+  --ExprDepth;
+  return V;
+}
+
+AbstractValue ProvenanceInterpreter::evalExpr(const clang::Expr *E, FlowState &State) {
   E = E->IgnoreParens();
   if (const Term *B = builtinCoordinate(E))
     return AbstractValue::ofInt(B);
@@ -178,7 +203,7 @@ AbstractValue ProvenanceInterpreter::eval(const clang::Expr *E, FlowState &State
     // Both arms, each under its side of the condition: the join of an if.
     const Term *C = evalInt(CO->getCond(), State);
     if (!C)
-      C = T.freshSymbol("cond", SymbolKind::Fresh);
+      C = T.approximation("cond", SymbolKind::Fresh);
     AbstractValue A = eval(CO->getTrueExpr(), State), B = eval(CO->getFalseExpr(), State);
     return joinValues(T, T.ne(C, T.constant(0)), A, std::move(B));
   }
@@ -190,7 +215,7 @@ AbstractValue ProvenanceInterpreter::eval(const clang::Expr *E, FlowState &State
     clang::Expr::EvalResult R;
     if (!E->isValueDependent() && E->EvaluateAsInt(R, Ctx.ast))
       return AbstractValue::ofInt(T.constant(R.Val.getInt().getSExtValue()));
-    return AbstractValue::ofInt(T.freshSymbol("value", SymbolKind::Fresh));
+    return AbstractValue::ofInt(T.approximation("value", SymbolKind::Fresh));
   }
   return AbstractValue::ofData(DataValue::unknown("expression the analysis does not model"));
 }
@@ -231,7 +256,8 @@ AbstractValue ProvenanceInterpreter::evalCompoundAssign(const clang::BinaryOpera
   if (L.kind == AbstractValue::Kind::Int && R.kind == AbstractValue::Kind::Int) {
     std::optional<TermKind> K = termKindOf(BO->getOpcode());
     const Term *Operands[] = {L.term, R.term};
-    V = AbstractValue::ofInt(K ? T.make(*K, Operands) : T.freshSymbol("value", SymbolKind::Fresh));
+    V = AbstractValue::ofInt(K ? T.make(*K, Operands)
+                               : T.approximation("value", SymbolKind::Fresh));
   } else if (L.kind == AbstractValue::Kind::Pointer && R.kind == AbstractValue::Kind::Int) {
     V = L;
     V.pointer.offset = BO->getOpcode() == clang::BO_SubAssign ? T.sub(L.pointer.offset, R.term)
@@ -282,10 +308,10 @@ AbstractValue ProvenanceInterpreter::evalBinary(const clang::BinaryOperator *BO,
     std::optional<TermKind> K = termKindOf(Op);
     const Term *Operands[] = {L.term, R.term};
     return AbstractValue::ofInt(K ? T.make(*K, Operands)
-                                  : T.freshSymbol("value", SymbolKind::Fresh));
+                                  : T.approximation("value", SymbolKind::Fresh));
   }
   if (BO->isComparisonOp() || BO->isLogicalOp())
-    return AbstractValue::ofInt(T.freshSymbol("cmp", SymbolKind::Fresh));
+    return AbstractValue::ofInt(T.approximation("cmp", SymbolKind::Fresh));
   return combineData(L, R, dataOperator(Op), BO, State);
 }
 
@@ -307,7 +333,7 @@ AbstractValue ProvenanceInterpreter::evalUnary(const clang::UnaryOperator *UO, F
     return evalSubscriptLoad(UO, State);
   AbstractValue V = eval(UO->getSubExpr(), State);
   if (V.kind != AbstractValue::Kind::Int)
-    return UO->getOpcode() == clang::UO_LNot ? AbstractValue::ofInt(T.freshSymbol("cmp"))
+    return UO->getOpcode() == clang::UO_LNot ? AbstractValue::ofInt(T.approximation("cmp"))
                                              : V; // -x keeps x's provenance
   switch (UO->getOpcode()) {
   case clang::UO_Minus:
@@ -319,7 +345,7 @@ AbstractValue ProvenanceInterpreter::evalUnary(const clang::UnaryOperator *UO, F
   case clang::UO_LNot:
     return AbstractValue::ofInt(T.logicalNot(V.term));
   default:
-    return AbstractValue::ofInt(T.freshSymbol("value", SymbolKind::Fresh));
+    return AbstractValue::ofInt(T.approximation("value", SymbolKind::Fresh));
   }
 }
 

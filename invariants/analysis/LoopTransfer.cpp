@@ -144,7 +144,7 @@ ProvenanceInterpreter::visitFor(const clang::ForStmt *For, const CfgLoop &L, Flo
   SideExits Sides = visitLoopBody(L, For->getBody(), std::move(Frame), State);
   // After the loop the counter is past the bound; nothing reads it in the
   // kernels we analyse, so it becomes a plain unknown.
-  State.env[Var] = AbstractValue::ofInt(T.freshSymbol(Var->getName().str() + "_end"));
+  State.env[Var] = AbstractValue::ofInt(T.approximation(Var->getName().str() + "_end"));
   return Sides;
 }
 
@@ -175,7 +175,7 @@ ProvenanceInterpreter::SideExits ProvenanceInterpreter::visitWhileLike(const Cfg
       It->second =
           AbstractValue::ofInt(T.shr(It->second.term, T.mul(Counter, T.constant(int64_t(Shift)))));
     else
-      It->second = AbstractValue::ofInt(T.freshSymbol(VD->getName().str(), SymbolKind::Fresh));
+      It->second = AbstractValue::ofInt(T.approximation(VD->getName().str(), SymbolKind::Fresh));
   }
   LoopFrame Frame;
   Frame.loop = L.stmt;
@@ -195,7 +195,7 @@ ProvenanceInterpreter::SideExits ProvenanceInterpreter::visitWhileLike(const Cfg
   for (const clang::VarDecl *VD : Assigned) {
     auto It = State.env.find(VD);
     if (It != State.env.end() && It->second.kind == AbstractValue::Kind::Int)
-      It->second = AbstractValue::ofInt(T.freshSymbol(VD->getName().str(), SymbolKind::Fresh));
+      It->second = AbstractValue::ofInt(T.approximation(VD->getName().str(), SymbolKind::Fresh));
   }
   return Sides;
 }
@@ -239,7 +239,7 @@ void ProvenanceInterpreter::learnPreviousIteration(const CfgLoop &L, const FlowS
 void ProvenanceInterpreter::joinBreaks(std::vector<FlowState> &Breaks, const CarriedVars &Carried,
                                        size_t PathDepth, FlowState &State) {
   // After the loop: either it ran out, or some iteration broke out of it.
-  const Term *Broke = T.ne(T.freshSymbol("broke", SymbolKind::Fresh), T.constant(0));
+  const Term *Broke = T.ne(T.approximation("broke", SymbolKind::Fresh), T.constant(0));
   std::vector<FlowState> Ways;
   Ways.push_back(State);
   Ways.back().path.push_back(T.logicalNot(Broke));

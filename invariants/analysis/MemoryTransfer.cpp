@@ -91,7 +91,7 @@ AbstractValue ProvenanceInterpreter::evalSubscriptLoad(const clang::Expr *E, Flo
   Address A = addressOf(E, State);
   if (!A.valid()) {
     if (E->getType()->isIntegralOrEnumerationType())
-      return AbstractValue::ofInt(T.freshSymbol("load", SymbolKind::Fresh));
+      return AbstractValue::ofInt(T.approximation("load", SymbolKind::Fresh));
     return AbstractValue::ofData(
         DataValue::unknown("load through an address the analysis does not follow"));
   }

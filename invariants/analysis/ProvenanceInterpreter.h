@@ -131,6 +131,7 @@ private:
 
   // Expressions (ExprTransfer.cpp, ArithmeticTransfer.cpp, CallTransfer.cpp)
   AbstractValue eval(const clang::Expr *E, FlowState &State);
+  AbstractValue evalExpr(const clang::Expr *E, FlowState &State);
   AbstractValue evalCast(const clang::CastExpr *CE, FlowState &State);
   AbstractValue evalBinary(const clang::BinaryOperator *BO, FlowState &State);
   AbstractValue evalCompoundAssign(const clang::BinaryOperator *BO, FlowState &State);
@@ -224,6 +225,10 @@ private:
   std::unique_ptr<ControlFlow> Flow;
   AnalysisObserver *Observer = nullptr;
   unsigned InlineDepth = 0; // __device__ helpers being inlined
+  // Expressions being evaluated, innermost last: eval() recurses into
+  // operands, so an expression nested deeper than MaxExprDepth is not
+  // evaluated (its value is unknown) rather than overflowing the stack.
+  unsigned ExprDepth = 0;
   std::multimap<const clang::Stmt *, const ann::BoundPragma *> PragmasBefore;
   std::multimap<const clang::CompoundStmt *, const ann::BoundPragma *> PragmasAtEnd;
 };

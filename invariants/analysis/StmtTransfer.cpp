@@ -103,7 +103,7 @@ void ProvenanceInterpreter::declare(const clang::VarDecl *VD, FlowState &State) 
   if (const clang::Expr *Init = VD->getInit())
     State.env[VD] = eval(Init, State);
   else if (VD->getType()->isIntegralOrEnumerationType())
-    State.env[VD] = AbstractValue::ofInt(T.freshSymbol(VD->getName().str(), SymbolKind::Other));
+    State.env[VD] = AbstractValue::ofInt(T.approximation(VD->getName().str(), SymbolKind::Other));
   else // read before it is assigned: an indeterminate value, not a zero
     State.env[VD] = AbstractValue::ofData(
         DataValue::unknown("'" + VD->getName().str() + "' is read before it is given a value"));

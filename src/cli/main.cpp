@@ -5,9 +5,11 @@
 #include "Commands.h"
 #include "ave/frontend/Target.h"
 #include "ave/invariants/Solver.h"
+#include "ave/support/LargeStack.h"
 
 #include "clang/Basic/Version.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <functional>
@@ -53,6 +55,9 @@ constexpr std::pair<const char *, const char *> ExitCodes[] = {
 } // namespace
 
 int main(int argc, char **argv) {
+  // LLVM's crash handlers first, so that the out-of-stack handler installed
+  // later (LargeStack.h) sees a fault before they do.
+  llvm::sys::PrintStackTraceOnErrorSignal(argv[0]);
   CLI::App App{"ave-rewrite: verified source-to-source optimization of HIP kernels"};
   App.name("ave-rewrite");
   App.require_subcommand(1);
@@ -130,5 +135,6 @@ int main(int argc, char **argv) {
   }
   G.color =
       ColorMode == "always" || (ColorMode == "auto" && llvm::sys::Process::StandardErrHasColors());
-  return Selected ? Selected() : 2;
+  // Deeply nested input must not overflow the stack (LargeStack.h).
+  return Selected ? ave::support::runOnLargeStack(Selected) : 2;
 }

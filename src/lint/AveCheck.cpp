@@ -3,6 +3,7 @@
 #include "AveCheck.h"
 
 #include "ave/lint/LintSettings.h"
+#include "ave/support/LargeStack.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -104,8 +105,26 @@ inv::lds::SharedMemoryFindings &UnitState::shared(clang::ASTContext &Ctx, Kernel
   return *K.shared;
 }
 
-void AveKernelCheck::registerPPCallbacks(const clang::SourceManager &, clang::Preprocessor *PP,
+namespace {
+// Names the unit's main file for an out-of-stack error (LargeStack.h): the
+// main file is known once the preprocessor enters it.
+class MainFileNote : public clang::PPCallbacks {
+public:
+  explicit MainFileNote(const clang::SourceManager &SM) : SM(SM) {}
+  void FileChanged(clang::SourceLocation Loc, FileChangeReason Reason,
+                   clang::SrcMgr::CharacteristicKind, clang::FileID) override {
+    if (Reason == EnterFile && SM.getFileID(Loc) == SM.getMainFileID())
+      support::noteCurrentInput(SM.getFilename(Loc).str());
+  }
+
+private:
+  const clang::SourceManager &SM;
+};
+} // namespace
+
+void AveKernelCheck::registerPPCallbacks(const clang::SourceManager &SM, clang::Preprocessor *PP,
                                          clang::Preprocessor *) {
+  PP->addPPCallbacks(std::make_unique<MainFileNote>(SM));
   UnitState::registerCheck(*PP);
 }
 

@@ -17,6 +17,7 @@
 #include "ave/lint/LintReport.h"
 #include "ave/lint/LintSettings.h"
 #include "ave/lint/OutputFormats.h"
+#include "ave/support/LargeStack.h"
 #include "clang-tidy/GlobList.h"
 #include "clang-tidy/tool/ClangTidyMain.h"
 
@@ -244,6 +245,10 @@ std::string deviceCompilationDatabase(const LintInvocation &Inv, const ParsedArg
 LintResult runInProcess(const LintInvocation &Inv, const ParsedArgs &P, bool QuietStdout) {
   LintResult R;
   R.files = P.files;
+  // An out-of-stack error names the file (the ave-* checks name each file of
+  // several as they reach it; a .clang-tidy may leave them off).
+  if (P.files.size() == 1)
+    support::noteCurrentInput(P.files.front());
   std::vector<std::string> Argv{"ave-rewrite lint"};
   if (!P.checksGiven && !P.configGiven && !hasClangTidyConfig(P.files))
     Argv.push_back("--checks=-*,ave-*");

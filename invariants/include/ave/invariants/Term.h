@@ -84,6 +84,11 @@ public:
   bool isFresh() const { return Fresh; }
   /// Symbol: the symbol freshCopy() copied (null for any other symbol).
   const Term *copiedFrom() const { return CopiedFrom; }
+  /// Symbol: made by approximation(): a value the analysis does not follow
+  /// (an unmodelled expression, a variable carried around a summarised loop).
+  /// A model may give it values no execution gives it. Fresh symbols that
+  /// stand for "some element" or "some lane" are not approximations.
+  bool isApproximation() const { return Approximate; }
   /// Symbol: the name as the user knows it, without the `'n` a fresh symbol
   /// carries (`k0` for `k0'1` and for its copy `k0'1'7`).
   const std::string &baseName() const { return BaseName.empty() ? Name : BaseName; }
@@ -106,6 +111,7 @@ private:
   // Identity of fresh symbols (not part of structural equality: their names
   // are unique already).
   bool Fresh = false;
+  bool Approximate = false;
   const Term *CopiedFrom = nullptr;
   std::string BaseName;
 };
@@ -132,6 +138,8 @@ public:
   /// kind and dim of `original` (a writer thread's copy is still a thread id).
   const Term *freshCopy(const Term *Original);
   const Term *freshSymbol(const std::string &Base, SymbolKind Kind = SymbolKind::Fresh);
+  /// A fresh symbol for a value the analysis approximates (isApproximation).
+  const Term *approximation(const std::string &Base, SymbolKind Kind = SymbolKind::Fresh);
   const Term *apply(const std::string &Function, std::vector<const Term *> Args);
 
   const Term *add(const Term *A, const Term *B);

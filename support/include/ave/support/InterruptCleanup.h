@@ -67,4 +67,9 @@ private:
 // Installs the handlers now (they are installed on first registration too).
 void installInterruptCleanup();
 
+// What the interrupt handler undoes, for another fatal-signal handler (the
+// stack-exhaustion handler of LargeStack.h): stops the registered process
+// groups and removes the registered paths. Async-signal-safe.
+void cleanUpAfterFatalSignal();
+
 } // namespace ave::support
