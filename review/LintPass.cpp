@@ -4,6 +4,7 @@
 
 #include "ave/review/LintPass.h"
 
+#include "ave/lint/DiagnosticPositions.h"
 #include "ave/lint/LintSettings.h"
 #include "ave/review/PathSafety.h"
 #include "clang-tidy/ClangTidy.h"
@@ -49,33 +50,7 @@ PreviousUnit &previousUnit() {
   return P;
 }
 
-class LineTable {
-public:
-  explicit LineTable(llvm::vfs::FileSystem &FS) : FS(FS) {}
-  // 1-based line and column of Offset in Path (absolute).
-  std::pair<unsigned, unsigned> position(const std::string &Path, unsigned Offset) {
-    auto It = Starts.find(Path);
-    if (It == Starts.end()) {
-      std::vector<unsigned> Lines{0};
-      if (auto Buffer = FS.getBufferForFile(Path)) {
-        llvm::StringRef Text = (*Buffer)->getBuffer();
-        for (unsigned I = 0; I < Text.size(); ++I)
-          if (Text[I] == '\n')
-            Lines.push_back(I + 1);
-      }
-      It = Starts.emplace(Path, std::move(Lines)).first;
-    }
-    const std::vector<unsigned> &L = It->second;
-    auto Line = std::upper_bound(L.begin(), L.end(), Offset) - 1;
-    return {unsigned(Line - L.begin()) + 1, Offset - *Line + 1};
-  }
-
-private:
-  llvm::vfs::FileSystem &FS;
-  std::map<std::string, std::vector<unsigned>> Starts;
-};
-
-FilePosition place(LineTable &Lines, const std::string &Root,
+FilePosition place(lint::LineTable &Lines, const std::string &Root,
                    const clang::tooling::DiagnosticMessage &M) {
   FilePosition F;
   if (M.FilePath.empty())
@@ -83,17 +58,6 @@ FilePosition place(LineTable &Lines, const std::string &Root,
   std::tie(F.line, F.column) = Lines.position(M.FilePath, M.FileOffset);
   F.path = repositoryPath(Root, M.FilePath);
   return F;
-}
-
-const char *levelName(clang::tooling::Diagnostic::Level L) {
-  switch (L) {
-  case clang::tooling::Diagnostic::Error:
-    return "error";
-  case clang::tooling::Diagnostic::Remark:
-    return "remark";
-  default:
-    return "warning";
-  }
 }
 
 clang::tidy::ClangTidyOptions tidyOptions(const std::string &Root, const std::string &Checks) {
@@ -137,7 +101,7 @@ ParseOutcome runLintPass(const ParseInputs &InArg, const std::string &Root,
   previousUnit().compiler = std::move(Compiler);
   std::vector<clang::tidy::ClangTidyError> Errors = DiagConsumer.take();
 
-  LineTable Lines(*In.fs);
+  lint::LineTable Lines(*In.fs);
   Unit.lintRan = true;
   for (const clang::tidy::ClangTidyError &E : Errors) {
     if (llvm::StringRef(E.DiagnosticName).starts_with("clang-diagnostic-")) {
@@ -149,7 +113,7 @@ ParseOutcome runLintPass(const ParseInputs &InArg, const std::string &Root,
     }
     LintRecord R;
     R.check = E.DiagnosticName;
-    R.level = levelName(E.DiagLevel);
+    R.level = lint::levelName(E.DiagLevel);
     R.message = E.Message.Message;
     R.location = place(Lines, Root, E.Message);
     for (const clang::tooling::DiagnosticMessage &N : E.Notes)

@@ -3,6 +3,8 @@
 
 #include "ave/lint/LintReport.h"
 
+#include "ave/lint/DiagnosticPositions.h"
+
 #include "clang/Tooling/DiagnosticsYaml.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -12,30 +14,6 @@
 namespace ave::lint {
 
 namespace {
-
-// Byte offset -> 1-based line and column, per file, read once.
-class LineTable {
-public:
-  std::pair<unsigned, unsigned> position(const std::string &File, unsigned Offset) {
-    auto It = Starts.find(File);
-    if (It == Starts.end()) {
-      std::vector<unsigned> Lines{0};
-      if (auto Buf = llvm::MemoryBuffer::getFile(File)) {
-        llvm::StringRef Text = (*Buf)->getBuffer();
-        for (unsigned I = 0; I < Text.size(); ++I)
-          if (Text[I] == '\n')
-            Lines.push_back(I + 1);
-      }
-      It = Starts.emplace(File, std::move(Lines)).first;
-    }
-    const std::vector<unsigned> &L = It->second;
-    auto Line = std::upper_bound(L.begin(), L.end(), Offset) - 1;
-    return {unsigned(Line - L.begin()) + 1, Offset - *Line + 1};
-  }
-
-private:
-  std::map<std::string, std::vector<unsigned>> Starts;
-};
 
 LintLocation locate(LineTable &Lines, const clang::tooling::DiagnosticMessage &M) {
   LintLocation L;
@@ -50,17 +28,6 @@ LintLocation locate(LineTable &Lines, const clang::tooling::DiagnosticMessage &M
       End = std::max(End, R.FileOffset + R.Length);
   std::tie(L.endLine, L.endColumn) = Lines.position(M.FilePath, End);
   return L;
-}
-
-const char *levelName(clang::tooling::Diagnostic::Level L) {
-  switch (L) {
-  case clang::tooling::Diagnostic::Error:
-    return "error";
-  case clang::tooling::Diagnostic::Remark:
-    return "remark";
-  default:
-    return "warning";
-  }
 }
 
 bool readDocument(const std::string &Path, clang::tooling::TranslationUnitDiagnostics &TUD,
