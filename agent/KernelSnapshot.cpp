@@ -68,6 +68,7 @@ ObligationOutcome outcomeOf(const clang::SourceManager &SM, const inv::Obligatio
   ObligationOutcome O;
   O.kind = inv::obligationKindName(R.obligation.kind);
   O.summary = R.obligation.summary;
+  O.array = R.obligation.sharedArray;
   O.status = R.status;
   O.location = ave::positionOf(SM, R.obligation.range.getBegin());
   if (R.status == inv::SolverResult::Violated) {

@@ -269,6 +269,7 @@ void SharedMemoryModel::requireWriter(const clang::ValueDecl *Array,
   Obligation O = Ctx.makeObligation(ObligationKind::SharedReadWritten, Site, State);
   std::string Name = Array->getNameAsString();
   O.summary = "some thread wrote the element of " + Name + " read here";
+  O.sharedArray = Name;
   O.failure = "read of " + Name + " at an element no thread wrote before it";
   const Term *Any = T.falseTerm();
   for (const Term *R : Reaches) {

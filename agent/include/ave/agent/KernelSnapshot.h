@@ -35,6 +35,7 @@ namespace ave::agent {
 struct ObligationOutcome {
   std::string kind; // obligationKindName
   std::string summary;
+  std::string array; // lds-read-written: the shared array read
   inv::SolverResult::Status status = inv::SolverResult::Unknown;
   std::string message; // violated: the failure; unproven: the reason
   ave::SourcePosition location;

@@ -34,6 +34,7 @@ struct Obligation {
   ObligationKind kind = ObligationKind::Assertion;
   clang::SourceRange range;
   std::string summary; // what must hold, e.g. "tag(Bs[k][tx]).k == k0 + k"
+  std::string sharedArray; // lds-read-written: the shared array read
   // Failure message prefix when violated, e.g. "tag mismatch".
   std::string failure;
   // Facts that hold where the obligation is checked (path, constraints of
