@@ -284,25 +284,34 @@ LaunchShape inferLaunchShape(const clang::FunctionDecl &Kernel, clang::ASTContex
   return Shape;
 }
 
-ThreadPair::ThreadPair(KernelAnalysis &Analysis, const LaunchShape &Shape)
-    : Analysis(Analysis), Terms(Analysis.terms()) {
+ThreadPair::ThreadPair(KernelAnalysis &Analysis, const LaunchShape &Shape,
+                       const LaunchContext *Launch, PairScope Scope)
+    : Analysis(Analysis), Terms(Analysis.terms()), Scope(Scope) {
+  bool Blocks = Scope == PairScope::DifferentBlocks;
   for (unsigned Th = 0; Th < 2; ++Th)
     for (unsigned D = 0; D < 3; ++D) {
       Tid[Th][D] = Terms.freshCopy(Analysis.threadIdx(D));
       Renaming[Th][Analysis.threadIdx(D)] = Tid[Th][D];
+      Bid[Th][D] = Blocks ? Terms.freshCopy(Analysis.blockIdx(D)) : Analysis.blockIdx(D);
+      if (Blocks)
+        Renaming[Th][Analysis.blockIdx(D)] = Bid[Th][D];
     }
   for (const Term *F : Analysis.kernelFacts()) {
     bool AboutThreads = false;
     for (const Term *S : collectSymbols(F))
-      AboutThreads |= S->symbolKind() == SymbolKind::ThreadIdx;
+      AboutThreads |= S->symbolKind() == SymbolKind::ThreadIdx ||
+                      (Blocks && S->symbolKind() == SymbolKind::BlockIdx);
     if (!AboutThreads)
       continue;
     for (unsigned Th = 0; Th < 2; ++Th)
       Facts[Th].push_back(substitute(Terms, F, Renaming[Th]));
   }
-  // A launch pragma fixes blockDim; only without one does the text decide.
+  if (Launch)
+    Facts[0].insert(Facts[0].end(), Launch->facts.begin(), Launch->facts.end());
+  // A launch pragma or launch site fixes blockDim; only without one does
+  // the text decide.
   for (unsigned D = 0; D < 3; ++D) {
-    bool Fixed = false;
+    bool Fixed = Launch && Launch->blockFixed[D];
     for (const Term *F : Analysis.kernelFacts())
       Fixed |= F->kind() == TermKind::Eq && occursIn(Analysis.blockDim(D), F) &&
                (F->operand(0)->isConstant() || F->operand(1)->isConstant());
@@ -327,7 +336,9 @@ const Term *ThreadPair::rename(unsigned Th, const Term *T) {
 const Term *ThreadPair::distinctThreads() {
   const Term *Differ = Terms.falseTerm();
   for (unsigned D = 0; D < 3; ++D)
-    Differ = Terms.logicalOr(Differ, Terms.ne(Tid[0][D], Tid[1][D]));
+    Differ = Scope == PairScope::DifferentBlocks
+                 ? Terms.logicalOr(Differ, Terms.ne(Bid[0][D], Bid[1][D]))
+                 : Terms.logicalOr(Differ, Terms.ne(Tid[0][D], Tid[1][D]));
   return Differ;
 }
 
