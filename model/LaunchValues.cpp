@@ -54,6 +54,16 @@ bool isDim3(QualType T) {
   return Record && Record->getName() == "dim3";
 }
 
+// A `dim3` variable as a launch argument is copied: the reference under
+// the copy constructor.
+const DeclRefExpr *copiedVariable(const Expr *E) {
+  E = stripTemporaries(E);
+  if (const auto *Copy = dyn_cast<CXXConstructExpr>(E);
+      Copy && Copy->getNumArgs() == 1 && isDim3(Copy->getArg(0)->getType()))
+    E = stripTemporaries(Copy->getArg(0));
+  return dyn_cast<DeclRefExpr>(E);
+}
+
 // Counts the references to Var in a function body, and those that are a
 // launch's grid or block argument.
 class DimVarUses : public RecursiveASTVisitor<DimVarUses> {
@@ -66,7 +76,7 @@ public:
   bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *Launch) {
     if (const CallExpr *Config = Launch->getConfig())
       for (unsigned I = 0; I < Config->getNumArgs() && I < 2; ++I)
-        if (const auto *Ref = dyn_cast<DeclRefExpr>(stripTemporaries(Config->getArg(I))))
+        if (const DeclRefExpr *Ref = copiedVariable(Config->getArg(I)))
           InLaunches += Ref->getDecl() == Var;
     return true;
   }

@@ -3,6 +3,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
 namespace ave::inv {
@@ -41,6 +43,23 @@ bool isAtomicCall(const clang::Expr *Site) {
   return Name.starts_with("atomic") || Name.starts_with("unsafeAtomic") ||
          Name.starts_with("safeAtomic") || Name.starts_with("__hip_atomic") ||
          Name.starts_with("__atomic") || Name.starts_with("__builtin_amdgcn_global_atomic");
+}
+
+// The statement holding Call is one of the function body's own statements
+// (no if, switch, loop or conditional expression around it).
+bool atTopLevel(clang::ASTContext &Ast, const clang::Expr *Call) {
+  clang::DynTypedNodeList Parents = Ast.getParents(*Call);
+  while (Parents.size() == 1) {
+    if (Parents[0].get<clang::FunctionDecl>())
+      return true;
+    const auto *S = Parents[0].get<clang::Stmt>();
+    if (!S || !(llvm::isa<clang::CompoundStmt>(S) || llvm::isa<clang::ExprWithCleanups>(S) ||
+                llvm::isa<clang::ImplicitCastExpr>(S) || llvm::isa<clang::ParenExpr>(S) ||
+                llvm::isa<clang::AttributedStmt>(S)))
+      return false;
+    Parents = Ast.getParents(*S);
+  }
+  return false;
 }
 
 } // namespace
@@ -91,6 +110,12 @@ void SharedMemoryModel::barrier(const clang::Expr *Call, const FlowState &State)
   TermContext &T = Ctx.terms;
   size_t Own = Ctx.loops.empty() ? 0 : Ctx.loops.back().pathStart;
   bool Always = State.path.size() <= Own;
+  // A barrier in the kernel's own top-level statements, outside loops, is
+  // conditional only through early exits (`if (x >= n) return;`): a thread
+  // that fails the condition is gone and does nothing after it; if others
+  // reach the barrier, the divergence check reports that.
+  if (!Always && Ctx.loops.empty() && atTopLevel(Ctx.ast, Call))
+    Always = true;
   if (!Always) {
     std::vector<const Term *> Query(State.path.begin(), State.path.begin() + Own);
     Query.push_back(T.logicalNot(

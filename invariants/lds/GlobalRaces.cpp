@@ -78,6 +78,16 @@ private:
   std::optional<GlobalRace> ask(ThreadPair &P, const LdsAccess &A0, const LdsAccess &A1,
                                 const std::vector<const Term *> &Extra, const std::string &Why);
   std::vector<const LdsAccess *> followed();
+  // A launch site, or a launch pragma among the kernel's facts.
+  bool launchKnown() const;
+
+  static bool dependsOnLaunch(const Term *Address) {
+    for (const Term *S : collectSymbols(Address))
+      if (S->symbolKind() == SymbolKind::Param || S->symbolKind() == SymbolKind::BlockDim ||
+          S->symbolKind() == SymbolKind::GridDim)
+        return true;
+    return false;
+  }
 
   KernelAnalysis &A;
   const SharedCheckOptions &Opts;
@@ -86,6 +96,16 @@ private:
   std::map<const clang::ValueDecl *, BufferUse> Uses;
   std::set<std::string> ReadOnly;
 };
+
+bool GlobalRaceFinder::launchKnown() const {
+  if (!Opts.launchContext.label.empty())
+    return true;
+  for (const Term *F : A.kernelFacts())
+    for (unsigned D = 0; D < 3; ++D)
+      if (F->kind() == TermKind::Eq && occursIn(A.blockDim(D), F))
+        return true;
+  return false;
+}
 
 std::vector<const LdsAccess *> GlobalRaceFinder::followed() {
   const std::vector<LdsAccess> &Log = A.globalAccesses();
@@ -104,6 +124,9 @@ std::vector<const LdsAccess *> GlobalRaceFinder::followed() {
     if (!U.written)
       continue; // only read: never a conflict
     std::string Why = U.opaqueWrite.empty() ? whyNotFollowed(Acc, ReadOnly) : U.opaqueWrite;
+    if (Why.empty() && !launchKnown() && dependsOnLaunch(Acc.address))
+      Why = "its index depends on the launch or a parameter, and no launch in the translation "
+            "unit gives them";
     if (!Why.empty()) {
       if (Skipped)
         Skipped->push_back({&Acc, Why});
@@ -161,12 +184,14 @@ std::optional<GlobalRace> GlobalRaceFinder::ask(ThreadPair &P, const LdsAccess &
 std::vector<GlobalRace> GlobalRaceFinder::run() {
   std::vector<const LdsAccess *> Plain = followed();
   std::vector<GlobalRace> Races;
-  std::set<std::pair<const clang::Expr *, const clang::Expr *>> Reported;
-  for (size_t I = 0; I < Plain.size(); ++I)
-    for (size_t J = I; J < Plain.size(); ++J) {
+  // One report per access (the later of the pair): a second pair ending
+  // at the same access says nothing new.
+  std::set<const clang::Expr *> Reported;
+  for (size_t J = 0; J < Plain.size(); ++J)
+    for (size_t I = 0; I <= J; ++I) {
       const LdsAccess &A0 = *Plain[I], &A1 = *Plain[J];
       if (A0.array != A1.array || (!A0.isWrite && !A1.isWrite) || (A0.atomic && A1.atomic) ||
-          Reported.count({A0.expr, A1.expr}))
+          Reported.count(A1.expr))
         continue;
       std::optional<GlobalRace> Race;
       for (const IntervalCase &C : Block.sameInterval(A0, A1)) {
@@ -181,7 +206,7 @@ std::vector<GlobalRace> GlobalRaceFinder::run() {
       Race->sameBlock = std::equal(std::begin(Race->firstBlock), std::end(Race->firstBlock),
                                    std::begin(Race->secondBlock));
       Races.push_back(std::move(*Race));
-      Reported.insert({A0.expr, A1.expr});
+      Reported.insert(A1.expr);
     }
   return Races;
 }

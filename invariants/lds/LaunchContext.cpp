@@ -50,8 +50,10 @@ LaunchContext siteContext(KernelAnalysis &A, const clang::FunctionDecl &Kernel,
       C.facts.push_back(T.eq(A.blockDim(D), T.constant(*Site.block[D])));
       C.blockFixed[D] = true;
     }
-    if (Site.grid[D])
+    if (Site.grid[D]) {
       C.facts.push_back(T.eq(A.gridDim(D), T.constant(*Site.grid[D])));
+      C.gridFixed[D] = true;
+    }
   }
   if (Site.sharedMemBytes)
     C.facts.push_back(T.eq(T.symbol(DynamicSharedBytesName, SymbolKind::Param),

@@ -134,6 +134,7 @@ public:
   explicit LaunchScan(clang::ASTContext &Ctx) : Ctx(Ctx) {}
   LaunchShape shape;
   bool usedDim[3] = {false, false, false};
+  bool usedGrid[3] = {false, false, false};
   std::optional<int64_t> below[3];
   void bound(int D, int64_t B) {
     if (D >= 0 && B > 0 && (!below[D] || B < *below[D]))
@@ -145,6 +146,11 @@ public:
       D = builtinDimension(ME, "blockDim");
     if (D >= 0)
       usedDim[D] = true;
+    int G = builtinDimension(ME, "blockIdx");
+    if (G < 0)
+      G = builtinDimension(ME, "gridDim");
+    if (G >= 0)
+      usedGrid[G] = true;
     return true;
   }
   bool VisitBinaryOperator(clang::BinaryOperator *BO) {
@@ -279,6 +285,7 @@ LaunchShape inferLaunchShape(const clang::FunctionDecl &Kernel, clang::ASTContex
   for (unsigned D = 0; D < 3; ++D) {
     Shape.used[D] = Scan.usedDim[D];
     Shape.threadsBelow[D] = Scan.below[D];
+    Shape.gridUsed[D] = Scan.usedGrid[D];
   }
   Shape.used[0] = true;
   return Shape;
@@ -323,6 +330,17 @@ ThreadPair::ThreadPair(KernelAnalysis &Analysis, const LaunchShape &Shape,
       else if (Shape.threadsBelow[D])
         Facts[Th].push_back(Terms.lt(Tid[Th][D], Terms.constant(*Shape.threadsBelow[D])));
     }
+  }
+  // Blocks of a grid dimension the kernel never reads, unless the launch
+  // or a launch pragma gives that dimension.
+  for (unsigned D = 0; D < 3 && Blocks; ++D) {
+    bool Fixed = Launch && Launch->gridFixed[D];
+    for (const Term *F : Analysis.kernelFacts())
+      Fixed |= F->kind() == TermKind::Eq && occursIn(Analysis.gridDim(D), F) &&
+               (F->operand(0)->isConstant() || F->operand(1)->isConstant());
+    if (!Fixed && !Shape.gridUsed[D])
+      for (unsigned Th = 0; Th < 2; ++Th)
+        Facts[Th].push_back(Terms.eq(Bid[Th][D], Terms.constant(0)));
   }
 }
 

@@ -43,7 +43,7 @@ std::vector<std::pair<std::string, int64_t>> ThreadPair::witnessValues(const Ter
     for (const Term *S : {Analysis.blockDim(D), Analysis.gridDim(D)})
       if (std::find(Symbols.begin(), Symbols.end(), S) == Symbols.end())
         Symbols.push_back(S);
-  std::stable_sort(Symbols.begin(), Symbols.end(), [](const Term *X, const Term *Y) {
+  std::sort(Symbols.begin(), Symbols.end(), [](const Term *X, const Term *Y) {
     return rank(X) != rank(Y) ? rank(X) < rank(Y) : X->id() < Y->id();
   });
   std::vector<std::pair<std::string, int64_t>> Out;

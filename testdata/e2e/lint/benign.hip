@@ -22,11 +22,11 @@ __global__ void differentConstants(float *out) {
   __shared__ float s[64];
   if (threadIdx.x == 0)
     s[0] = 1.0f;
-  else
-    s[0] = 2.0f;
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: data race on shared array 's': {{.*}} [ave-lds-race]
   // BENIGN: :[[@LINE-2]]:5: warning: data race on shared array 's': {{.*}} [ave-lds-race]
-  // BENIGN: :[[@LINE-3]]:5: warning: data race on shared array 's': {{.*}} (benign: both write the same value) [ave-lds-race]
+  else
+    s[0] = 2.0f;
+  // BENIGN: :[[@LINE-1]]:5: warning: data race on shared array 's': {{.*}} (benign: both write the same value) [ave-lds-race]
   __syncthreads();
   out[threadIdx.x] = s[0];
 }

@@ -15,7 +15,7 @@ __global__ void histogramPlain(unsigned *hist, const unsigned char *in, int n) {
   if (i < n)
     hist[in[i]]++;
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: data race on global buffer 'hist': {{.*}} [ave-global-race]
-  // CHECK-MESSAGES: note: for the launch at histogram_plain.hip:{{[0-9]+}}
+  // CHECK-MESSAGES: :28:3: note: for the launch at histogram_plain.hip:28
   // CHECK-MESSAGES: note: values: blockDim.x=256, {{.*}}n=65536{{.*}}in[{{[0-9]+}}]={{[0-9]+}}
 }
 

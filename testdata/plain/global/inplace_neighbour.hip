@@ -16,7 +16,7 @@ __global__ void smoothInPlace(float *a, int n) {
   if (i + 1 < n)
     a[i] = 0.5f * (a[i] + a[i + 1]);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: data race on global buffer 'a': {{.*}} [ave-global-race]
-  // CHECK-MESSAGES: note: for the launch at inplace_neighbour.hip:{{[0-9]+}}
+  // CHECK-MESSAGES: :28:3: note: for the launch at inplace_neighbour.hip:28
   // CHECK-MESSAGES: note: values: blockDim.x=256, {{.*}}n=4096{{.*}}
 }
 

@@ -18,7 +18,7 @@ __global__ void copyOverlappingTiles(float *out, const float *in, int n) {
   if (row < n && col < n)
     out[row * n + col] = in[row * n + col];
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: data race on global buffer 'out': blockIdx={{.*}} threadIdx={{.*}} writes out[{{[0-9]+}}] while blockIdx={{.*}} threadIdx={{.*}} writes it in another block [ave-global-race]
-  // CHECK-MESSAGES: note: for the launch at overlapping_tiles.hip:{{[0-9]+}}
+  // CHECK-MESSAGES: :30:3: note: for the launch at overlapping_tiles.hip:30
   // CHECK-MESSAGES: note: values: blockDim.x=16, blockDim.y=16, blockDim.z=1, gridDim.x=32, gridDim.y=32, gridDim.z=1, n=256{{.*}}
 }
 

@@ -32,7 +32,7 @@ __global__ void blockSumEveryThreadWrites(float *out, const float *in, int n) {
   }
   out[blockIdx.x] = s[0];
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: data race on global buffer 'out': {{.*}} writes out[{{[0-9]+}}] while {{.*}} writes it in the same barrier interval [ave-global-race]
-  // CHECK-MESSAGES: note: for the launch at reduction_final_write.hip:{{[0-9]+}}
+  // CHECK-MESSAGES: :44:3: note: for the launch at reduction_final_write.hip:44
   // CHECK-MESSAGES: note: values: blockDim.x=256, {{.*}}
 }
 

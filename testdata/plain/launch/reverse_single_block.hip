@@ -23,7 +23,7 @@ __global__ void reverseInPlaceTwoBlocks(int *d, int n) {
   if (t < n)
     d[t] = s[n - t - 1];
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: data race on global buffer 'd': {{.*}} in another block [ave-global-race]
-  // CHECK-MESSAGES: note: for the launch at reverse_single_block.hip:[[@LINE+13]]
+  // CHECK-MESSAGES: :36:3: note: for the launch at reverse_single_block.hip:36
   // CHECK-MESSAGES: note: values: blockDim.x=256, {{.*}}gridDim.x=2, {{.*}}n=256{{.*}}
 }
 

@@ -24,12 +24,12 @@ __global__ void transposeSharedWideBlock(float *out, const float *in, int width)
   int y = blockDim.y * blockIdx.y + threadIdx.y;
   s[y * width + x] = in[y * width + x];
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: data race on shared array 's': {{.*}} [ave-lds-race]
-  // CHECK-MESSAGES: note: for the launch at transpose_dynamic_shared.hip:[[#LAUNCH:@LINE+23]]
-  // CHECK-MESSAGES: note: values: blockDim.x=16, blockDim.y=16, blockDim.z=1, gridDim.x=1, gridDim.y=1, gridDim.z=1, {{.*}}width=8{{.*}}
+  // CHECK-MESSAGES: :44:3: note: for the launch at transpose_dynamic_shared.hip:44
+  // CHECK-MESSAGES: note: values: blockDim.x=16, blockDim.y=16, blockDim.z=1, gridDim.x=1, gridDim.y=1, gridDim.z=1, width=8, dynamicSharedBytes=1024, blockIdx.x=0, blockIdx.y=0
   __syncthreads();
   out[x * width + y] = s[y * width + x];
-  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: data race on global buffer 'out': {{.*}} [ave-global-race]
-  // CHECK-MESSAGES: note: for the launch at transpose_dynamic_shared.hip:[[#LAUNCH]]
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: data race on global buffer 'out': {{.*}} [ave-global-race]
+  // CHECK-MESSAGES: :44:3: note: for the launch at transpose_dynamic_shared.hip:44
   // CHECK-MESSAGES: note: values: blockDim.x=16, {{.*}}width=8{{.*}}
 }
 

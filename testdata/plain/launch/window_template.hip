@@ -12,16 +12,16 @@ __global__ void windowSum(const float *in, float *out, int n) {
   for (unsigned i = threadIdx.x; i < BlockSize + W - 1; i += BlockSize)
     buf[i] = in[base + i];
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: data race on shared array 'buf': {{.*}} [ave-lds-race]
-  // CHECK-MESSAGES: note: for the launch at window_template.hip:[[#LAUNCH:@LINE+25]]
-  // CHECK-MESSAGES: note: values: blockDim.x=512, {{.*}}i[first]={{[0-9]+}}, i[second]={{[0-9]+}}
+  // CHECK-MESSAGES: :36:3: note: for the launch at window_template.hip:36
+  // CHECK-MESSAGES: note: values: blockDim.x=512, blockDim.y=1, blockDim.z=1, gridDim.x=4, gridDim.y=1, gridDim.z=1, dynamicSharedBytes=0, n=1024, i[first]={{[0-9]+}}, i[second]={{[0-9]+}}
   __syncthreads();
   float acc = 0.0f;
   for (unsigned k = 0; k < W; ++k)
     acc += buf[threadIdx.x + k];
   out[base + threadIdx.x] = acc;
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: data race on global buffer 'out': {{.*}} in another block [ave-global-race]
-  // CHECK-MESSAGES: note: for the launch at window_template.hip:[[#LAUNCH]]
-  // CHECK-MESSAGES: note: values: blockDim.x=512, {{.*}}gridDim.x=4, {{.*}}
+  // CHECK-MESSAGES: :36:3: note: for the launch at window_template.hip:36
+  // CHECK-MESSAGES: note: values: blockDim.x=512, {{.*}}gridDim.x=4, {{.*}}blockIdx.x[first]={{[0-3]}}, {{.*}}blockIdx.x[second]={{[0-3]}}
 }
 
 constexpr int N = 1024;

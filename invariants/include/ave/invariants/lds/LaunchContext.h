@@ -35,6 +35,7 @@ struct LaunchContext {
   clang::SourceLocation location; // the launch site
   std::vector<const Term *> facts;
   bool blockFixed[3] = {}; // blockDim.d is a constant of this launch
+  bool gridFixed[3] = {};  // gridDim.d is a constant of this launch
   // Non-empty: this launch's facts contradict the kernel's own (its
   // `#pragma ave launch`, assumptions or launch bounds); no check uses it.
   std::string unusable;

@@ -50,9 +50,12 @@ struct IntervalCase {
 // `blockIdx.x * C + threadIdx.x` means C threads per block in x (blocks tile
 // the index space); `tile[threadIdx.y][threadIdx.x]` executed by every
 // thread keeps each id below its dimension (in-bounds subscripts).
+// A grid dimension the kernel never reads (blockIdx.d, gridDim.d) is
+// likewise 1 wide when no launch says otherwise.
 struct LaunchShape {
   bool used[3] = {true, true, true};
   std::optional<int64_t> threadsBelow[3]; // threadIdx.d < bound
+  bool gridUsed[3] = {true, true, true};
 };
 LaunchShape inferLaunchShape(const clang::FunctionDecl &Kernel, clang::ASTContext &Ctx);
 
