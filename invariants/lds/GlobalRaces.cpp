@@ -10,6 +10,7 @@
 #include "ave/invariants/lds/ThreadPair.h"
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/Type.h"
 
 #include <set>
 
@@ -78,6 +79,11 @@ private:
   std::optional<GlobalRace> ask(ThreadPair &P, const LdsAccess &A0, const LdsAccess &A1,
                                 const std::vector<const Term *> &Extra, const std::string &Why);
   std::vector<const LdsAccess *> followed();
+  // Without a launch: the shared-memory accesses every thread makes (no
+  // condition, no loop) stay inside their arrays, for thread Th of P. An
+  // out-of-bounds shared access is a bug of its own; a launch that would
+  // cause one is not the launch the kernel is written for.
+  std::vector<const Term *> inBoundsShared(ThreadPair &P, unsigned Th);
   // A launch site, or a launch pragma among the kernel's facts.
   bool launchKnown() const;
 
@@ -96,6 +102,30 @@ private:
   std::map<const clang::ValueDecl *, BufferUse> Uses;
   std::set<std::string> ReadOnly;
 };
+
+std::vector<const Term *> GlobalRaceFinder::inBoundsShared(ThreadPair &P, unsigned Th) {
+  TermContext &T = P.terms();
+  std::vector<const Term *> Out;
+  for (const LdsAccess &Acc : A.ldsAccesses()) {
+    if (!Acc.guard.empty() || !Acc.loops.empty() || !isFollowable(Acc.address))
+      continue;
+    int64_t Size = 1;
+    bool Constant = false;
+    const clang::Type *Ty = Acc.array->getType().getTypePtr();
+    while (const auto *CAT =
+               llvm::dyn_cast<clang::ConstantArrayType>(Ty->getUnqualifiedDesugaredType())) {
+      Size *= int64_t(CAT->getSize().getZExtValue());
+      Ty = CAT->getElementType().getTypePtr();
+      Constant = true;
+    }
+    if (!Constant)
+      continue;
+    const Term *Addr = P.rename(Th, Acc.address);
+    Out.push_back(T.ge(Addr, T.constant(0)));
+    Out.push_back(T.lt(Addr, T.constant(Size)));
+  }
+  return Out;
+}
 
 bool GlobalRaceFinder::launchKnown() const {
   if (!Opts.launchContext.label.empty())
@@ -159,6 +189,10 @@ std::optional<GlobalRace> GlobalRaceFinder::ask(ThreadPair &P, const LdsAccess &
   Query.push_back(T.eq(Addr0, Addr1));
   Query.push_back(T.ge(Addr0, T.constant(0))); // out of bounds is another bug
   Query.insert(Query.end(), Extra.begin(), Extra.end());
+  if (!launchKnown())
+    for (unsigned Th = 0; Th < 2; ++Th)
+      for (const Term *F : inBoundsShared(P, Th))
+        Query.push_back(F);
   const Term *Q = T.allOf(Query);
   SolverResult R = A.solver().check(Q, {Addr0});
   bool Found = R.status == SolverResult::Violated && A.solver().confirms(Q, R);

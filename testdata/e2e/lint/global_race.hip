@@ -18,7 +18,7 @@ __global__ void neighbourWithoutBarrier(float *a) {
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: data race on global buffer 'a': blockIdx=(0,0,0) threadIdx=({{[0-9]+}},0,0) writes a[{{[0-9]+}}] while blockIdx=(0,0,0) threadIdx=({{[0-9]+}},0,0) {{reads|writes}} it in the same barrier interval [ave-global-race]
   // CHECK-MESSAGES: :65:3: note: for the launch at global_race.hip:65
   // CHECK-MESSAGES: note: values: blockDim.x=64, blockDim.y=1, blockDim.z=1, gridDim.x=1, gridDim.y=1, gridDim.z=1, dynamicSharedBytes=0
-  // CHECK-MESSAGES: :[[@LINE-5]]:20: warning: data race on global buffer 'a': {{.*}} reads a[{{[0-9]+}}] while {{.*}} writes it in the same barrier interval [ave-global-race]
+  // CHECK-MESSAGES: :[[@LINE-4]]:20: warning: data race on global buffer 'a': {{.*}} reads a[{{[0-9]+}}] while {{.*}} writes it in the same barrier interval [ave-global-race]
 }
 
 // A barrier does not order blocks.
