@@ -143,7 +143,7 @@ void run(float* o, const float* i, int n) {
   EXPECT_FALSE(B.grid[0]);
   EXPECT_EQ(B.block[0], 256);
   EXPECT_EQ(B.sharedMemBytes, 0);
-  EXPECT_EQ(B.kernelName, "w<256, 97>");
+  EXPECT_EQ(B.kernelName, "w<256U, 97U>");
 
   const LaunchSite &C = Sites[2]; // block is assigned before the launch
   EXPECT_EQ(C.grid[0], 4);
