@@ -78,8 +78,11 @@ DecodedCounterexample decodeCounterexample(const Obligation &O, std::span<const 
   std::sort(Symbols.begin(), Symbols.end(),
             [](const Term *X, const Term *Y) { return X->id() < Y->id(); });
   std::string Line = "counterexample: blockIdx=" + triple(Threads.blockIdx, Values) +
-                     " threadIdx=" + triple(Threads.threadIdx, Values) +
-                     scalarsText(Symbols, Values);
+                     " threadIdx=" + triple(Threads.threadIdx, Values);
+  if (Threads.blockDim[0] && Threads.gridDim[0])
+    Line += " blockDim=" + triple(Threads.blockDim, Values) +
+            " gridDim=" + triple(Threads.gridDim, Values);
+  Line += scalarsText(Symbols, Values);
   std::string Observed;
   for (const auto &[Label, Value] : O.observe)
     Observed += (Observed.empty() ? "" : ", ") + Label + "=" + valueText(Value, Values);
@@ -97,6 +100,10 @@ DecodedCounterexample decodeCounterexample(const Obligation &O, std::span<const 
   }
   for (const Term *S : Symbols)
     Out.values[S->name()] = evaluate(S, Values).value_or(0);
+  for (unsigned D = 0; D < 3; ++D)
+    for (const Term *S : {Threads.blockDim[D], Threads.gridDim[D]})
+      if (std::optional<int64_t> V = S ? evaluate(S, Values) : std::nullopt)
+        Out.values[S->name()] = *V;
   return Out;
 }
 

@@ -115,6 +115,9 @@ const std::vector<const Term *> &KernelAnalysis::kernelFacts() const {
 const std::vector<LdsAccess> &KernelAnalysis::ldsAccesses() const {
   return Interp->log().accesses();
 }
+const std::vector<LdsAccess> &KernelAnalysis::globalAccesses() const {
+  return Interp->log().globalAccesses();
+}
 const std::vector<BarrierSite> &KernelAnalysis::barriers() const {
   return Interp->log().barriers();
 }
@@ -122,6 +125,7 @@ const std::vector<AnalysisNote> &KernelAnalysis::notes() const { return Interp->
 const Term *KernelAnalysis::threadIdx(unsigned D) const { return Interp->symbols().tid[D]; }
 const Term *KernelAnalysis::blockIdx(unsigned D) const { return Interp->symbols().bid[D]; }
 const Term *KernelAnalysis::blockDim(unsigned D) const { return Interp->symbols().bdim[D]; }
+const Term *KernelAnalysis::gridDim(unsigned D) const { return Interp->symbols().gdim[D]; }
 
 KernelReport KernelAnalysis::solveObligations() {
   auto Start = std::chrono::steady_clock::now();
@@ -133,6 +137,8 @@ KernelReport KernelAnalysis::solveObligations() {
   for (unsigned D = 0; D < 3; ++D) {
     Threads.threadIdx[D] = Interp->symbols().tid[D];
     Threads.blockIdx[D] = Interp->symbols().bid[D];
+    Threads.blockDim[D] = Interp->symbols().bdim[D];
+    Threads.gridDim[D] = Interp->symbols().gdim[D];
   }
   for (Obligation &O : Interp->log().obligations()) {
     ObligationResult Result;

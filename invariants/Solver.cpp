@@ -164,6 +164,13 @@ SolverResult ObligationSolver::run(const Term *Violation, const std::vector<cons
     Params.set("timeout", Budget);
     Backend.solver.set(Params);
     z3::expr Query = Backend.encoder.definedness(Violation) && Backend.encoder.condition(Violation);
+    // A symbol the simplification pinned is gone from the violation but not
+    // from the facts asserted before it: pin it there too, or the model
+    // could give the facts another value than the one reported (a launch's
+    // gridDim.x == 1 pinned, blockIdx.x < gridDim.x then false).
+    for (const auto &[Symbol, Value] : Pinned)
+      if (Backend.encoder.unsupported(Symbol).empty())
+        Query = Query && Backend.encoder.condition(Ctx.eq(Symbol, Ctx.constant(Value)));
     Backend.solver.push();
     Pushed = true;
     Backend.solver.add(Query);

@@ -6,6 +6,7 @@
 // of the macro the call was expanded from; its texts come from the macro
 // arguments as the user spelled them.
 
+#include "ModelParts.h"
 #include "SourceFacts.h"
 #include "ave/model/ModelBuilder.h"
 
@@ -111,6 +112,7 @@ public:
       if (N > 3)
         Site.streamText = optionalArgText(Ctx, Config->getArg(3));
     }
+    detail::foldLaunchValues(Ctx, *Launch, Callers.empty() ? nullptr : Callers.back(), Site);
     sites.push_back(std::move(Site));
     return true;
   }

@@ -2,7 +2,8 @@
 // classifying callees (CallClassifier.cpp), reading a `for` header
 // (CanonicalLoop.cpp), walking a kernel body for loops, barriers and
 // intrinsics (KernelBodyScanner.cpp) and collecting its `__shared__`
-// variables (SharedArrayCollector.cpp).
+// variables (SharedArrayCollector.cpp); folding a launch's configuration
+// and arguments to constants (LaunchValues.cpp).
 #pragma once
 
 #include "ave/model/KernelModel.h"
@@ -14,6 +15,7 @@
 
 namespace clang {
 class ASTContext;
+class CUDAKernelCallExpr;
 class ForStmt;
 class FunctionDecl;
 } // namespace clang
@@ -40,5 +42,10 @@ struct KernelBodyFacts {
 };
 
 KernelBodyFacts scanKernelBody(const clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel);
+
+// Sets Site's grid, block, sharedMemBytes and argValues from what folds in
+// Launch (Caller: the function the launch is in, or null).
+void foldLaunchValues(const clang::ASTContext &Ctx, const clang::CUDAKernelCallExpr &Launch,
+                      const clang::FunctionDecl *Caller, LaunchSite &Site);
 
 } // namespace ave::model::detail

@@ -7,6 +7,7 @@ AnalysisLog::Mark AnalysisLog::mark() const {
   M.obligations = Obligations.size();
   M.notes = Notes.size();
   M.accesses = Accesses.size();
+  M.globalAccesses = GlobalAccesses.size();
   M.barriers = Barriers.size();
   M.ldsWrites = LdsWrites.size();
   M.interval = Interval;
@@ -18,6 +19,7 @@ void AnalysisLog::rollback(const Mark &M) {
   Obligations.resize(M.obligations);
   Notes.resize(M.notes);
   Accesses.resize(M.accesses);
+  GlobalAccesses.resize(M.globalAccesses);
   Barriers.resize(M.barriers);
   LdsWrites.resize(M.ldsWrites);
   Interval = M.interval;
@@ -33,10 +35,11 @@ void AnalysisLog::addBarrier(const clang::Expr *Call, std::vector<const Term *> 
 }
 
 void AnalysisLog::closeLoop(unsigned Id) {
-  for (LdsAccess &A : Accesses)
-    for (LoopContext &L : A.loops)
-      if (L.id == Id)
-        L.lastInterval = Interval;
+  for (std::vector<LdsAccess> *Log : {&Accesses, &GlobalAccesses})
+    for (LdsAccess &A : *Log)
+      for (LoopContext &L : A.loops)
+        if (L.id == Id)
+          L.lastInterval = Interval;
   for (BarrierSite &B : Barriers)
     for (LoopContext &L : B.loops)
       if (L.id == Id)

@@ -36,7 +36,8 @@ struct LdsWrite {
 class AnalysisLog {
 public:
   struct Mark {
-    size_t obligations = 0, notes = 0, accesses = 0, barriers = 0, ldsWrites = 0;
+    size_t obligations = 0, notes = 0, accesses = 0, barriers = 0, ldsWrites = 0,
+           globalAccesses = 0;
     unsigned interval = 0;
     std::set<const clang::Stmt *> pragmaTargets;
   };
@@ -48,6 +49,7 @@ public:
     Notes.push_back({At, std::move(Message)});
   }
   void addAccess(LdsAccess A) { Accesses.push_back(std::move(A)); }
+  void addGlobalAccess(LdsAccess A) { GlobalAccesses.push_back(std::move(A)); }
   void addLdsWrite(LdsWrite W) { LdsWrites.push_back(std::move(W)); }
   // A barrier ends the current barrier interval and starts the next.
   // OpensInterval: false for a barrier only some iterations reach.
@@ -68,6 +70,7 @@ public:
   std::vector<Obligation> &obligations() { return Obligations; }
   const std::vector<AnalysisNote> &notes() const { return Notes; }
   const std::vector<LdsAccess> &accesses() const { return Accesses; }
+  const std::vector<LdsAccess> &globalAccesses() const { return GlobalAccesses; }
   const std::vector<BarrierSite> &barriers() const { return Barriers; }
   std::vector<LdsWrite> &ldsWrites() { return LdsWrites; }
   const std::vector<LdsWrite> &ldsWrites() const { return LdsWrites; }
@@ -76,6 +79,7 @@ private:
   std::vector<Obligation> Obligations;
   std::vector<AnalysisNote> Notes;
   std::vector<LdsAccess> Accesses;
+  std::vector<LdsAccess> GlobalAccesses;
   std::vector<BarrierSite> Barriers;
   std::vector<LdsWrite> LdsWrites;
   std::set<const clang::Stmt *> PragmaTargets;

@@ -107,10 +107,49 @@ AbstractValue ProvenanceInterpreter::evalSubscriptLoad(const clang::Expr *E, Flo
   return AbstractValue::ofArray(std::move(Vec));
 }
 
+namespace {
+
+// Memory every thread of the grid shares: a kernel's pointer parameter or a
+// `__device__` variable (the global-memory race check logs their accesses).
+bool isGlobalBuffer(const clang::ValueDecl *Base) {
+  const auto *VD = llvm::dyn_cast_or_null<clang::VarDecl>(Base);
+  if (!VD)
+    return false;
+  if (const auto *P = llvm::dyn_cast<clang::ParmVarDecl>(VD))
+    return P->getType()->isPointerType() &&
+           llvm::isa_and_nonnull<clang::FunctionDecl>(P->getDeclContext()) &&
+           llvm::cast<clang::FunctionDecl>(P->getDeclContext())->hasAttr<clang::CUDAGlobalAttr>();
+  return VD->hasGlobalStorage() && VD->hasAttr<clang::CUDADeviceAttr>() &&
+         !VD->hasAttr<clang::CUDASharedAttr>();
+}
+
+// What `Site` stores, where it can be compared with another thread's store.
+WrittenValue writtenValue(const clang::ASTContext &Ast, const AbstractValue &V,
+                          const clang::Expr *Site) {
+  WrittenValue W;
+  if (V.kind == AbstractValue::Kind::Int)
+    W.integer = V.term;
+  const auto *Assign = llvm::dyn_cast_or_null<clang::BinaryOperator>(Site);
+  if (!Assign || Assign->getOpcode() != clang::BO_Assign || Assign->getRHS()->isValueDependent())
+    return W;
+  clang::Expr::EvalResult R;
+  if (!Assign->getRHS()->EvaluateAsRValue(R, Ast))
+    return W;
+  if (R.Val.isFloat())
+    W.constantBits = R.Val.getFloat().bitcastToAPInt().getZExtValue();
+  else if (R.Val.isInt())
+    W.constantBits = R.Val.getInt().getZExtValue();
+  return W;
+}
+
+} // namespace
+
 AbstractValue ProvenanceInterpreter::loadScalar(const Address &A, const clang::Expr *E,
                                                 FlowState &State) {
   if (E->getType()->isArrayType())
     return AbstractValue::ofPointer(A.base, A.offset); // a row of a 2-D array
+  if (isGlobalBuffer(A.base))
+    Shared.recordGlobalAccess(A.base, A.offset, false, E, State);
   if (Ctx.isSharedArray(A.base)) {
     Shared.recordAccess(A.base, A.offset, false, E, State);
     if (E->getType()->isIntegralOrEnumerationType())
@@ -361,9 +400,11 @@ void ProvenanceInterpreter::storeScalar(const Address &A, const AbstractValue &V
     Shared.store(A.base, A.offset,
                  V.kind == AbstractValue::Kind::Data ? V.data
                                                      : DataValue::unknown("non-data value"),
-                 Site, State);
+                 Site, State, writtenValue(Ctx.ast, V, Site));
     return;
   }
+  if (Site && isGlobalBuffer(A.base))
+    Shared.recordGlobalAccess(A.base, A.offset, true, Site, State, writtenValue(Ctx.ast, V, Site));
   auto TI = Ctx.tensors.find(A.base);
   if (TI != Ctx.tensors.end()) {
     if (V.kind == AbstractValue::Kind::Data)

@@ -3,20 +3,26 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
 namespace ave::inv {
 
-void SharedMemoryModel::recordAccess(const clang::ValueDecl *Array, const Term *Index, bool IsWrite,
-                                     const clang::Expr *Site, const FlowState &State) {
+namespace {
+
+LdsAccess makeAccess(AnalysisContext &Ctx, const clang::ValueDecl *Array, const Term *Index,
+                     bool IsWrite, const clang::Expr *Site, const FlowState &State) {
   LdsAccess A;
   A.array = Array;
   A.address = Index;
   A.isWrite = IsWrite;
   clang::QualType Elem = Array->getType();
+  if (Elem->isPointerType())
+    Elem = Elem->getPointeeType();
   while (const auto *AT = Ctx.ast.getAsArrayType(Elem))
     Elem = AT->getElementType();
-  if (!Elem->isIncompleteType() && !Elem->isDependentType())
+  if (!Elem->isIncompleteType() && !Elem->isDependentType() && !Elem->isVoidType())
     A.elementBytes = unsigned(Ctx.ast.getTypeSizeInChars(Elem).getQuantity());
   A.guard = State.path;
   A.loops = Ctx.loopContexts();
@@ -25,12 +31,65 @@ void SharedMemoryModel::recordAccess(const clang::ValueDecl *Array, const Term *
   A.expr = Site;
   if (Site)
     A.range = Site->getSourceRange();
+  return A;
+}
+
+bool isAtomicCall(const clang::Expr *Site) {
+  const auto *Call = llvm::dyn_cast_or_null<clang::CallExpr>(Site);
+  const clang::FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier())
+    return false;
+  llvm::StringRef Name = FD->getName();
+  return Name.starts_with("atomic") || Name.starts_with("unsafeAtomic") ||
+         Name.starts_with("safeAtomic") || Name.starts_with("__hip_atomic") ||
+         Name.starts_with("__atomic") || Name.starts_with("__builtin_amdgcn_global_atomic");
+}
+
+// The statement holding Call is one of the function body's own statements
+// (no if, switch, loop or conditional expression around it).
+bool atTopLevel(clang::ASTContext &Ast, const clang::Expr *Call) {
+  clang::DynTypedNodeList Parents = Ast.getParents(*Call);
+  while (Parents.size() == 1) {
+    if (Parents[0].get<clang::FunctionDecl>())
+      return true;
+    const auto *S = Parents[0].get<clang::Stmt>();
+    if (!S || !(llvm::isa<clang::CompoundStmt>(S) || llvm::isa<clang::ExprWithCleanups>(S) ||
+                llvm::isa<clang::ImplicitCastExpr>(S) || llvm::isa<clang::ParenExpr>(S) ||
+                llvm::isa<clang::AttributedStmt>(S)))
+      return false;
+    Parents = Ast.getParents(*S);
+  }
+  return false;
+}
+
+} // namespace
+
+void SharedMemoryModel::recordAccess(const clang::ValueDecl *Array, const Term *Index, bool IsWrite,
+                                     const clang::Expr *Site, const FlowState &State,
+                                     WrittenValue Written) {
+  LdsAccess A = makeAccess(Ctx, Array, Index, IsWrite, Site, State);
+  A.value = Written;
   Ctx.log.addAccess(std::move(A));
 }
 
+void SharedMemoryModel::recordGlobalAccess(const clang::ValueDecl *Buffer, const Term *Index,
+                                           bool IsWrite, const clang::Expr *Site,
+                                           const FlowState &State, WrittenValue Written) {
+  LdsAccess A = makeAccess(Ctx, Buffer, Index, IsWrite, Site, State);
+  A.value = Written;
+  // A call storing through a pointer it was given: an atomic is a
+  // read-modify-write of that element; any other call may write anywhere.
+  if (IsWrite && llvm::isa_and_nonnull<clang::CallExpr>(Site)) {
+    A.atomic = isAtomicCall(Site);
+    A.opaque = !A.atomic;
+  }
+  Ctx.log.addGlobalAccess(std::move(A));
+}
+
 void SharedMemoryModel::store(const clang::ValueDecl *Array, const Term *Index, const DataValue &V,
-                              const clang::Expr *Site, const FlowState &State) {
-  recordAccess(Array, Index, true, Site, State);
+                              const clang::Expr *Site, const FlowState &State,
+                              WrittenValue Written) {
+  recordAccess(Array, Index, true, Site, State, Written);
   LdsWrite W;
   W.array = Array;
   W.address = Index;
@@ -51,6 +110,12 @@ void SharedMemoryModel::barrier(const clang::Expr *Call, const FlowState &State)
   TermContext &T = Ctx.terms;
   size_t Own = Ctx.loops.empty() ? 0 : Ctx.loops.back().pathStart;
   bool Always = State.path.size() <= Own;
+  // A barrier in the kernel's own top-level statements, outside loops, is
+  // conditional only through early exits (`if (x >= n) return;`): a thread
+  // that fails the condition is gone and does nothing after it; if others
+  // reach the barrier, the divergence check reports that.
+  if (!Always && Ctx.loops.empty() && atTopLevel(Ctx.ast, Call))
+    Always = true;
   if (!Always) {
     std::vector<const Term *> Query(State.path.begin(), State.path.begin() + Own);
     Query.push_back(T.logicalNot(

@@ -30,7 +30,7 @@ public:
   explicit SharedMemoryModel(AnalysisContext &Ctx) : Ctx(Ctx) {}
 
   void store(const clang::ValueDecl *Array, const Term *Index, const DataValue &V,
-             const clang::Expr *Site, const FlowState &State);
+             const clang::Expr *Site, const FlowState &State, WrittenValue Written = {});
   // The value at Index of Array, as this thread reads it at State.
   // Also obliges some write to hold the element (a read of an element no
   // thread wrote would otherwise make every obligation on it vacuous).
@@ -38,7 +38,11 @@ public:
                      const FlowState &State);
   // Logs the access for the race, bank-conflict and uninitialised-read checks.
   void recordAccess(const clang::ValueDecl *Array, const Term *Index, bool IsWrite,
-                    const clang::Expr *Site, const FlowState &State);
+                    const clang::Expr *Site, const FlowState &State, WrittenValue Written = {});
+  // Logs an access to a global buffer for the global-memory race check.
+  void recordGlobalAccess(const clang::ValueDecl *Buffer, const Term *Index, bool IsWrite,
+                          const clang::Expr *Site, const FlowState &State,
+                          WrittenValue Written = {});
   // `__syncthreads()`: the next barrier interval begins.
   void barrier(const clang::Expr *Call, const FlowState &State);
   // `#pragma ave reset Array`: forget what it holds.

@@ -10,9 +10,10 @@
 namespace ave::inv::lds {
 
 std::vector<BarrierDivergence> findDivergentBarriers(KernelAnalysis &A, const LaunchShape &Shape,
-                                                     std::vector<const BarrierSite *> *Undecided) {
+                                                     std::vector<const BarrierSite *> *Undecided,
+                                                     const LaunchContext *Launch) {
   std::vector<BarrierDivergence> Out;
-  ThreadPair P(A, Shape);
+  ThreadPair P(A, Shape, Launch);
   TermContext &T = P.terms();
   for (const BarrierSite &B : A.barriers()) {
     if (B.guard.empty())
@@ -55,6 +56,8 @@ std::vector<BarrierDivergence> findDivergentBarriers(KernelAnalysis &A, const La
     D.context = "blockIdx=(" + std::to_string(evaluate(A.blockIdx(0), R.assignment).value_or(0)) +
                 "," + std::to_string(evaluate(A.blockIdx(1), R.assignment).value_or(0)) + "," +
                 std::to_string(evaluate(A.blockIdx(2), R.assignment).value_or(0)) + ")" + Loops;
+    D.launch = Launch ? Launch->label : "";
+    D.values = P.witnessValues(Q, R.assignment);
     Out.push_back(std::move(D));
   }
   return Out;

@@ -10,6 +10,7 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/Type.h"
 
 #include <set>
 
@@ -57,6 +58,11 @@ std::string witnessContext(KernelAnalysis &A, ThreadPair &P, const LdsAccess &A0
   return S + Loops(0, A0, "first") + Loops(1, A1, "second");
 }
 
+// `extern __shared__ T s[]`: sized by the launch.
+bool isDynamicArray(const clang::ValueDecl *Array) {
+  return llvm::isa<clang::IncompleteArrayType>(Array->getType()->getUnqualifiedDesugaredType());
+}
+
 int64_t elementCount(const clang::ValueDecl *Array) {
   int64_t N = 1;
   const clang::Type *Ty = Array->getType().getTypePtr();
@@ -81,11 +87,26 @@ SharedCheckOptions sharedCheckOptions(const clang::FunctionDecl &Kernel, clang::
   return Opts;
 }
 
-std::vector<LdsRace> findLdsRaces(KernelAnalysis &A, clang::ASTContext &Ctx,
-                                  const SharedCheckOptions &Opts,
-                                  std::vector<SkippedAccess> *Skipped) {
-  std::vector<LdsRace> Races;
-  const std::vector<LdsAccess> &Log = A.ldsAccesses();
+const Term *valuesDiffer(ThreadPair &P, const LdsAccess &A0, const LdsAccess &A1) {
+  TermContext &T = P.terms();
+  if (!A0.isWrite || !A1.isWrite)
+    return nullptr;
+  if (A0.value.constantBits && A1.value.constantBits)
+    return *A0.value.constantBits == *A1.value.constantBits ? T.falseTerm() : T.trueTerm();
+  const Term *V0 = A0.value.integer, *V1 = A1.value.integer;
+  // A value read from memory (an application) may differ between the two
+  // threads' reads; only terms over followed symbols are compared.
+  if (!V0 || !V1 || !isFollowable(V0) || !isFollowable(V1) || !collectApplications(V0).empty() ||
+      !collectApplications(V1).empty())
+    return nullptr;
+  return T.ne(P.rename(0, V0), P.rename(1, V1));
+}
+
+namespace {
+
+std::vector<const LdsAccess *> followedAccesses(clang::ASTContext &Ctx,
+                                                const std::vector<LdsAccess> &Log,
+                                                std::vector<SkippedAccess> *Skipped) {
   std::vector<const LdsAccess *> Plain;
   for (const LdsAccess &Acc : Log) {
     if (isAddressTaken(Ctx, Acc.expr)) {
@@ -102,7 +123,17 @@ std::vector<LdsRace> findLdsRaces(KernelAnalysis &A, clang::ASTContext &Ctx,
     }
     Plain.push_back(&Acc);
   }
-  ThreadPair P(A, Opts.launch);
+  return Plain;
+}
+
+} // namespace
+
+std::vector<LdsRace> findLdsRaces(KernelAnalysis &A, clang::ASTContext &Ctx,
+                                  const SharedCheckOptions &Opts,
+                                  std::vector<SkippedAccess> *Skipped) {
+  std::vector<LdsRace> Races;
+  std::vector<const LdsAccess *> Plain = followedAccesses(Ctx, A.ldsAccesses(), Skipped);
+  ThreadPair P(A, Opts.launch, &Opts.launchContext);
   TermContext &T = P.terms();
   // One report per pair of source expressions (a loop body is logged once).
   std::set<std::pair<const clang::Expr *, const clang::Expr *>> Reported;
@@ -116,9 +147,14 @@ std::vector<LdsRace> findLdsRaces(KernelAnalysis &A, clang::ASTContext &Ctx,
       std::vector<IntervalCase> Cases = P.sameInterval(A0, A1);
       if (Cases.empty())
         continue;
+      const Term *Differ = valuesDiffer(P, A0, A1);
+      if (Differ && Differ->isConstant(0) && !Opts.reportBenign)
+        continue; // both always store the same value
       std::vector<const Term *> Base = P.threadFacts(0);
       Base.insert(Base.end(), P.threadFacts(1).begin(), P.threadFacts(1).end());
       Base.push_back(P.distinctThreads());
+      if (Differ && !Opts.reportBenign)
+        Base.push_back(Differ);
       if (Opts.lockstepWavefronts && isVolatileArray(A0.array))
         Base.push_back(T.logicalNot(P.sameWavefront(Opts.waveSize)));
       for (const Term *G : A0.guard)
@@ -128,12 +164,15 @@ std::vector<LdsRace> findLdsRaces(KernelAnalysis &A, clang::ASTContext &Ctx,
       const Term *Addr0 = P.rename(0, A0.address);
       const Term *Addr1 = P.rename(1, A1.address);
       Base.push_back(T.eq(Addr0, Addr1));
-      // Out-of-bounds accesses are another bug; here both stay in the array.
-      if (int64_t Size = elementCount(A0.array)) {
-        for (const Term *Addr : {Addr0, Addr1}) {
-          Base.push_back(T.ge(Addr, T.constant(0)));
+      // Out-of-bounds accesses are another bug; here both stay in the array
+      // (a dynamic one in the bytes the launch gives it).
+      for (const Term *Addr : {Addr0, Addr1}) {
+        Base.push_back(T.ge(Addr, T.constant(0)));
+        if (int64_t Size = elementCount(A0.array))
           Base.push_back(T.lt(Addr, T.constant(Size)));
-        }
+        else if (isDynamicArray(A0.array))
+          Base.push_back(T.le(T.mul(T.add(Addr, T.constant(1)), T.constant(A0.elementBytes)),
+                              T.symbol(DynamicSharedBytesName, SymbolKind::Param)));
       }
       for (const IntervalCase &C : Cases) {
         std::vector<const Term *> Query = Base;
@@ -156,6 +195,10 @@ std::vector<LdsRace> findLdsRaces(KernelAnalysis &A, clang::ASTContext &Ctx,
         Race.elementText = formatElement(A0.array, Race.element);
         Race.interval = C.description;
         Race.context = witnessContext(A, P, A0, A1, R.assignment);
+        Race.launch = Opts.launchContext.label;
+        Race.values = P.witnessValues(Q, R.assignment);
+        Race.sameValue =
+            Differ && (Differ->isConstant(0) || !evaluate(Differ, R.assignment).value_or(1));
         Races.push_back(std::move(Race));
         Reported.insert({A0.expr, A1.expr});
         break;

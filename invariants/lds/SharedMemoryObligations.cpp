@@ -79,23 +79,101 @@ ObligationResult barrierUniformity(const BarrierSite &B,
 
 } // namespace
 
+namespace {
+
+// The findings of one launch.
+struct LaunchFindings {
+  const LaunchContext *launch = nullptr;
+  std::vector<SkippedAccess> skipped;
+  std::vector<LdsRace> races;
+  std::vector<const BarrierSite *> undecided;
+  std::vector<BarrierDivergence> divergent;
+};
+
+// Over every launch: the first violation (named by its launch), else the
+// first unproven result, else proven.
+ObligationResult combine(std::vector<ObligationResult> PerLaunch,
+                         const std::vector<LaunchFindings> &Launches) {
+  for (size_t I = 0; I < PerLaunch.size(); ++I) {
+    ObligationResult &R = PerLaunch[I];
+    if (R.status != SolverResult::Violated)
+      continue;
+    if (!Launches[I].launch->label.empty())
+      R.obligation.failure += " (for the launch at " + Launches[I].launch->label + ")";
+    return std::move(R);
+  }
+  for (size_t I = 0; I < PerLaunch.size(); ++I)
+    if (PerLaunch[I].status == SolverResult::Unknown)
+      return std::move(PerLaunch[I]);
+  return std::move(PerLaunch.front());
+}
+
+void addValues(ObligationResult &R, const WitnessValues &Values) {
+  for (const auto &[Name, V] : Values)
+    R.values[Name] = V;
+  if (!Values.empty())
+    R.counterexample.push_back({{}, "values: " + formatValues(Values)});
+}
+
+} // namespace
+
 void addSharedMemoryResults(KernelReport &Report, KernelAnalysis &A, clang::ASTContext &Ctx,
-                            const SharedCheckOptions &Opts) {
-  std::vector<SkippedAccess> Skipped;
-  std::vector<LdsRace> Races = findLdsRaces(A, Ctx, Opts, &Skipped);
+                            const SharedCheckOptions &Opts,
+                            std::span<const LaunchContext> Launches) {
+  std::vector<LaunchContext> Own{Opts.launchContext};
+  if (Launches.empty())
+    Launches = Own;
+  std::vector<LaunchFindings> Found;
+  for (const LaunchContext &L : Launches) {
+    LaunchFindings F;
+    F.launch = &L;
+    if (L.unusable.empty()) {
+      SharedCheckOptions O = Opts;
+      O.launchContext = L;
+      F.races = findLdsRaces(A, Ctx, O, &F.skipped);
+      F.divergent = findDivergentBarriers(A, Opts.launch, &F.undecided, &L);
+    }
+    Found.push_back(std::move(F));
+  }
   // One obligation per array, at its first access in program order.
   std::vector<std::pair<const clang::ValueDecl *, const LdsAccess *>> Arrays;
   for (const LdsAccess &Acc : A.ldsAccesses())
     if (std::none_of(Arrays.begin(), Arrays.end(),
                      [&](const auto &P) { return P.first == Acc.array; }))
       Arrays.push_back({Acc.array, &Acc});
-  for (const auto &[Array, First] : Arrays)
-    Report.results.push_back(raceFreedom(Array, *First, Races, Skipped));
-  std::vector<const BarrierSite *> Undecided;
-  std::vector<BarrierDivergence> Divergent = findDivergentBarriers(A, Opts.launch, &Undecided);
-  for (const BarrierSite &B : A.barriers())
-    if (!B.guard.empty() && B.call)
-      Report.results.push_back(barrierUniformity(B, Divergent, Undecided));
+  auto Unusable = [](ObligationResult R, const LaunchContext &L) {
+    R.status = SolverResult::Unknown;
+    R.reason = L.unusable;
+    return R;
+  };
+  for (const auto &[Array, First] : Arrays) {
+    std::vector<ObligationResult> PerLaunch;
+    for (const LaunchFindings &F : Found) {
+      ObligationResult R = raceFreedom(Array, *First, F.races, F.skipped);
+      for (const LdsRace &Race : F.races)
+        if (R.status == SolverResult::Violated && Race.first->array == Array) {
+          addValues(R, Race.values);
+          break;
+        }
+      PerLaunch.push_back(F.launch->unusable.empty() ? std::move(R) : Unusable(R, *F.launch));
+    }
+    Report.results.push_back(combine(std::move(PerLaunch), Found));
+  }
+  for (const BarrierSite &B : A.barriers()) {
+    if (B.guard.empty() || !B.call)
+      continue;
+    std::vector<ObligationResult> PerLaunch;
+    for (const LaunchFindings &F : Found) {
+      ObligationResult R = barrierUniformity(B, F.divergent, F.undecided);
+      for (const BarrierDivergence &D : F.divergent)
+        if (R.status == SolverResult::Violated && D.barrier == &B) {
+          addValues(R, D.values);
+          break;
+        }
+      PerLaunch.push_back(F.launch->unusable.empty() ? std::move(R) : Unusable(R, *F.launch));
+    }
+    Report.results.push_back(combine(std::move(PerLaunch), Found));
+  }
 }
 
 } // namespace ave::inv::lds

@@ -134,6 +134,7 @@ public:
   explicit LaunchScan(clang::ASTContext &Ctx) : Ctx(Ctx) {}
   LaunchShape shape;
   bool usedDim[3] = {false, false, false};
+  bool usedGrid[3] = {false, false, false};
   std::optional<int64_t> below[3];
   void bound(int D, int64_t B) {
     if (D >= 0 && B > 0 && (!below[D] || B < *below[D]))
@@ -145,6 +146,11 @@ public:
       D = builtinDimension(ME, "blockDim");
     if (D >= 0)
       usedDim[D] = true;
+    int G = builtinDimension(ME, "blockIdx");
+    if (G < 0)
+      G = builtinDimension(ME, "gridDim");
+    if (G >= 0)
+      usedGrid[G] = true;
     return true;
   }
   bool VisitBinaryOperator(clang::BinaryOperator *BO) {
@@ -279,30 +285,40 @@ LaunchShape inferLaunchShape(const clang::FunctionDecl &Kernel, clang::ASTContex
   for (unsigned D = 0; D < 3; ++D) {
     Shape.used[D] = Scan.usedDim[D];
     Shape.threadsBelow[D] = Scan.below[D];
+    Shape.gridUsed[D] = Scan.usedGrid[D];
   }
   Shape.used[0] = true;
   return Shape;
 }
 
-ThreadPair::ThreadPair(KernelAnalysis &Analysis, const LaunchShape &Shape)
-    : Analysis(Analysis), Terms(Analysis.terms()) {
+ThreadPair::ThreadPair(KernelAnalysis &Analysis, const LaunchShape &Shape,
+                       const LaunchContext *Launch, PairScope Scope)
+    : Analysis(Analysis), Terms(Analysis.terms()), Scope(Scope) {
+  bool Blocks = Scope == PairScope::DifferentBlocks;
   for (unsigned Th = 0; Th < 2; ++Th)
     for (unsigned D = 0; D < 3; ++D) {
       Tid[Th][D] = Terms.freshCopy(Analysis.threadIdx(D));
       Renaming[Th][Analysis.threadIdx(D)] = Tid[Th][D];
+      Bid[Th][D] = Blocks ? Terms.freshCopy(Analysis.blockIdx(D)) : Analysis.blockIdx(D);
+      if (Blocks)
+        Renaming[Th][Analysis.blockIdx(D)] = Bid[Th][D];
     }
   for (const Term *F : Analysis.kernelFacts()) {
     bool AboutThreads = false;
     for (const Term *S : collectSymbols(F))
-      AboutThreads |= S->symbolKind() == SymbolKind::ThreadIdx;
+      AboutThreads |= S->symbolKind() == SymbolKind::ThreadIdx ||
+                      (Blocks && S->symbolKind() == SymbolKind::BlockIdx);
     if (!AboutThreads)
       continue;
     for (unsigned Th = 0; Th < 2; ++Th)
       Facts[Th].push_back(substitute(Terms, F, Renaming[Th]));
   }
-  // A launch pragma fixes blockDim; only without one does the text decide.
+  if (Launch)
+    Facts[0].insert(Facts[0].end(), Launch->facts.begin(), Launch->facts.end());
+  // A launch pragma or launch site fixes blockDim; only without one does
+  // the text decide.
   for (unsigned D = 0; D < 3; ++D) {
-    bool Fixed = false;
+    bool Fixed = Launch && Launch->blockFixed[D];
     for (const Term *F : Analysis.kernelFacts())
       Fixed |= F->kind() == TermKind::Eq && occursIn(Analysis.blockDim(D), F) &&
                (F->operand(0)->isConstant() || F->operand(1)->isConstant());
@@ -314,6 +330,17 @@ ThreadPair::ThreadPair(KernelAnalysis &Analysis, const LaunchShape &Shape)
       else if (Shape.threadsBelow[D])
         Facts[Th].push_back(Terms.lt(Tid[Th][D], Terms.constant(*Shape.threadsBelow[D])));
     }
+  }
+  // Blocks of a grid dimension the kernel never reads, unless the launch
+  // or a launch pragma gives that dimension.
+  for (unsigned D = 0; D < 3 && Blocks; ++D) {
+    bool Fixed = Launch && Launch->gridFixed[D];
+    for (const Term *F : Analysis.kernelFacts())
+      Fixed |= F->kind() == TermKind::Eq && occursIn(Analysis.gridDim(D), F) &&
+               (F->operand(0)->isConstant() || F->operand(1)->isConstant());
+    if (!Fixed && !Shape.gridUsed[D])
+      for (unsigned Th = 0; Th < 2; ++Th)
+        Facts[Th].push_back(Terms.eq(Bid[Th][D], Terms.constant(0)));
   }
 }
 
@@ -327,7 +354,9 @@ const Term *ThreadPair::rename(unsigned Th, const Term *T) {
 const Term *ThreadPair::distinctThreads() {
   const Term *Differ = Terms.falseTerm();
   for (unsigned D = 0; D < 3; ++D)
-    Differ = Terms.logicalOr(Differ, Terms.ne(Tid[0][D], Tid[1][D]));
+    Differ = Scope == PairScope::DifferentBlocks
+                 ? Terms.logicalOr(Differ, Terms.ne(Bid[0][D], Bid[1][D]))
+                 : Terms.logicalOr(Differ, Terms.ne(Tid[0][D], Tid[1][D]));
   return Differ;
 }
 

@@ -75,7 +75,8 @@ bool shareLoop(const LdsAccess &A, const LdsAccess &B) {
 
 std::vector<UninitializedRead> findUninitializedReads(KernelAnalysis &A, clang::ASTContext &Ctx,
                                                       const clang::FunctionDecl &Kernel,
-                                                      const LaunchShape &Shape) {
+                                                      const LaunchShape &Shape,
+                                                      const LaunchContext *Launch) {
   std::vector<UninitializedRead> Out;
   const std::vector<LdsAccess> &Log = A.ldsAccesses();
   // Arrays every use of which the log accounts for, as plain loads/stores.
@@ -94,7 +95,7 @@ std::vector<UninitializedRead> findUninitializedReads(KernelAnalysis &A, clang::
       if (!Logged.count(DRE))
         Opaque.insert(Array);
 
-  ThreadPair P(A, Shape);
+  ThreadPair P(A, Shape, Launch);
   TermContext &T = P.terms();
   std::set<const clang::Expr *> Reported;
   for (const LdsAccess &Read : Log) {

@@ -6,8 +6,10 @@
 #include "ave/annotations/KernelAnnotations.h"
 #include "ave/invariants/KernelAnalysis.h"
 #include "ave/invariants/ObligationFinding.h"
+#include "ave/invariants/lds/LaunchContext.h"
 #include "ave/invariants/lds/SharedMemoryObligations.h"
 #include "ave/lint/OutputFormats.h"
+#include "ave/model/ModelBuilder.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -91,6 +93,7 @@ private:
   const CheckOptions &Options;
   inv::AnalysisOptions AOpts;
   bool Lockstep = true;
+  std::vector<model::LaunchSite> UnitLaunches; // the current unit's, found once
   frontend::DiagnosticSink Sink;
   nlohmann::json KernelsJson = nlohmann::json::array();
   unsigned Proven = 0, Violated = 0, Unproven = 0, Checked = 0;
@@ -123,10 +126,16 @@ void CheckRun::checkKernel(frontend::ParsedUnit &U, const ann::KernelAnnotations
   inv::KernelReport Report = Analysis.solveObligations();
   // A race or a divergent barrier makes the kernel wrong whatever its tags
   // say: `check` proves their absence too (lint reports them as findings).
-  if (AOpts.implicitInvariants)
+  // A kernel without `#pragma ave launch` is asked under each launch the
+  // unit makes of it (the same facts lint uses).
+  if (AOpts.implicitInvariants) {
+    std::vector<inv::lds::LaunchContext> Launches;
+    if (!A.launch())
+      Launches = inv::lds::launchContexts(Analysis, *A.kernel, UnitLaunches);
     inv::lds::addSharedMemoryResults(
         Report, Analysis, U.context,
-        inv::lds::sharedCheckOptions(*A.kernel, U.context, AOpts.waveSize, Lockstep));
+        inv::lds::sharedCheckOptions(*A.kernel, U.context, AOpts.waveSize, Lockstep), Launches);
+  }
   nlohmann::json Obligations = nlohmann::json::array();
   for (const inv::ObligationResult &O : Report.results) {
     nlohmann::json J = obligationJson(SM, O);
@@ -159,6 +168,7 @@ void CheckRun::checkKernel(frontend::ParsedUnit &U, const ann::KernelAnnotations
 void CheckRun::checkUnit(frontend::ParsedUnit &U) {
   const clang::SourceManager &SM = U.context.getSourceManager();
   std::vector<const clang::FunctionDecl *> Kernels = ann::findKernels(U.context);
+  UnitLaunches = model::findLaunchSites(U.context);
   addAnnotationErrors(SM, ann::findStrayPragmas(U.context, U.pragmas, Kernels), Sink);
   if (Kernels.empty()) // not an error: said, as lint and rewrite say it
     Sink.add(frontend::makeDiagnostic(SM, SM.getLocForStartOfFile(SM.getMainFileID()),

@@ -3,6 +3,7 @@
 #include "AveCheck.h"
 
 #include "ave/lint/LintSettings.h"
+#include "ave/model/ModelBuilder.h"
 #include "ave/support/LargeStack.h"
 
 #include "clang/AST/ASTContext.h"
@@ -75,6 +76,11 @@ KernelState &UnitState::kernel(clang::ASTContext &Ctx, const clang::FunctionDecl
   Opts.z3TimeoutMs = lintSettings().z3TimeoutMs;
   Opts.waveSize = frontend::targetInfo(lintSettings().target).waveSize;
   K.analysis = std::make_unique<inv::KernelAnalysis>(Ctx, K.annotations, Opts);
+  // `#pragma ave launch` states the launch; otherwise each launch site does.
+  std::span<const model::LaunchSite> Sites;
+  if (!K.annotations.launch())
+    Sites = launchSites(Ctx);
+  K.launches = inv::lds::launchContexts(*K.analysis, Kernel, Sites);
   return K;
 }
 
@@ -90,19 +96,78 @@ inv::KernelReport &UnitState::report(KernelState &K) {
   return *K.report;
 }
 
-inv::lds::SharedMemoryFindings &UnitState::shared(clang::ASTContext &Ctx, KernelState &K) {
-  if (!K.shared) {
-    inv::lds::SharedMemoryFindings F;
-    const frontend::TargetInfo &Info = frontend::targetInfo(lintSettings().target);
-    inv::lds::SharedCheckOptions Opts =
-        inv::lds::sharedCheckOptions(*K.kernel, Ctx, Info.waveSize, Info.lockstepWavefronts);
-    F.races = inv::lds::findLdsRaces(*K.analysis, Ctx, Opts, &F.skipped);
-    F.divergentBarriers = inv::lds::findDivergentBarriers(*K.analysis, Opts.launch);
-    F.uninitializedReads =
-        inv::lds::findUninitializedReads(*K.analysis, Ctx, *K.kernel, Opts.launch);
-    K.shared = std::move(F);
+const std::vector<model::LaunchSite> &UnitState::launchSites(clang::ASTContext &Ctx) {
+  if (!LaunchSites)
+    LaunchSites = model::findLaunchSites(Ctx);
+  return *LaunchSites;
+}
+
+inv::lds::SharedCheckOptions UnitState::checkOptions(clang::ASTContext &Ctx,
+                                                     const KernelState &K) const {
+  const frontend::TargetInfo &Info = frontend::targetInfo(lintSettings().target);
+  return inv::lds::sharedCheckOptions(*K.kernel, Ctx, Info.waveSize, Info.lockstepWavefronts);
+}
+
+namespace {
+
+// A finding found again under a later launch is the same finding.
+template <typename F> bool seen(const std::vector<F> &Found, const F &New) {
+  return std::any_of(Found.begin(), Found.end(), [&](const F &Old) {
+    if constexpr (requires { Old.barrier; })
+      return Old.barrier == New.barrier;
+    else
+      return Old.first->expr == New.first->expr && Old.second->expr == New.second->expr;
+  });
+}
+
+template <typename F> void appendNew(std::vector<F> &Into, std::vector<F> From) {
+  for (F &X : From)
+    if (!seen(Into, X))
+      Into.push_back(std::move(X));
+}
+
+} // namespace
+
+inv::lds::SharedMemoryFindings &UnitState::shared(clang::ASTContext &Ctx, KernelState &K,
+                                                  bool ReportBenign) {
+  std::optional<inv::lds::SharedMemoryFindings> &Slot =
+      ReportBenign ? K.sharedWithBenign : K.shared;
+  if (Slot)
+    return *Slot;
+  inv::lds::SharedMemoryFindings F;
+  inv::lds::SharedCheckOptions Opts = checkOptions(Ctx, K);
+  Opts.reportBenign = ReportBenign;
+  for (const inv::lds::LaunchContext &L : K.launches) {
+    if (!L.unusable.empty())
+      continue;
+    Opts.launchContext = L;
+    appendNew(F.races, inv::lds::findLdsRaces(*K.analysis, Ctx, Opts, &F.skipped));
+    appendNew(F.divergentBarriers,
+              inv::lds::findDivergentBarriers(*K.analysis, Opts.launch, nullptr, &L));
+    if (F.uninitializedReads.empty())
+      F.uninitializedReads =
+          inv::lds::findUninitializedReads(*K.analysis, Ctx, *K.kernel, Opts.launch, &L);
   }
-  return *K.shared;
+  Slot = std::move(F);
+  return *Slot;
+}
+
+std::vector<inv::lds::GlobalRace> &UnitState::globalRaces(clang::ASTContext &Ctx, KernelState &K,
+                                                          bool ReportBenign) {
+  auto &Slot = ReportBenign ? K.globalWithBenign : K.global;
+  if (Slot)
+    return *Slot;
+  std::vector<inv::lds::GlobalRace> Races;
+  inv::lds::SharedCheckOptions Opts = checkOptions(Ctx, K);
+  Opts.reportBenign = ReportBenign;
+  for (const inv::lds::LaunchContext &L : K.launches) {
+    if (!L.unusable.empty())
+      continue;
+    Opts.launchContext = L;
+    appendNew(Races, inv::lds::findGlobalRaces(*K.analysis, Opts));
+  }
+  Slot = std::move(Races);
+  return *Slot;
 }
 
 namespace {
@@ -148,6 +213,19 @@ void AveKernelCheck::check(const clang::ast_matchers::MatchFinder::MatchResult &
 void AveKernelCheck::noteAt(clang::SourceLocation Loc, llvm::StringRef Text) {
   // The text is data (source with `%` in it), not a format string.
   diag(Loc, "%0", clang::DiagnosticIDs::Note) << Text;
+}
+
+void AveKernelCheck::noteLaunchAndValues(clang::SourceLocation Loc, const KernelState &K,
+                                         const std::string &Launch,
+                                         const inv::lds::WitnessValues &Values) {
+  if (!Launch.empty())
+    for (const inv::lds::LaunchContext &L : K.launches)
+      if (L.label == Launch) {
+        noteAt(L.location.isValid() ? L.location : Loc, "for the launch at " + Launch);
+        break;
+      }
+  if (!Values.empty())
+    noteAt(Loc, "values: " + inv::lds::formatValues(Values));
 }
 
 } // namespace ave::lint

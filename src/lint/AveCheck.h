@@ -8,7 +8,10 @@
 #include "ave/annotations/KernelAnnotations.h"
 #include "ave/annotations/PragmaLog.h"
 #include "ave/invariants/KernelAnalysis.h"
+#include "ave/invariants/lds/GlobalRaces.h"
+#include "ave/invariants/lds/LaunchContext.h"
 #include "ave/invariants/lds/SharedMemoryChecks.h"
+#include "ave/model/KernelModel.h"
 #include "clang-tidy/ClangTidyCheck.h"
 
 #include <map>
@@ -23,7 +26,14 @@ struct KernelState {
   bool annotated = false;
   std::unique_ptr<inv::KernelAnalysis> analysis; // null when annotations are malformed
   std::optional<inv::KernelReport> report;       // solved on first use
-  std::optional<inv::lds::SharedMemoryFindings> shared;
+  // The launches the checks run under (LaunchContext.h): the unit's launch
+  // sites of this kernel, or (with `#pragma ave launch`, or no site) the
+  // kernel's own facts.
+  std::vector<inv::lds::LaunchContext> launches;
+  // Over every launch; a finding names its launch. The benign variants
+  // (same value written) only when a check's ReportBenign asks for them.
+  std::optional<inv::lds::SharedMemoryFindings> shared, sharedWithBenign;
+  std::optional<std::vector<inv::lds::GlobalRace>> global, globalWithBenign;
   unsigned checksDone = 0; // the unit's checks that have seen it
 };
 
@@ -43,14 +53,21 @@ public:
   // The kernel's state, analysed on first request.
   KernelState &kernel(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel);
   inv::KernelReport &report(KernelState &K);
-  inv::lds::SharedMemoryFindings &shared(clang::ASTContext &Ctx, KernelState &K);
+  inv::lds::SharedMemoryFindings &shared(clang::ASTContext &Ctx, KernelState &K,
+                                         bool ReportBenign = false);
+  std::vector<inv::lds::GlobalRace> &globalRaces(clang::ASTContext &Ctx, KernelState &K,
+                                                 bool ReportBenign = false);
   // One check is done with Kernel: when every check of the unit is, its
   // analysis (terms, solver, findings) is freed, so memory stays flat over
   // a file with thousands of kernels.
   void doneWith(const clang::FunctionDecl &Kernel);
 
 private:
+  const std::vector<model::LaunchSite> &launchSites(clang::ASTContext &Ctx);
+  inv::lds::SharedCheckOptions checkOptions(clang::ASTContext &Ctx, const KernelState &K) const;
+
   std::shared_ptr<ann::PragmaLog> Log;
+  std::optional<std::vector<model::LaunchSite>> LaunchSites; // found once per unit
   unsigned Checks = 0;
   std::map<const clang::FunctionDecl *, std::unique_ptr<KernelState>> Kernels;
 };
@@ -72,6 +89,10 @@ protected:
   virtual void checkKernel(clang::ASTContext &Ctx, UnitState &Unit, KernelState &K) = 0;
   // Adds the counterexample line(s) as notes at Loc.
   void noteAt(clang::SourceLocation Loc, llvm::StringRef Text);
+  // The notes every finding ends with: the launch it happens in (at the
+  // launch site) and the value of every free symbol (at Loc).
+  void noteLaunchAndValues(clang::SourceLocation Loc, const KernelState &K,
+                           const std::string &Launch, const inv::lds::WitnessValues &Values);
 };
 
 } // namespace ave::lint

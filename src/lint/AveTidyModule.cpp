@@ -13,6 +13,7 @@ public:
   void addCheckFactories(clang::tidy::ClangTidyCheckFactories &F) override {
     F.registerCheck<InvariantCheck>("ave-invariant");
     F.registerCheck<LdsRaceCheck>("ave-lds-race");
+    F.registerCheck<GlobalRaceCheck>("ave-global-race");
     F.registerCheck<BarrierDivergenceCheck>("ave-barrier-divergence");
     F.registerCheck<LdsUninitializedCheck>("ave-lds-uninitialized");
     F.registerCheck<LdsBankConflictCheck>("ave-lds-bank-conflict");

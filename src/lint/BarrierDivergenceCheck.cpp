@@ -17,6 +17,7 @@ void BarrierDivergenceCheck::checkKernel(clang::ASTContext &Ctx, UnitState &Unit
         << inv::lds::formatThread(D.arrivingThread) << inv::lds::formatThread(D.missingThread)
         << D.barrier->call->getSourceRange();
     noteAt(Loc, "counterexample: " + D.context);
+    noteLaunchAndValues(Loc, K, D.launch, D.values);
   }
 }
 

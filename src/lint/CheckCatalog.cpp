@@ -15,6 +15,15 @@ constexpr CheckInfo Checks[] = {
      "barrier interval and at least one of them writes.",
      "Separate the accesses with __syncthreads(), or give each thread its own element. The notes "
      "name both threads and the element."},
+    {"ave-global-race", "correctness", "Global-memory data race between two threads",
+     "Two threads touch the same element of a global buffer, at least one writing, with nothing "
+     "ordering them: two threads of one block in one barrier interval, or threads of different "
+     "blocks anywhere in the kernel. Atomics do not conflict with each other, a buffer the "
+     "kernel only reads never conflicts, and distinct pointer parameters are assumed not to "
+     "alias.",
+     "Give each element one writer (index by the global thread id), separate same-block "
+     "accesses with __syncthreads(), use atomics for shared counters, or split the kernel where "
+     "blocks must wait for each other. The notes name both threads, the launch and every value."},
     {"ave-barrier-divergence", "correctness", "Barrier under thread-dependent control flow",
      "A __syncthreads() that one thread of a block reaches and another does not (a "
      "thread-dependent "

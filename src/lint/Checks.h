@@ -15,12 +15,41 @@ namespace ave::lint {
   };
 
 AVE_KERNEL_CHECK(InvariantCheck)
-AVE_KERNEL_CHECK(LdsRaceCheck)
 AVE_KERNEL_CHECK(BarrierDivergenceCheck)
 AVE_KERNEL_CHECK(LdsUninitializedCheck)
 AVE_KERNEL_CHECK(LdsBankConflictCheck)
 AVE_KERNEL_CHECK(LdsCapacityCheck)
 #undef AVE_KERNEL_CHECK
+
+// A race check with the option ReportBenign (default false): two threads
+// writing provably the same value are reported too.
+class RaceCheckWithBenignOption : public AveKernelCheck {
+public:
+  RaceCheckWithBenignOption(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context)
+      : AveKernelCheck(Name, Context), ReportBenign(Options.get("ReportBenign", false)) {}
+  void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override {
+    Options.store(Opts, "ReportBenign", ReportBenign);
+  }
+
+protected:
+  const bool ReportBenign;
+};
+
+class LdsRaceCheck : public RaceCheckWithBenignOption {
+public:
+  using RaceCheckWithBenignOption::RaceCheckWithBenignOption;
+
+protected:
+  void checkKernel(clang::ASTContext &Ctx, UnitState &Unit, KernelState &K) override;
+};
+
+class GlobalRaceCheck : public RaceCheckWithBenignOption {
+public:
+  using RaceCheckWithBenignOption::RaceCheckWithBenignOption;
+
+protected:
+  void checkKernel(clang::ASTContext &Ctx, UnitState &Unit, KernelState &K) override;
+};
 
 // Malformed annotations (per kernel) and stray pragmas (per translation
 // unit), unused tags.

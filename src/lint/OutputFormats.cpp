@@ -124,7 +124,50 @@ json ruleJson(const std::string &Id) {
           {"defaultConfiguration", {{"level", "warning"}}}};
 }
 
+// `name=V` and `name=(x,y,z)` (as name.x, name.y, name.z) in Text, up to
+// a `->` (what follows are observed values, not symbols).
+void readValues(llvm::StringRef Text, json &Out) {
+  Text = Text.split(" -> ").first;
+  llvm::SmallVector<llvm::StringRef> Tokens;
+  Text.split(Tokens, ' ', -1, false);
+  for (llvm::StringRef Token : Tokens) {
+    Token = Token.rtrim(',');
+    auto [Name, Value] = Token.split('=');
+    if (Name.empty() || Value.empty() || Name.contains('('))
+      continue;
+    int64_t V = 0;
+    if (!Value.getAsInteger(10, V)) {
+      Out[Name.str()] = V;
+      continue;
+    }
+    if (!Value.consume_front("(") || !Value.consume_back(")"))
+      continue;
+    llvm::SmallVector<llvm::StringRef> Parts;
+    Value.split(Parts, ',');
+    if (Parts.size() != 3)
+      continue;
+    const char *Dims[] = {"x", "y", "z"};
+    for (unsigned D = 0; D < 3; ++D)
+      if (!Parts[D].getAsInteger(10, V))
+        Out[Name.str() + "." + Dims[D]] = V;
+  }
+}
+
 } // namespace
+
+json counterexampleValues(const LintDiagnostic &D) {
+  json Values = json::object();
+  for (const LintNote &N : D.notes)
+    if (llvm::StringRef(N.message).starts_with("values: "))
+      readValues(llvm::StringRef(N.message).drop_front(8), Values);
+  if (!Values.empty())
+    return Values;
+  // ave-invariant prints its values in the counterexample line itself.
+  for (const LintNote &N : D.notes)
+    if (llvm::StringRef(N.message).starts_with("counterexample: "))
+      readValues(llvm::StringRef(N.message).drop_front(16), Values);
+  return Values;
+}
 
 std::string findSourceRoot(const std::string &Dir) {
   llvm::SmallString<256> P(Dir);
@@ -156,6 +199,8 @@ json toJson(const LintResult &R) {
           {{"file", F.file}, {"offset", F.offset}, {"length", F.length}, {"replacement", F.text}});
     J["notes"] = std::move(Notes);
     J["fixes"] = std::move(Fixes);
+    if (json Values = counterexampleValues(D); !Values.empty())
+      J["values"] = std::move(Values);
     Diags.push_back(std::move(J));
   }
   json Kernels = json::array();
@@ -234,6 +279,8 @@ json toSarif(const LintResult &R, const SarifOptions &Opts) {
       Res["codeFlows"] = json::array({{{"message", {{"text", "counterexample"}}},
                                        {"threadFlows", json::array({{{"locations", Flow}}})}}});
     }
+    if (json Values = counterexampleValues(D); !Values.empty())
+      Res["properties"] = {{"values", std::move(Values)}};
     if (!D.fixes.empty()) {
       json Changes = json::array();
       for (const LintReplacement &F : D.fixes)

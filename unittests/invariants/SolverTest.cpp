@@ -398,4 +398,25 @@ TEST(SolverRangeSimplification, BoundedLaneArithmeticBecomesAffine) {
 }
 
 } // namespace
+// Symbols the range simplification pins are gone from the violation but
+// not from the facts asserted before it: the pins must bind the facts too.
+// (A launch's gridDim.x == 1 was pinned while Z3 chose blockIdx.x = 3 < 7 =
+// gridDim.x for the facts: a model that did not re-evaluate, and a race
+// lint never reported.)
+TEST_F(SolverTest, PinnedSymbolsBindTheFacts) {
+  const Term *b = ctx.symbol("b", SymbolKind::BlockIdx, 0);
+  const Term *g = ctx.symbol("g", SymbolKind::GridDim, 0);
+  ObligationSolver solver(ctx, 5000);
+  solver.addFact(ctx.ge(b, c(0)));
+  solver.addFact(ctx.lt(b, g));
+  const Term *Contradiction =
+      ctx.allOf(std::vector<const Term *>{ctx.eq(g, c(1)), ctx.eq(b, x), ctx.eq(x, c(3))});
+  EXPECT_EQ(solver.check(Contradiction).status, SolverResult::Proven);
+  const Term *Possible =
+      ctx.allOf(std::vector<const Term *>{ctx.eq(g, c(1)), ctx.eq(x, c(3)), ctx.le(b, x)});
+  SolverResult R = solver.check(Possible);
+  ASSERT_EQ(R.status, SolverResult::Violated) << R.reason;
+  EXPECT_TRUE(solver.confirms(Possible, R));
+}
+
 } // namespace ave::inv

@@ -1,12 +1,16 @@
 // The shared-memory analyses of invariants/lds on small kernels: the bank
 // model (degrees per target, padding), races across loop iterations, barrier
-// divergence and uninitialised reads.
+// divergence and uninitialised reads; launch contexts from launch sites and
+// global-memory races.
 
 #include "ave/annotations/KernelAnnotations.h"
 #include "ave/annotations/PragmaLog.h"
 #include "ave/invariants/KernelAnalysis.h"
 #include "ave/invariants/lds/BankModel.h"
+#include "ave/invariants/lds/GlobalRaces.h"
+#include "ave/invariants/lds/LaunchContext.h"
 #include "ave/invariants/lds/SharedMemoryChecks.h"
+#include "ave/model/ModelBuilder.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -24,8 +28,8 @@ const char *const Prelude = R"(#include "ave/annotations.h"
 #include <hip/hip_runtime.h>
 )";
 
-using KernelFn = std::function<void(clang::ASTContext &, const clang::FunctionDecl &,
-                                    inv::KernelAnalysis &)>;
+using KernelFn =
+    std::function<void(clang::ASTContext &, const clang::FunctionDecl &, inv::KernelAnalysis &)>;
 
 class Action : public clang::ASTFrontendAction {
 public:
@@ -57,16 +61,22 @@ private:
 };
 
 void analyse(const std::string &Body, KernelFn Fn) {
-  std::vector<std::string> Args = {"-x", "hip", "--offload-arch=gfx942", "--cuda-device-only",
-                                   "-nogpulib", "-resource-dir", AVE_RESOURCE_DIR, "-I",
+  std::vector<std::string> Args = {"-x",
+                                   "hip",
+                                   "--offload-arch=gfx942",
+                                   "--cuda-device-only",
+                                   "-nogpulib",
+                                   "-resource-dir",
+                                   AVE_RESOURCE_DIR,
+                                   "-I",
                                    AVE_SOURCE_DIR "/annotations/include"};
   bool Ran = false;
   ASSERT_TRUE(clang::tooling::runToolOnCodeWithArgs(
-      std::make_unique<Action>([&](clang::ASTContext &C, const clang::FunctionDecl &K,
-                                   inv::KernelAnalysis &A) {
-        Ran = true;
-        Fn(C, K, A);
-      }),
+      std::make_unique<Action>(
+          [&](clang::ASTContext &C, const clang::FunctionDecl &K, inv::KernelAnalysis &A) {
+            Ran = true;
+            Fn(C, K, A);
+          }),
       std::string(Prelude) + Body, Args, "k.hip"));
   ASSERT_TRUE(Ran);
 }
@@ -210,7 +220,8 @@ __global__ void k(const float *in, float *out) {
             inv::lds::LaunchShape S = inv::lds::inferLaunchShape(K, Ctx);
             EXPECT_TRUE(S.used[0] && S.used[1] && !S.used[2]);
             EXPECT_EQ(S.threadsBelow[0], std::optional<int64_t>(32)); // tile[tx][..] of 32 rows
-            EXPECT_EQ(S.threadsBelow[1], std::optional<int64_t>(8));  // y + j, j <= 24; blockIdx.y * 8
+            EXPECT_EQ(S.threadsBelow[1],
+                      std::optional<int64_t>(8)); // y + j, j <= 24; blockIdx.y * 8
             inv::lds::SharedCheckOptions Opts;
             Opts.launch = S;
             EXPECT_TRUE(inv::lds::findLdsRaces(A, Ctx, Opts).empty());
@@ -241,7 +252,8 @@ __global__ void k(float *out) {
   out[threadIdx.x] += s[threadIdx.x % 64];
 })",
           [](clang::ASTContext &Ctx, const clang::FunctionDecl &K, inv::KernelAnalysis &A) {
-            std::vector<inv::lds::UninitializedRead> U = inv::lds::findUninitializedReads(A, Ctx, K);
+            std::vector<inv::lds::UninitializedRead> U =
+                inv::lds::findUninitializedReads(A, Ctx, K);
             ASSERT_EQ(U.size(), 1u);
             EXPECT_GE(U[0].element, 64);
             EXPECT_LT(U[0].element, 128);
@@ -249,3 +261,129 @@ __global__ void k(float *out) {
 }
 
 } // namespace
+
+namespace {
+
+std::vector<inv::lds::LaunchContext>
+contextsOf(clang::ASTContext &Ctx, const clang::FunctionDecl &K, inv::KernelAnalysis &A) {
+  std::vector<model::LaunchSite> Sites = model::findLaunchSites(Ctx);
+  return inv::lds::launchContexts(A, K, Sites);
+}
+
+} // namespace
+
+TEST(LaunchContext, EachLaunchSiteIsAContextAndTheWrongOneRaces) {
+  analyse(R"(
+__global__ void k(float *out, int w) {
+  __shared__ float s[64];
+  s[threadIdx.y * w + threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  out[0] = s[0];
+}
+void host(float *out, int n) {
+  k<<<1, dim3(8, 8)>>>(out, 8);
+  k<<<1, dim3(16, 4)>>>(out, 8);
+  k<<<1, dim3(8, 8)>>>(out, n);
+})",
+          [](clang::ASTContext &Ctx, const clang::FunctionDecl &K, inv::KernelAnalysis &A) {
+            std::vector<inv::lds::LaunchContext> Launches = contextsOf(Ctx, K, A);
+            ASSERT_EQ(Launches.size(), 3u);
+            EXPECT_EQ(Launches[0].label, "k.hip:11");
+            EXPECT_TRUE(Launches[0].blockFixed[0]);
+            std::vector<size_t> Racy;
+            for (size_t I = 0; I < Launches.size(); ++I) {
+              inv::lds::SharedCheckOptions Opts;
+              Opts.launch = inv::lds::inferLaunchShape(K, Ctx);
+              Opts.launchContext = Launches[I];
+              std::vector<inv::lds::LdsRace> Races = inv::lds::findLdsRaces(A, Ctx, Opts);
+              if (Races.empty())
+                continue;
+              Racy.push_back(I);
+              EXPECT_EQ(Races[0].launch, Launches[I].label);
+              bool NamesW = false;
+              for (const auto &[Name, V] : Races[0].values)
+                NamesW |= Name == "w";
+              EXPECT_TRUE(NamesW) << inv::lds::formatValues(Races[0].values);
+            }
+            // 16 threads in x with rows 8 apart, and a w the launch leaves open.
+            EXPECT_EQ(Racy, (std::vector<size_t>{1, 2}));
+          });
+}
+
+TEST(LaunchContext, LaunchContradictingThePragmaIsNotUsed) {
+  analyse(R"(
+__global__ void k(float *out) {
+#pragma ave launch block(64)
+  out[threadIdx.x] = 1.0f;
+}
+void host(float *out) { k<<<1, 128>>>(out); }
+)",
+          [](clang::ASTContext &Ctx, const clang::FunctionDecl &K, inv::KernelAnalysis &A) {
+            std::vector<inv::lds::LaunchContext> Launches = contextsOf(Ctx, K, A);
+            ASSERT_EQ(Launches.size(), 1u);
+            EXPECT_FALSE(Launches[0].unusable.empty());
+          });
+}
+
+TEST(GlobalRace, OneWriterPerElementIsFreeAndEveryThreadWritingOneSlotRaces) {
+  analyse(R"(
+__global__ void k(float *out, const float *in, int n) {
+  int i = blockIdx.x * 256 + threadIdx.x;
+  if (i < n)
+    out[i] = in[i];
+  out[n + blockIdx.x] = in[0];
+}
+void host(float *o, const float *i) { k<<<16, 256>>>(o, i, 4096); }
+)",
+          [](clang::ASTContext &Ctx, const clang::FunctionDecl &K, inv::KernelAnalysis &A) {
+            std::vector<inv::lds::LaunchContext> Launches = contextsOf(Ctx, K, A);
+            ASSERT_EQ(Launches.size(), 1u);
+            inv::lds::SharedCheckOptions Opts;
+            Opts.launch = inv::lds::inferLaunchShape(K, Ctx);
+            Opts.launchContext = Launches[0];
+            std::vector<inv::lds::SkippedAccess> Skipped;
+            std::vector<inv::lds::GlobalRace> Races = inv::lds::findGlobalRaces(A, Opts, &Skipped);
+            EXPECT_TRUE(Skipped.empty());
+            ASSERT_EQ(Races.size(), 1u); // the second store, by every thread of a block
+            EXPECT_TRUE(Races[0].sameBlock);
+            EXPECT_EQ(Races[0].first, Races[0].second);
+            EXPECT_EQ(Races[0].element, 4096 + Races[0].firstBlock[0]);
+          });
+}
+
+TEST(GlobalRace, AtomicsReadOnlyBuffersAndBenignWrites) {
+  analyse(R"(
+__global__ void k(unsigned *hist, int *flag, const int *in) {
+  atomicAdd(&hist[in[threadIdx.x]], 1u);
+  flag[0] = 1;
+}
+)",
+          [](clang::ASTContext &Ctx, const clang::FunctionDecl &K, inv::KernelAnalysis &A) {
+            inv::lds::SharedCheckOptions Opts;
+            Opts.launch = inv::lds::inferLaunchShape(K, Ctx);
+            EXPECT_TRUE(inv::lds::findGlobalRaces(A, Opts).empty());
+            Opts.reportBenign = true;
+            std::vector<inv::lds::GlobalRace> Races = inv::lds::findGlobalRaces(A, Opts);
+            ASSERT_EQ(Races.size(), 1u);
+            EXPECT_EQ(Races[0].first->array->getName(), "flag");
+            EXPECT_TRUE(Races[0].sameValue);
+          });
+}
+
+TEST(GlobalRace, PlainHistogramRacesOnAnInputTheWitnessChooses) {
+  analyse(R"(
+__global__ void k(unsigned *hist, const int *in) {
+  hist[in[blockIdx.x * 64 + threadIdx.x]] += 1u;
+}
+)",
+          [](clang::ASTContext &Ctx, const clang::FunctionDecl &K, inv::KernelAnalysis &A) {
+            inv::lds::SharedCheckOptions Opts;
+            Opts.launch = inv::lds::inferLaunchShape(K, Ctx);
+            std::vector<inv::lds::GlobalRace> Races = inv::lds::findGlobalRaces(A, Opts);
+            ASSERT_FALSE(Races.empty());
+            unsigned Inputs = 0;
+            for (const auto &[Name, V] : Races[0].values)
+              Inputs += llvm::StringRef(Name).starts_with("in[");
+            EXPECT_EQ(Inputs, 2u) << inv::lds::formatValues(Races[0].values);
+          });
+}

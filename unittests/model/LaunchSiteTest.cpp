@@ -105,6 +105,62 @@ template void host_launch<float>(float*, int);
   EXPECT_EQ(Kernels[0].instantiations[0].name, "ops::warp_sum<float>");
 }
 
+TEST(LaunchSiteTest, FoldsConstantConfigurationsAndArguments) {
+  auto Unit = parseHip(R"(#include <hip/hip_runtime.h>
+__global__ void t(float* o, const float* i, int width, int height) { o[0] = i[0]; }
+template <unsigned B, unsigned W> __global__ void w(float* o) { o[threadIdx.x] = W; }
+constexpr int Width = 1024;
+void run(float* o, const float* i, int n) {
+  constexpr int bx = 16, by = 8;
+  const int h = 64;
+  t<<<dim3(Width / bx, h / by), dim3(bx, by), 128>>>(o, i, Width, h);
+  dim3 grid(n / 256);
+  w<256, 97><<<grid, dim3(256)>>>(o);
+  dim3 block(64);
+  block.x = n;
+  hipLaunchKernelGGL(t, dim3(4), block, n * 4, 0, o, i, n, Width + 1);
+  dim3 fixed(4, 2);
+  t<<<fixed, 32>>>(o, i, 7, n);
+}
+)");
+  ASSERT_TRUE(Unit);
+  std::vector<LaunchSite> Sites = findLaunchSites(Unit->getASTContext());
+  ASSERT_EQ(Sites.size(), 4u);
+  const LaunchSite &A = Sites[0];
+  EXPECT_EQ(A.grid[0], 64);
+  EXPECT_EQ(A.grid[1], 8);
+  EXPECT_EQ(A.grid[2], 1);
+  EXPECT_EQ(A.block[0], 16);
+  EXPECT_EQ(A.block[1], 8);
+  EXPECT_EQ(A.block[2], 1);
+  EXPECT_EQ(A.sharedMemBytes, 128);
+  ASSERT_EQ(A.argValues.size(), 4u);
+  EXPECT_FALSE(A.argValues[0]); // a pointer
+  EXPECT_EQ(A.argValues[2], 1024);
+  EXPECT_EQ(A.argValues[3], 64);
+
+  const LaunchSite &B = Sites[1]; // grid depends on n: symbolic
+  EXPECT_FALSE(B.grid[0]);
+  EXPECT_EQ(B.block[0], 256);
+  EXPECT_EQ(B.sharedMemBytes, 0);
+  EXPECT_EQ(B.kernelName, "w<256U, 97U>");
+
+  const LaunchSite &C = Sites[2]; // block is assigned before the launch
+  EXPECT_EQ(C.grid[0], 4);
+  EXPECT_FALSE(C.block[0]);
+  EXPECT_FALSE(C.block[1]);
+  EXPECT_FALSE(C.sharedMemBytes);
+  EXPECT_FALSE(C.argValues[2]);
+  EXPECT_EQ(C.argValues[3], 1025);
+
+  const LaunchSite &D = Sites[3]; // a local only launches read
+  EXPECT_EQ(D.grid[0], 4);
+  EXPECT_EQ(D.grid[1], 2);
+  EXPECT_EQ(D.block[0], 32);
+  EXPECT_EQ(D.argValues[2], 7);
+  EXPECT_FALSE(D.argValues[3]);
+}
+
 TEST(LaunchSiteTest, NoLaunchesInDeviceOnlyCode) {
   auto Unit = parseHip(R"(#include <hip/hip_runtime.h>
 __global__ void k(float* x) { x[0] = 1.0f; }

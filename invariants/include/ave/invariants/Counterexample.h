@@ -50,6 +50,9 @@ struct DecodedCounterexample {
 struct ThreadSymbols {
   const Term *threadIdx[3] = {};
   const Term *blockIdx[3] = {};
+  // The launch's shape, printed after the thread when set.
+  const Term *blockDim[3] = {};
+  const Term *gridDim[3] = {};
 };
 
 /// Decodes a confirmed model of O's query (its context plus violation).

@@ -77,11 +77,15 @@ public:
   ObligationSolver &solver() { return *Solver; } // kernel facts already asserted
   const std::vector<const Term *> &kernelFacts() const;
   const std::vector<LdsAccess> &ldsAccesses() const;
+  // Loads and stores of the kernel's global buffers (pointer parameters,
+  // `__device__` variables), in the same form.
+  const std::vector<LdsAccess> &globalAccesses() const;
   const std::vector<BarrierSite> &barriers() const;
   const std::vector<AnalysisNote> &notes() const;
   const Term *threadIdx(unsigned Dim) const;
   const Term *blockIdx(unsigned Dim) const;
   const Term *blockDim(unsigned Dim) const;
+  const Term *gridDim(unsigned Dim) const;
   double interpretMillis() const { return InterpretMillis; }
 
 private:

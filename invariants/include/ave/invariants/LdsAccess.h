@@ -7,6 +7,7 @@
 
 #include "clang/Basic/SourceLocation.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,18 @@ struct LoopContext {
   bool canonical = false;
 };
 
+// What a write stores, where threads' writes can be compared: an integer
+// term over the writer's symbols, or the bits of a constant (a folded
+// floating-point or integer right-hand side). Neither: not comparable.
+struct WrittenValue {
+  const Term *integer = nullptr;
+  std::optional<uint64_t> constantBits;
+  bool known() const { return integer || constantBits; }
+};
+
+// One access to shared memory, or (in the global log) to a kernel's
+// global buffer: `array` is then the pointer parameter or `__device__`
+// variable, and `address` the element index from it.
 struct LdsAccess {
   const clang::ValueDecl *array = nullptr;
   const Term *address = nullptr; // element index over the accessing thread
@@ -43,6 +56,9 @@ struct LdsAccess {
   unsigned seq = 0;                  // program order
   const clang::Expr *expr = nullptr; // the subscript expression
   clang::SourceRange range;
+  WrittenValue value;  // writes only
+  bool atomic = false; // an atomic read-modify-write (global log)
+  bool opaque = false; // a call not modelled may write here (global log)
 };
 
 struct BarrierSite {

@@ -144,6 +144,12 @@ enum class LaunchForm { TripleChevron, HipLaunchKernelGGL };
 
 // A host-side launch: `k<<<grid, block, shmem, stream>>>(...)` or
 // `hipLaunchKernelGGL(k, grid, block, shmem, stream, ...)`.
+//
+// The folded values are what the launch fixes for every execution of it:
+// a dimension, the dynamic LDS size or an integer argument whose expression
+// is a constant of the translation unit (a literal, a constexpr or const
+// variable with a constant initialiser, arithmetic on those, a `dim3`
+// local used only by launches). Anything else stays unset: symbolic.
 struct LaunchSite {
   std::string kernelName; // with template arguments when given: "k<float>"
   LaunchForm form = LaunchForm::TripleChevron;
@@ -151,6 +157,12 @@ struct LaunchSite {
   std::string blockText;
   std::optional<std::string> sharedMemText; // unset when left to its default
   std::optional<std::string> streamText;
+  std::optional<std::int64_t> grid[3];        // gridDim.x, .y, .z
+  std::optional<std::int64_t> block[3];       // blockDim.x, .y, .z
+  std::optional<std::int64_t> sharedMemBytes; // 0 when left to its default
+  // One per kernel parameter, in order: the argument's value when the
+  // parameter is an integer and the argument folds.
+  std::vector<std::optional<std::int64_t>> argValues;
   std::string caller; // the enclosing function's name
   SourcePosition location;
   const clang::FunctionDecl *kernel = nullptr; // null when the callee is dependent

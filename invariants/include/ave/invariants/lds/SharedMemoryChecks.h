@@ -29,7 +29,17 @@ struct SharedCheckOptions {
   bool lockstepWavefronts = true;
   // What the kernel text says about the launch (inferLaunchShape).
   LaunchShape launch;
+  // The launch checked: a launch site's facts, or (default) only the
+  // kernel's own (LaunchContext.h).
+  LaunchContext launchContext;
+  // Two threads writing provably the same value (the same constant, or the
+  // same integer term) race only benignly; reported only when this is set
+  // (lint's ave-lds-race.ReportBenign / ave-global-race.ReportBenign).
+  bool reportBenign = false;
 };
+
+// The free symbols of a witness by name (ThreadPair::witnessValues).
+using WitnessValues = std::vector<std::pair<std::string, int64_t>>;
 
 struct LdsRace {
   const LdsAccess *first = nullptr;  // earlier in program order
@@ -40,6 +50,9 @@ struct LdsRace {
   std::string elementText; // `As[1][3]`
   std::string interval;    // which barrier-interval rule put them together
   std::string context;     // blockIdx and loop counters of the witness
+  std::string launch;      // the launch site's label; empty without one
+  WitnessValues values;    // every free symbol of the witness
+  bool sameValue = false;  // both write the same value (reported with reportBenign)
 };
 
 struct BarrierDivergence {
@@ -47,6 +60,8 @@ struct BarrierDivergence {
   int64_t arrivingThread[3] = {}; // reaches the barrier
   int64_t missingThread[3] = {};  // does not
   std::string context;
+  std::string launch;
+  WitnessValues values;
 };
 
 struct UninitializedRead {
@@ -75,6 +90,11 @@ struct SharedMemoryFindings {
   std::vector<SkippedAccess> skipped;
 };
 
+// For two writes, A0 by thread 0 and A1 by thread 1 of P: a condition over
+// the pair that holds exactly when they store different values (false:
+// always the same value), or null when the values cannot be compared.
+const Term *valuesDiffer(ThreadPair &P, const LdsAccess &A0, const LdsAccess &A1);
+
 std::vector<LdsRace> findLdsRaces(KernelAnalysis &A, clang::ASTContext &Ctx,
                                   const SharedCheckOptions &Opts,
                                   std::vector<SkippedAccess> *Skipped = nullptr);
@@ -82,12 +102,14 @@ std::vector<LdsRace> findLdsRaces(KernelAnalysis &A, clang::ASTContext &Ctx,
 // condition the analysis does not follow, or the solver gave up).
 std::vector<BarrierDivergence>
 findDivergentBarriers(KernelAnalysis &A, const LaunchShape &Shape = {},
-                      std::vector<const BarrierSite *> *Undecided = nullptr);
+                      std::vector<const BarrierSite *> *Undecided = nullptr,
+                      const LaunchContext *Launch = nullptr);
 // Kernel: the analysed kernel, whose body shows every use of each array
 // (an array passed to a call or written in a construct the interpreter does
 // not log is not judged).
 std::vector<UninitializedRead> findUninitializedReads(KernelAnalysis &A, clang::ASTContext &Ctx,
                                                       const clang::FunctionDecl &Kernel,
-                                                      const LaunchShape &Shape = {});
+                                                      const LaunchShape &Shape = {},
+                                                      const LaunchContext *Launch = nullptr);
 
 } // namespace ave::inv::lds

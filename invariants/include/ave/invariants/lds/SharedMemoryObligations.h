@@ -8,10 +8,15 @@
 //  - barrier-uniform, one per barrier under a condition: violated with a
 //    thread that arrives and one that does not, unproven when the condition
 //    could not be followed.
+// Each is asked under every launch of Launches (LaunchContext.h): violated
+// when one launch violates it (the failure names that launch), unproven
+// when one launch leaves it open. No launches: Opts.launchContext alone.
 #pragma once
 
 #include "ave/invariants/KernelAnalysis.h"
 #include "ave/invariants/lds/SharedMemoryChecks.h"
+
+#include <span>
 
 namespace clang {
 class ASTContext;
@@ -21,6 +26,7 @@ class FunctionDecl;
 namespace ave::inv::lds {
 
 void addSharedMemoryResults(KernelReport &Report, KernelAnalysis &A, clang::ASTContext &Ctx,
-                            const SharedCheckOptions &Opts);
+                            const SharedCheckOptions &Opts,
+                            std::span<const LaunchContext> Launches = {});
 
 } // namespace ave::inv::lds

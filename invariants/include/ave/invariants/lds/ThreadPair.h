@@ -8,6 +8,7 @@
 
 #include "ave/invariants/LdsAccess.h"
 #include "ave/invariants/Term.h"
+#include "ave/invariants/lds/LaunchContext.h"
 
 #include <map>
 #include <optional>
@@ -49,24 +50,38 @@ struct IntervalCase {
 // `blockIdx.x * C + threadIdx.x` means C threads per block in x (blocks tile
 // the index space); `tile[threadIdx.y][threadIdx.x]` executed by every
 // thread keeps each id below its dimension (in-bounds subscripts).
+// A grid dimension the kernel never reads (blockIdx.d, gridDim.d) is
+// likewise 1 wide when no launch says otherwise.
 struct LaunchShape {
   bool used[3] = {true, true, true};
   std::optional<int64_t> threadsBelow[3]; // threadIdx.d < bound
+  bool gridUsed[3] = {true, true, true};
 };
 LaunchShape inferLaunchShape(const clang::FunctionDecl &Kernel, clang::ASTContext &Ctx);
 
+// Which two threads: two of one block, or one thread each of two blocks
+// (each with its own copy of blockIdx).
+enum class PairScope { SameBlock, DifferentBlocks };
+
 class ThreadPair {
 public:
-  explicit ThreadPair(KernelAnalysis &Analysis, const LaunchShape &Shape = {});
+  // Launch: the launch the pair runs under; its facts are part of
+  // threadFacts(0), and a blockDim it fixes overrides what Shape infers.
+  explicit ThreadPair(KernelAnalysis &Analysis, const LaunchShape &Shape = {},
+                      const LaunchContext *Launch = nullptr,
+                      PairScope Scope = PairScope::SameBlock);
 
   TermContext &terms() { return Terms; }
   // Thread `Th`'s (0 or 1) view of a term: thread ids and loop counters
   // replaced by that thread's copies.
   const Term *rename(unsigned Th, const Term *T);
   const Term *threadIdx(unsigned Th, unsigned Dim) const { return Tid[Th][Dim]; }
+  // Thread Th's blockIdx (the kernel's own symbol for a SameBlock pair).
+  const Term *blockIdx(unsigned Th, unsigned Dim) const { return Bid[Th][Dim]; }
   // The kernel's facts about thread ids, for thread Th's copy.
   const std::vector<const Term *> &threadFacts(unsigned Th) const { return Facts[Th]; }
-  // The two threads differ in at least one dimension.
+  // The two threads differ in at least one dimension (of threadIdx, or of
+  // blockIdx for a DifferentBlocks pair, where the blocks differ).
   const Term *distinctThreads();
   // Both threads run in the same wavefront of `WaveSize` lanes.
   const Term *sameWavefront(unsigned WaveSize);
@@ -77,6 +92,14 @@ public:
   const Term *sameIteration(const LoopContext &L);
   // Thread 1 runs the iteration after thread 0's.
   const Term *nextIteration(const LoopContext &L);
+
+  // The value of every free symbol a witness of Query depends on, in a
+  // fixed order: blockDim, gridDim, parameters (the dynamic LDS size among
+  // them), blockIdx, then each thread's loop counters (`k[first]`,
+  // `k[second]`) and the memory values read (`idx[5]`). Thread ids are
+  // left out: the finding names them.
+  std::vector<std::pair<std::string, int64_t>> witnessValues(const Term *Query,
+                                                             const Assignment &Model);
 
   // Every way A0 (run by thread 0) and A1 (run by thread 1) can meet in
   // one barrier interval; empty when a barrier always separates them.
@@ -91,6 +114,8 @@ private:
   KernelAnalysis &Analysis;
   TermContext &Terms;
   const Term *Tid[2][3] = {};
+  const Term *Bid[2][3] = {};
+  PairScope Scope;
   std::vector<const Term *> Facts[2];
   TermMap Renaming[2];
 };
@@ -108,5 +133,7 @@ namespace ave::inv::lds {
 std::string formatElement(const clang::ValueDecl *Array, int64_t Flat);
 // `(1,0,0)`
 std::string formatThread(const int64_t (&Thread)[3]);
+// `blockDim.x=2, width=1, k[first]=0`
+std::string formatValues(const std::vector<std::pair<std::string, int64_t>> &Values);
 
 } // namespace ave::inv::lds

@@ -20,6 +20,11 @@ struct SarifOptions {
 };
 
 nlohmann::json toJson(const LintResult &R);
+// The counterexample's symbol values of a finding, by name (`blockDim.x`,
+// `n`, `k[first]`), read from its `values:` note (or, for ave-invariant,
+// its `counterexample:` line): JSON's `values`, SARIF's
+// `properties.values`. Empty when it has none.
+nlohmann::json counterexampleValues(const LintDiagnostic &D);
 nlohmann::json toSarif(const LintResult &R, const SarifOptions &Opts);
 
 // The enclosing git work tree of Dir (or Dir itself when there is none).
