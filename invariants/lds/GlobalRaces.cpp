@@ -26,20 +26,8 @@ struct BufferUse {
 // Followed symbols only; an application only of a buffer the kernel never
 // writes (its contents are input data, the same for every thread).
 bool followable(const Term *T, const std::set<std::string> &ReadOnly) {
-  if (!T)
+  if (!T || !hasOnlyLaunchSymbols(T))
     return false;
-  for (const Term *S : collectSymbols(T))
-    switch (S->symbolKind()) {
-    case SymbolKind::ThreadIdx:
-    case SymbolKind::BlockIdx:
-    case SymbolKind::BlockDim:
-    case SymbolKind::GridDim:
-    case SymbolKind::Param:
-    case SymbolKind::LoopCounter:
-      continue;
-    default:
-      return false;
-    }
   for (const Term *App : collectApplications(T))
     if (!ReadOnly.count(App->name()))
       return false;

@@ -39,9 +39,7 @@ size_t commonLoops(const LdsAccess &A, const LdsAccess &B) {
 
 } // namespace
 
-bool isFollowable(const Term *T) {
-  if (!T)
-    return false;
+bool hasOnlyLaunchSymbols(const Term *T) {
   for (const Term *S : collectSymbols(T)) {
     switch (S->symbolKind()) {
     case SymbolKind::ThreadIdx:
@@ -55,6 +53,12 @@ bool isFollowable(const Term *T) {
       return false;
     }
   }
+  return true;
+}
+
+bool isFollowable(const Term *T) {
+  if (!T || !hasOnlyLaunchSymbols(T))
+    return false;
   // `tok(r)` read from memory: the same function for every thread, but two
   // threads' arguments may map to one value nobody can see; only a
   // thread-independent application is followed.

@@ -27,6 +27,10 @@ class KernelAnalysis;
 
 namespace ave::inv::lds {
 
+// Every symbol of T is a thread or block id, a launch dimension, a
+// parameter or a loop counter (no value the analysis made up).
+bool hasOnlyLaunchSymbols(const Term *T);
+
 // Whether a term means the same for every thread of a block (block ids,
 // parameters, constants), varies in a way the checks can follow (thread ids,
 // loop counters), or holds a value the interpreter could not follow (a
