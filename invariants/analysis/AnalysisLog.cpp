@@ -9,6 +9,7 @@ AnalysisLog::Mark AnalysisLog::mark() const {
   M.accesses = Accesses.size();
   M.barriers = Barriers.size();
   M.ldsWrites = LdsWrites.size();
+  M.outputWrites = OutputWrites.size();
   M.interval = Interval;
   M.pragmaTargets = PragmaTargets;
   return M;
@@ -20,6 +21,7 @@ void AnalysisLog::rollback(const Mark &M) {
   Accesses.resize(M.accesses);
   Barriers.resize(M.barriers);
   LdsWrites.resize(M.ldsWrites);
+  OutputWrites.resize(M.outputWrites);
   Interval = M.interval;
   PragmaTargets = M.pragmaTargets;
 }

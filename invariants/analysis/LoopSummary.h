@@ -55,7 +55,14 @@ public:
 
 private:
   // The accumulated value of a carried variable after the loop, or null.
-  DataValue *accumulation(AbstractValue &Now, const CarriedVariable &Carried, DataValue &Pre);
+  DataValue *accumulation(AbstractValue &Now, const CarriedVariable &Carried, DataValue &Pre,
+                          const FlowState &State);
+  // Settles a condition on the element Elem of an array of Size elements.
+  ElementDecider elementDecider(const Term *Elem, unsigned Size, const FlowState &State);
+  // A private array the loop wrote at its own counter (`a[e] = ...` in the
+  // loop over e): after the loop the slot holds where the counter ranged,
+  // and the contents from before the loop elsewhere.
+  void restrictToLoop(AbstractValue &Now, const CarriedVariable &Carried, const LoopFrame &Frame);
   void extendInnerReductions(DataValue &V, const LoopFrame &Frame, const FlowState &State);
   // Whether Other is an alternative of Kept (never both in one iteration)
   // that reduces the same index, so one reduction stands for both.

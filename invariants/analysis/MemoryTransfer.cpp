@@ -122,7 +122,13 @@ AbstractValue ProvenanceInterpreter::loadScalar(const Address &A, const clang::E
     return loadGlobal(TI->second, A.offset, E, State);
   auto Local = State.env.find(A.base);
   if (Local != State.env.end() && Local->second.kind == AbstractValue::Kind::Array) {
-    AbstractValue V = readElement(T, *Local->second.array, A.offset);
+    if (!privateInBounds(*Local->second.array, A.offset, State))
+      return E->getType()->isIntegralOrEnumerationType()
+                 ? AbstractValue::ofInt(T.freshSymbol("elem", SymbolKind::Fresh))
+                 : AbstractValue::ofData(DataValue::unknown(
+                       "private array read at an index that may lie outside it (" +
+                       print(A.offset) + ")"));
+    AbstractValue V = readElement(T, *Local->second.array, A.offset, privateDecider(State));
     if (V.kind == AbstractValue::Kind::Data && E->getType()->isIntegralOrEnumerationType())
       return AbstractValue::ofInt(T.freshSymbol("elem", SymbolKind::Fresh));
     return V;
@@ -284,9 +290,13 @@ void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index,
   if (!TI.output || !Ctx.opts.implicitInvariants)
     return;
   Ctx.storedOutputs.insert(TI.tag->decl);
+  // Every store writes its element, whatever the value: output-written
+  // counts them all.
+  LayoutMatchResult M = matchTagLayout(TI, Index, State);
+  Outputs.record(TI, Index, M, Site, State);
   if (V.kind == DataValue::Kind::Neutral) {
     // Initialisation with a constant: nothing to match, but it must hit C.
-    requireInBounds(TI, matchTagLayout(TI, Index, State), Site, State, "store");
+    requireInBounds(TI, M, Site, State, "store");
     return;
   }
   Ctx.outputsGivenValues.insert(TI.tag->decl);
@@ -298,7 +308,6 @@ void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index,
     Ctx.log.addObligation(std::move(Base));
     return;
   }
-  LayoutMatchResult M = matchTagLayout(TI, Index, State);
   requireInBounds(TI, M, Site, State, "store");
   if (!M.matched) {
     Base.summary = "destination coordinates of " + TI.tensor;
@@ -337,19 +346,68 @@ int ProvenanceInterpreter::vectorFieldIndex(const clang::MemberExpr *ME,
   return Index;
 }
 
+ElementDecider ProvenanceInterpreter::privateDecider(const FlowState &State) {
+  return [this, &State](const Term *Cond) {
+    std::vector<const Term *> Query = State.path;
+    Query.push_back(T.logicalNot(Cond));
+    if (Ctx.ask("private element in slot", T.allOf(Query)).status == SolverResult::Proven)
+      return 1;
+    Query.back() = Cond;
+    if (Ctx.ask("private element outside slot", T.allOf(Query)).status == SolverResult::Proven)
+      return 0;
+    return -1;
+  };
+}
+
+bool ProvenanceInterpreter::privateInBounds(const PrivateArray &Arr, const Term *Index,
+                                            const FlowState &State) {
+  // Outside the array a read or write touches other memory (undefined
+  // behaviour): the slots, and the loop summaries' element conditions,
+  // assume every access lies inside.
+  if (!Arr.size) // a HIP vector's fields (`v.x`): constant positions
+    return Index->isConstant() && Index->value() >= 0 && Index->value() < 16;
+  const Term *Outside = T.logicalOr(T.lt(Index, T.constant(0)),
+                                    T.ge(Index, T.constant(int64_t(Arr.size))));
+  if (Outside->isConstant())
+    return Outside->value() == 0;
+  std::vector<const Term *> Query = State.path;
+  Query.push_back(Outside);
+  return Ctx.ask("private access in bounds", T.allOf(Query)).status == SolverResult::Proven;
+}
+
 void ProvenanceInterpreter::storePrivate(AbstractValue &Array, const Term *Offset,
-                                         const AbstractValue &V) {
+                                         const AbstractValue &V, const FlowState &State) {
   // Copy on write: saved environments (branches, loop passes) share it.
   Array.array = std::make_shared<PrivateArray>(*Array.array);
   PrivateArray &Arr = *Array.array;
+  if (!privateInBounds(Arr, Offset, State)) {
+    unsigned Size = Arr.size;
+    Arr = PrivateArray();
+    Arr.size = Size;
+    Arr.slotCounter = T.freshSymbol("elem", SymbolKind::Fresh);
+    Arr.slotValue = AbstractValue::ofData(DataValue::unknown(
+        "private array written at an index that may lie outside it (" + print(Offset) + ")"));
+    return;
+  }
   if (Offset->isConstant()) {
     Arr.constantSlots[Offset->value()] = V;
   } else if (Offset->isSymbol() && !Ctx.loops.empty() && Offset == Ctx.loops.back().span.counter) {
+    // Over what it held before (LoopSummary gives the slot its domain when
+    // the loop ends), unless it is the same slot written again.
+    if (Arr.slotCounter != Offset || !Arr.constantSlots.empty() || Arr.joinCond) {
+      auto Below = std::make_shared<PrivateArray>(std::move(Arr));
+      Arr = PrivateArray();
+      Arr.size = Below->size;
+      Arr.below = std::move(Below);
+    }
     Arr.slotCounter = Offset;
     Arr.slotValue = V;
+    Arr.slotDomain = nullptr;
   } else {
-    Arr.slotCounter = nullptr;
-    Arr.constantSlots.clear();
+    unsigned Size = Arr.size;
+    Arr = PrivateArray();
+    Arr.size = Size;
+    Arr.slotCounter = T.freshSymbol("elem", SymbolKind::Fresh);
     Arr.slotValue = AbstractValue::ofData(
         DataValue::unknown("private array written at an index the analysis does not model"));
   }
@@ -368,11 +426,14 @@ void ProvenanceInterpreter::storeScalar(const Address &A, const AbstractValue &V
   if (TI != Ctx.tensors.end()) {
     if (V.kind == AbstractValue::Kind::Data)
       storeOutput(TI->second, A.offset, V.data, Site, State);
+    else if (TI->second.output && Ctx.opts.implicitInvariants) // writes the element all the same
+      Outputs.record(TI->second, A.offset, matchTagLayout(TI->second, A.offset, State), Site,
+                     State);
     return;
   }
   auto Local = State.env.find(A.base);
   if (Local != State.env.end() && Local->second.kind == AbstractValue::Kind::Array)
-    storePrivate(Local->second, A.offset, V);
+    storePrivate(Local->second, A.offset, V, State);
 }
 
 void ProvenanceInterpreter::assignMember(const clang::MemberExpr *ME, AbstractValue V,

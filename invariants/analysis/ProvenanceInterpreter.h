@@ -11,6 +11,7 @@
 
 #include "AnalysisContext.h"
 #include "LoopSummary.h"
+#include "OutputCoverage.h"
 #include "ReductionCoverage.h"
 #include "SharedMemoryModel.h"
 #include "ave/invariants/MatrixLaneModel.h"
@@ -173,7 +174,13 @@ private:
   AbstractValue loadScalar(const Address &A, const clang::Expr *E, FlowState &State);
   void storeScalar(const Address &A, const AbstractValue &V, const clang::Expr *Site,
                    FlowState &State);
-  void storePrivate(AbstractValue &Array, const Term *Offset, const AbstractValue &V);
+  void storePrivate(AbstractValue &Array, const Term *Offset, const AbstractValue &V,
+                    const FlowState &State);
+  // Index lies inside the private array on State's path (false when its
+  // size is not known).
+  bool privateInBounds(const PrivateArray &Arr, const Term *Index, const FlowState &State);
+  // Settles a private slot's element conditions on State's path.
+  ElementDecider privateDecider(const FlowState &State);
   unsigned vectorLanes(const clang::ValueDecl *Base, clang::QualType Pointee) const;
   int vectorFieldIndex(const clang::MemberExpr *ME, const clang::Expr *&Root) const;
   bool isLinearLayout(const TagLayout &L);
@@ -221,6 +228,7 @@ private:
   SharedMemoryModel Shared;
   LoopSummary Summaries;
   ReductionCoverage Coverage;
+  OutputCoverage Outputs;
   std::unique_ptr<ControlFlow> Flow;
   AnalysisObserver *Observer = nullptr;
   unsigned InlineDepth = 0; // __device__ helpers being inlined
