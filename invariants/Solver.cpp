@@ -131,6 +131,13 @@ SolverResult ObligationSolver::run(const Term *Violation, const std::vector<cons
     Ranges.addFacts(Violation);
     Violation = Ranges.simplify(Violation);
     Pinned = Ranges.pinned();
+    // A conjunct that pinned a symbol (`gridDim.x == 1` in the query) folds
+    // to true under its own pin: the pin goes back in, or Z3 would be free
+    // to give the symbol another value in the facts.
+    std::vector<const Term *> WithPins{Violation};
+    for (const auto &[Sym, Value] : Pinned)
+      WithPins.push_back(Ctx.eq(Sym, Ctx.constant(Value)));
+    Violation = Ctx.allOf(WithPins);
   }
   bool BitVectors = FactsNeedBitVectors || containsBitwise(Violation);
   Backend &Backend = backendFor(BitVectors);

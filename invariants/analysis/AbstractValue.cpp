@@ -150,9 +150,9 @@ AbstractValue readElement(TermContext &T, const PrivateArray &Arr, const Term *I
       return Slot->second;
   }
   if (Arr.joinCond) {
-    AbstractValue Then =
-        Arr.thenArray ? readElement(T, *Arr.thenArray, Index, under(T, Arr.joinCond, Decide))
-                      : neverWritten();
+    AbstractValue Then = Arr.thenArray
+                             ? readElement(T, *Arr.thenArray, Index, under(T, Arr.joinCond, Decide))
+                             : neverWritten();
     AbstractValue Else = Arr.elseArray ? readElement(T, *Arr.elseArray, Index,
                                                      under(T, T.logicalNot(Arr.joinCond), Decide))
                                        : neverWritten();
@@ -171,9 +171,9 @@ AbstractValue readElement(TermContext &T, const PrivateArray &Arr, const Term *I
     int Holds = decideCondition(Inside, Decide);
     if (Holds == 1)
       return V;
-    AbstractValue Old = Arr.below ? readElement(T, *Arr.below, Index,
-                                                under(T, T.logicalNot(Inside), Decide))
-                                  : neverWritten();
+    AbstractValue Old =
+        Arr.below ? readElement(T, *Arr.below, Index, under(T, T.logicalNot(Inside), Decide))
+                  : neverWritten();
     if (Holds == 0)
       return Old;
     if (V.kind == AbstractValue::Kind::Int && Old.kind != AbstractValue::Kind::Int)

@@ -130,9 +130,10 @@ void LoopSummary::restrictToLoop(AbstractValue &Now, const CarriedVariable &Carr
                   Head->constantSlots.empty() &&
                   Head->slotValue.kind == AbstractValue::Kind::Data &&
                   Head->slotValue.data.accumulator == Carried.token;
-  if (!OnlySlot)
+  if (!OnlySlot) {
     return Unknown("private array written at the counter of loop '" + Frame.span.name +
                    "' and at other positions in one iteration: not modelled");
+  }
   TermMap ToSlot{{Frame.span.counter, Arr.slotCounter}};
   Arr.slotDomain = substitute(Ctx.terms, Ctx.terms.allOf(Frame.span.facts), ToSlot);
   Arr.below = Carried.before.kind == AbstractValue::Kind::Array ? Carried.before.array : nullptr;
@@ -178,6 +179,31 @@ void LoopSummary::finish(const LoopFrame &Frame, const CarriedVars &Carried, Flo
     }
     if (It->second.kind == AbstractValue::Kind::Array && It->second.array)
       restrictToLoop(It->second, Entry, Frame);
+  }
+}
+
+void LoopSummary::restrictSlots(const LoopFrame &Frame, const CarriedVars &Carried,
+                                FlowState &State) {
+  // `a[e] = ...` in the loop over e does not make `a` loop-carried (each
+  // iteration writes its own element): the slot, over the counter, lies on
+  // the contents from before the loop, and holds only where the counter
+  // ranged.
+  for (auto &[Var, Value] : State.env) {
+    const auto *VD = llvm::dyn_cast<clang::VarDecl>(Var);
+    if (Value.kind != AbstractValue::Kind::Array || !Value.array || (VD && Carried.count(VD)) ||
+        Value.array->slotCounter != Frame.span.counter || Value.array->slotDomain)
+      continue;
+    auto Arr = std::make_shared<PrivateArray>(*Value.array);
+    if (!Frame.canonical || !Frame.span.tripCount) {
+      Arr->below = nullptr;
+      Arr->constantSlots.clear();
+      Arr->slotValue = AbstractValue::ofData(
+          DataValue::unknown("private array written at the counter of loop '" + Frame.span.name +
+                             "', which can be left early: which elements it wrote is not known"));
+    } else {
+      Arr->slotDomain = Ctx.terms.allOf(Frame.span.facts);
+    }
+    Value.array = std::move(Arr);
   }
 }
 

@@ -38,6 +38,9 @@ public:
   // After the loop (State.path is the path before it): each accumulation
   // becomes its value before the loop plus the reduced contributions.
   void finish(const LoopFrame &Frame, const CarriedVars &Carried, FlowState &State);
+  // After the loop: the private arrays its body wrote at its own counter
+  // hold the slot only where the counter ranged.
+  void restrictSlots(const LoopFrame &Frame, const CarriedVars &Carried, FlowState &State);
   // A path that leaves the loop early keeps the values it had there, except
   // one still accumulating: that becomes the loop's summary from Summary.
   void keepSummaries(const CarriedVars &Carried, const Environment &Summary,

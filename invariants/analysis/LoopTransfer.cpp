@@ -275,6 +275,7 @@ ProvenanceInterpreter::SideExits ProvenanceInterpreter::visitLoopBody(const CfgL
   Ctx.loops.pop_back();
   State.path.resize(PathDepth);
   Summaries.finish(Done, Carried, State);
+  Summaries.restrictSlots(Done, Carried, State);
   // A path that leaves early keeps the values it had there, except one
   // still accumulating (it carries this loop's head token): that is the
   // loop's summary (whose coverage is unproven: the trip count is unknown).

@@ -285,6 +285,38 @@ void ProvenanceInterpreter::storeCase(const TensorInfo &TI, const ProvenanceCase
   }
 }
 
+void ProvenanceInterpreter::requireSomeCase(const TensorInfo &TI, const DataValue &V,
+                                            const Obligation &Base) {
+  // Each case's obligations hold where the case is valid; where none is (a
+  // private slot its loop skipped: `acc[0]` never accumulated), the value
+  // stored is the neutral one the cases were joined with, and nothing
+  // would check it.
+  const Term *Any = T.falseTerm();
+  for (const ProvenanceCase &C : V.cases)
+    Any = T.logicalOr(Any, C.validity);
+  if (Any->isConstant(1))
+    return;
+  Obligation O = Base;
+  O.summary = "the value stored into " + TI.tensor + " is a computed one wherever the store runs";
+  O.failure = "store into " + TI.tensor +
+              ": at this point the stored value is not computed from the tagged inputs (a "
+              "private array slot its loop skipped, or a value kept from before a loop)";
+  O.violation = T.logicalNot(Any);
+  // Only where the validities are over what the store's own execution fixes
+  // (ids, parameters, the counters of the loops around it): a symbol of a
+  // finished loop or a writer copy is existential, and its negation would
+  // ask for every value of it.
+  for (const Term *S : collectSymbols(Any)) {
+    bool Enclosing = std::any_of(Ctx.loops.begin(), Ctx.loops.end(),
+                                 [S](const LoopFrame &F) { return F.span.counter == S; });
+    bool Fixed = !S->isFresh() && S->symbolKind() != SymbolKind::Fresh &&
+                 S->symbolKind() != SymbolKind::Other && S->symbolKind() != SymbolKind::LoopCounter;
+    if (!Enclosing && !Fixed)
+      return;
+  }
+  Ctx.log.addObligation(std::move(O));
+}
+
 void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index, const DataValue &V,
                                         const clang::Expr *Site, const FlowState &State) {
   if (!TI.output || !Ctx.opts.implicitInvariants)
@@ -320,6 +352,7 @@ void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index,
     Dest[TI.nameOfSymbol.at(Sym)] = Value;
   for (const ProvenanceCase &C : V.cases)
     storeCase(TI, C, Base, Dest, M.sideConditions);
+  requireSomeCase(TI, V, Base);
   // One coverage question per reduced name (a value combined from several
   // threads carries one record per contribution).
   std::set<std::string> Covered;
@@ -346,9 +379,11 @@ int ProvenanceInterpreter::vectorFieldIndex(const clang::MemberExpr *ME,
   return Index;
 }
 
-ElementDecider ProvenanceInterpreter::privateDecider(const FlowState &State) {
-  return [this, &State](const Term *Cond) {
+ElementDecider ProvenanceInterpreter::privateDecider(const FlowState &State,
+                                                     std::vector<const Term *> Facts) {
+  return [this, &State, Facts](const Term *Cond) {
     std::vector<const Term *> Query = State.path;
+    Query.insert(Query.end(), Facts.begin(), Facts.end());
     Query.push_back(T.logicalNot(Cond));
     if (Ctx.ask("private element in slot", T.allOf(Query)).status == SolverResult::Proven)
       return 1;
@@ -366,8 +401,8 @@ bool ProvenanceInterpreter::privateInBounds(const PrivateArray &Arr, const Term 
   // assume every access lies inside.
   if (!Arr.size) // a HIP vector's fields (`v.x`): constant positions
     return Index->isConstant() && Index->value() >= 0 && Index->value() < 16;
-  const Term *Outside = T.logicalOr(T.lt(Index, T.constant(0)),
-                                    T.ge(Index, T.constant(int64_t(Arr.size))));
+  const Term *Outside =
+      T.logicalOr(T.lt(Index, T.constant(0)), T.ge(Index, T.constant(int64_t(Arr.size))));
   if (Outside->isConstant())
     return Outside->value() == 0;
   std::vector<const Term *> Query = State.path;
@@ -467,7 +502,7 @@ void ProvenanceInterpreter::assign(const clang::Expr *LHS, AbstractValue V, cons
   for (unsigned L = 0; L < A.lanes; ++L) {
     AbstractValue Elem =
         V.kind == AbstractValue::Kind::Array
-            ? readElement(T, *V.array, T.constant(L))
+            ? readElement(T, *V.array, T.constant(L), privateDecider(State))
             : AbstractValue::ofData(DataValue::unknown("vector store of a non-vector"));
     storeScalar({A.base, T.add(A.offset, T.constant(L)), 1}, Elem, Site, State);
   }

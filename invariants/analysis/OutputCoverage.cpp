@@ -1,12 +1,13 @@
 #include "OutputCoverage.h"
 
+#include "ave/invariants/RangeSimplifier.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/Basic/SourceManager.h"
 
 #include <algorithm>
-
 #include <functional>
 #include <optional>
 #include <set>
@@ -55,12 +56,12 @@ private:
   AnalysisContext &Ctx;
   TermContext &T;
   const OutputWrite &W;
-  std::vector<const Term *> Ids;                // thread, block and loop ids of the store
+  std::vector<const Term *> Ids; // thread, block and loop ids of the store
   std::map<const Term *, const LoopFrame *> Counters;
-  std::map<const Term *, Digits> Split;         // ids split into digits
-  TermMap DigitMap;                             // `tid / 16` -> high digit, tid -> 16*high + low
-  std::vector<const Term *> Unknowns;           // what is solved: ids and digits
-  std::map<const Term *, const Term *> Bounds;  // extent of each unknown (for the matcher)
+  std::map<const Term *, Digits> Split;        // ids split into digits
+  TermMap DigitMap;                            // `tid / 16` -> high digit, tid -> 16*high + low
+  std::vector<const Term *> Unknowns;          // what is solved: ids and digits
+  std::map<const Term *, const Term *> Bounds; // extent of each unknown (for the matcher)
   TermMap Solved;
 };
 
@@ -232,8 +233,8 @@ void WriterSolver::chooseWitnesses() {
       if (Solved.count(U))
         continue;
       auto F = Counters.find(U);
-      const Term *Value =
-          F != Counters.end() ? substitute(T, substitute(T, F->second->init, DigitMap), Solved)
+      const Term *Value = F != Counters.end()
+                              ? substitute(T, substitute(T, F->second->init, DigitMap), Solved)
                               : T.constant(0);
       bool Open = std::any_of(Unknowns.begin(), Unknowns.end(), [&](const Term *V) {
         return !Solved.count(V) && occursIn(V, Value);
@@ -243,8 +244,9 @@ void WriterSolver::chooseWitnesses() {
     }
 }
 
-const Term *WriterSolver::writesCondition(
-    const std::vector<std::pair<std::string, const Term *>> &Element, std::string &Why) {
+const Term *
+WriterSolver::writesCondition(const std::vector<std::pair<std::string, const Term *>> &Element,
+                              std::string &Why) {
   TermMap Final;
   for (const auto &[From, To] : DigitMap)
     Final[From] = substitute(T, To, Solved);
@@ -280,9 +282,8 @@ const Term *WriterSolver::writesCondition(
   return Writes;
 }
 
-const Term *
-WriterSolver::solve(const std::vector<std::pair<std::string, const Term *>> &Element,
-                    std::string &Why) {
+const Term *WriterSolver::solve(const std::vector<std::pair<std::string, const Term *>> &Element,
+                                std::string &Why) {
   if (!classify(Why) || !splitDigits(Why))
     return nullptr;
   for (const auto &[Name, Coordinate] : Element)
@@ -345,7 +346,17 @@ OutputCoverage::WriterSolution OutputCoverage::solve(const OutputWrite &W, const
     S.unsolved = "its index did not resolve to coordinates (" + W.unmatched + ")";
     return S;
   }
-  WriterSolver Solver(Ctx, W);
+  // `threadIdx.x % 64` of a block of 64 is threadIdx.x: the launch's ranges
+  // first, so that what is left to split is one level of digits.
+  OutputWrite Simplified = W;
+  RangeSimplifier Ranges(Ctx.terms);
+  for (const Term *F : Ctx.kernelFacts)
+    Ranges.addFacts(F);
+  for (const Term *&P : Simplified.path)
+    P = Ranges.simplify(P);
+  for (auto &[Name, D] : Simplified.destination)
+    D = Ranges.simplify(D);
+  WriterSolver Solver(Ctx, Simplified);
   S.writes = Solver.solve(E.coords, S.unsolved);
   return S;
 }
@@ -412,7 +423,8 @@ void OutputCoverage::emitFor(const clang::ValueDecl *Tensor, const TensorInfo &T
   const ann::BoundPragma *Launch = Ctx.annotations.launch();
   if (!Launch || Launch->pragma.launch.grid.empty()) {
     O.unprovenReason = "the launch pragma gives no grid, so which blocks run (and which elements "
-                       "of " + TI.tensor + " they write) is not specified";
+                       "of " +
+                       TI.tensor + " they write) is not specified";
     Ctx.log.addObligation(std::move(O));
     return;
   }
@@ -426,8 +438,8 @@ void OutputCoverage::emitFor(const clang::ValueDecl *Tensor, const TensorInfo &T
     if (S.writes)
       Any = T.logicalOr(Any, S.writes);
     else if (Unsolved.empty())
-      Unsolved = "the writer of the store at " + position(SM, W.site) + " is not solved: " +
-                 S.unsolved;
+      Unsolved =
+          "the writer of the store at " + position(SM, W.site) + " is not solved: " + S.unsolved;
   }
   std::vector<const Term *> Parts = E.domain;
   Parts.push_back(T.logicalNot(Any));

@@ -180,7 +180,8 @@ private:
   // size is not known).
   bool privateInBounds(const PrivateArray &Arr, const Term *Index, const FlowState &State);
   // Settles a private slot's element conditions on State's path.
-  ElementDecider privateDecider(const FlowState &State);
+  // Facts: what else holds of the element index (a lane formula's ranges).
+  ElementDecider privateDecider(const FlowState &State, std::vector<const Term *> Facts = {});
   unsigned vectorLanes(const clang::ValueDecl *Base, clang::QualType Pointee) const;
   int vectorFieldIndex(const clang::MemberExpr *ME, const clang::Expr *&Root) const;
   bool isLinearLayout(const TagLayout &L);
@@ -193,6 +194,8 @@ private:
                            const FlowState &State);
   void storeOutput(const TensorInfo &T, const Term *Index, const DataValue &V,
                    const clang::Expr *Site, const FlowState &State);
+  // Some case of the stored value is valid wherever the store runs.
+  void requireSomeCase(const TensorInfo &TI, const DataValue &V, const Obligation &Base);
   void storeCase(const TensorInfo &TI, const ProvenanceCase &C, const Obligation &Base,
                  const std::map<std::string, const Term *> &Dest,
                  const std::vector<const Term *> &SideConditions);

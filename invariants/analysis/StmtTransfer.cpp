@@ -93,14 +93,17 @@ namespace {
 
 // Scalars in a private array or vector (`float a[4][4]`: 16); 0 if unknown.
 unsigned elementCount(clang::ASTContext &Ast, clang::QualType Type) {
+  // An element of class type (`__half`) is one value.
   uint64_t Count = 1;
+  bool Array = false;
   while (const clang::ConstantArrayType *A = Ast.getAsConstantArrayType(Type)) {
     Count *= A->getSize().getZExtValue();
     Type = A->getElementType();
+    Array = true;
   }
   if (const auto *V = Type->getAs<clang::VectorType>())
     Count *= V->getNumElements();
-  else if (Type->isArrayType() || Type->isRecordType())
+  else if (Type->isArrayType() || (Type->isRecordType() && !Array))
     return 0;
   return Count > 0 && Count < (1u << 20) ? unsigned(Count) : 0;
 }
