@@ -110,8 +110,12 @@ SolverResult ObligationSolver::check(const Term *Violation,
   return run(Violation, Observe, true);
 }
 
+SolverResult ObligationSolver::checkWithin(const Term *Violation, unsigned MaxMs) {
+  return run(Violation, {}, true, MaxMs);
+}
+
 SolverResult ObligationSolver::run(const Term *Violation, const std::vector<const Term *> &Observe,
-                                   bool WithModel) {
+                                   bool WithModel, unsigned MaxMs) {
   auto Start = std::chrono::steady_clock::now();
   SolverResult Result;
   auto Finish = [&]() -> SolverResult {
@@ -134,9 +138,11 @@ SolverResult ObligationSolver::run(const Term *Violation, const std::vector<cons
     // A conjunct that pinned a symbol (`gridDim.x == 1` in the query) folds
     // to true under its own pin: the pin goes back in, or Z3 would be free
     // to give the symbol another value in the facts.
+    // (Only the pins of symbols the query mentioned and no longer does.)
     std::vector<const Term *> WithPins{Violation};
     for (const auto &[Sym, Value] : Pinned)
-      WithPins.push_back(Ctx.eq(Sym, Ctx.constant(Value)));
+      if (occursIn(Sym, Original) && !occursIn(Sym, Violation))
+        WithPins.push_back(Ctx.eq(Sym, Ctx.constant(Value)));
     Violation = Ctx.allOf(WithPins);
   }
   bool BitVectors = FactsNeedBitVectors || containsBitwise(Violation);
@@ -156,7 +162,7 @@ SolverResult ObligationSolver::run(const Term *Violation, const std::vector<cons
       Result.reason = "obligation cannot be encoded: " + Why;
       return Finish();
     }
-    unsigned Budget = TimeoutMs;
+    unsigned Budget = MaxMs ? std::min(TimeoutMs, MaxMs) : TimeoutMs;
     if (Deadline) {
       auto Left = std::chrono::duration_cast<std::chrono::milliseconds>(
                       *Deadline - std::chrono::steady_clock::now())

@@ -46,6 +46,7 @@ private:
   bool classify(std::string &Why);
   bool splitDigits(std::string &Why);
   void solveCoordinate(const std::string &Name, const Term *Coordinate, std::string &Why);
+  LayoutMatchResult matchEither(const TagLayout &Layout, const Term *Coordinate);
   void solveFromLoopStarts();
   void chooseWitnesses();
   const Term *boundOf(const Term *Unknown) const;
@@ -153,6 +154,25 @@ bool WriterSolver::splitDigits(std::string &Why) {
     visitTerms(X, Seen, Visit);
   for (const auto &[Name, D] : W.destination)
     visitTerms(D, Seen, Visit);
+  // `(15*row + col) / N`: a division by a parameter of an expression of
+  // the ids is not split (and would make the question nonlinear).
+  std::string Nonlinear;
+  std::set<const Term *> Seen2;
+  auto FindNonlinear = [&](const Term *N) {
+    if ((N->kind() == TermKind::Div || N->kind() == TermKind::Rem) &&
+        !N->operand(1)->isConstant() &&
+        std::find(Ids.begin(), Ids.end(), N->operand(0)) == Ids.end())
+      for (const Term *S : collectSymbols(N->operand(0)))
+        if (std::find(Ids.begin(), Ids.end(), S) != Ids.end() && Nonlinear.empty())
+          Nonlinear = print(N);
+  };
+  for (const auto &[Name, D] : W.destination)
+    visitTerms(D, Seen2, FindNonlinear);
+  if (!Nonlinear.empty()) {
+    Why = "its destination divides an expression of the thread and loop ids by a parameter (" +
+          Nonlinear + ")";
+    return false;
+  }
   for (const auto &[Id, Set] : Divisors) {
     if (Set.size() > 1) {
       Why = "'" + Id->baseName() + "' is divided by two different amounts";
@@ -184,6 +204,13 @@ const Term *WriterSolver::boundOf(const Term *Unknown) const {
   return It != Bounds.end() && It->second ? It->second : T.constant(1 << 30);
 }
 
+LayoutMatchResult WriterSolver::matchEither(const TagLayout &Layout, const Term *Coordinate) {
+  LayoutMatchResult M = Ctx.matcher.match(Layout, Coordinate, LayoutMatchStrategy::Division);
+  if (!M.matched)
+    M = Ctx.matcher.match(Layout, Coordinate, LayoutMatchStrategy::Coefficients);
+  return M;
+}
+
 void WriterSolver::solveCoordinate(const std::string &Name, const Term *Coordinate,
                                    std::string &Why) {
   const Term *Dest = substitute(T, substitute(T, W.destination.at(Name), DigitMap), Solved);
@@ -194,9 +221,24 @@ void WriterSolver::solveCoordinate(const std::string &Name, const Term *Coordina
       Layout.coordinates.push_back({U, boundOf(U)});
   if (Layout.coordinates.empty())
     return;
-  LayoutMatchResult M = Ctx.matcher.match(Layout, Coordinate, LayoutMatchStrategy::Division);
-  if (!M.matched)
-    M = Ctx.matcher.match(Layout, Coordinate, LayoutMatchStrategy::Coefficients);
+  LayoutMatchResult M = matchEither(Layout, Coordinate);
+  // A reversed id (`255 - tid`): solved as its mirror image in its range.
+  for (size_t I = 0; !M.matched && I < Layout.coordinates.size(); ++I) {
+    const Term *U = Layout.coordinates[I].symbol;
+    auto B = Bounds.find(U);
+    if (B == Bounds.end() || !B->second)
+      continue;
+    const Term *Mirror = T.freshSymbol(U->baseName() + "_rev", SymbolKind::Fresh);
+    const Term *Last = T.sub(B->second, T.constant(1));
+    TagLayout Reflected = Layout;
+    Reflected.address = substitute(T, Dest, TermMap{{U, T.sub(Last, Mirror)}});
+    Reflected.coordinates[I].symbol = Mirror;
+    LayoutMatchResult R = matchEither(Reflected, Coordinate);
+    if (!R.matched)
+      continue;
+    R.coordinates[U] = T.sub(Last, R.coordinates.at(Mirror));
+    M = R;
+  }
   if (!M.matched) {
     if (Why.empty())
       Why = "its destination coordinate '" + Name + "' (" + print(W.destination.at(Name)) +
@@ -446,7 +488,9 @@ void OutputCoverage::emitFor(const clang::ValueDecl *Tensor, const TensorInfo &T
   O.violation = T.allOf(Parts);
   for (const auto &[Name, C] : E.coords)
     O.observe.push_back({"element " + Name, C});
-  SolverResult R = Ctx.solver.check(O.violation, {});
+  // Asked during the interpretation: bounded, so that the kernel's time
+  // limit is left to the other obligations (and to this one's re-check).
+  SolverResult R = Ctx.solver.checkWithin(O.violation, 2000);
   if (R.status == SolverResult::Unknown) {
     O.violation = nullptr;
     O.unprovenReason = "whether every element of " + TI.tensor + " is written is not decided (" +

@@ -12,13 +12,12 @@ __global__ void stride_15(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                           float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N, int K) {
   AVE_LAUNCH(block(16, 16) grid(N / 16, M / 16))
   AVE_ASSUME(M % 16 == 0 && N % 16 == 0 && K >= 1)
-  int row = blockIdx.y * 16 + threadIdx.y;
+  int row = blockIdx.y * 15 + threadIdx.y;
   int col = blockIdx.x * 16 + threadIdx.x;
   float acc = 0.0f;
   for (int k = 0; k < K; ++k)
     acc += A[row * K + k] * B[k * N + col];
-  if (row < M - 1)
-    C[row * N + col] = acc;
+  C[row * N + col] = acc;
 }
 
 // A grid that covers half of the columns.
