@@ -279,6 +279,30 @@ void LoopSummary::extendInnerReductions(DataValue &V, const LoopFrame &Frame,
   }
 }
 
+void LoopSummary::markRepeatedInnerReductions(DataValue &V, const LoopFrame &Frame,
+                                              const FlowState &State) {
+  // Two contributions in one iteration that each finished an inner
+  // reduction (two matrix-core calls on one accumulator, a duplicated inner
+  // loop) sum each index of this loop twice, unless they are alternatives.
+  if (!V.severalContributions)
+    return;
+  auto Over = [&](const Reduction &R) {
+    return std::find(R.loops.begin(), R.loops.end(), Frame.span) != R.loops.end() &&
+           !(R.loops.front() == Frame.span);
+  };
+  for (size_t I = 0; I < V.reductions.size(); ++I)
+    for (size_t J = I + 1; J < V.reductions.size(); ++J) {
+      Reduction &A = V.reductions[I];
+      const Reduction &B = V.reductions[J];
+      if (A.name != B.name || !Over(A) || !Over(B) || !A.notModelled.empty() ||
+          sameAlternative(A, B, State))
+        continue;
+      A.notModelled = "one iteration of loop '" + Frame.span.name + "' adds to '" + A.name +
+                      "' through more than one inner reduction (several accumulations); "
+                      "counting each index once is not modelled for that";
+    }
+}
+
 bool LoopSummary::sameAlternative(const Reduction &Kept, const Reduction &Other,
                                   const FlowState &State) {
   // Kept's and Other's constraints each end with their case's validity.
@@ -344,6 +368,7 @@ std::set<std::string> LoopSummary::reduceOverLoop(DataValue &V, const LoopFrame 
     }
   }
   extendInnerReductions(V, Frame, State);
+  markRepeatedInnerReductions(V, Frame, State);
   for (const std::string &Name : Dropped) {
     V.reduced.insert(Name);
     if (!Ctx.outputNames.count(Name) || !Ctx.opts.implicitInvariants)

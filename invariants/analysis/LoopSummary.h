@@ -67,6 +67,9 @@ private:
   // and the contents from before the loop elsewhere.
   void restrictToLoop(AbstractValue &Now, const CarriedVariable &Carried, const LoopFrame &Frame);
   void extendInnerReductions(DataValue &V, const LoopFrame &Frame, const FlowState &State);
+  // Several inner reductions of one name extended over Frame in one
+  // iteration: marked not modelled (unless alternatives).
+  void markRepeatedInnerReductions(DataValue &V, const LoopFrame &Frame, const FlowState &State);
   // Whether Other is an alternative of Kept (never both in one iteration)
   // that reduces the same index, so one reduction stands for both.
   bool sameAlternative(const Reduction &Kept, const Reduction &Other, const FlowState &State);

@@ -115,6 +115,9 @@ private:
   void requireOutputStores();
   SideExits runLoop(const CfgLoop &L, FlowState &State);
   SideExits visitFor(const clang::ForStmt *For, const CfgLoop &L, FlowState &State);
+  // The counter's C type holds every value a canonical loop gives it.
+  bool counterFits(const clang::VarDecl *Var, const Term *Bound, const Term *Step,
+                   const FlowState &State);
   SideExits visitWhileLike(const CfgLoop &L, const clang::Expr *Cond, const clang::Stmt *Body,
                            FlowState &State);
   SideExits visitLoopBody(const CfgLoop &L, const clang::Stmt *Body, LoopFrame Frame,
