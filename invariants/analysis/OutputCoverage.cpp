@@ -53,6 +53,8 @@ private:
   const Term *writesCondition(const std::vector<std::pair<std::string, const Term *>> &Element,
                               std::string &Why);
   bool isFixed(const Term *S) const;
+  // Bound / Divisor when a kernel fact gives Bound as a product with it.
+  const Term *quotientOf(const Term *Bound, const Term *Divisor) const;
 
   AnalysisContext &Ctx;
   TermContext &T;
@@ -298,11 +300,20 @@ WriterSolver::writesCondition(const std::vector<std::pair<std::string, const Ter
   std::vector<const Term *> Parts;
   for (const Term *Id : Ids) {
     const Term *V = Final.at(Id);
-    if (!Counters.count(Id)) { // a counter's range is in the path
+    auto S = Split.find(Id);
+    // `blockIdx.y = H*b + h` of a grid `B * H`: `b < B` is the range
+    // (linear), not `H*b + h < B*H`.
+    const Term *HighBound = S != Split.end() && !S->second.divisor->isConstant()
+                                ? quotientOf(Bounds.at(Id), S->second.divisor)
+                                : nullptr;
+    if (HighBound) {
+      Parts.push_back(T.ge(Solved.at(S->second.high), T.constant(0)));
+      Parts.push_back(T.lt(Solved.at(S->second.high), HighBound));
+    } else if (!Counters.count(Id)) { // a counter's range is in the path
       Parts.push_back(T.ge(V, T.constant(0)));
       Parts.push_back(T.lt(V, Bounds.at(Id)));
     }
-    if (auto S = Split.find(Id); S != Split.end()) {
+    if (S != Split.end()) {
       Parts.push_back(T.ge(Solved.at(S->second.low), T.constant(0)));
       Parts.push_back(T.lt(Solved.at(S->second.low), S->second.divisor));
       Parts.push_back(T.ge(Solved.at(S->second.high), T.constant(0)));
@@ -322,6 +333,37 @@ WriterSolver::writesCondition(const std::vector<std::pair<std::string, const Ter
       return nullptr;
     }
   return Writes;
+}
+
+const Term *WriterSolver::quotientOf(const Term *Bound, const Term *Divisor) const {
+  // Bound is a launch size the launch pragma gives as a product with
+  // Divisor as a factor (`gridDim.y == B * H`): the other factors.
+  if (!Bound)
+    return nullptr;
+  for (const Term *F : Ctx.kernelFacts) {
+    if (F->kind() != TermKind::Eq)
+      continue;
+    const Term *Other = F->operand(0) == Bound   ? F->operand(1)
+                        : F->operand(1) == Bound ? F->operand(0)
+                                                 : nullptr;
+    if (!Other || Other->kind() != TermKind::Mul)
+      continue;
+    std::vector<const Term *> Rest;
+    bool Found = false;
+    for (const Term *Op : Other->operands()) {
+      if (!Found && Op == Divisor)
+        Found = true;
+      else
+        Rest.push_back(Op);
+    }
+    if (!Found || Rest.empty())
+      continue;
+    const Term *Q = Rest.front();
+    for (size_t I = 1; I < Rest.size(); ++I)
+      Q = T.mul(Q, Rest[I]);
+    return Q;
+  }
+  return nullptr;
 }
 
 const Term *WriterSolver::solve(const std::vector<std::pair<std::string, const Term *>> &Element,
