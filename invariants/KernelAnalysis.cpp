@@ -38,6 +38,8 @@ const char *obligationKindName(ObligationKind K) {
     return "lds-race-free";
   case ObligationKind::BarrierUniform:
     return "barrier-uniform";
+  case ObligationKind::OutputWritten:
+    return "output-written";
   }
   return "obligation";
 }

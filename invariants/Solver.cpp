@@ -110,8 +110,12 @@ SolverResult ObligationSolver::check(const Term *Violation,
   return run(Violation, Observe, true);
 }
 
+SolverResult ObligationSolver::checkWithin(const Term *Violation, unsigned MaxMs) {
+  return run(Violation, {}, true, MaxMs);
+}
+
 SolverResult ObligationSolver::run(const Term *Violation, const std::vector<const Term *> &Observe,
-                                   bool WithModel) {
+                                   bool WithModel, unsigned MaxMs) {
   auto Start = std::chrono::steady_clock::now();
   SolverResult Result;
   auto Finish = [&]() -> SolverResult {
@@ -149,7 +153,7 @@ SolverResult ObligationSolver::run(const Term *Violation, const std::vector<cons
       Result.reason = "obligation cannot be encoded: " + Why;
       return Finish();
     }
-    unsigned Budget = TimeoutMs;
+    unsigned Budget = MaxMs ? std::min(TimeoutMs, MaxMs) : TimeoutMs;
     if (Deadline) {
       auto Left = std::chrono::duration_cast<std::chrono::milliseconds>(
                       *Deadline - std::chrono::steady_clock::now())

@@ -76,7 +76,15 @@ AbstractValue joinValues(TermContext &T, const Term *Cond, const AbstractValue &
       return AbstractValue::ofData(DataValue::unknown("joined with a non-data value"));
     return Then.kind == Kind::None ? Else : Then;
   }
-  // Two different private arrays: the else side, as the structured walk did.
+  // Two different private arrays: per element, Then's where Cond holds.
+  if (Then.kind == Kind::Array && Then.array && Else.array) {
+    auto Joined = std::make_shared<PrivateArray>();
+    Joined->joinCond = Cond;
+    Joined->thenArray = Then.array;
+    Joined->elseArray = Else.array;
+    Joined->size = Then.array->size == Else.array->size ? Then.array->size : 0;
+    return AbstractValue::ofArray(std::move(Joined));
+  }
   return Else;
 }
 
@@ -100,15 +108,55 @@ DataValue substituteData(TermContext &T, const DataValue &V, const TermMap &Map)
     R.term = substitute(T, R.term, Map);
     for (const Term *&K : R.constraints)
       K = substitute(T, K, Map);
+    if (R.contributes)
+      R.contributes = substitute(T, R.contributes, Map);
   }
   return Out;
 }
 
-AbstractValue readElement(TermContext &T, const PrivateArray &Arr, const Term *Index) {
+namespace {
+
+// Cond as Decide settles it: 1 holds, 0 never holds, -1 either.
+int decideCondition(const Term *Cond, const ElementDecider &Decide) {
+  if (Cond->isConstant())
+    return Cond->value() != 0 ? 1 : 0;
+  return Decide ? Decide(Cond) : -1;
+}
+
+// Decide, where Assumed holds as well.
+ElementDecider under(TermContext &T, const Term *Assumed, const ElementDecider &Decide) {
+  if (!Decide)
+    return Decide;
+  return [&T, Assumed, Decide](const Term *Cond) {
+    if (Decide(T.logicalOr(T.logicalNot(Assumed), Cond)) == 1)
+      return 1;
+    if (Decide(T.logicalAnd(Assumed, Cond)) == 0)
+      return 0;
+    return -1;
+  };
+}
+
+AbstractValue neverWritten() {
+  return AbstractValue::ofData(DataValue::unknown("private array element never written"));
+}
+
+} // namespace
+
+AbstractValue readElement(TermContext &T, const PrivateArray &Arr, const Term *Index,
+                          const ElementDecider &Decide) {
   if (Index->isConstant()) {
     auto Slot = Arr.constantSlots.find(Index->value());
     if (Slot != Arr.constantSlots.end())
       return Slot->second;
+  }
+  if (Arr.joinCond) {
+    AbstractValue Then = Arr.thenArray
+                             ? readElement(T, *Arr.thenArray, Index, under(T, Arr.joinCond, Decide))
+                             : neverWritten();
+    AbstractValue Else = Arr.elseArray ? readElement(T, *Arr.elseArray, Index,
+                                                     under(T, T.logicalNot(Arr.joinCond), Decide))
+                                       : neverWritten();
+    return joinValues(T, Arr.joinCond, Then, std::move(Else));
   }
   if (Arr.slotCounter) {
     AbstractValue V = Arr.slotValue;
@@ -117,7 +165,20 @@ AbstractValue readElement(TermContext &T, const PrivateArray &Arr, const Term *I
       V.data = substituteData(T, V.data, Map);
     else if (V.kind == AbstractValue::Kind::Int)
       V.term = substitute(T, V.term, Map);
-    return V;
+    if (!Arr.slotDomain)
+      return V;
+    const Term *Inside = substitute(T, Arr.slotDomain, Map);
+    int Holds = decideCondition(Inside, Decide);
+    if (Holds == 1)
+      return V;
+    AbstractValue Old =
+        Arr.below ? readElement(T, *Arr.below, Index, under(T, T.logicalNot(Inside), Decide))
+                  : neverWritten();
+    if (Holds == 0)
+      return Old;
+    if (V.kind == AbstractValue::Kind::Int && Old.kind != AbstractValue::Kind::Int)
+      return AbstractValue::ofInt(T.freshSymbol("elem", SymbolKind::Fresh));
+    return joinValues(T, Inside, V, std::move(Old));
   }
   // `float4 acc = {0, 0, 0, 0}` read at any index: every slot is neutral.
   if (!Arr.constantSlots.empty() &&

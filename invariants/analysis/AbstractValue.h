@@ -8,6 +8,7 @@
 #include "ave/invariants/Provenance.h"
 #include "ave/invariants/Term.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <vector>
@@ -73,8 +74,22 @@ struct PrivateArray {
   // counter := i.
   const Term *slotCounter = nullptr;
   AbstractValue slotValue;
-  unsigned size = 0; // 0 when unknown
+  // Where the slot applies, over slotCounter (null: every element): a loop
+  // `for (e = 1; e < 64; ++e) a[e] = ...` writes the elements its counter
+  // takes, 1 <= e < 64. Elsewhere the element is what `below` holds (null:
+  // never written).
+  const Term *slotDomain = nullptr;
+  std::shared_ptr<const PrivateArray> below;
+  // The merge of two paths that left different contents: thenArray where
+  // joinCond holds, elseArray elsewhere (no slots of its own).
+  const Term *joinCond = nullptr;
+  std::shared_ptr<const PrivateArray> thenArray, elseArray;
+  unsigned size = 0; // elements; 0 when unknown
 };
+
+// Whether a condition on an element index holds: 1 always, 0 never, -1
+// either (then the element's value is the join of both).
+using ElementDecider = std::function<int(const Term *)>;
 
 // Lattice equality: two paths that left a variable alone hold the same value.
 bool sameValue(const AbstractValue &A, const AbstractValue &B);
@@ -89,7 +104,10 @@ AbstractValue joinValues(TermContext &T, const Term *Cond, const AbstractValue &
 DataValue substituteData(TermContext &T, const DataValue &V, const TermMap &Map);
 
 // Element Index of a private array: a constant slot, or the loop-written
-// slot with its counter replaced by Index.
-AbstractValue readElement(TermContext &T, const PrivateArray &Arr, const Term *Index);
+// slot with its counter replaced by Index where Index lies in the slot's
+// domain, and what was there before elsewhere. Decide settles the domain
+// conditions it can (without it, each stays a condition of the value).
+AbstractValue readElement(TermContext &T, const PrivateArray &Arr, const Term *Index,
+                          const ElementDecider &Decide = {});
 
 } // namespace ave::inv

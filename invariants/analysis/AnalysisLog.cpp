@@ -10,6 +10,7 @@ AnalysisLog::Mark AnalysisLog::mark() const {
   M.globalAccesses = GlobalAccesses.size();
   M.barriers = Barriers.size();
   M.ldsWrites = LdsWrites.size();
+  M.outputWrites = OutputWrites.size();
   M.interval = Interval;
   M.pragmaTargets = PragmaTargets;
   return M;
@@ -22,6 +23,7 @@ void AnalysisLog::rollback(const Mark &M) {
   GlobalAccesses.resize(M.globalAccesses);
   Barriers.resize(M.barriers);
   LdsWrites.resize(M.ldsWrites);
+  OutputWrites.resize(M.outputWrites);
   Interval = M.interval;
   PragmaTargets = M.pragmaTargets;
 }

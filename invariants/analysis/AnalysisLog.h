@@ -11,6 +11,7 @@
 #include "ave/invariants/LdsAccess.h"
 #include "ave/invariants/Obligation.h"
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -33,11 +34,24 @@ struct LdsWrite {
   std::string text;
 };
 
+// One store into a tagged output, for the output-written obligation: where
+// it writes (the tag coordinates its index resolves to, or why it did not
+// resolve) and under which path and loops.
+struct OutputWrite {
+  const clang::ValueDecl *tensor = nullptr;
+  const Term *index = nullptr;
+  std::map<std::string, const Term *> destination; // empty when unmatched
+  std::string unmatched;                           // why the index did not resolve
+  std::vector<const Term *> path;
+  std::vector<LoopFrame> loops;
+  clang::SourceLocation site;
+};
+
 class AnalysisLog {
 public:
   struct Mark {
     size_t obligations = 0, notes = 0, accesses = 0, barriers = 0, ldsWrites = 0,
-           globalAccesses = 0;
+           globalAccesses = 0, outputWrites = 0;
     unsigned interval = 0;
     std::set<const clang::Stmt *> pragmaTargets;
   };
@@ -51,6 +65,7 @@ public:
   void addAccess(LdsAccess A) { Accesses.push_back(std::move(A)); }
   void addGlobalAccess(LdsAccess A) { GlobalAccesses.push_back(std::move(A)); }
   void addLdsWrite(LdsWrite W) { LdsWrites.push_back(std::move(W)); }
+  void addOutputWrite(OutputWrite W) { OutputWrites.push_back(std::move(W)); }
   // A barrier ends the current barrier interval and starts the next.
   // OpensInterval: false for a barrier only some iterations reach.
   void addBarrier(const clang::Expr *Call, std::vector<const Term *> Guard,
@@ -74,6 +89,7 @@ public:
   const std::vector<BarrierSite> &barriers() const { return Barriers; }
   std::vector<LdsWrite> &ldsWrites() { return LdsWrites; }
   const std::vector<LdsWrite> &ldsWrites() const { return LdsWrites; }
+  const std::vector<OutputWrite> &outputWrites() const { return OutputWrites; }
 
 private:
   std::vector<Obligation> Obligations;
@@ -82,6 +98,7 @@ private:
   std::vector<LdsAccess> GlobalAccesses;
   std::vector<BarrierSite> Barriers;
   std::vector<LdsWrite> LdsWrites;
+  std::vector<OutputWrite> OutputWrites;
   std::set<const clang::Stmt *> PragmaTargets;
   unsigned Interval = 0;
   unsigned Seq = 0;

@@ -15,7 +15,7 @@ ProvenanceInterpreter::ProvenanceInterpreter(clang::ASTContext &Ast,
                                              TermContext &Terms, ObligationSolver &Solver,
                                              const AnalysisOptions &Opts)
     : Ctx(Ast, Annotations, Terms, Solver, Opts), T(Terms), Shared(Ctx), Summaries(Ctx),
-      Coverage(Ctx) {}
+      Coverage(Ctx), Outputs(Ctx) {}
 
 ProvenanceInterpreter::~ProvenanceInterpreter() = default;
 

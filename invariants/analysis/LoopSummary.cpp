@@ -44,6 +44,7 @@ CarriedVars LoopSummary::enter(const clang::Stmt *Body, const clang::VarDecl *Co
     // A vector assigned as a whole in the loop (`acc = mfma(a, b, acc)`):
     // each element is an accumulator at the loop head.
     auto Arr = std::make_shared<PrivateArray>();
+    Arr->size = It->second.array ? It->second.array->size : 0;
     Arr->slotCounter = Ctx.terms.freshSymbol("elem", SymbolKind::Fresh);
     Arr->slotValue = AbstractValue::ofData(Head);
     It->second = AbstractValue::ofArray(std::move(Arr));
@@ -51,33 +52,92 @@ CarriedVars LoopSummary::enter(const clang::Stmt *Body, const clang::VarDecl *Co
   return Carried;
 }
 
+ElementDecider LoopSummary::elementDecider(const Term *Elem, unsigned Size,
+                                           const FlowState &State) {
+  // Elem stands for the element a later read asks for, which lies in the
+  // array (a private read outside it is not given a value: loadScalar).
+  return [this, Elem, Size, &State](const Term *Cond) {
+    TermContext &T = Ctx.terms;
+    if (!Size)
+      return -1;
+    std::vector<const Term *> Query = State.path;
+    Query.push_back(T.ge(Elem, T.constant(0)));
+    Query.push_back(T.lt(Elem, T.constant(int64_t(Size))));
+    Query.push_back(T.logicalNot(Cond));
+    if (Ctx.ask("private element in slot", T.allOf(Query)).status == SolverResult::Proven)
+      return 1;
+    Query.back() = Cond;
+    if (Ctx.ask("private element outside slot", T.allOf(Query)).status == SolverResult::Proven)
+      return 0;
+    return -1;
+  };
+}
+
 DataValue *LoopSummary::accumulation(AbstractValue &Now, const CarriedVariable &Carried,
-                                     DataValue &Pre) {
+                                     DataValue &Pre, const FlowState &State) {
   const AbstractValue &Before = Carried.before;
   DataValue *V = nullptr;
+  bool Folds = Now.kind == AbstractValue::Kind::Array && Now.array &&
+               Now.array->constantSlots.empty() &&
+               (Now.array->joinCond ||
+                (Now.array->slotCounter && Now.array->slotValue.kind == AbstractValue::Kind::Data));
   if (Now.kind == AbstractValue::Kind::Data) {
     V = &Now.data;
     Pre = Before.kind == AbstractValue::Kind::Data ? Before.data : DataValue::neutral();
-  } else if (Now.kind == AbstractValue::Kind::Array && Now.array && Now.array->slotCounter &&
-             Now.array->slotValue.kind == AbstractValue::Kind::Data) {
+  } else if (Folds) {
     // A vector accumulator (matrix-core results) accumulates per element.
-    // Copy on write: the array may be shared with the pre-loop value.
-    Now.array = std::make_shared<PrivateArray>(*Now.array);
     // The element index is the same in every iteration (written as
     // `acc[e]` by an inner loop over e, whose counter would otherwise
-    // count as the iteration's own).
-    PrivateArray &Arr = *Now.array;
+    // count as the iteration's own). An inner loop's slot that covers only
+    // part of the array, or a merge of two paths, becomes one value per
+    // element, under its conditions.
+    unsigned Size = Now.array->size;
     const Term *Elem = Ctx.terms.freshSymbol("elem", SymbolKind::Other);
-    Arr.slotValue.data =
-        substituteData(Ctx.terms, Arr.slotValue.data, TermMap{{Arr.slotCounter, Elem}});
-    Arr.slotCounter = Elem;
-    V = &Arr.slotValue.data;
+    auto Arr = std::make_shared<PrivateArray>();
+    Arr->size = Size;
+    Arr->slotCounter = Elem;
+    Arr->slotValue = readElement(Ctx.terms, *Now.array, Elem, elementDecider(Elem, Size, State));
+    Now.array = std::move(Arr);
+    if (Now.array->slotValue.kind != AbstractValue::Kind::Data)
+      return nullptr;
+    V = &Now.array->slotValue.data;
     if (Before.kind == AbstractValue::Kind::Array && Before.array)
-      Pre = readElement(Ctx.terms, *Before.array, Elem).data;
+      Pre = readElement(Ctx.terms, *Before.array, Elem, elementDecider(Elem, Size, State)).data;
   }
   // Not an accumulation (overwritten each iteration): its value after the
   // loop is the last iteration's, which the body value describes.
   return V && V->accumulator == Carried.token ? V : nullptr;
+}
+
+void LoopSummary::restrictToLoop(AbstractValue &Now, const CarriedVariable &Carried,
+                                 const LoopFrame &Frame) {
+  PrivateArray Arr = *Now.array;
+  auto Unknown = [&](const std::string &Why) {
+    auto Out = std::make_shared<PrivateArray>();
+    Out->size = Arr.size;
+    Out->slotCounter = Ctx.terms.freshSymbol("elem", SymbolKind::Fresh);
+    Out->slotValue = AbstractValue::ofData(DataValue::unknown(Why));
+    Now.array = std::move(Out);
+  };
+  if (!Frame.canonical || !Frame.span.tripCount)
+    return Unknown("private array written at the counter of loop '" + Frame.span.name +
+                   "', which can be left early: which elements it wrote is not known");
+  // Written in the body at its own counter only (`a[e] = x; a[e] += y`):
+  // under the slot is the loop-head placeholder. Anything else (`a[0] = x`
+  // as well) is not modelled.
+  const PrivateArray *Head = Arr.below.get();
+  bool OnlySlot = Arr.constantSlots.empty() && Head && !Head->below && !Head->joinCond &&
+                  Head->constantSlots.empty() &&
+                  Head->slotValue.kind == AbstractValue::Kind::Data &&
+                  Head->slotValue.data.accumulator == Carried.token;
+  if (!OnlySlot) {
+    return Unknown("private array written at the counter of loop '" + Frame.span.name +
+                   "' and at other positions in one iteration: not modelled");
+  }
+  TermMap ToSlot{{Frame.span.counter, Arr.slotCounter}};
+  Arr.slotDomain = substitute(Ctx.terms, Ctx.terms.allOf(Frame.span.facts), ToSlot);
+  Arr.below = Carried.before.kind == AbstractValue::Kind::Array ? Carried.before.array : nullptr;
+  Now.array = std::make_shared<PrivateArray>(std::move(Arr));
 }
 
 void LoopSummary::finish(const LoopFrame &Frame, const CarriedVars &Carried, FlowState &State) {
@@ -85,24 +145,65 @@ void LoopSummary::finish(const LoopFrame &Frame, const CarriedVars &Carried, Flo
     auto It = State.env.find(Var);
     if (It == State.env.end())
       continue;
+    // `a[e] = ...` in the loop over e: each iteration writes its own element.
+    bool OwnIndex = It->second.kind == AbstractValue::Kind::Array && It->second.array &&
+                    It->second.array->slotCounter == Frame.span.counter;
+    PrivateArray BeforeFold = OwnIndex ? *It->second.array : PrivateArray();
     DataValue Pre;
-    DataValue *V = accumulation(It->second, Entry, Pre);
-    if (!V)
-      continue;
-    reduceOverLoop(*V, Frame, State);
-    V->rescales.clear(); // checked against every contribution already
-    // After the loop: the value before it plus the contributions.
-    V->accumulator = Pre.accumulator;
-    if (Pre.kind == DataValue::Kind::Tagged) {
-      V->cases.insert(V->cases.begin(), Pre.cases.begin(), Pre.cases.end());
-      V->reduced.insert(Pre.reduced.begin(), Pre.reduced.end());
+    DataValue *V = accumulation(It->second, Entry, Pre, State);
+    if (V) {
+      reduceOverLoop(*V, Frame, State);
+      V->rescales.clear(); // checked against every contribution already
+      // After the loop: the value before it plus the contributions.
+      V->accumulator = Pre.accumulator;
+      if (Pre.kind == DataValue::Kind::Tagged) {
+        V->cases.insert(V->cases.begin(), Pre.cases.begin(), Pre.cases.end());
+        V->reduced.insert(Pre.reduced.begin(), Pre.reduced.end());
+      }
+      // An iteration that added nothing still leaves the value from before
+      // the loop (`v = v + 0.0f` over a loaded v): tagged when that was.
+      if (Pre.kind == DataValue::Kind::Unknown)
+        *V = Pre;
+      else
+        V->kind = V->cases.empty() ? DataValue::Kind::Neutral : DataValue::Kind::Tagged;
     }
-    // An iteration that added nothing still leaves the value from before
-    // the loop (`v = v + 0.0f` over a loaded v): tagged when that was.
-    if (Pre.kind == DataValue::Kind::Unknown)
-      *V = Pre;
-    else
-      V->kind = V->cases.empty() ? DataValue::Kind::Neutral : DataValue::Kind::Tagged;
+    if (!OwnIndex)
+      continue;
+    if (It->second.kind == AbstractValue::Kind::Array && It->second.array &&
+        It->second.array->slotCounter != Frame.span.counter) {
+      // Folded into a slot over a fresh element: put the loop's own
+      // structure back on it (the slot over its element, the head below).
+      PrivateArray Folded = *It->second.array;
+      Folded.below = BeforeFold.below;
+      It->second.array = std::make_shared<PrivateArray>(std::move(Folded));
+    }
+    if (It->second.kind == AbstractValue::Kind::Array && It->second.array)
+      restrictToLoop(It->second, Entry, Frame);
+  }
+}
+
+void LoopSummary::restrictSlots(const LoopFrame &Frame, const CarriedVars &Carried,
+                                FlowState &State) {
+  // `a[e] = ...` in the loop over e does not make `a` loop-carried (each
+  // iteration writes its own element): the slot, over the counter, lies on
+  // the contents from before the loop, and holds only where the counter
+  // ranged.
+  for (auto &[Var, Value] : State.env) {
+    const auto *VD = llvm::dyn_cast<clang::VarDecl>(Var);
+    if (Value.kind != AbstractValue::Kind::Array || !Value.array || (VD && Carried.count(VD)) ||
+        Value.array->slotCounter != Frame.span.counter || Value.array->slotDomain)
+      continue;
+    auto Arr = std::make_shared<PrivateArray>(*Value.array);
+    if (!Frame.canonical || !Frame.span.tripCount) {
+      Arr->below = nullptr;
+      Arr->constantSlots.clear();
+      Arr->slotValue = AbstractValue::ofData(
+          DataValue::unknown("private array written at the counter of loop '" + Frame.span.name +
+                             "', which can be left early: which elements it wrote is not known"));
+    } else {
+      Arr->slotDomain = Ctx.terms.allOf(Frame.span.facts);
+    }
+    Value.array = std::move(Arr);
   }
 }
 
@@ -178,6 +279,30 @@ void LoopSummary::extendInnerReductions(DataValue &V, const LoopFrame &Frame,
   }
 }
 
+void LoopSummary::markRepeatedInnerReductions(DataValue &V, const LoopFrame &Frame,
+                                              const FlowState &State) {
+  // Two contributions in one iteration that each finished an inner
+  // reduction (two matrix-core calls on one accumulator, a duplicated inner
+  // loop) sum each index of this loop twice, unless they are alternatives.
+  if (!V.severalContributions)
+    return;
+  auto Over = [&](const Reduction &R) {
+    return std::find(R.loops.begin(), R.loops.end(), Frame.span) != R.loops.end() &&
+           !(R.loops.front() == Frame.span);
+  };
+  for (size_t I = 0; I < V.reductions.size(); ++I)
+    for (size_t J = I + 1; J < V.reductions.size(); ++J) {
+      Reduction &A = V.reductions[I];
+      const Reduction &B = V.reductions[J];
+      if (A.name != B.name || !Over(A) || !Over(B) || !A.notModelled.empty() ||
+          sameAlternative(A, B, State))
+        continue;
+      A.notModelled = "one iteration of loop '" + Frame.span.name + "' adds to '" + A.name +
+                      "' through more than one inner reduction (several accumulations); "
+                      "counting each index once is not modelled for that";
+    }
+}
+
 bool LoopSummary::sameAlternative(const Reduction &Kept, const Reduction &Other,
                                   const FlowState &State) {
   // Kept's and Other's constraints each end with their case's validity.
@@ -243,6 +368,7 @@ std::set<std::string> LoopSummary::reduceOverLoop(DataValue &V, const LoopFrame 
     }
   }
   extendInnerReductions(V, Frame, State);
+  markRepeatedInnerReductions(V, Frame, State);
   for (const std::string &Name : Dropped) {
     V.reduced.insert(Name);
     if (!Ctx.outputNames.count(Name) || !Ctx.opts.implicitInvariants)

@@ -38,6 +38,9 @@ public:
   // After the loop (State.path is the path before it): each accumulation
   // becomes its value before the loop plus the reduced contributions.
   void finish(const LoopFrame &Frame, const CarriedVars &Carried, FlowState &State);
+  // After the loop: the private arrays its body wrote at its own counter
+  // hold the slot only where the counter ranged.
+  void restrictSlots(const LoopFrame &Frame, const CarriedVars &Carried, FlowState &State);
   // A path that leaves the loop early keeps the values it had there, except
   // one still accumulating: that becomes the loop's summary from Summary.
   void keepSummaries(const CarriedVars &Carried, const Environment &Summary,
@@ -55,8 +58,18 @@ public:
 
 private:
   // The accumulated value of a carried variable after the loop, or null.
-  DataValue *accumulation(AbstractValue &Now, const CarriedVariable &Carried, DataValue &Pre);
+  DataValue *accumulation(AbstractValue &Now, const CarriedVariable &Carried, DataValue &Pre,
+                          const FlowState &State);
+  // Settles a condition on the element Elem of an array of Size elements.
+  ElementDecider elementDecider(const Term *Elem, unsigned Size, const FlowState &State);
+  // A private array the loop wrote at its own counter (`a[e] = ...` in the
+  // loop over e): after the loop the slot holds where the counter ranged,
+  // and the contents from before the loop elsewhere.
+  void restrictToLoop(AbstractValue &Now, const CarriedVariable &Carried, const LoopFrame &Frame);
   void extendInnerReductions(DataValue &V, const LoopFrame &Frame, const FlowState &State);
+  // Several inner reductions of one name extended over Frame in one
+  // iteration: marked not modelled (unless alternatives).
+  void markRepeatedInnerReductions(DataValue &V, const LoopFrame &Frame, const FlowState &State);
   // Whether Other is an alternative of Kept (never both in one iteration)
   // that reduces the same index, so one reduction stands for both.
   bool sameAlternative(const Reduction &Kept, const Reduction &Other, const FlowState &State);

@@ -84,6 +84,24 @@ ProvenanceInterpreter::SideExits ProvenanceInterpreter::runLoop(const CfgLoop &L
   return {};
 }
 
+bool ProvenanceInterpreter::counterFits(const clang::VarDecl *Var, const Term *Bound,
+                                        const Term *Step, const FlowState &State) {
+  // The counter as a mathematical integer is exact only if its type holds
+  // every value it takes, the one past the bound included (`signed char j`
+  // to N wraps at 127).
+  clang::QualType Type = Var->getType();
+  if (!Type->isIntegerType())
+    return false;
+  uint64_t Width = Ctx.ast.getTypeSize(Type);
+  if (Width >= 64)
+    return true;
+  bool Signed = Type->isSignedIntegerType();
+  int64_t Max = Signed ? (int64_t(1) << (Width - 1)) - 1 : (int64_t(1) << Width) - 1;
+  std::vector<const Term *> Query = State.path;
+  Query.push_back(T.gt(T.add(T.sub(Bound, T.constant(1)), Step), T.constant(Max)));
+  return Ctx.ask("loop counter fits its type", T.allOf(Query)).status == SolverResult::Proven;
+}
+
 ProvenanceInterpreter::SideExits
 ProvenanceInterpreter::visitFor(const clang::ForStmt *For, const CfgLoop &L, FlowState &State) {
   // The init ran in the block before the loop.
@@ -108,6 +126,12 @@ ProvenanceInterpreter::visitFor(const clang::ForStmt *For, const CfgLoop &L, Flo
           Step = nullptr;
       }
     }
+  }
+  if (Var && Init && Bound && Step && !counterFits(Var, Bound, Step, State)) {
+    Ctx.log.addNote(For->getForLoc(),
+                    "the counter's type '" + Var->getType().getAsString() +
+                        "' may not hold every value the loop gives it; its variables are widened");
+    return visitWhileLike(L, For->getCond(), For->getBody(), State);
   }
   if (!Var || !Init || !Bound || !Step) {
     Ctx.log.addNote(For->getForLoc(),
@@ -275,6 +299,7 @@ ProvenanceInterpreter::SideExits ProvenanceInterpreter::visitLoopBody(const CfgL
   Ctx.loops.pop_back();
   State.path.resize(PathDepth);
   Summaries.finish(Done, Carried, State);
+  Summaries.restrictSlots(Done, Carried, State);
   // A path that leaves early keeps the values it had there, except one
   // still accumulating (it carries this loop's head token): that is the
   // loop's summary (whose coverage is unproven: the trip count is unknown).

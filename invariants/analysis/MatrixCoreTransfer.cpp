@@ -25,10 +25,13 @@ AbstractValue ProvenanceInterpreter::matrixCore(const MatrixLaneModel &M, const 
   const Term *OwnLane = OneWave ? S.tid[0] : T.rem(S.tid[0], Lanes);
   auto AtLane = [&](const Term *L) { return OneWave ? L : T.add(T.sub(S.tid[0], OwnLane), L); };
 
+  std::vector<const Term *> IndexRanges = {T.ge(I, T.constant(0)),  T.lt(I, T.constant(M.m)),
+                                           T.ge(J, T.constant(0)),  T.lt(J, T.constant(M.n)),
+                                           T.ge(KK, T.constant(0)), T.lt(KK, T.constant(M.k))};
   auto OperandAt = [&](const AbstractValue &V, LanePlace P) -> DataValue {
     AbstractValue Elem = V;
     if (V.kind == AbstractValue::Kind::Array)
-      Elem = readElement(T, *V.array, P.element);
+      Elem = readElement(T, *V.array, P.element, privateDecider(State, IndexRanges));
     if (Elem.kind != AbstractValue::Kind::Data)
       return DataValue::unknown("matrix-core operand is not a data value");
     return substituteData(T, Elem.data, TermMap{{S.tid[0], AtLane(P.lane)}});
@@ -72,7 +75,9 @@ AbstractValue ProvenanceInterpreter::matrixCore(const MatrixLaneModel &M, const 
 
   AbstractValue AccAtSlot = AbstractValue::ofData(DataValue::neutral());
   if (Acc.kind == AbstractValue::Kind::Array)
-    AccAtSlot = readElement(T, *Acc.array, Slot);
+    AccAtSlot = readElement(T, *Acc.array, Slot,
+                            privateDecider(State, {T.ge(Slot, T.constant(0)),
+                                                   T.lt(Slot, T.constant(int64_t(M.cElements)))}));
   else if (Acc.kind == AbstractValue::Kind::Data)
     AccAtSlot = Acc;
   AbstractValue Sum = combineData(AccAtSlot, AbstractValue::ofData(AtSlot), '+', Site, State);

@@ -161,7 +161,13 @@ AbstractValue ProvenanceInterpreter::loadScalar(const Address &A, const clang::E
     return loadGlobal(TI->second, A.offset, E, State);
   auto Local = State.env.find(A.base);
   if (Local != State.env.end() && Local->second.kind == AbstractValue::Kind::Array) {
-    AbstractValue V = readElement(T, *Local->second.array, A.offset);
+    if (!privateInBounds(*Local->second.array, A.offset, State))
+      return E->getType()->isIntegralOrEnumerationType()
+                 ? AbstractValue::ofInt(T.freshSymbol("elem", SymbolKind::Fresh))
+                 : AbstractValue::ofData(DataValue::unknown(
+                       "private array read at an index that may lie outside it (" +
+                       print(A.offset) + ")"));
+    AbstractValue V = readElement(T, *Local->second.array, A.offset, privateDecider(State));
     if (V.kind == AbstractValue::Kind::Data && E->getType()->isIntegralOrEnumerationType())
       return AbstractValue::ofInt(T.freshSymbol("elem", SymbolKind::Fresh));
     return V;
@@ -318,14 +324,50 @@ void ProvenanceInterpreter::storeCase(const TensorInfo &TI, const ProvenanceCase
   }
 }
 
+void ProvenanceInterpreter::requireSomeCase(const TensorInfo &TI, const DataValue &V,
+                                            const Obligation &Base) {
+  // Each case's obligations hold where the case is valid; where none is (a
+  // private slot its loop skipped: `acc[0]` never accumulated), the value
+  // stored is the neutral one the cases were joined with, and nothing
+  // would check it.
+  const Term *Any = T.falseTerm();
+  for (const ProvenanceCase &C : V.cases)
+    Any = T.logicalOr(Any, C.validity);
+  if (Any->isConstant(1))
+    return;
+  Obligation O = Base;
+  O.summary = "the value stored into " + TI.tensor + " is a computed one wherever the store runs";
+  O.failure = "store into " + TI.tensor +
+              ": at this point the stored value is not computed from the tagged inputs (a "
+              "private array slot its loop skipped, or a value kept from before a loop)";
+  O.violation = T.logicalNot(Any);
+  // Only where the validities are over what the store's own execution fixes
+  // (ids, parameters, the counters of the loops around it): a symbol of a
+  // finished loop or a writer copy is existential, and its negation would
+  // ask for every value of it.
+  for (const Term *S : collectSymbols(Any)) {
+    bool Enclosing = std::any_of(Ctx.loops.begin(), Ctx.loops.end(),
+                                 [S](const LoopFrame &F) { return F.span.counter == S; });
+    bool Fixed = !S->isFresh() && S->symbolKind() != SymbolKind::Fresh &&
+                 S->symbolKind() != SymbolKind::Other && S->symbolKind() != SymbolKind::LoopCounter;
+    if (!Enclosing && !Fixed)
+      return;
+  }
+  Ctx.log.addObligation(std::move(O));
+}
+
 void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index, const DataValue &V,
                                         const clang::Expr *Site, const FlowState &State) {
   if (!TI.output || !Ctx.opts.implicitInvariants)
     return;
   Ctx.storedOutputs.insert(TI.tag->decl);
+  // Every store writes its element, whatever the value: output-written
+  // counts them all.
+  LayoutMatchResult M = matchTagLayout(TI, Index, State);
+  Outputs.record(TI, Index, M, Site, State);
   if (V.kind == DataValue::Kind::Neutral) {
     // Initialisation with a constant: nothing to match, but it must hit C.
-    requireInBounds(TI, matchTagLayout(TI, Index, State), Site, State, "store");
+    requireInBounds(TI, M, Site, State, "store");
     return;
   }
   Ctx.outputsGivenValues.insert(TI.tag->decl);
@@ -337,7 +379,6 @@ void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index,
     Ctx.log.addObligation(std::move(Base));
     return;
   }
-  LayoutMatchResult M = matchTagLayout(TI, Index, State);
   requireInBounds(TI, M, Site, State, "store");
   if (!M.matched) {
     Base.summary = "destination coordinates of " + TI.tensor;
@@ -350,6 +391,7 @@ void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index,
     Dest[TI.nameOfSymbol.at(Sym)] = Value;
   for (const ProvenanceCase &C : V.cases)
     storeCase(TI, C, Base, Dest, M.sideConditions);
+  requireSomeCase(TI, V, Base);
   // One coverage question per reduced name (a value combined from several
   // threads carries one record per contribution).
   std::set<std::string> Covered;
@@ -376,19 +418,70 @@ int ProvenanceInterpreter::vectorFieldIndex(const clang::MemberExpr *ME,
   return Index;
 }
 
+ElementDecider ProvenanceInterpreter::privateDecider(const FlowState &State,
+                                                     std::vector<const Term *> Facts) {
+  return [this, &State, Facts](const Term *Cond) {
+    std::vector<const Term *> Query = State.path;
+    Query.insert(Query.end(), Facts.begin(), Facts.end());
+    Query.push_back(T.logicalNot(Cond));
+    if (Ctx.ask("private element in slot", T.allOf(Query)).status == SolverResult::Proven)
+      return 1;
+    Query.back() = Cond;
+    if (Ctx.ask("private element outside slot", T.allOf(Query)).status == SolverResult::Proven)
+      return 0;
+    return -1;
+  };
+}
+
+bool ProvenanceInterpreter::privateInBounds(const PrivateArray &Arr, const Term *Index,
+                                            const FlowState &State) {
+  // Outside the array a read or write touches other memory (undefined
+  // behaviour): the slots, and the loop summaries' element conditions,
+  // assume every access lies inside.
+  if (!Arr.size) // a HIP vector's fields (`v.x`): constant positions
+    return Index->isConstant() && Index->value() >= 0 && Index->value() < 16;
+  const Term *Outside =
+      T.logicalOr(T.lt(Index, T.constant(0)), T.ge(Index, T.constant(int64_t(Arr.size))));
+  if (Outside->isConstant())
+    return Outside->value() == 0;
+  std::vector<const Term *> Query = State.path;
+  Query.push_back(Outside);
+  return Ctx.ask("private access in bounds", T.allOf(Query)).status == SolverResult::Proven;
+}
+
 void ProvenanceInterpreter::storePrivate(AbstractValue &Array, const Term *Offset,
-                                         const AbstractValue &V) {
+                                         const AbstractValue &V, const FlowState &State) {
   // Copy on write: saved environments (branches, loop passes) share it.
   Array.array = std::make_shared<PrivateArray>(*Array.array);
   PrivateArray &Arr = *Array.array;
+  if (!privateInBounds(Arr, Offset, State)) {
+    unsigned Size = Arr.size;
+    Arr = PrivateArray();
+    Arr.size = Size;
+    Arr.slotCounter = T.freshSymbol("elem", SymbolKind::Fresh);
+    Arr.slotValue = AbstractValue::ofData(DataValue::unknown(
+        "private array written at an index that may lie outside it (" + print(Offset) + ")"));
+    return;
+  }
   if (Offset->isConstant()) {
     Arr.constantSlots[Offset->value()] = V;
   } else if (Offset->isSymbol() && !Ctx.loops.empty() && Offset == Ctx.loops.back().span.counter) {
+    // Over what it held before (LoopSummary gives the slot its domain when
+    // the loop ends), unless it is the same slot written again.
+    if (Arr.slotCounter != Offset || !Arr.constantSlots.empty() || Arr.joinCond) {
+      auto Below = std::make_shared<PrivateArray>(std::move(Arr));
+      Arr = PrivateArray();
+      Arr.size = Below->size;
+      Arr.below = std::move(Below);
+    }
     Arr.slotCounter = Offset;
     Arr.slotValue = V;
+    Arr.slotDomain = nullptr;
   } else {
-    Arr.slotCounter = nullptr;
-    Arr.constantSlots.clear();
+    unsigned Size = Arr.size;
+    Arr = PrivateArray();
+    Arr.size = Size;
+    Arr.slotCounter = T.freshSymbol("elem", SymbolKind::Fresh);
     Arr.slotValue = AbstractValue::ofData(
         DataValue::unknown("private array written at an index the analysis does not model"));
   }
@@ -409,11 +502,14 @@ void ProvenanceInterpreter::storeScalar(const Address &A, const AbstractValue &V
   if (TI != Ctx.tensors.end()) {
     if (V.kind == AbstractValue::Kind::Data)
       storeOutput(TI->second, A.offset, V.data, Site, State);
+    else if (TI->second.output && Ctx.opts.implicitInvariants) // writes the element all the same
+      Outputs.record(TI->second, A.offset, matchTagLayout(TI->second, A.offset, State), Site,
+                     State);
     return;
   }
   auto Local = State.env.find(A.base);
   if (Local != State.env.end() && Local->second.kind == AbstractValue::Kind::Array)
-    storePrivate(Local->second, A.offset, V);
+    storePrivate(Local->second, A.offset, V, State);
 }
 
 void ProvenanceInterpreter::assignMember(const clang::MemberExpr *ME, AbstractValue V,
@@ -447,7 +543,7 @@ void ProvenanceInterpreter::assign(const clang::Expr *LHS, AbstractValue V, cons
   for (unsigned L = 0; L < A.lanes; ++L) {
     AbstractValue Elem =
         V.kind == AbstractValue::Kind::Array
-            ? readElement(T, *V.array, T.constant(L))
+            ? readElement(T, *V.array, T.constant(L), privateDecider(State))
             : AbstractValue::ofData(DataValue::unknown("vector store of a non-vector"));
     storeScalar({A.base, T.add(A.offset, T.constant(L)), 1}, Elem, Site, State);
   }

@@ -11,6 +11,7 @@
 
 #include "AnalysisContext.h"
 #include "LoopSummary.h"
+#include "OutputCoverage.h"
 #include "ReductionCoverage.h"
 #include "SharedMemoryModel.h"
 #include "ave/invariants/MatrixLaneModel.h"
@@ -114,6 +115,9 @@ private:
   void requireOutputStores();
   SideExits runLoop(const CfgLoop &L, FlowState &State);
   SideExits visitFor(const clang::ForStmt *For, const CfgLoop &L, FlowState &State);
+  // The counter's C type holds every value a canonical loop gives it.
+  bool counterFits(const clang::VarDecl *Var, const Term *Bound, const Term *Step,
+                   const FlowState &State);
   SideExits visitWhileLike(const CfgLoop &L, const clang::Expr *Cond, const clang::Stmt *Body,
                            FlowState &State);
   SideExits visitLoopBody(const CfgLoop &L, const clang::Stmt *Body, LoopFrame Frame,
@@ -174,7 +178,14 @@ private:
   AbstractValue loadScalar(const Address &A, const clang::Expr *E, FlowState &State);
   void storeScalar(const Address &A, const AbstractValue &V, const clang::Expr *Site,
                    FlowState &State);
-  void storePrivate(AbstractValue &Array, const Term *Offset, const AbstractValue &V);
+  void storePrivate(AbstractValue &Array, const Term *Offset, const AbstractValue &V,
+                    const FlowState &State);
+  // Index lies inside the private array on State's path (false when its
+  // size is not known).
+  bool privateInBounds(const PrivateArray &Arr, const Term *Index, const FlowState &State);
+  // Settles a private slot's element conditions on State's path.
+  // Facts: what else holds of the element index (a lane formula's ranges).
+  ElementDecider privateDecider(const FlowState &State, std::vector<const Term *> Facts = {});
   unsigned vectorLanes(const clang::ValueDecl *Base, clang::QualType Pointee) const;
   int vectorFieldIndex(const clang::MemberExpr *ME, const clang::Expr *&Root) const;
   bool isLinearLayout(const TagLayout &L);
@@ -187,6 +198,8 @@ private:
                            const FlowState &State);
   void storeOutput(const TensorInfo &T, const Term *Index, const DataValue &V,
                    const clang::Expr *Site, const FlowState &State);
+  // Some case of the stored value is valid wherever the store runs.
+  void requireSomeCase(const TensorInfo &TI, const DataValue &V, const Obligation &Base);
   void storeCase(const TensorInfo &TI, const ProvenanceCase &C, const Obligation &Base,
                  const std::map<std::string, const Term *> &Dest,
                  const std::vector<const Term *> &SideConditions);
@@ -222,6 +235,7 @@ private:
   SharedMemoryModel Shared;
   LoopSummary Summaries;
   ReductionCoverage Coverage;
+  OutputCoverage Outputs;
   std::unique_ptr<ControlFlow> Flow;
   AnalysisObserver *Observer = nullptr;
   unsigned InlineDepth = 0; // __device__ helpers being inlined

@@ -39,6 +39,7 @@ void ProvenanceInterpreter::run() {
     return;
   walkRegion(nullptr, std::move(Entry));
   requireOutputStores();
+  Outputs.emit();
   checkSpecification();
   for (const auto &[Target, P] : PragmasBefore)
     if (!Ctx.log.enteredPragmaTarget(Target))
@@ -88,11 +89,33 @@ void ProvenanceInterpreter::applyPragma(const ann::BoundPragma &P, FlowState &St
   }
 }
 
+namespace {
+
+// Scalars in a private array or vector (`float a[4][4]`: 16); 0 if unknown.
+unsigned elementCount(clang::ASTContext &Ast, clang::QualType Type) {
+  // An element of class type (`__half`) is one value.
+  uint64_t Count = 1;
+  bool Array = false;
+  while (const clang::ConstantArrayType *A = Ast.getAsConstantArrayType(Type)) {
+    Count *= A->getSize().getZExtValue();
+    Type = A->getElementType();
+    Array = true;
+  }
+  if (const auto *V = Type->getAs<clang::VectorType>())
+    Count *= V->getNumElements();
+  else if (Type->isArrayType() || (Type->isRecordType() && !Array))
+    return 0;
+  return Count > 0 && Count < (1u << 20) ? unsigned(Count) : 0;
+}
+
+} // namespace
+
 void ProvenanceInterpreter::declare(const clang::VarDecl *VD, FlowState &State) {
   if (Ctx.isSharedArray(VD))
     return;
   if (VD->getType()->isArrayType() || VD->getType()->isVectorType()) {
     auto Arr = std::make_shared<PrivateArray>();
+    Arr->size = elementCount(Ctx.ast, VD->getType());
     if (const auto *IL = llvm::dyn_cast_or_null<clang::InitListExpr>(
             VD->getInit() ? VD->getInit()->IgnoreImplicit() : nullptr))
       for (unsigned I = 0; I < IL->getNumInits(); ++I)

@@ -26,6 +26,7 @@ enum class ObligationKind {
   InBounds,           // a global access lies in its tensor's tag domain
   SharedRaceFree,     // no data race on a shared array (check only)
   BarrierUniform,     // a guarded barrier is reached by all threads or none
+  OutputWritten,      // every element of a tagged output is written by some thread
 };
 
 const char *obligationKindName(ObligationKind K);

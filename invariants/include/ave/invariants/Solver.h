@@ -60,6 +60,9 @@ public:
   /// holds. `observe` lists terms whose values the caller wants reported
   /// (element coordinates, writer thread ids, ...).
   SolverResult check(const Term *Violation, const std::vector<const Term *> &Observe = {});
+  /// check() within at most MaxMs (a question asked during the
+  /// interpretation that must leave time for the obligations).
+  SolverResult checkWithin(const Term *Violation, unsigned MaxMs);
   /// Only whether such an execution exists: no model is read back (the
   /// interpretation's own questions, asked by the dozen per kernel).
   SolverResult decide(const Term *Query);
@@ -69,7 +72,8 @@ public:
   bool confirms(const Term *Violation, const SolverResult &Result) const;
 
 private:
-  SolverResult run(const Term *Violation, const std::vector<const Term *> &Observe, bool WithModel);
+  SolverResult run(const Term *Violation, const std::vector<const Term *> &Observe, bool WithModel,
+                   unsigned MaxMs = 0);
   struct Backend;
   Backend &backendFor(bool BitVectors);
 

@@ -7,6 +7,7 @@
 __global__ void do_starts_for_body(const float *X AVE_TAG("X(i < N) = i"),
                                    float *Y AVE_TAG("Y(i < N) = i"), int N, int mode) {
 #pragma ave launch block(64) grid(N / 64)
+#pragma ave assume N % 64 == 0
   int i = blockIdx.x * 64 + threadIdx.x;
   float v = X[i];
   int j = 0;
@@ -24,6 +25,7 @@ __global__ void do_starts_for_body(const float *X AVE_TAG("X(i < N) = i"),
 __global__ void goto_out_of_loop(const float *X AVE_TAG("X(i < N) = i"),
                                  float *Y AVE_TAG("Y(i < N) = i"), int N, int mode) {
 #pragma ave launch block(64) grid(N / 64)
+#pragma ave assume N % 64 == 0
   int i = blockIdx.x * 64 + threadIdx.x;
   float v = X[i];
   for (int q = 0; q < 4; ++q) {

@@ -1,0 +1,104 @@
+// Output coverage (output-written): every element of a tagged output is
+// written by some thread of the launch. Each wrong kernel stays in bounds
+// and stores the right values where it stores, but leaves elements
+// unwritten; each twin writes every element in an unusual way.
+#include <ave/annotations.h>
+#include <hip/hip_runtime.h>
+
+// A row stride of 15 for tiles of 16 (the fuzzer's tiled_gemm mutant): the
+// rows overlap, the last ones are never written.
+__global__ void stride_15(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
+                          const float *B AVE_TAG("B(k < K, n < N) = k * N + n"),
+                          float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N, int K) {
+  AVE_LAUNCH(block(16, 16) grid(N / 16, M / 16))
+  AVE_ASSUME(M % 16 == 0 && N % 16 == 0 && K >= 1)
+  int row = blockIdx.y * 15 + threadIdx.y;
+  int col = blockIdx.x * 16 + threadIdx.x;
+  float acc = 0.0f;
+  for (int k = 0; k < K; ++k)
+    acc += A[row * K + k] * B[k * N + col];
+  C[row * N + col] = acc;
+}
+
+// A grid that covers half of the columns.
+__global__ void half_grid(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                          float *Y AVE_TAG("Y(r < R, c < C) = r * C + c"), int R, int C) {
+  AVE_LAUNCH(block(64) grid(C / 128, R))
+  AVE_ASSUME(C % 128 == 0 && R >= 1)
+  int c = blockIdx.x * 64 + threadIdx.x;
+  Y[blockIdx.y * C + c] = X[blockIdx.y * C + c];
+}
+
+// A guard that skips the last row.
+__global__ void guard_skips_row(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                                float *Y AVE_TAG("Y(r < R, c < C) = r * C + c"), int R, int C) {
+  AVE_LAUNCH(block(64) grid((C + 63) / 64, R))
+  AVE_ASSUME(C >= 1 && R >= 2)
+  int c = blockIdx.x * 64 + threadIdx.x;
+  int r = blockIdx.y;
+  if (c < C && r < R - 1)
+    Y[r * C + c] = X[r * C + c];
+}
+
+// The twin: a guarded store with a grid that rounds up, exactly covering.
+__global__ void guard_covers(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                             float *Y AVE_TAG("Y(r < R, c < C) = r * C + c"), int R, int C) {
+  AVE_LAUNCH(block(64) grid((C + 63) / 64, R))
+  AVE_ASSUME(C >= 1 && R >= 1)
+  int c = blockIdx.x * 64 + threadIdx.x;
+  int r = blockIdx.y;
+  if (c < C)
+    Y[r * C + c] = X[r * C + c];
+}
+
+// The twin: two stores per thread, each covering half of a row.
+__global__ void two_stores(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                           float *Y AVE_TAG("Y(r < R, c < C) = r * C + c"), int R, int C) {
+  AVE_LAUNCH(block(64) grid(C / 128, R))
+  AVE_ASSUME(C % 128 == 0 && R >= 1)
+  int c = blockIdx.x * 128 + threadIdx.x;
+  int r = blockIdx.y;
+  Y[r * C + c] = X[r * C + c];
+  Y[r * C + c + 64] = X[r * C + c + 64];
+}
+
+// The twin: a strided loop (each thread writes every 64th element of its
+// block's 256), thread ids split into digits (tid / 16, tid % 16).
+__global__ void strided_loop(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                             float *Y AVE_TAG("Y(r < R, c < C) = r * C + c"), int R, int C) {
+  AVE_LAUNCH(block(64) grid(C / 256, R / 4))
+  AVE_ASSUME(C % 256 == 0 && R % 4 == 0 && R >= 4)
+  int t = threadIdx.x;
+  for (int i = t % 16; i < 256; i += 16) {
+    int r = blockIdx.y * 4 + t / 16;
+    int c = blockIdx.x * 256 + i;
+    Y[r * C + c] = X[r * C + c];
+  }
+}
+
+// A strided loop that starts one step late: columns 0..15 of each block
+// are never written.
+__global__ void strided_late(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                             float *Y AVE_TAG("Y(r < R, c < C) = r * C + c"), int R, int C) {
+  AVE_LAUNCH(block(64) grid(C / 256, R / 4))
+  AVE_ASSUME(C % 256 == 0 && R % 4 == 0 && R >= 4)
+  int t = threadIdx.x;
+  for (int i = t % 16 + 16; i < 256; i += 16) {
+    int r = blockIdx.y * 4 + t / 16;
+    int c = blockIdx.x * 256 + i;
+    Y[r * C + c] = X[r * C + c];
+  }
+}
+
+// Only thread 0 of each block writes (a reduction's result): the guard fixes
+// the thread the destination does not.
+__global__ void one_writer(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                           float *Y AVE_TAG("Y(r < R) = r"), int R, int C) {
+  AVE_LAUNCH(block(64) grid(R))
+  AVE_ASSUME(R >= 1 && C >= 1)
+  float acc = 0.0f;
+  for (int c = 0; c < C; ++c)
+    acc += X[blockIdx.x * C + c];
+  if (threadIdx.x == 0)
+    Y[blockIdx.x] = acc;
+}
