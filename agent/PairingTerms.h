@@ -36,9 +36,9 @@ private:
 
   inv::TermContext &To;
   std::set<std::string> Opaque;
-  std::map<const inv::Term *, unsigned> LoopOf;
-  std::map<const inv::Term *, const inv::Term *> Memo;
-  std::map<const inv::Term *, std::string> Failures;
+  inv::TermKeyed<unsigned> LoopOf;
+  inv::TermKeyed<const inv::Term *> Memo;
+  inv::TermKeyed<std::string> Failures;
   std::string Why;
 };
 

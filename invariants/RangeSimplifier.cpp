@@ -156,8 +156,8 @@ bool RangeSimplifier::boundLinear(const Term *C) {
   return true;
 }
 
-std::map<const Term *, int64_t> RangeSimplifier::pinned() const {
-  std::map<const Term *, int64_t> Out;
+TermKeyed<int64_t> RangeSimplifier::pinned() const {
+  TermKeyed<int64_t> Out;
   for (const auto &[Sym, I] : Bounds)
     if (I.lo == I.hi)
       Out[Sym] = I.lo;

@@ -94,7 +94,7 @@ void ObligationSolver::addFact(const Term *Fact) {
 
 namespace {
 
-void collectLeaves(const Term *Node, std::set<const Term *> &Leaves) {
+void collectLeaves(const Term *Node, TermSet &Leaves) {
   for (const Term *S : collectSymbols(Node))
     Leaves.insert(S);
   for (const Term *A : collectApplications(Node))
@@ -127,7 +127,7 @@ SolverResult ObligationSolver::run(const Term *Violation, const std::vector<cons
   // Interval reasoning removes the `/` and `%` whose operands are already
   // in range (lane and tile arithmetic) before Z3 has to case-split on them.
   const Term *Original = Violation;
-  std::map<const Term *, int64_t> Pinned; // symbols the simplification fixed
+  TermKeyed<int64_t> Pinned; // symbols the simplification fixed
   {
     RangeSimplifier Ranges(Ctx);
     for (const Term *Fact : Facts)
@@ -189,7 +189,7 @@ SolverResult ObligationSolver::run(const Term *Violation, const std::vector<cons
     } else {
       Result.status = SolverResult::Violated;
       z3::model Model = Backend.solver.get_model();
-      std::set<const Term *> Leaves;
+      TermSet Leaves;
       for (const Term *Fact : Facts)
         collectLeaves(Fact, Leaves);
       collectLeaves(Violation, Leaves);

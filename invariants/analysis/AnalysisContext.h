@@ -41,7 +41,7 @@ struct TensorInfo {
   std::string tensor;
   TagLayout layout;
   std::vector<std::string> coordNames;
-  std::map<const Term *, std::string> nameOfSymbol;
+  TermKeyed<std::string> nameOfSymbol;
   bool output = false;
 };
 
@@ -100,7 +100,7 @@ private:
   unsigned Accumulators = 0;
   double AskMillis = 0;
   std::map<std::string, std::pair<unsigned, double>> QueryCost; // why -> (count, ms)
-  std::map<const Term *, SolverResult> AskedBefore;
+  TermKeyed<SolverResult> AskedBefore;
   std::map<std::tuple<const Term *, unsigned, int>, const Term *> IterationCopies;
 };
 

@@ -221,7 +221,7 @@ void LoopSummary::keepSummaries(const CarriedVars &Carried, const Environment &S
 
 bool LoopSummary::variesWithLoop(const Term *Value, const std::vector<const Term *> &Constraints,
                                  const LoopFrame &Frame, const FlowState &State,
-                                 const std::set<const Term *> &Fixed) {
+                                 const TermSet &Fixed) {
   // Two iterations, each with its own copy of the counter and of every
   // fresh symbol the value's constraints introduced: can the value differ?
   TermContext &T = Ctx.terms;
@@ -268,7 +268,7 @@ void LoopSummary::extendInnerReductions(DataValue &V, const LoopFrame &Frame,
   for (Reduction &R : V.reductions) {
     if (R.loops.back().counter == Frame.span.counter)
       continue;
-    std::set<const Term *> Fixed;
+    TermSet Fixed;
     for (const ReductionLoop &L : R.loops)
       Fixed.insert(L.counter);
     std::vector<const Term *> Constraints = R.constraints;

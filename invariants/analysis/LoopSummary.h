@@ -54,7 +54,7 @@ public:
   // Fixed are the same in both.
   bool variesWithLoop(const Term *Value, const std::vector<const Term *> &Constraints,
                       const LoopFrame &Frame, const FlowState &State,
-                      const std::set<const Term *> &Fixed = {});
+                      const TermSet &Fixed = {});
 
 private:
   // The accumulated value of a carried variable after the loop, or null.

@@ -16,7 +16,7 @@ namespace ave::inv {
 
 namespace {
 
-void visitTerms(const Term *Node, std::set<const Term *> &Seen,
+void visitTerms(const Term *Node, TermSet &Seen,
                 const std::function<void(const Term *)> &Callback) {
   if (!Seen.insert(Node).second)
     return;
@@ -60,11 +60,11 @@ private:
   TermContext &T;
   const OutputWrite &W;
   std::vector<const Term *> Ids; // thread, block and loop ids of the store
-  std::map<const Term *, const LoopFrame *> Counters;
-  std::map<const Term *, Digits> Split;        // ids split into digits
+  TermKeyed<const LoopFrame *> Counters;
+  TermKeyed<Digits> Split;        // ids split into digits
   TermMap DigitMap;                            // `tid / 16` -> high digit, tid -> 16*high + low
   std::vector<const Term *> Unknowns;          // what is solved: ids and digits
-  std::map<const Term *, const Term *> Bounds; // extent of each unknown (for the matcher)
+  TermKeyed<const Term *> Bounds; // extent of each unknown (for the matcher)
   TermMap Solved;
 };
 
@@ -118,9 +118,9 @@ bool WriterSolver::classify(std::string &Why) {
 
 bool WriterSolver::splitDigits(std::string &Why) {
   // `id / d`, `id % d`, `id >> s`, `id & (2^s - 1)` with d fixed.
-  std::map<const Term *, std::set<const Term *>> Divisors;
+  TermKeyed<TermSet> Divisors;
   std::vector<std::pair<const Term *, std::pair<const Term *, bool>>> Atoms; // atom -> (id, high?)
-  std::set<const Term *> Seen;
+  TermSet Seen;
   auto FixedTerm = [&](const Term *X) {
     for (const Term *S : collectSymbols(X))
       if (!isFixed(S))
@@ -159,7 +159,7 @@ bool WriterSolver::splitDigits(std::string &Why) {
   // `(15*row + col) / N`: a division by a parameter of an expression of
   // the ids is not split (and would make the question nonlinear).
   std::string Nonlinear;
-  std::set<const Term *> Seen2;
+  TermSet Seen2;
   auto FindNonlinear = [&](const Term *N) {
     if ((N->kind() == TermKind::Div || N->kind() == TermKind::Rem) &&
         !N->operand(1)->isConstant() &&
@@ -324,7 +324,7 @@ WriterSolver::writesCondition(const std::vector<std::pair<std::string, const Ter
   for (const auto &[Name, Coordinate] : Element)
     Parts.push_back(T.eq(substitute(T, W.destination.at(Name), Final), Coordinate));
   const Term *Writes = T.allOf(Parts);
-  std::set<const Term *> ElementSymbols;
+  TermSet ElementSymbols;
   for (const auto &[Name, Coordinate] : Element)
     ElementSymbols.insert(Coordinate);
   for (const Term *S : collectSymbols(Writes))
@@ -454,7 +454,7 @@ std::string OutputCoverage::confirm(const clang::ValueDecl *Tensor, const Elemen
     return It == R.assignment.end() ? std::nullopt : std::optional<int64_t>(It->second);
   };
   std::string Where;
-  std::set<const Term *> Fixed;
+  TermSet Fixed;
   std::vector<const Term *> Mentioned = E.domain;
   for (const OutputWrite &W : Ctx.log.outputWrites())
     if (W.tensor == Tensor) {

@@ -33,7 +33,7 @@ int rank(const Term *S) {
 std::vector<std::pair<std::string, int64_t>> ThreadPair::witnessValues(const Term *Query,
                                                                        const Assignment &Model) {
   // Which thread's copy a symbol is, and of what.
-  std::map<const Term *, std::pair<const Term *, unsigned>> CopyOf;
+  TermKeyed<std::pair<const Term *, unsigned>> CopyOf;
   for (unsigned Th = 0; Th < 2; ++Th)
     for (const auto &[Original, Copy] : Renaming[Th])
       if (Copy != Original)

@@ -74,6 +74,7 @@ KernelState &UnitState::kernel(clang::ASTContext &Ctx, const clang::FunctionDecl
     return K;
   inv::AnalysisOptions Opts;
   Opts.z3TimeoutMs = lintSettings().z3TimeoutMs;
+  Opts.kernelTimeLimitMs = lintSettings().timeLimitMs;
   Opts.waveSize = frontend::targetInfo(lintSettings().target).waveSize;
   K.analysis = std::make_unique<inv::KernelAnalysis>(Ctx, K.annotations, Opts);
   // `#pragma ave launch` states the launch; otherwise each launch site does.

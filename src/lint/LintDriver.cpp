@@ -155,6 +155,12 @@ ParsedArgs parseArgs(const std::vector<std::string> &Args) {
         P.error = "--z3-timeout-ms needs a number";
       continue;
     }
+    if (Name == "time-limit-ms" && optionValue(Args, I, "time-limit-ms", V)) {
+      if (llvm::StringRef(V).getAsInteger(10, lintSettings().timeLimitMs) ||
+          lintSettings().timeLimitMs == 0)
+        P.error = "--time-limit-ms needs a positive number";
+      continue;
+    }
     if (Name == "ave-run-json" && optionValue(Args, I, "ave-run-json", V)) {
       P.runJson = V;
       continue;
@@ -315,8 +321,7 @@ void writeRunJson(const std::string &Path, const LintResult &R) {
 
 // -j N: one child `ave-rewrite lint` per file, N at a time; their text goes
 // to stdout in file order, their diagnostics come back through files.
-LintResult runInChildren(const LintInvocation &Inv, const ParsedArgs &P,
-                         const std::vector<std::string> &OriginalArgs) {
+LintResult runInChildren(const LintInvocation &Inv, const ParsedArgs &P) {
   LintResult R;
   R.files = P.files;
   std::string Self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
@@ -327,30 +332,15 @@ LintResult runInChildren(const LintInvocation &Inv, const ParsedArgs &P,
     int rc = 0;
   };
   std::vector<Child> Children(P.files.size());
+  // The children get clang-tidy's options as given and ave-rewrite's own in
+  // their `--name=value` spelling (a `--name value` pair copied one by one
+  // lost its value: it looked like a file).
   std::vector<std::string> Common{"lint"};
-  for (size_t I = 0; I < OriginalArgs.size(); ++I) {
-    llvm::StringRef A = OriginalArgs[I];
-    if (A == "--")
-      break;
-    std::string V;
-    size_t J = I;
-    llvm::StringRef Name = A.ltrim('-').split('=').first;
-    if (A.starts_with("-j") || Name == "jobs" || Name == "format" || Name == "export-fixes" ||
-        Name == "color") {
-      if ((A == "-j" ||
-           ((Name == "jobs" || Name == "format" || Name == "export-fixes" || Name == "color") &&
-            !A.contains('='))) &&
-          optionValue(OriginalArgs, J, Name == "jobs" ? "jobs" : Name, V))
-        I = J;
-      continue;
-    }
-    if (!A.starts_with("-")) {
-      continue; // a file
-    }
-    Common.push_back(OriginalArgs[I]);
-    if (takesValue(Name) && !A.contains('=') && I + 1 < OriginalArgs.size())
-      Common.push_back(OriginalArgs[++I]);
-  }
+  Common.insert(Common.end(), P.tidyOptions.begin(), P.tidyOptions.end());
+  Common.push_back("--z3-timeout-ms=" + std::to_string(lintSettings().z3TimeoutMs));
+  Common.push_back("--time-limit-ms=" + std::to_string(lintSettings().timeLimitMs));
+  if (!P.buildDir.empty())
+    Common.push_back("-p=" + P.buildDir);
   if (!P.useColor.empty())
     Common.push_back(P.useColor);
   if (!Inv.buildDir.empty() && P.buildDir.empty())
@@ -459,6 +449,8 @@ ave-rewrite's options (before or after the files):
                             the GPU the hardware model describes (default gfx942)
   --z3-timeout-ms N         per-query solver timeout (default 1000); a timeout gives
                             no finding, never a guess
+  --time-limit-ms N         per-kernel time for interpretation and solving (default
+                            10000); what is left unsolved when it runs out is unproven
   --color auto|always|never colored diagnostics (clang-tidy's --use-color)
   -p DIR                    DIR's compile_commands.json; without it, the nearest one
                             above each file that lists it; `-- FLAGS` replaces both
@@ -561,7 +553,7 @@ int runLint(const LintInvocation &Inv) {
   LintResult R;
   if (!P.files.empty() || AllFiles.empty()) {
     bool Children = P.jobs > 1 && P.files.size() > 1 && P.runJson.empty();
-    R = Children ? runInChildren(Inv, P, Inv.args) : runInProcess(Inv, P, P.format != Format::Text);
+    R = Children ? runInChildren(Inv, P) : runInProcess(Inv, P, P.format != Format::Text);
   }
   R.files = AllFiles;
   R.unreadable = std::move(Unreadable.unreadable);

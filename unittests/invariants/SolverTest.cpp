@@ -58,7 +58,7 @@ protected:
   // from `A[row*K + k0 + tx]`, and the address constraint.
   struct Writer {
     const Term *tx, *ty;
-    std::map<const Term *, const Term *> provenance;
+    TermKeyed<const Term *> provenance;
     const Term *constraint;
   };
 

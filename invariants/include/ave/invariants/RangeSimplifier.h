@@ -28,7 +28,7 @@ public:
   void addFacts(const Term *Fact);
   const Term *simplify(const Term *T);
   // Symbols whose value the facts fix (replaced by constants when simplifying).
-  std::map<const Term *, int64_t> pinned() const;
+  TermKeyed<int64_t> pinned() const;
   std::optional<Interval> interval(const Term *T);
 
 private:
@@ -42,9 +42,9 @@ private:
   const Term *foldBoundedPart(const Term *Sum);
 
   TermContext &Ctx;
-  std::map<const Term *, Interval> Bounds;
-  std::map<const Term *, const Term *> Memo;
-  std::map<const Term *, const Term *> Linearized; // null: not affine on its box
+  TermKeyed<Interval> Bounds;
+  TermKeyed<const Term *> Memo;
+  TermKeyed<const Term *> Linearized; // null: not affine on its box
 };
 
 } // namespace ave::inv

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <set>
 #include <optional>
 #include <span>
 #include <string>
@@ -116,9 +117,22 @@ private:
   std::string BaseName;
 };
 
-using TermMap = std::map<const Term *, const Term *>;
+/// Orders terms by creation (then by address: terms of two contexts may share
+/// an id). A container ordered by address iterates in heap-layout order, and
+/// what it feeds the solver (the order of pins and facts) changed Z3's model:
+/// a kernel's counterexample differed when another file was linted first.
+struct TermLess {
+  bool operator()(const Term *A, const Term *B) const {
+    if (A && B && A->id() != B->id())
+      return A->id() < B->id();
+    return std::less<const Term *>()(A, B);
+  }
+};
+using TermSet = std::set<const Term *, TermLess>;
+template <typename Value> using TermKeyed = std::map<const Term *, Value, TermLess>;
+using TermMap = TermKeyed<const Term *>;
 /// Values of symbols and of uninterpreted applications (by their term).
-using Assignment = std::map<const Term *, int64_t>;
+using Assignment = TermKeyed<int64_t>;
 
 /// Owns all terms. Not thread-safe; one per analysed kernel is the intent.
 class TermContext {

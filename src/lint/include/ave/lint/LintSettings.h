@@ -17,6 +17,8 @@ struct LintSettings {
   // timeout is "unproven" (never a finding it cannot show), --z3-timeout-ms
   // raises it.
   unsigned z3TimeoutMs = 1000;
+  // Per kernel, interpretation and solving (check's --time-limit-ms).
+  unsigned timeLimitMs = 10000;
 };
 
 struct KernelSeen {
