@@ -1,5 +1,8 @@
 #include "ExecutionStage.h"
 
+#include "ave/support/InterruptCleanup.h"
+#include "ave/support/Subprocess.h"
+
 #include "ave/harness/BundleGenerator.h"
 #include "ave/harness/ShapeBinding.h"
 
@@ -180,36 +183,37 @@ struct Ran {
   std::string output;
 };
 
+// The script runs in its own process group with a guarded output file: an
+// interrupt stops the compilers and the executable it started and removes
+// the file (InterruptCleanup.h), and 120 s end it.
 Ran runScript(const Prepared &P, const ExecutionRequest &R) {
   Ran Out;
-  llvm::SmallString<128> OutFile;
-  if (llvm::sys::fs::createTemporaryFile("ave-equivalence", "out", OutFile)) {
+  support::TempPath OutFile = support::createTempFile("ave-equivalence", "out");
+  if (OutFile.empty()) {
     Out.output = "cannot create a temporary file";
     return Out;
   }
   const frontend::TargetInfo &Info = frontend::targetInfo(R.target);
-  std::vector<std::string> EnvStrings;
-  for (char **E = environ; *E; ++E)
-    EnvStrings.push_back(*E);
-  EnvStrings.push_back("AVE_CPU_WAVE_SIZE=" + std::to_string(Info.waveSize));
-  EnvStrings.push_back("AVE_CPU_QUIET=1");
-  EnvStrings.push_back("AVE_CPU_TIMEOUT=30");
+  support::ProcessOptions Opts;
+  Opts.stdoutPath = Opts.stderrPath = OutFile.path();
+  Opts.timeoutSeconds = 120;
+  Opts.environment = {"AVE_CPU_WAVE_SIZE=" + std::to_string(Info.waveSize), "AVE_CPU_QUIET=1",
+                      "AVE_CPU_TIMEOUT=30"};
   if (R.target != frontend::Target::Sm90)
-    EnvStrings.push_back("AVE_EQ_FLAGS=-DAVE_CPU_ARCH_GFX942");
-  std::vector<llvm::StringRef> Env(EnvStrings.begin(), EnvStrings.end());
-  std::string Script = P.directory + "/equivalence.sh";
-  std::vector<llvm::StringRef> Argv = {"/bin/bash", Script, P.runtimeObject, "20261130"};
+    Opts.environment.push_back("AVE_EQ_FLAGS=-DAVE_CPU_ARCH_GFX942");
+  std::vector<std::string> Args = {P.directory + "/equivalence.sh", P.runtimeObject, "20261130"};
   if (R.reassociates)
-    Argv.push_back("--reassociates");
-  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""), llvm::StringRef(OutFile),
-                                                llvm::StringRef(OutFile)};
-  std::string Message;
-  Out.code = llvm::sys::ExecuteAndWait("/bin/bash", Argv, Env, Redirects, 120, 0, &Message);
-  if (auto Buffer = llvm::MemoryBuffer::getFile(OutFile))
+    Args.push_back("--reassociates");
+  support::ProcessResult Done = support::runProcess("/bin/bash", Args, Opts);
+  Out.code = Done.ran() && !Done.signal ? Done.exitCode : -1;
+  if (auto Buffer = llvm::MemoryBuffer::getFile(OutFile.path()))
     Out.output = (*Buffer)->getBuffer().str();
-  if (Out.code < 0)
-    Out.output += Message;
-  llvm::sys::fs::remove(OutFile);
+  if (!Done.ran())
+    Out.output += Done.error;
+  else if (Done.timedOut)
+    Out.output += "the equivalence run took more than 120 s";
+  else if (Done.signal)
+    Out.output += "the equivalence run ended with signal " + std::to_string(Done.signal);
   return Out;
 }
 

@@ -3,6 +3,9 @@
 #include "ave/support/InterruptCleanup.h"
 
 #include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <thread>
 #include <cstring>
 #include <fcntl.h>
 #include <spawn.h>
@@ -81,6 +84,25 @@ std::vector<char *> environmentFor(const ProcessOptions &Opts) {
   return Env;
 }
 
+// Waits for Pid; after TimeoutSeconds (0: never) kills its group first.
+// False with errno set when waitpid fails.
+bool waitFor(pid_t Pid, unsigned TimeoutSeconds, int &Status, bool &TimedOut) {
+  auto Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(TimeoutSeconds);
+  while (true) {
+    pid_t Got = waitpid(Pid, &Status, TimeoutSeconds && !TimedOut ? WNOHANG : 0);
+    if (Got == Pid)
+      return true;
+    if (Got < 0 && errno != EINTR)
+      return false;
+    if (Got == 0 && std::chrono::steady_clock::now() >= Deadline) {
+      kill(-Pid, SIGKILL);
+      TimedOut = true;
+    } else if (Got == 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+}
+
 } // namespace
 
 ProcessResult runProcess(const std::string &Program, const std::vector<std::string> &Args,
@@ -105,11 +127,9 @@ ProcessResult runProcess(const std::string &Program, const std::vector<std::stri
   }
   ChildGroupGuard Guard(Pid);
   int Status = 0;
-  while (waitpid(Pid, &Status, 0) < 0) {
-    if (errno != EINTR) {
-      R.error = "lost track of " + Program + ": " + std::strerror(errno);
-      return R;
-    }
+  if (!waitFor(Pid, Opts.timeoutSeconds, Status, R.timedOut)) {
+    R.error = "lost track of " + Program + ": " + std::strerror(errno);
+    return R;
   }
   if (WIFEXITED(Status)) {
     R.exitCode = WEXITSTATUS(Status);

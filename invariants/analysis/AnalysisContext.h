@@ -94,6 +94,10 @@ public:
   std::set<const clang::ValueDecl *> storedOutputs, outputsGivenValues;
   std::vector<LoopFrame> loops; // outermost first
   unsigned nextLoopId = 0;
+  // Path conjuncts every execution reaching their point satisfies (the
+  // disjunction of the ways out of a loop with a break): they restrict no
+  // thread, so the writer solution of output coverage leaves them out.
+  TermSet reachedByAllWays;
   AnalysisLog log;
 
 private:

@@ -10,6 +10,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 
+
 namespace ave::inv {
 
 namespace {
@@ -93,12 +94,18 @@ bool ProvenanceInterpreter::counterFits(const clang::VarDecl *Var, const Term *B
   if (!Type->isIntegerType())
     return false;
   uint64_t Width = Ctx.ast.getTypeSize(Type);
-  if (Width >= 64)
+  // 32 bits or more: bound and step are C ints (terms are), so a signed
+  // counter passes INT_MAX only through undefined overflow, which the
+  // analysis assumes absent as everywhere, and an unsigned one stays below
+  // 2 * INT_MAX < UINT_MAX. (UINT_MAX is no C int: asking about it could not
+  // be encoded, and every `unsigned i` loop was widened.)
+  if (Width >= 32)
     return true;
   bool Signed = Type->isSignedIntegerType();
   int64_t Max = Signed ? (int64_t(1) << (Width - 1)) - 1 : (int64_t(1) << Width) - 1;
+  // Bound > Max - (Step - 1): no overflow where Bound - 1 + Step could.
   std::vector<const Term *> Query = State.path;
-  Query.push_back(T.gt(T.add(T.sub(Bound, T.constant(1)), Step), T.constant(Max)));
+  Query.push_back(T.gt(Bound, T.sub(T.constant(Max), T.sub(Step, T.constant(1)))));
   return Ctx.ask("loop counter fits its type", T.allOf(Query)).status == SolverResult::Proven;
 }
 
@@ -240,6 +247,11 @@ void ProvenanceInterpreter::iterate(const CfgLoop &L, FlowState &State,
     if (auto Out = Exits.find(Target); Out != Exits.end())
       for (FlowState &S : Out->second)
         Sides.emplace_back(Target, std::move(S));
+  // A return inside the loop leaves it too (for the kernel's end).
+  const clang::CFGBlock *End = &Flow->cfg->getExit();
+  if (auto Out = Exits.find(End); Out != Exits.end())
+    for (FlowState &S : Out->second)
+      Sides.emplace_back(End, std::move(S));
   auto Back = Exits.find(L.header);
   if (Back == Exits.end() || Back->second.empty())
     return; // no iteration reaches the next one
@@ -273,6 +285,11 @@ void ProvenanceInterpreter::joinBreaks(std::vector<FlowState> &Breaks, const Car
     Ways.push_back(std::move(B));
   }
   State = joinStates(T, Ways);
+  // Every thread here came one of these ways: their disjunction restricts
+  // no thread (it holds on each execution that gets here), so the writer
+  // solution of output coverage may leave it out.
+  for (size_t I = PathDepth; I < State.path.size(); ++I)
+    Ctx.reachedByAllWays.insert(State.path[I]);
 }
 
 ProvenanceInterpreter::SideExits ProvenanceInterpreter::visitLoopBody(const CfgLoop &L,
@@ -307,6 +324,14 @@ ProvenanceInterpreter::SideExits ProvenanceInterpreter::visitLoopBody(const CfgL
     Summaries.keepSummaries(Carried, State.env, Side);
   if (!Breaks.empty())
     joinBreaks(Breaks, Carried, PathDepth, State);
+  // A thread that left through a side exit (a return, a goto out) is not
+  // here: what follows the loop is reached only by those that did not, a
+  // condition on data the analysis does not follow. Without it a store after
+  // the loop counted as made by every thread (output-written proven for a
+  // kernel whose threads may return before storing).
+  if (!Sides.empty())
+    State.path.push_back(
+        T.logicalNot(T.ne(T.approximation("left_early", SymbolKind::Fresh), T.constant(0))));
   return Sides;
 }
 

@@ -400,7 +400,9 @@ void OutputCoverage::record(const TensorInfo &TI, const Term *Index, const Layou
       W.destination[TI.nameOfSymbol.at(Sym)] = Value;
   else
     W.unmatched = M.reason.empty() ? "layout did not match" : M.reason;
-  W.path = State.path;
+  for (const Term *C : State.path)
+    if (!Ctx.reachedByAllWays.count(C))
+      W.path.push_back(C);
   W.loops = Ctx.loops;
   W.site = Site->getBeginLoc();
   Ctx.log.addOutputWrite(std::move(W));

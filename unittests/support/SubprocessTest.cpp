@@ -9,6 +9,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <chrono>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -52,6 +53,28 @@ TEST(Subprocess, SignalAndMissingProgram) {
   EXPECT_EQ(Killed.signal, SIGKILL);
   ProcessResult Missing = runProcess("/nonexistent/program", {});
   EXPECT_FALSE(Missing.ran() && Missing.exitCode == 0);
+}
+
+TEST(Subprocess, TimeoutKillsTheWholeGroup) {
+  TempPath Out = createTempFile("ave-sub", "out");
+  ProcessOptions Opts;
+  Opts.stdoutPath = Out.path();
+  Opts.timeoutSeconds = 1;
+  // The grandchild (a sleep in the background) goes with the group: the
+  // file it would write after 3 s stays empty.
+  auto Start = std::chrono::steady_clock::now();
+  ProcessResult R =
+      runProcess("/bin/sh", {"-c", "(sleep 3; echo late) & sleep 30; echo never"}, Opts);
+  double Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  EXPECT_TRUE(R.timedOut);
+  EXPECT_EQ(R.signal, SIGKILL);
+  EXPECT_LT(Seconds, 10.0);
+  sleep(3);
+  EXPECT_EQ(read(Out.path()), "");
+  ProcessResult Quick = runProcess("/bin/sh", {"-c", "exit 0"}, Opts);
+  EXPECT_FALSE(Quick.timedOut);
+  EXPECT_EQ(Quick.exitCode, 0);
 }
 
 TEST(Subprocess, ChildRunsInItsOwnProcessGroup) {

@@ -19,11 +19,14 @@ struct ProcessOptions {
   // NAME=VALUE entries on top of the tool's environment (replacing the
   // tool's own NAME).
   std::vector<std::string> environment;
+  // Seconds before the whole group is killed (SIGKILL); 0: no limit.
+  unsigned timeoutSeconds = 0;
 };
 
 struct ProcessResult {
   int exitCode = -1; // the exit status; -1 when it did not run or was killed
   int signal = 0;    // the signal that ended it, if one did
+  bool timedOut = false; // killed after ProcessOptions::timeoutSeconds
   std::string error; // why it could not be started
   bool ran() const { return error.empty(); }
 };
