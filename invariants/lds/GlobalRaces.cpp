@@ -7,6 +7,7 @@
 #include "ave/invariants/lds/GlobalRaces.h"
 
 #include "ave/invariants/KernelAnalysis.h"
+#include "ave/invariants/Polynomial.h"
 #include "ave/invariants/lds/ThreadPair.h"
 
 #include "clang/AST/Decl.h"
@@ -155,6 +156,54 @@ std::vector<const LdsAccess *> GlobalRaceFinder::followed() {
   return Out;
 }
 
+// Address = Param * U + V, the two parts as terms; nullopt when Param
+// occurs squared or Address has no part with it.
+std::optional<std::pair<const Term *, const Term *>> splitBy(TermContext &T, const Term *Address,
+                                                             const Term *Param) {
+  Polynomial U, V, Whole = toPolynomial(T, Address);
+  for (const auto &[Mono, Coefficient] : Whole.terms()) {
+    long Times = std::count(Mono.begin(), Mono.end(), Param);
+    if (Times > 1)
+      return std::nullopt;
+    Monomial Rest = Times ? monomialQuotient(Mono, {Param}) : Mono;
+    std::optional<Polynomial> Sum =
+        (Times ? U : V).plus(Polynomial::monomial(std::move(Rest), Coefficient));
+    if (!Sum)
+      return std::nullopt;
+    (Times ? U : V) = std::move(*Sum);
+  }
+  if (U.isZero())
+    return std::nullopt;
+  return std::make_pair(toTerm(T, U), toTerm(T, V));
+}
+
+// The two addresses are equal: for a row-major index `row * P + col` over a
+// parameter P with 0 <= col < P on both threads (proven under Facts), as
+// `row == row' && col == col'`, which is linear where the product with P is
+// not (Z3 spent its whole timeout on transpose_lds's output store).
+const Term *sameAddress(ThreadPair &P, ObligationSolver &Solver, const Term *Addr0,
+                        const Term *Addr1, const std::vector<const Term *> &Facts) {
+  TermContext &T = P.terms();
+  for (const Term *Param : collectSymbols(Addr0)) {
+    if (Param->isFresh() || Param->symbolKind() != SymbolKind::Param)
+      continue;
+    auto Split0 = splitBy(T, Addr0, Param), Split1 = splitBy(T, Addr1, Param);
+    if (!Split0 || !Split1 || occursIn(Param, Split0->second) || occursIn(Param, Split1->second))
+      continue;
+    bool InRange = true;
+    for (const Term *Low : {Split0->second, Split1->second}) {
+      std::vector<const Term *> Query = Facts;
+      Query.push_back(
+          T.logicalNot(T.logicalAnd(T.ge(Low, T.constant(0)), T.lt(Low, Param))));
+      InRange = InRange && Solver.decide(T.allOf(Query)).status == SolverResult::Proven;
+    }
+    if (InRange)
+      return T.logicalAnd(T.eq(Split0->first, Split1->first),
+                          T.eq(Split0->second, Split1->second));
+  }
+  return T.eq(Addr0, Addr1);
+}
+
 std::optional<GlobalRace> GlobalRaceFinder::ask(ThreadPair &P, const LdsAccess &A0,
                                                 const LdsAccess &A1,
                                                 const std::vector<const Term *> &Extra,
@@ -174,16 +223,19 @@ std::optional<GlobalRace> GlobalRaceFinder::ask(ThreadPair &P, const LdsAccess &
     Query.push_back(P.rename(1, G));
   const Term *Addr0 = P.rename(0, A0.address);
   const Term *Addr1 = P.rename(1, A1.address);
-  Query.push_back(T.eq(Addr0, Addr1));
-  Query.push_back(T.ge(Addr0, T.constant(0))); // out of bounds is another bug
   Query.insert(Query.end(), Extra.begin(), Extra.end());
   if (!launchKnown())
     for (unsigned Th = 0; Th < 2; ++Th)
       for (const Term *F : inBoundsShared(P, Th))
         Query.push_back(F);
+  Query.push_back(sameAddress(P, A.solver(), Addr0, Addr1, Query));
+  Query.push_back(T.ge(Addr0, T.constant(0))); // out of bounds is another bug
   const Term *Q = T.allOf(Query);
   SolverResult R = A.solver().check(Q, {Addr0});
-  bool Found = R.status == SolverResult::Violated && A.solver().confirms(Q, R);
+  // The race is the addresses' equality as C computes them, whatever form
+  // the question took.
+  bool Found = R.status == SolverResult::Violated && A.solver().confirms(Q, R) &&
+               evaluate(T.eq(Addr0, Addr1), R.assignment).value_or(0) == 1;
   if (R.status != SolverResult::Proven && !Found && Skipped)
     Skipped->push_back(
         {&A1, "the solver could not decide whether it races (" +
