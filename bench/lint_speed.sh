@@ -2,7 +2,8 @@
 # Lint speed against the compiler: `ave-rewrite lint -j 2` (all ave-* checks)
 # over every .hip file in testdata/ versus `clang++-19 -fsyntax-only` over
 # the same files with the same device-only flags, both timed in this one run
-# on this machine. Goal (issue 4): lint within 1.3x of the syntax check.
+# on this machine. Goal (issue 13): lint at or below 1.0x the syntax check
+# (issue 4 asked for 1.3x).
 # Usage: bench/lint_speed.sh [BUILD_DIR]   (writes bench/results/lint-speed.json)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,8 +41,11 @@ doc = {
     "clang_syntax_only_s": round(syntax, 3),
     "lint_j2_s": round(lint, 3),
     "ratio": round(lint / syntax, 3),
-    "goal_ratio": 1.3,
-    "meets_goal": lint / syntax <= 1.3,
+    "goal_ratio": 1.0,
+    "meets_goal": lint / syntax <= 1.0,
+    "command": "bash bench/lint_speed.sh",
+    "date": __import__("datetime").datetime.now(__import__("datetime").timezone.utc).isoformat(timespec="seconds"),
+    "load_average_after": round(__import__("os").getloadavg()[0], 2),
     "lint_summary": summary,
     "note": "clang++-19 -fsyntax-only runs one process per file, serially; lint -j 2 runs one "
             "child per file, two at a time, with every ave-* check (Z3 included)",
