@@ -45,6 +45,10 @@ struct TensorInfo {
   bool output = false;
 };
 
+// The approximation a loop's side exits (a return, a goto out) put on the
+// path after it: whether this thread left the loop early.
+inline constexpr const char *LeftEarlyName = "left_early";
+
 // threadIdx, blockIdx, blockDim and gridDim, and the block shape a launch
 // pragma fixes.
 struct KernelSymbols {

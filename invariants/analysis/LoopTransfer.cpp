@@ -331,7 +331,7 @@ ProvenanceInterpreter::SideExits ProvenanceInterpreter::visitLoopBody(const CfgL
   // kernel whose threads may return before storing).
   if (!Sides.empty())
     State.path.push_back(
-        T.logicalNot(T.ne(T.approximation("left_early", SymbolKind::Fresh), T.constant(0))));
+        T.logicalNot(T.ne(T.approximation(LeftEarlyName, SymbolKind::Fresh), T.constant(0))));
   return Sides;
 }
 

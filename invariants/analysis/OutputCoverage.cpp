@@ -101,8 +101,11 @@ bool WriterSolver::classify(std::string &Why) {
         if (F.canonical && F.span.counter == S && F.init && F.step)
           Frame = &F;
       if (!Builtin && !Frame) {
-        Why = "it depends on '" + S->baseName() +
-              "', a value the analysis approximates, so its writer cannot be solved";
+        Why = S->baseName() == LeftEarlyName
+                  ? "it runs only on the threads that did not leave a loop before it early "
+                    "(a return or a goto out of the loop), which depends on data"
+                  : "it depends on '" + S->baseName() +
+                        "', a value the analysis approximates, so its writer cannot be solved";
         return false;
       }
       if (Frame) {
