@@ -38,6 +38,21 @@ AnalysisContext::~AnalysisContext() {
                  << llvm::format("%.1f", Cost.second) << " ms\n";
 }
 
+ElementDecider AnalysisContext::privateDecider(const FlowState &State,
+                                               std::vector<const Term *> Facts) {
+  return [this, &State, Facts](const Term *Cond) {
+    std::vector<const Term *> Query = State.path;
+    Query.insert(Query.end(), Facts.begin(), Facts.end());
+    Query.push_back(terms.logicalNot(Cond));
+    if (ask("private element in slot", terms.allOf(Query)).status == SolverResult::Proven)
+      return 1;
+    Query.back() = Cond;
+    if (ask("private element outside slot", terms.allOf(Query)).status == SolverResult::Proven)
+      return 0;
+    return -1;
+  };
+}
+
 SolverResult AnalysisContext::ask(const char *Why, const Term *Query) {
   // Terms are hash-consed: the same question (a loop's second pass asks
   // many of the first pass's again) is the same pointer.

@@ -68,6 +68,10 @@ public:
   // answered once per (hash-consed) query, its cost reported per kind
   // (AVE_PROFILE=1, or =queries for each slow one).
   SolverResult ask(const char *Why, const Term *Query);
+  // Settles a private slot's element conditions on State's path: 1 when the
+  // element is the slot's, 0 when it is not, -1 when not decided. Facts:
+  // what else holds of the element index (its range, a lane formula's).
+  ElementDecider privateDecider(const FlowState &State, std::vector<const Term *> Facts = {});
   // Solver time of every ask() so far (counted in the kernel's solver time).
   double askMillis() const { return AskMillis; }
   AccumulatorId newAccumulator() { return AccumulatorId(++Accumulators); }

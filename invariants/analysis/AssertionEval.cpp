@@ -293,7 +293,7 @@ AbstractValue ProvenanceInterpreter::evalAnnotationValue(const ann::Expr &E, Flo
     int Field = componentIndex(E.name);
     AbstractValue Base = evalAnnotationValue(E.operands[0], State);
     if (Field >= 0 && Base.kind == AbstractValue::Kind::Array)
-      return readElement(T, *Base.array, T.constant(Field), privateDecider(State));
+      return readElement(T, *Base.array, T.constant(Field), Ctx.privateDecider(State));
     return AbstractValue::none();
   }
   if (E.kind != ann::ExprKind::Subscript)
@@ -309,7 +309,7 @@ AbstractValue ProvenanceInterpreter::evalAnnotationValue(const ann::Expr &E, Flo
     return loadGlobal(TI->second, Offset, nullptr, State);
   auto Local = State.env.find(Target);
   if (Local != State.env.end() && Local->second.kind == AbstractValue::Kind::Array)
-    return readElement(T, *Local->second.array, Offset, privateDecider(State));
+    return readElement(T, *Local->second.array, Offset, Ctx.privateDecider(State));
   return AbstractValue::none();
 }
 

@@ -118,7 +118,7 @@ AbstractValue ProvenanceInterpreter::evalMember(const clang::MemberExpr *ME, Flo
   if (Field >= 0) {
     AbstractValue V = eval(Root, State);
     if (V.kind == AbstractValue::Kind::Array)
-      return readElement(T, *V.array, T.constant(Field), privateDecider(State));
+      return readElement(T, *V.array, T.constant(Field), Ctx.privateDecider(State));
     return V;
   }
   return eval(ME->getBase(), State);

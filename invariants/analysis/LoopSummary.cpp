@@ -56,21 +56,11 @@ ElementDecider LoopSummary::elementDecider(const Term *Elem, unsigned Size,
                                            const FlowState &State) {
   // Elem stands for the element a later read asks for, which lies in the
   // array (a private read outside it is not given a value: loadScalar).
-  return [this, Elem, Size, &State](const Term *Cond) {
-    TermContext &T = Ctx.terms;
-    if (!Size)
-      return -1;
-    std::vector<const Term *> Query = State.path;
-    Query.push_back(T.ge(Elem, T.constant(0)));
-    Query.push_back(T.lt(Elem, T.constant(int64_t(Size))));
-    Query.push_back(T.logicalNot(Cond));
-    if (Ctx.ask("private element in slot", T.allOf(Query)).status == SolverResult::Proven)
-      return 1;
-    Query.back() = Cond;
-    if (Ctx.ask("private element outside slot", T.allOf(Query)).status == SolverResult::Proven)
-      return 0;
-    return -1;
-  };
+  if (!Size)
+    return [](const Term *) { return -1; };
+  TermContext &T = Ctx.terms;
+  return Ctx.privateDecider(State,
+                            {T.ge(Elem, T.constant(0)), T.lt(Elem, T.constant(int64_t(Size)))});
 }
 
 DataValue *LoopSummary::accumulation(AbstractValue &Now, const CarriedVariable &Carried,

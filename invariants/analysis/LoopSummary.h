@@ -53,8 +53,7 @@ public:
   // Whether Value can differ between two iterations of Frame; symbols in
   // Fixed are the same in both.
   bool variesWithLoop(const Term *Value, const std::vector<const Term *> &Constraints,
-                      const LoopFrame &Frame, const FlowState &State,
-                      const TermSet &Fixed = {});
+                      const LoopFrame &Frame, const FlowState &State, const TermSet &Fixed = {});
 
 private:
   // The accumulated value of a carried variable after the loop, or null.

@@ -31,7 +31,7 @@ AbstractValue ProvenanceInterpreter::matrixCore(const MatrixLaneModel &M, const 
   auto OperandAt = [&](const AbstractValue &V, LanePlace P) -> DataValue {
     AbstractValue Elem = V;
     if (V.kind == AbstractValue::Kind::Array)
-      Elem = readElement(T, *V.array, P.element, privateDecider(State, IndexRanges));
+      Elem = readElement(T, *V.array, P.element, Ctx.privateDecider(State, IndexRanges));
     if (Elem.kind != AbstractValue::Kind::Data)
       return DataValue::unknown("matrix-core operand is not a data value");
     return substituteData(T, Elem.data, TermMap{{S.tid[0], AtLane(P.lane)}});
@@ -75,9 +75,10 @@ AbstractValue ProvenanceInterpreter::matrixCore(const MatrixLaneModel &M, const 
 
   AbstractValue AccAtSlot = AbstractValue::ofData(DataValue::neutral());
   if (Acc.kind == AbstractValue::Kind::Array)
-    AccAtSlot = readElement(T, *Acc.array, Slot,
-                            privateDecider(State, {T.ge(Slot, T.constant(0)),
-                                                   T.lt(Slot, T.constant(int64_t(M.cElements)))}));
+    AccAtSlot =
+        readElement(T, *Acc.array, Slot,
+                    Ctx.privateDecider(State, {T.ge(Slot, T.constant(0)),
+                                               T.lt(Slot, T.constant(int64_t(M.cElements)))}));
   else if (Acc.kind == AbstractValue::Kind::Data)
     AccAtSlot = Acc;
   AbstractValue Sum = combineData(AccAtSlot, AbstractValue::ofData(AtSlot), '+', Site, State);

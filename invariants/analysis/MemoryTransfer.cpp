@@ -167,7 +167,7 @@ AbstractValue ProvenanceInterpreter::loadScalar(const Address &A, const clang::E
                  : AbstractValue::ofData(DataValue::unknown(
                        "private array read at an index that may lie outside it (" +
                        print(A.offset) + ")"));
-    AbstractValue V = readElement(T, *Local->second.array, A.offset, privateDecider(State));
+    AbstractValue V = readElement(T, *Local->second.array, A.offset, Ctx.privateDecider(State));
     if (V.kind == AbstractValue::Kind::Data && E->getType()->isIntegralOrEnumerationType())
       return AbstractValue::ofInt(T.freshSymbol("elem", SymbolKind::Fresh));
     return V;
@@ -418,21 +418,6 @@ int ProvenanceInterpreter::vectorFieldIndex(const clang::MemberExpr *ME,
   return Index;
 }
 
-ElementDecider ProvenanceInterpreter::privateDecider(const FlowState &State,
-                                                     std::vector<const Term *> Facts) {
-  return [this, &State, Facts](const Term *Cond) {
-    std::vector<const Term *> Query = State.path;
-    Query.insert(Query.end(), Facts.begin(), Facts.end());
-    Query.push_back(T.logicalNot(Cond));
-    if (Ctx.ask("private element in slot", T.allOf(Query)).status == SolverResult::Proven)
-      return 1;
-    Query.back() = Cond;
-    if (Ctx.ask("private element outside slot", T.allOf(Query)).status == SolverResult::Proven)
-      return 0;
-    return -1;
-  };
-}
-
 bool ProvenanceInterpreter::privateInBounds(const PrivateArray &Arr, const Term *Index,
                                             const FlowState &State) {
   // Outside the array a read or write touches other memory (undefined
@@ -543,7 +528,7 @@ void ProvenanceInterpreter::assign(const clang::Expr *LHS, AbstractValue V, cons
   for (unsigned L = 0; L < A.lanes; ++L) {
     AbstractValue Elem =
         V.kind == AbstractValue::Kind::Array
-            ? readElement(T, *V.array, T.constant(L), privateDecider(State))
+            ? readElement(T, *V.array, T.constant(L), Ctx.privateDecider(State))
             : AbstractValue::ofData(DataValue::unknown("vector store of a non-vector"));
     storeScalar({A.base, T.add(A.offset, T.constant(L)), 1}, Elem, Site, State);
   }

@@ -183,9 +183,6 @@ private:
   // Index lies inside the private array on State's path (false when its
   // size is not known).
   bool privateInBounds(const PrivateArray &Arr, const Term *Index, const FlowState &State);
-  // Settles a private slot's element conditions on State's path.
-  // Facts: what else holds of the element index (a lane formula's ranges).
-  ElementDecider privateDecider(const FlowState &State, std::vector<const Term *> Facts = {});
   unsigned vectorLanes(const clang::ValueDecl *Base, clang::QualType Pointee) const;
   int vectorFieldIndex(const clang::MemberExpr *ME, const clang::Expr *&Root) const;
   bool isLinearLayout(const TagLayout &L);
