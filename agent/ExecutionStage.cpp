@@ -1,16 +1,14 @@
 #include "ExecutionStage.h"
 
-#include "ave/support/InterruptCleanup.h"
-#include "ave/support/Subprocess.h"
-
 #include "ave/harness/BundleGenerator.h"
 #include "ave/harness/ShapeBinding.h"
+#include "ave/support/InterruptCleanup.h"
+#include "ave/support/Subprocess.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/xxhash.h"
 
 #include <cstdlib>

@@ -10,7 +10,6 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 
-
 namespace ave::inv {
 
 namespace {

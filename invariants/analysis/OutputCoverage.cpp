@@ -61,10 +61,10 @@ private:
   const OutputWrite &W;
   std::vector<const Term *> Ids; // thread, block and loop ids of the store
   TermKeyed<const LoopFrame *> Counters;
-  TermKeyed<Digits> Split;        // ids split into digits
-  TermMap DigitMap;                            // `tid / 16` -> high digit, tid -> 16*high + low
-  std::vector<const Term *> Unknowns;          // what is solved: ids and digits
-  TermKeyed<const Term *> Bounds; // extent of each unknown (for the matcher)
+  TermKeyed<Digits> Split;            // ids split into digits
+  TermMap DigitMap;                   // `tid / 16` -> high digit, tid -> 16*high + low
+  std::vector<const Term *> Unknowns; // what is solved: ids and digits
+  TermKeyed<const Term *> Bounds;     // extent of each unknown (for the matcher)
   TermMap Solved;
 };
 

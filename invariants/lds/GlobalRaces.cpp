@@ -193,13 +193,11 @@ const Term *sameAddress(ThreadPair &P, ObligationSolver &Solver, const Term *Add
     bool InRange = true;
     for (const Term *Low : {Split0->second, Split1->second}) {
       std::vector<const Term *> Query = Facts;
-      Query.push_back(
-          T.logicalNot(T.logicalAnd(T.ge(Low, T.constant(0)), T.lt(Low, Param))));
+      Query.push_back(T.logicalNot(T.logicalAnd(T.ge(Low, T.constant(0)), T.lt(Low, Param))));
       InRange = InRange && Solver.decide(T.allOf(Query)).status == SolverResult::Proven;
     }
     if (InRange)
-      return T.logicalAnd(T.eq(Split0->first, Split1->first),
-                          T.eq(Split0->second, Split1->second));
+      return T.logicalAnd(T.eq(Split0->first, Split1->first), T.eq(Split0->second, Split1->second));
   }
   return T.eq(Addr0, Addr1);
 }

@@ -65,8 +65,7 @@ TEST(Subprocess, TimeoutKillsTheWholeGroup) {
   auto Start = std::chrono::steady_clock::now();
   ProcessResult R =
       runProcess("/bin/sh", {"-c", "(sleep 3; echo late) & sleep 30; echo never"}, Opts);
-  double Seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  double Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   EXPECT_TRUE(R.timedOut);
   EXPECT_EQ(R.signal, SIGKILL);
   EXPECT_LT(Seconds, 10.0);

@@ -48,7 +48,7 @@ enum class LayoutMatchStrategy {
 
 struct LayoutMatchResult {
   bool matched = false;
-  std::string reason;                               // why not, when !matched
+  std::string reason;                  // why not, when !matched
   TermKeyed<const Term *> coordinates; // coordinate symbol -> term
   /// Must all hold for the index to address those coordinates.
   std::vector<const Term *> sideConditions;

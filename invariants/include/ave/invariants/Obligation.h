@@ -34,7 +34,7 @@ const char *obligationKindName(ObligationKind K);
 struct Obligation {
   ObligationKind kind = ObligationKind::Assertion;
   clang::SourceRange range;
-  std::string summary; // what must hold, e.g. "tag(Bs[k][tx]).k == k0 + k"
+  std::string summary;     // what must hold, e.g. "tag(Bs[k][tx]).k == k0 + k"
   std::string sharedArray; // lds-read-written: the shared array read
   // Failure message prefix when violated, e.g. "tag mismatch".
   std::string failure;

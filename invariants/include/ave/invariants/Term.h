@@ -14,8 +14,8 @@
 #include <cstdint>
 #include <deque>
 #include <map>
-#include <set>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <unordered_map>

@@ -24,10 +24,10 @@ struct ProcessOptions {
 };
 
 struct ProcessResult {
-  int exitCode = -1; // the exit status; -1 when it did not run or was killed
-  int signal = 0;    // the signal that ended it, if one did
+  int exitCode = -1;     // the exit status; -1 when it did not run or was killed
+  int signal = 0;        // the signal that ended it, if one did
   bool timedOut = false; // killed after ProcessOptions::timeoutSeconds
-  std::string error; // why it could not be started
+  std::string error;     // why it could not be started
   bool ran() const { return error.empty(); }
 };
 
