@@ -6,6 +6,7 @@
 #include "CpuTestSupport.h"
 
 #include <atomic>
+#include <cmath>
 #include <set>
 
 namespace ave::cpu::testing {
@@ -214,27 +215,54 @@ TEST(BarrierTest, BarrierInHelperAndReturnAfterTheLastOneAreFine) {
     EXPECT_EQ(V, 0 + 1 + 2 + 3 + 4);
 }
 
-// Threads of a block run at once: thread 1 waits for a flag thread 0 sets
-// later, with no barrier between them. A one-thread-at-a-time executor would
-// hang here.
+// A thread may wait for another thread of its block with no barrier between
+// them, spinning on an atomic: thread 1 waits for a flag thread 0 sets, and
+// thread 0 waits for thread 1's answer. The executor runs one thread at a
+// time; the spin-loop atomics (an atomic read, a failed atomicCAS) hand over.
 __global__ void handshake(int *Flags) {
-  std::atomic_ref<int> Ready(Flags[0]), Seen(Flags[1]);
   if (threadIdx.x == 1) {
-    while (Ready.load() == 0) {
+    while (atomicAdd(&Flags[0], 0) == 0) {
     }
-    Seen.store(1);
+    atomicExch(&Flags[1], 1);
   } else {
-    Ready.store(1);
-    while (Seen.load() == 0) {
+    atomicExch(&Flags[0], 1);
+    while (atomicCAS(&Flags[1], 1, 2) != 1) {
     }
   }
 }
 
-TEST(BarrierTest, ThreadsOfABlockRunConcurrently) {
+TEST(BarrierTest, ThreadsOfABlockHandOverInSpinLoops) {
   DeviceBuffer<int> Flags(std::vector<int>{0, 0});
   hipLaunchKernelGGL(handshake, dim3(1), dim3(2), 0, 0, Flags.get());
   ASSERT_EQ(lastLaunch().Error, hipSuccess);
-  EXPECT_EQ(Flags.download(), (std::vector<int>{1, 1}));
+  EXPECT_EQ(Flags.download(), (std::vector<int>{1, 2}));
+}
+
+// Between two barriers the lower threads run first, between the next two
+// the higher ones (fibers.h): a read of a neighbour's element without the
+// barrier before it sees poison in one direction or the other.
+__global__ void readNeighbours(float *Out) {
+  __shared__ float Row[64];
+  unsigned T = threadIdx.x;
+  Row[T] = float(T);
+  float Left = Row[(T + 63) % 64]; // no barrier: a race
+  __syncthreads();
+  Row[T] = float(T) + 100.0f;
+  float Right = Row[(T + 1) % 64]; // no barrier: a race
+  Out[T] = Left + Right;
+}
+
+TEST(BarrierTest, AMissingBarrierShowsInBothDirections) {
+  DeviceBuffer<float> Out(64);
+  hipLaunchKernelGGL(readNeighbours, dim3(1), dim3(64), 0, 0, Out.get());
+  ASSERT_EQ(lastLaunch().Error, hipSuccess);
+  std::vector<float> V = Out.download();
+  // Thread 0 reads thread 63's element before thread 63 ran (poison), and in
+  // the second phase thread 63 reads thread 0's before thread 0 ran (the
+  // first phase's value, not the second's).
+  EXPECT_TRUE(std::isnan(V[0]));
+  EXPECT_EQ(V[63], 62.0f + 0.0f);
+  EXPECT_EQ(V[10], 9.0f + 111.0f) << "thread 10 ran after thread 9 and after thread 11";
 }
 
 __global__ void spinForever(int *Flag) {

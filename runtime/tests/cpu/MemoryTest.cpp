@@ -143,6 +143,28 @@ TEST_F(MemoryTest, TrapsDivisionByZeroAndAssertsFailTheLaunch) {
   EXPECT_EQ(lastLaunch().Error, hipSuccess);
 }
 
+// Each GPU thread has a 1 MiB stack with a guard page below it (fibers.h):
+// a recursion past it is a fault of that thread, and the next launch runs.
+__device__ int deepen(volatile char *Above, int Depth) {
+  volatile char Frame[4096];
+  Frame[0] = char(Depth);
+  Frame[4095] = Above ? Above[0] : 0;
+  return Depth == 0 ? Frame[0] : deepen(Frame, Depth - 1) + Frame[4095];
+}
+__global__ void overflowStack(int *Out, int Depth) {
+  Out[threadIdx.x] = threadIdx.x == 2 ? deepen(nullptr, Depth) : 0;
+}
+
+TEST_F(MemoryTest, AStackOverflowFailsItsThread) {
+  DeviceBuffer<int> Out(4);
+  hipLaunchKernelGGL(overflowStack, dim3(1), dim3(4), 0, 0, Out.get(), 100000);
+  LaunchOutcome R = lastLaunch();
+  EXPECT_EQ(R.Error, hipErrorIllegalAddress);
+  EXPECT_NE(R.Reason.find("thread (2,0,0): invalid memory access"), std::string::npos) << R.Reason;
+  hipLaunchKernelGGL(overflowStack, dim3(1), dim3(4), 0, 0, Out.get(), 16);
+  EXPECT_EQ(lastLaunch().Error, hipSuccess);
+}
+
 TEST_F(MemoryTest, AFailureIsReportedOnce) {
   DeviceBuffer<float> In(4), Out(1);
   // Synchronising first: the synchronisation reports it, and the last error.

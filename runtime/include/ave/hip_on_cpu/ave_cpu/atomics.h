@@ -1,13 +1,26 @@
-// HIP's atomic functions on host memory through std::atomic_ref, which makes
-// them atomic with respect to every other GPU thread (the executor's threads
-// are real threads running at once). Relaxed order, as on a GPU; the barriers
+// HIP's atomic functions on host memory through std::atomic_ref (atomic with
+// respect to the host threads too). Relaxed order, as on a GPU; the barriers
 // and fences order the rest. Each returns the old value.
+//
+// The GPU threads of a block are fibers that hand over only where they wait
+// (fibers.h). A thread spinning on an atomic waits for another thread, so
+// the atomics that a spin loop uses hand over when they change nothing: a
+// failed atomicCAS, an atomicExch that writes the value already there, and
+// an atomicAdd/Sub/Or/Xor of 0 (an atomic read).
 #pragma once
+
+#include "runtime_api.h"
 
 #include <atomic>
 #include <type_traits>
 
 namespace ave::cpu::detail {
+
+// An atomic that changes nothing lets the other threads run first (above).
+inline void yieldIfRead(bool ChangesNothing) {
+  if (ChangesNothing)
+    yieldThread();
+}
 
 template <class T, class Update> T atomicUpdate(T *Address, Update Next) {
   std::atomic_ref<T> Ref(*Address);
@@ -21,10 +34,13 @@ template <class T, class Update> T atomicUpdate(T *Address, Update Next) {
 
 #define AVE_CPU_ATOMIC_ARITH(T)                                                                    \
   inline T atomicAdd(T *Address, T Value) {                                                        \
+    ave::cpu::detail::yieldIfRead(Value == static_cast<T>(0));                                             \
     return std::atomic_ref<T>(*Address).fetch_add(Value, std::memory_order_relaxed);               \
   }                                                                                                \
   inline T atomicExch(T *Address, T Value) {                                                       \
-    return std::atomic_ref<T>(*Address).exchange(Value, std::memory_order_relaxed);                \
+    T Old = std::atomic_ref<T>(*Address).exchange(Value, std::memory_order_relaxed);               \
+    ave::cpu::detail::yieldIfRead(Old == Value);                                                   \
+    return Old;                                                                                    \
   }                                                                                                \
   inline T atomicMin(T *Address, T Value) {                                                        \
     return ave::cpu::detail::atomicUpdate(Address,                                                 \
@@ -39,20 +55,24 @@ template <class T, class Update> T atomicUpdate(T *Address, Update Next) {
 #define AVE_CPU_ATOMIC_INTEGER(T)                                                                  \
   AVE_CPU_ATOMIC_ARITH(T)                                                                          \
   inline T atomicSub(T *Address, T Value) {                                                        \
+    ave::cpu::detail::yieldIfRead(Value == static_cast<T>(0));                                             \
     return std::atomic_ref<T>(*Address).fetch_sub(Value, std::memory_order_relaxed);               \
   }                                                                                                \
   inline T atomicAnd(T *Address, T Value) {                                                        \
     return std::atomic_ref<T>(*Address).fetch_and(Value, std::memory_order_relaxed);               \
   }                                                                                                \
   inline T atomicOr(T *Address, T Value) {                                                         \
+    ave::cpu::detail::yieldIfRead(Value == static_cast<T>(0));                                             \
     return std::atomic_ref<T>(*Address).fetch_or(Value, std::memory_order_relaxed);                \
   }                                                                                                \
   inline T atomicXor(T *Address, T Value) {                                                        \
+    ave::cpu::detail::yieldIfRead(Value == static_cast<T>(0));                                             \
     return std::atomic_ref<T>(*Address).fetch_xor(Value, std::memory_order_relaxed);               \
   }                                                                                                \
   inline T atomicCAS(T *Address, T Compare, T Value) {                                             \
-    std::atomic_ref<T>(*Address).compare_exchange_strong(Compare, Value,                           \
-                                                         std::memory_order_relaxed);               \
+    bool Swapped = std::atomic_ref<T>(*Address).compare_exchange_strong(                           \
+        Compare, Value, std::memory_order_relaxed);                                                \
+    ave::cpu::detail::yieldIfRead(!Swapped);                                                       \
     return Compare;                                                                                \
   }
 

@@ -3,9 +3,10 @@
 // cores), and the bookkeeping that turns a deadlock into a failed launch.
 //
 // Why not std::barrier: a std::barrier waits forever when a thread never
-// arrives. Here every blocking operation goes through one lock per block, so
-// the executor always knows how many threads are alive and how many of them
-// wait. A barrier completes when every thread of the block has arrived at the
+// arrives. Here every blocking operation goes through this class, so the
+// executor always knows how many threads are alive and how many of them
+// wait. A waiting thread hands the OS thread to the block's other threads
+// (fibers.h) until what it waits for has happened. A barrier completes when every thread of the block has arrived at the
 // same __syncthreads (CUDA/HIP require that: a barrier under a divergent
 // condition is undefined); a thread that returns while others wait, a thread
 // that arrives at a different __syncthreads, or all live threads waiting with
@@ -25,7 +26,6 @@
 #include "errors.h"
 #include "runtime_api.h"
 
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -90,14 +90,12 @@ private:
     unsigned Lanes = 0; // lanes that exist (the last warp may be partial)
     uint64_t Live = 0;  // existing lanes that have not exited
     std::vector<Group> Groups;
-    std::condition_variable Wake;
   };
 
   unsigned total() const { return Dims.BlockX * Dims.BlockY * Dims.BlockZ; }
   void failLocked(hipError_t Code, const std::string &Message);
   void throwIfFailed(std::unique_lock<std::mutex> &Lock);
-  void waitFor(std::unique_lock<std::mutex> &Lock, std::condition_variable &Cv,
-               const std::function<bool()> &Done);
+  void waitFor(std::unique_lock<std::mutex> &Lock, const std::function<bool()> &Done);
   void checkDeadlockLocked();
   std::string waitersLocked() const;
   std::string siteText(const std::source_location &Site) const;
@@ -112,7 +110,7 @@ private:
   unsigned Blocked = 0;
   unsigned Exited = 0;
   std::vector<ThreadState> Threads;
-  std::deque<Warp> Warps; // a deque: Warp holds a condition variable, which cannot move
+  std::deque<Warp> Warps; // a deque: a waiting lane holds a reference to its group's warp
   unsigned WarpCount = 0;
   // The barrier in progress.
   unsigned BarrierArrived = 0;
@@ -121,7 +119,6 @@ private:
   BarrierOp BarrierKind = BarrierOp::Sync;
   int BarrierCount = 0;
   int BarrierResult = 0;
-  std::condition_variable BarrierWake;
   // The failure, if any.
   bool Failed = false;
   hipError_t FailureCode = hipSuccess;

@@ -1,6 +1,8 @@
 // BlockSync's member functions (block_sync.h says what they do and why).
 #pragma once
 
+#include "gpu_thread_switch.h"
+
 #include <bit>
 #include <cstdio>
 #include <cstring>
@@ -67,9 +69,6 @@ inline void BlockSync::failLocked(hipError_t Code, const std::string &Message) {
   Failed = true;
   FailureCode = Code;
   FailureMessage = Message;
-  BarrierWake.notify_all();
-  for (unsigned W = 0; W < WarpCount; ++W)
-    Warps[W].Wake.notify_all();
 }
 
 inline void BlockSync::fail(hipError_t Code, const std::string &Message) {
@@ -99,9 +98,14 @@ inline void BlockSync::throwIfFailed(std::unique_lock<std::mutex> &Lock) {
   throw BlockAborted{};
 }
 
-inline void BlockSync::waitFor(std::unique_lock<std::mutex> &Lock, std::condition_variable &Cv,
+// The lock is free while the others run: they take it in their own calls.
+inline void BlockSync::waitFor(std::unique_lock<std::mutex> &Lock,
                                const std::function<bool()> &Done) {
-  Cv.wait(Lock, [&] { return Failed || Done(); });
+  while (!Failed && !Done()) {
+    Lock.unlock();
+    letOtherGpuThreadsRun();
+    Lock.lock();
+  }
 }
 
 // "256 threads wait at __syncthreads() (k.hip:20); 1 returned (first: thread (3,0,0))".
@@ -189,14 +193,13 @@ inline int BlockSync::barrier(unsigned Linear, BarrierOp Op, int Predicate,
     for (ThreadState &S : Threads)
       if (S.What == Activity::AtBarrier)
         S.What = Activity::Running;
-    BarrierWake.notify_all();
     return BarrierResult;
   }
   Threads[Linear] = {Activity::AtBarrier, nullptr, Site};
   ++Blocked;
   checkDeadlockLocked();
   uint64_t Generation = BarrierGeneration;
-  waitFor(Lock, BarrierWake, [&] { return BarrierGeneration != Generation; });
+  waitFor(Lock, [&] { return BarrierGeneration != Generation; });
   throwIfFailed(Lock);
   return BarrierResult;
 }
@@ -279,7 +282,6 @@ inline void BlockSync::releaseLocked(Warp &W, Group &G, unsigned Waiters) {
   Blocked -= Waiters;
   G.InUse = false;
   ++G.Generation;
-  W.Wake.notify_all();
 }
 
 inline void BlockSync::collective(unsigned Linear, bool Masked, uint64_t Mask, const char *Name,
@@ -325,7 +327,7 @@ inline void BlockSync::collective(unsigned Linear, bool Masked, uint64_t Mask, c
   checkDeadlockLocked();
   std::size_t Index = std::size_t(&G - W.Groups.data());
   uint64_t Generation = G.Generation;
-  waitFor(Lock, W.Wake, [&] { return W.Groups[Index].Generation != Generation; });
+  waitFor(Lock, [&] { return W.Groups[Index].Generation != Generation; });
   throwIfFailed(Lock);
 }
 

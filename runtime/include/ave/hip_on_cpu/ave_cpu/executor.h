@@ -1,7 +1,8 @@
 // Runs a kernel launch: checks the launch configuration as a GPU runtime
 // would, then runs the grid's blocks one after another (linear order, or a
-// seeded shuffle), each block's threads at once on pool threads, with fresh
-// poisoned shared memory and a fresh BlockSync. The first block that fails
+// seeded shuffle), each block's threads as fibers on the block runner's
+// worker thread (fibers.h), with fresh poisoned shared memory and a fresh
+// BlockSync. The first block that fails
 // (deadlock, divergent barrier, fault, trap) ends the launch: its reason,
 // naming the kernel and block, is printed and kept for hipGetErrorString.
 #pragma once
@@ -14,7 +15,7 @@
 #include "runtime_api.h"
 #include "settings.h"
 #include "thread_context.h"
-#include "thread_pool.h"
+#include "block_runner.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -27,7 +28,7 @@ namespace ave::cpu {
 class Executor {
 public:
   static Executor &instance() {
-    static Executor *Instance = new Executor; // never destroyed (thread_pool.h says why)
+    static Executor *Instance = new Executor; // never destroyed (block_runner.h says why)
     return *Instance;
   }
 
@@ -108,14 +109,17 @@ private:
     Sync.reset({L.Block.x, L.Block.y, L.Block.z, S.WaveSize});
     localMemory().poison();
     unsigned Threads = L.Block.x * L.Block.y * L.Block.z;
-    ThreadPool::Body Body = [&](unsigned Linear) { runThread(L, S, Block, Linear); };
+    BlockRunner::Body Body = [&](unsigned Linear) { runThread(L, S, Block, Linear); };
     auto Limit = std::chrono::milliseconds(int64_t(S.TimeoutSeconds * 1000));
     std::string Where = "kernel '" + std::string(L.Name) + "' block " + coordinates(Block);
-    if (!Pool.run(Threads, Body, Limit)) {
+    if (!Runner.run(Threads, Body, Limit)) {
       std::fprintf(stderr,
                    "ave-cpu: %s: still running after %g s: %u of its %u threads have not "
-                   "returned (a loop waiting for something no thread will do?); exiting\n",
-                   Where.c_str(), S.TimeoutSeconds, Pool.stillRunning(), Threads);
+                   "returned (a loop waiting for something no thread will do? A block's "
+                   "threads run one at a time and hand over only at a barrier, a warp "
+                   "collective or an atomic that changes nothing: a thread spinning on a "
+                   "plain or volatile load waits forever); exiting\n",
+                   Where.c_str(), S.TimeoutSeconds, Runner.stillRunning(), Threads);
       std::fflush(stderr);
       std::_Exit(124);
     }
@@ -159,7 +163,7 @@ private:
   }
 
   std::mutex LaunchMutex;
-  ThreadPool Pool;
+  BlockRunner Runner;
   BlockSync Sync;
 };
 

@@ -3,9 +3,10 @@
 // per-thread values a kernel reads (threadIdx, blockIdx, blockDim, gridDim,
 // warpSize).
 //
-// Why thread_local: every GPU thread of a block runs on its own std::thread,
-// so a thread_local is exactly "this GPU thread's value"; the executor sets
-// them before the kernel body runs (executor.h).
+// Why thread_local: the GPU threads of a block run as fibers on one worker
+// thread, and only one of them runs at a time; the executor sets these before
+// the kernel body runs (executor.h), and a fiber that hands over puts its own
+// back when it resumes (gpu_thread_switch.h).
 //
 // Why __shared__ is a static in one ELF section: a static local is one object
 // shared by every thread that runs the function, which is what a block's

@@ -84,6 +84,9 @@ int barrier(BarrierOp Op, int Predicate, const std::source_location &Site);
 void collective(bool Masked, uint64_t Mask, const char *Name, const std::source_location &Site,
                 CombineFn Combine, const void *Shared, const LaneSlot &Slot);
 uint64_t liveLanes();
+// Lets the block's other GPU threads run (a spin-loop idiom: a failed
+// atomicCAS, an atomic that changes nothing); a no-op outside a kernel.
+void yieldThread();
 [[noreturn]] void failBlock(hipError_t Code, const char *Message);
 
 } // namespace ave::cpu

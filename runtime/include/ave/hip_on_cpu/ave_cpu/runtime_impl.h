@@ -6,6 +6,7 @@
 #include "../hip/hip_runtime_api.h"
 #include "error_state.h"
 #include "executor.h"
+#include "gpu_thread_switch.h"
 #include "local_memory.h"
 #include "memory.h"
 #include "runtime_api.h"
@@ -94,6 +95,7 @@ AVE_CPU_WEAK void collective(bool Masked, uint64_t Mask, const char *Name,
 AVE_CPU_WEAK uint64_t liveLanes() {
   return detail::currentBlock("__activemask").liveLanes(Current.Linear);
 }
+AVE_CPU_WEAK void yieldThread() { letOtherGpuThreadsRun(); }
 AVE_CPU_WEAK void failBlock(hipError_t Code, const char *Message) {
   detail::currentBlock("a device function").fail(Code, Message);
   throw BlockAborted{};

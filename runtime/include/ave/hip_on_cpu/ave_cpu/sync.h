@@ -25,7 +25,7 @@ inline int __syncthreads_or(int Predicate,
   return ave::cpu::barrier(ave::cpu::BarrierOp::Or, Predicate, Site);
 }
 
-// The executor's threads are real CPU threads: a fence is a C++ fence.
+// A fence is a C++ fence (the host threads may see device memory too).
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __threadfence_system() { std::atomic_thread_fence(std::memory_order_seq_cst); }

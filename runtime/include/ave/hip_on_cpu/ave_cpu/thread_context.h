@@ -1,4 +1,4 @@
-// What the executor knows about the GPU thread running on this std::thread:
+// What the executor knows about the GPU thread running on this OS thread now:
 // its block, its linear index, warp and lane, and the jump target that turns
 // a hardware fault in kernel code into a failed launch. Host threads have no
 // block (Block == nullptr).

@@ -4,8 +4,8 @@
 //   clang++-19 -std=c++20 -O1 -pthread -x c++ -I runtime/include/ave/hip_on_cpu
 //     -I annotations/include kernel_and_driver.hip
 //
-// Each block's threads run at once as std::threads; blocks run one after
-// another. What is modelled and what is not: runtime/README.md, "CPU
+// Each block's threads run as fibers on one worker thread (ave_cpu/fibers.h);
+// blocks run one after another. What is modelled and what is not: runtime/README.md, "CPU
 // executor". Launch with hipLaunchKernelGGL (a `<<<...>>>` launch needs a GPU
 // compiler). Define AVE_CPU_DECLARATIONS_ONLY in all translation units but
 // one of a program to compile them faster (ave_cpu/runtime_api.h).
