@@ -34,7 +34,7 @@ template <class T, class Update> T atomicUpdate(T *Address, Update Next) {
 
 #define AVE_CPU_ATOMIC_ARITH(T)                                                                    \
   inline T atomicAdd(T *Address, T Value) {                                                        \
-    ave::cpu::detail::yieldIfRead(Value == static_cast<T>(0));                                             \
+    ave::cpu::detail::yieldIfRead(Value == static_cast<T>(0));                                     \
     return std::atomic_ref<T>(*Address).fetch_add(Value, std::memory_order_relaxed);               \
   }                                                                                                \
   inline T atomicExch(T *Address, T Value) {                                                       \
@@ -55,18 +55,18 @@ template <class T, class Update> T atomicUpdate(T *Address, Update Next) {
 #define AVE_CPU_ATOMIC_INTEGER(T)                                                                  \
   AVE_CPU_ATOMIC_ARITH(T)                                                                          \
   inline T atomicSub(T *Address, T Value) {                                                        \
-    ave::cpu::detail::yieldIfRead(Value == static_cast<T>(0));                                             \
+    ave::cpu::detail::yieldIfRead(Value == static_cast<T>(0));                                     \
     return std::atomic_ref<T>(*Address).fetch_sub(Value, std::memory_order_relaxed);               \
   }                                                                                                \
   inline T atomicAnd(T *Address, T Value) {                                                        \
     return std::atomic_ref<T>(*Address).fetch_and(Value, std::memory_order_relaxed);               \
   }                                                                                                \
   inline T atomicOr(T *Address, T Value) {                                                         \
-    ave::cpu::detail::yieldIfRead(Value == static_cast<T>(0));                                             \
+    ave::cpu::detail::yieldIfRead(Value == static_cast<T>(0));                                     \
     return std::atomic_ref<T>(*Address).fetch_or(Value, std::memory_order_relaxed);                \
   }                                                                                                \
   inline T atomicXor(T *Address, T Value) {                                                        \
-    ave::cpu::detail::yieldIfRead(Value == static_cast<T>(0));                                             \
+    ave::cpu::detail::yieldIfRead(Value == static_cast<T>(0));                                     \
     return std::atomic_ref<T>(*Address).fetch_xor(Value, std::memory_order_relaxed);               \
   }                                                                                                \
   inline T atomicCAS(T *Address, T Compare, T Value) {                                             \

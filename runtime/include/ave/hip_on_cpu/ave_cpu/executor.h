@@ -7,6 +7,7 @@
 // naming the kernel and block, is printed and kept for hipGetErrorString.
 #pragma once
 
+#include "block_runner.h"
 #include "block_sync.h"
 #include "error_state.h"
 #include "faults.h"
@@ -15,7 +16,6 @@
 #include "runtime_api.h"
 #include "settings.h"
 #include "thread_context.h"
-#include "block_runner.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -105,8 +105,7 @@ private:
       void *Base = mmap(nullptr, StackBytes + Page, PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
       if (Base == MAP_FAILED) {
-        std::fprintf(stderr, "ave-cpu: cannot map a %zu-byte stack for a GPU thread\n",
-                     StackBytes);
+        std::fprintf(stderr, "ave-cpu: cannot map a %zu-byte stack for a GPU thread\n", StackBytes);
         std::_Exit(125);
       }
       mprotect(Base, Page, PROT_NONE); // the guard page: stacks grow down
