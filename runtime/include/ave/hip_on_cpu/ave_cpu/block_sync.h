@@ -6,12 +6,13 @@
 // arrives. Here every blocking operation goes through this class, so the
 // executor always knows how many threads are alive and how many of them
 // wait. A waiting thread hands the OS thread to the block's other threads
-// (fibers.h) until what it waits for has happened. A barrier completes when every thread of the
-// block has arrived at the same __syncthreads (CUDA/HIP require that: a barrier under a divergent
-// condition is undefined); a thread that returns while others wait, a thread
-// that arrives at a different __syncthreads, or all live threads waiting with
-// nobody left to release them, each fails the block at once with a message
-// naming the threads and source lines involved, instead of hanging.
+// (fibers.h) until what it waits for has happened. A barrier completes when
+// every thread of the block has arrived at the same __syncthreads (CUDA/HIP
+// require that: a barrier under a divergent condition is undefined); a
+// thread that returns while others wait, a thread that arrives at a
+// different __syncthreads, or all live threads waiting with nobody left to
+// release them, each fails the block at once with a message naming the
+// threads and source lines involved, instead of hanging.
 //
 // Warp collectives: the lanes of a warp meet. A collective without a mask
 // (__shfl_xor, __ballot, ...) needs every live lane of the warp at the same
