@@ -283,13 +283,11 @@ bool verifyStatic(const frontend::FileFlags &Flags, const OriginalFacts &Origina
                                             Opts.dynamicLdsBytes));
 }
 
-StageResult executionStage(const std::string &File, const OriginalFacts &Original,
-                           const PipelineOptions &Opts, bool Reassociates,
-                           const RewriteOutcome &Outcome) {
-  if (!Opts.execute)
-    return {"execution", StageStatus::Skipped, 0, "disabled (--no-execute)", {}, {}, {}};
+stages::ExecutionRequest executionRequest(const OriginalFacts &Original,
+                                          const PipelineOptions &Opts, bool Reassociates,
+                                          const RewriteOutcome &Outcome) {
   stages::ExecutionRequest R;
-  R.file = File;
+  R.file = Outcome.file;
   R.original = Outcome.original;
   R.patched = Outcome.patched;
   R.subjects = Original.subjects;
@@ -298,17 +296,55 @@ StageResult executionStage(const std::string &File, const OriginalFacts &Origina
   R.reassociates = Reassociates;
   R.required = Opts.requireExecution;
   R.cacheDir = Opts.executionCacheDir;
-  return stages::executeEquivalence(R);
+  return R;
 }
 
-// The compilers and the execution stage run side by side (independent
-// processes); their results are reported in order.
-void verifyBuilds(const frontend::FileFlags &Flags, const OriginalFacts &Original,
-                  const PipelineOptions &Opts, bool Reassociates, StageSink &Sink) {
-  RewriteOutcome &Outcome = Sink.outcome;
-  const std::string &File = Outcome.file;
-  PatchedCopy Copy;
-  if (!writePatchedCopy(File, Outcome.patched, Copy)) {
+// The builds: the compilers and the execution stage, separate processes that
+// need only the patched text. They start before the static stages and run
+// beside them (and beside each other); their results are reported after the
+// static stages, in order. When a static stage stops the pipeline, they are
+// awaited and dropped (the futures wait as they go, before the copy goes).
+struct PendingBuilds {
+  PatchedCopy copy;
+  bool written = false;
+  std::future<std::optional<CompileResult>> amd, nvidia;
+  std::future<StageResult> execution;
+};
+
+std::unique_ptr<PendingBuilds> startBuilds(const frontend::FileFlags &Flags,
+                                           const OriginalFacts &Original,
+                                           const PipelineOptions &Opts, bool Reassociates,
+                                           const RewriteOutcome &Outcome) {
+  auto P = std::make_unique<PendingBuilds>();
+  P->written = writePatchedCopy(Outcome.file, Outcome.patched, P->copy);
+  if (!P->written)
+    return P;
+  CompileInputs In;
+  In.sourcePath = P->copy.file.path();
+  In.originalDir = std::string(llvm::sys::path::parent_path(Flags.file));
+  In.flags = Flags.user;
+  In.args = Opts.args;
+  In.hipOnCudaIncludeDir = Opts.hipOnCudaIncludeDir;
+  P->execution =
+      std::async(std::launch::async, [R = executionRequest(Original, Opts, Reassociates, Outcome),
+                                      Run = Opts.execute] {
+        if (!Run)
+          return StageResult{
+              "execution", StageStatus::Skipped, 0, "disabled (--no-execute)", {}, {}, {}};
+        return stages::executeEquivalence(R);
+      });
+  P->nvidia = std::async(std::launch::async, [In, Run = Opts.compileNvidia] {
+    return Run ? std::optional<CompileResult>(compileForNvidia(In, "sm_90")) : std::nullopt;
+  });
+  P->amd = std::async(std::launch::async, [In, Run = Opts.compileAmd] {
+    return Run ? std::optional<CompileResult>(compileForAmd(In, "gfx942")) : std::nullopt;
+  });
+  return P;
+}
+
+void finishBuilds(PendingBuilds &P, const PipelineOptions &Opts, StageSink &Sink) {
+  const std::string &File = Sink.outcome.file;
+  if (!P.written) {
     Sink.add({"compile",
               StageStatus::Failed,
               0,
@@ -318,24 +354,9 @@ void verifyBuilds(const frontend::FileFlags &Flags, const OriginalFacts &Origina
               {}});
     return;
   }
-  CompileInputs In;
-  In.sourcePath = Copy.file.path();
-  In.originalDir = std::string(llvm::sys::path::parent_path(Flags.file));
-  In.flags = Flags.user;
-  In.args = Opts.args;
-  In.hipOnCudaIncludeDir = Opts.hipOnCudaIncludeDir;
-  auto Execution = std::async(std::launch::async, [&] {
-    return executionStage(File, Original, Opts, Reassociates, Outcome);
-  });
-  auto Nvidia = std::async(std::launch::async, [&] {
-    return Opts.compileNvidia ? std::optional<CompileResult>(compileForNvidia(In, "sm_90"))
-                              : std::nullopt;
-  });
-  std::optional<CompileResult> Amd;
-  if (Opts.compileAmd)
-    Amd = compileForAmd(In, "gfx942");
-  std::optional<CompileResult> Cuda = Nvidia.get();
-  StageResult Executed = Execution.get();
+  std::optional<CompileResult> Amd = P.amd.get();
+  std::optional<CompileResult> Cuda = P.nvidia.get();
+  StageResult Executed = P.execution.get();
   bool Go = true;
   if (!Amd)
     Sink.add({"compile-gfx942", StageStatus::Skipped, 0, "disabled", {}, {}, {}});
@@ -346,15 +367,16 @@ void verifyBuilds(const frontend::FileFlags &Flags, const OriginalFacts &Origina
   else if (Go)
     Go = Sink.add(stages::compile(*Cuda, frontend::Target::Sm90));
   if (!Go || !Sink.add(std::move(Executed)) ||
-      !Sink.add(stages::runCommand("test", Opts.testCommand, Copy.file.path(), File)))
+      !Sink.add(stages::runCommand("test", Opts.testCommand, P.copy.file.path(), File)))
     return;
-  Sink.add(stages::runCommand("bench", Opts.benchCommand, Copy.file.path(), File));
+  Sink.add(stages::runCommand("bench", Opts.benchCommand, P.copy.file.path(), File));
 }
 
 void verify(const frontend::FileFlags &Flags, const OriginalFacts &Original,
             std::shared_ptr<inv::TermContext> Terms, const PatchPositions &Positions,
             const PipelineOptions &Opts, bool Reassociates, RewriteOutcome &Outcome) {
   StageSink Sink{Outcome, Opts.keepGoing};
+  std::unique_ptr<PendingBuilds> Builds = startBuilds(Flags, Original, Opts, Reassociates, Outcome);
   std::vector<KernelSnapshot> After;
   std::vector<stages::DependentAssume> Assumes;
   if (!Sink.add(parseStage(Flags, Opts, Terms, Outcome, After, Assumes)) ||
@@ -362,7 +384,7 @@ void verify(const frontend::FileFlags &Flags, const OriginalFacts &Original,
     return;
   if (!verifyStatic(Flags, Original, After, Assumes, *Terms, Positions, Opts, Sink))
     return;
-  verifyBuilds(Flags, Original, Opts, Reassociates, Sink);
+  finishBuilds(*Builds, Opts, Sink);
 }
 
 // A kernel is rejected by a failed stage about it or about the whole patch.

@@ -191,7 +191,7 @@ CompileResult compileForNvidia(const CompileInputs &In, std::string_view Arch) {
     R.errors = "nvcc not found";
     return R;
   }
-  support::TempPath ObjFile = support::createTempFile("ave-sm", "o");
+  support::TempPath ObjFile = support::createTempFile("ave-sm", "cubin");
   if (ObjFile.empty()) {
     R.errors = "cannot create a temporary file";
     return R;

@@ -244,7 +244,7 @@ std::vector<std::string> nvccCompileArgs(const UserFlags &Flags, const HipArgsOp
                                          const std::string &Arch, const std::string &HipOnCudaDir,
                                          const std::string &Source, const std::string &Output,
                                          const std::string &OriginalDir) {
-  std::vector<std::string> Out{"-x", "cu", "-arch=" + Arch, "-c"};
+  std::vector<std::string> Out{"-x", "cu", "-arch=" + Arch, "-cubin"};
   if (!HipOnCudaDir.empty())
     Out.push_back("-I" + HipOnCudaDir);
   // nvcc has no -iquote: the original's folder comes first on the -I path.

@@ -109,6 +109,7 @@ TEST(Stages, EveryStageGetsTheSameMacros) {
   EXPECT_TRUE(has(Nv, "-I/p/q"));     // nor -iquote
   EXPECT_FALSE(has(Nv, "-idirafter"));
   EXPECT_TRUE(has(Nv, "-I/hoc"));
+  EXPECT_TRUE(has(Nv, "-cubin")); // the device pass only
 
   EXPECT_EQ(portableFlags(F), (std::vector<std::string>{"-DTD=32", "-std=gnu++17"}));
 }
