@@ -15,11 +15,12 @@ per-kernel results from the JSON report; one CPU program per batch with the
 original kernels in one namespace and the patched ones in another).
 
   python3 fuzz.py AVE [--kernels N] [--batch B] [--seed S] [--seconds T]
-                  [--rewriters lds-pad,lds-swizzle] [--work DIR] [-o RESULT.json]
+                  [--rewriters lds-pad,lds-swizzle] [--jobs J] [--work DIR] [-o RESULT.json]
   python3 fuzz.py AVE --self-test   the oracle must catch a broken rewrite
                                     (--inject-bug swizzle-writes-only, --no-verify)
 """
 import argparse
+from concurrent.futures import ThreadPoolExecutor
 import json
 import os
 import random
@@ -406,17 +407,20 @@ def fuzz_batch(args, oracle, batch, counts, failures):
     path = os.path.join(batch_dir, "batch.hip")
     with open(path, "w") as f:
         f.write(HEADER.format(seed=args.seed, batch=batch) + body)
-    for rewriter in args.rewriters:
+    def apply(rewriter):
         spec = SPECS[rewriter]
         extra = ["--inject-bug", "swizzle-writes-only"] if args.self_test else []
         if args.self_test:
             report = {"kernel_results": {}, "notes": [], "applied": []}
-            patched = patched_text(args.ave, path, spec, extra)
-            applied = {k.name for k in kernels}
-        else:
-            report = rewrite(args.ave, path, spec, extra)
-            patched = report["patched"] or (HEADER.format(seed=args.seed, batch=batch) + body)
-            applied = {a["kernel"] for a in report["applied"]}
+            return report, patched_text(args.ave, path, spec, extra), {k.name for k in kernels}
+        report = rewrite(args.ave, path, spec, extra)
+        patched = report["patched"] or (HEADER.format(seed=args.seed, batch=batch) + body)
+        return report, patched, {a["kernel"] for a in report["applied"]}
+
+    # The rewriters' runs are independent processes: --jobs of them at once.
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        outcomes = list(pool.map(apply, args.rewriters))
+    for rewriter, (report, patched, applied) in zip(args.rewriters, outcomes):
         results = oracle.check(batch_dir, kernels, body, body_of(patched), re.sub(r"[^a-z]", "", rewriter))
         refusals = {}
         for note in report["notes"]:
@@ -475,6 +479,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--seconds", type=float, default=0, help="stop after this long (0: never)")
     ap.add_argument("--rewriters", default="lds-pad,lds-swizzle")
+    ap.add_argument("--jobs", type=int, default=1, help="rewriter runs at once per batch")
     ap.add_argument("--work")
     ap.add_argument("--self-test", action="store_true")
     ap.add_argument("-o", "--output")
