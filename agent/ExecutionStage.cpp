@@ -2,6 +2,7 @@
 
 #include "ave/harness/BundleGenerator.h"
 #include "ave/harness/ShapeBinding.h"
+#include "ave/support/CacheDir.h"
 #include "ave/support/InterruptCleanup.h"
 #include "ave/support/Subprocess.h"
 
@@ -289,17 +290,7 @@ bool executeKernel(const ExecutionRequest &R, const ExecutionSubject &Subject, S
 
 } // namespace
 
-std::string defaultExecutionCacheDir() {
-  if (const char *Dir = std::getenv("AVE_REWRITE_CACHE_DIR"); Dir && *Dir)
-    return Dir;
-  if (const char *Dir = std::getenv("XDG_CACHE_HOME"); Dir && *Dir)
-    return std::string(Dir) + "/ave-rewrite";
-  if (const char *Home = std::getenv("HOME"); Home && *Home)
-    return std::string(Home) + "/.cache/ave-rewrite";
-  llvm::SmallString<128> Temp;
-  llvm::sys::path::system_temp_directory(true, Temp);
-  return std::string(Temp) + "/ave-rewrite-cache";
-}
+std::string defaultExecutionCacheDir() { return support::userCacheDir(); }
 
 ExecutionShapes chooseExecutionShapes(const harness::BenchSpec &Spec) {
   ExecutionShapes Out;

@@ -42,8 +42,7 @@ struct ExecutionRequest {
 
 StageResult executeEquivalence(const ExecutionRequest &Request);
 
-// $AVE_REWRITE_CACHE_DIR, else $XDG_CACHE_HOME/ave-rewrite, else
-// $HOME/.cache/ave-rewrite, else a directory under the system temp dir.
+// support::userCacheDir() (support/CacheDir.h).
 std::string defaultExecutionCacheDir();
 
 // Two shapes for the spec: the smallest of a few round sizes that meets its

@@ -1,14 +1,19 @@
 #include "ave/frontend/HipFrontend.h"
 
 #include "ave/annotations/PragmaLog.h"
+#include "ave/frontend/ImplicitPrefixPch.h"
 #include "ave/support/LargeStack.h"
 
 #include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "clang/Serialization/PCHContainerOperations.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -33,6 +38,13 @@ public:
     // nonsense, and Clang has already said what is wrong.
     if (CI.getDiagnostics().hasErrorOccurred())
       return;
+    // With the precompiled prefix, a traversal of the whole unit would load
+    // every declaration of clang's headers; kernels, launches and
+    // annotations are all in what was parsed here (ImplicitPrefixPch.h).
+    if (!CI.getPreprocessorOpts().ImplicitPCHInclude.empty()) {
+      clang::DeclContext::decl_range Local = Context.getTranslationUnitDecl()->noload_decls();
+      Context.setTraversalScope(std::vector<clang::Decl *>(Local.begin(), Local.end()));
+    }
     ParsedUnit Unit{File, Context, CI, *Pragmas};
     OnUnit(Unit);
     Ran = true;
@@ -57,6 +69,39 @@ public:
                                                         llvm::StringRef) override {
     auto Pragmas = ann::installPragmaRecorder(CI.getPreprocessor());
     return std::make_unique<UnitConsumer>(CI, File, std::move(Pragmas), OnUnit, Ran);
+  }
+
+private:
+  std::string File;
+  const UnitCallback &OnUnit;
+  bool &Ran;
+};
+
+// Runs UnitAction on the driver's invocation, with the precompiled implicit
+// prefix when there is one (what FrontendActionFactory::runInvocation does,
+// plus the PCH).
+class UnitToolAction : public clang::tooling::ToolAction {
+public:
+  UnitToolAction(std::string File, const UnitCallback &OnUnit, bool &Ran)
+      : File(std::move(File)), OnUnit(OnUnit), Ran(Ran) {}
+
+  bool runInvocation(std::shared_ptr<clang::CompilerInvocation> Invocation,
+                     clang::FileManager *Files,
+                     std::shared_ptr<clang::PCHContainerOperations> Containers,
+                     clang::DiagnosticConsumer *Diagnostics) override {
+    if (std::string Pch = implicitPrefixPch(*Invocation, Containers); !Pch.empty())
+      Invocation->getPreprocessorOpts().ImplicitPCHInclude = Pch;
+    clang::CompilerInstance Compiler(std::move(Containers));
+    Compiler.setInvocation(std::move(Invocation));
+    Compiler.setFileManager(Files);
+    Compiler.createDiagnostics(Diagnostics, /*ShouldOwnClient=*/false);
+    if (!Compiler.hasDiagnostics())
+      return false;
+    Compiler.createSourceManager(*Files);
+    UnitAction Action(File, OnUnit, Ran);
+    bool Ok = Compiler.ExecuteAction(Action);
+    Files->clearStatCache();
+    return Ok;
   }
 
 private:
@@ -92,9 +137,10 @@ bool parseHipFile(const FileFlags &Flags, const HipArgsOptions &Opts, const Unit
   auto Files = llvm::makeIntrusiveRefCnt<clang::FileManager>(clang::FileSystemOptions(), Overlay);
 
   bool Ran = false;
-  clang::tooling::ToolInvocation Invocation(parseCommandLine(Flags.user, Opts, Flags.file),
-                                            std::make_unique<UnitAction>(Flags.file, OnUnit, Ran),
-                                            Files.get());
+  UnitToolAction Action(Flags.file, OnUnit, Ran);
+  clang::tooling::ToolInvocation Invocation(parseCommandLine(Flags.user, Opts, Flags.file), &Action,
+                                            Files.get(),
+                                            std::make_shared<clang::PCHContainerOperations>());
   auto DiagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
   std::unique_ptr<clang::TextDiagnosticPrinter> Printer;
   if (How.diagnostics) {

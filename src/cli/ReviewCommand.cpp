@@ -103,12 +103,15 @@ review::ReviewOptions reviewOptions(const GlobalOptions &G, const ReviewArgs &A)
   O.analyzer.lint.checks = A.checks;
   O.analyzer.lint.target = G.frontend.args.target;
   O.analyzer.lint.z3TimeoutMs = A.lintZ3TimeoutMs;
-  O.analyzer.precompiledPrefix = !A.noPch;
-  // --pch-cache, else $AVE_PCH_CACHE; made absolute (review runs git from the root).
+  // --pch-cache, else $AVE_PCH_CACHE ("off": no precompiled prefix at all, as
+  // for every parse; frontend/ImplicitPrefixPch.h); made absolute (review
+  // runs git from the root).
   std::string Cache = A.pchCache;
-  if (Cache.empty())
-    if (const char *Env = std::getenv("AVE_PCH_CACHE"))
-      Cache = Env;
+  const char *Env = std::getenv("AVE_PCH_CACHE");
+  bool Off = Env && llvm::StringRef(Env) == "off";
+  O.analyzer.precompiledPrefix = !A.noPch && !Off;
+  if (Cache.empty() && Env && !Off)
+    Cache = Env;
   if (!Cache.empty()) {
     llvm::SmallString<256> Abs(Cache);
     llvm::sys::fs::make_absolute(Abs);
