@@ -129,9 +129,33 @@ public:
 
   void MacroDefined(const clang::Token &NameToken,
                     const clang::MacroDirective *Directive) override {
-    std::string Name = NameToken.getIdentifierInfo()->getName().str();
+    record(NameToken.getIdentifierInfo()->getName().str(),
+           Directive ? Directive->getMacroInfo() : nullptr);
+  }
+
+  // Macros that come from a precompiled prefix (the command line's -D and
+  // clang's headers, frontend/ImplicitPrefixPch.h) are loaded, not defined:
+  // they are read when the main file starts, as they stand there.
+  void FileChanged(clang::SourceLocation Loc, FileChangeReason Reason,
+                   clang::SrcMgr::CharacteristicKind, clang::FileID) override {
+    const clang::SourceManager &SM = PP.getSourceManager();
+    if (Seeded || Reason != EnterFile || SM.getFileID(Loc) != SM.getMainFileID() ||
+        !PP.getExternalSource())
+      return;
+    Seeded = true;
+    for (const auto &Entry : PP.macros(/*IncludeExternalMacros=*/true))
+      if (const clang::MacroInfo *Info = PP.getMacroInfo(Entry.first))
+        record(Entry.first->getName().str(), Info);
+  }
+
+  void MacroUndefined(const clang::Token &NameToken, const clang::MacroDefinition &,
+                      const clang::MacroDirective *) override {
+    Log->integerMacros.erase(NameToken.getIdentifierInfo()->getName().str());
+  }
+
+private:
+  void record(const std::string &Name, const clang::MacroInfo *Info) {
     Log->integerMacros.erase(Name);
-    const clang::MacroInfo *Info = Directive ? Directive->getMacroInfo() : nullptr;
     if (!Info || Info->isFunctionLike() || Info->getNumTokens() != 1)
       return;
     const clang::Token &Body = Info->getReplacementToken(0);
@@ -147,14 +171,9 @@ public:
     Log->integerMacros[Name] = static_cast<std::int64_t>(Value);
   }
 
-  void MacroUndefined(const clang::Token &NameToken, const clang::MacroDefinition &,
-                      const clang::MacroDirective *) override {
-    Log->integerMacros.erase(NameToken.getIdentifierInfo()->getName().str());
-  }
-
-private:
   clang::Preprocessor &PP;
   std::shared_ptr<PragmaLog> Log;
+  bool Seeded = false;
 };
 
 } // namespace

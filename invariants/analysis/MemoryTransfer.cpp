@@ -320,6 +320,14 @@ void ProvenanceInterpreter::storeCase(const TensorInfo &TI, const ProvenanceCase
     O.context.insert(O.context.end(), C.constraints.begin(), C.constraints.end());
     O.violation = T.trueTerm();
     O.origins = C.origins;
+    // A coordinate carried by a value the analysis approximates (the counter
+    // of a loop it widened) may have been reduced by that loop: no model
+    // shows a real execution then.
+    for (const Term *S : collectSymbols(Coordinate))
+      if (S->symbolKind() == SymbolKind::Fresh || S->symbolKind() == SymbolKind::Other)
+        O.unconfirmedViolation = "'" + Name + "' comes from a value the analysis approximates (" +
+                                 S->baseName() +
+                                 "): the loop that would reduce it is not one the analysis models";
     Ctx.log.addObligation(std::move(O));
   }
 }
