@@ -140,7 +140,7 @@ Prepared prepareBundle(const ExecutionRequest &R, const harness::BenchSpec &Spec
   std::string Static;
   for (const harness::BundleFile &F : harness::staticBundleFiles())
     Static += F.path + "\n" + F.contents;
-  const std::string Root = R.cacheDir.empty() ? defaultExecutionCacheDir() : R.cacheDir;
+  const std::string Root = R.cacheDir.empty() ? support::userCacheDir() : R.cacheDir;
   Out.runtimeObject = Root + "/runtime-" + hashText(Static + Flags) + ".o";
   Out.directory = Root + "/bundle-" +
                   hashText(R.original + "\n" + Spec.kernel + "\n" + Shapes.given.text() + "\n" +
@@ -289,8 +289,6 @@ bool executeKernel(const ExecutionRequest &R, const ExecutionSubject &Subject, S
 }
 
 } // namespace
-
-std::string defaultExecutionCacheDir() { return support::userCacheDir(); }
 
 ExecutionShapes chooseExecutionShapes(const harness::BenchSpec &Spec) {
   ExecutionShapes Out;

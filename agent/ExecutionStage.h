@@ -37,13 +37,10 @@ struct ExecutionRequest {
   frontend::Target target = frontend::Target::Gfx942;
   bool reassociates = false; // compare within the harness tolerance
   bool required = false;     // a kernel that cannot be executed fails the stage
-  std::string cacheDir;      // empty: defaultExecutionCacheDir()
+  std::string cacheDir;      // empty: support::userCacheDir()
 };
 
 StageResult executeEquivalence(const ExecutionRequest &Request);
-
-// support::userCacheDir() (support/CacheDir.h).
-std::string defaultExecutionCacheDir();
 
 // Two shapes for the spec: the smallest of a few round sizes that meets its
 // `assume` facts, and the odd multiple the harness derives from it.

@@ -5,8 +5,6 @@
 #include "ave/support/LargeStack.h"
 
 #include "clang/AST/ASTConsumer.h"
-#include "clang/AST/ASTContext.h"
-#include "clang/AST/Decl.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -41,10 +39,8 @@ public:
     // With the precompiled prefix, a traversal of the whole unit would load
     // every declaration of clang's headers; kernels, launches and
     // annotations are all in what was parsed here (ImplicitPrefixPch.h).
-    if (!CI.getPreprocessorOpts().ImplicitPCHInclude.empty()) {
-      clang::DeclContext::decl_range Local = Context.getTranslationUnitDecl()->noload_decls();
-      Context.setTraversalScope(std::vector<clang::Decl *>(Local.begin(), Local.end()));
-    }
+    if (!CI.getPreprocessorOpts().ImplicitPCHInclude.empty())
+      limitTraversalToParsedDecls(Context);
     ParsedUnit Unit{File, Context, CI, *Pragmas};
     OnUnit(Unit);
     Ran = true;

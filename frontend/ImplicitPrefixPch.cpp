@@ -2,6 +2,8 @@
 
 #include "ave/support/CacheDir.h"
 
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -113,6 +115,11 @@ std::string implicitPrefixPchDir() {
   if (const char *Dir = std::getenv("AVE_PCH_CACHE"); Dir && *Dir)
     return llvm::StringRef(Dir) == "off" ? "" : std::string(Dir);
   return support::userCacheDir() + "/pch";
+}
+
+void limitTraversalToParsedDecls(clang::ASTContext &Context) {
+  clang::DeclContext::decl_range Local = Context.getTranslationUnitDecl()->noload_decls();
+  Context.setTraversalScope(std::vector<clang::Decl *>(Local.begin(), Local.end()));
 }
 
 std::string implicitPrefixPch(const clang::CompilerInvocation &Invocation,

@@ -1,6 +1,7 @@
 #include "ave/review/UnitParse.h"
 
 #include "ave/frontend/CompileCommands.h"
+#include "ave/frontend/ImplicitPrefixPch.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -83,9 +84,7 @@ namespace {
 class LocalScope : public clang::ASTConsumer {
 public:
   void HandleTranslationUnit(clang::ASTContext &Ctx) override {
-    std::vector<clang::Decl *> Local(Ctx.getTranslationUnitDecl()->noload_decls().begin(),
-                                     Ctx.getTranslationUnitDecl()->noload_decls().end());
-    Ctx.setTraversalScope(Local);
+    frontend::limitTraversalToParsedDecls(Ctx);
   }
 };
 

@@ -142,6 +142,18 @@ WrittenValue writtenValue(const clang::ASTContext &Ast, const AbstractValue &V,
   return W;
 }
 
+// The last symbol of V that stands for a value the analysis approximates (a
+// variable carried around a loop it summarised or widened, a value it did
+// not follow), or null: a model over such a value is not known to be a real
+// execution.
+const Term *approximatedSymbol(const Term *V) {
+  const Term *Found = nullptr;
+  for (const Term *S : collectSymbols(V))
+    if (S->symbolKind() == SymbolKind::Fresh || S->symbolKind() == SymbolKind::Other)
+      Found = S;
+  return Found;
+}
+
 } // namespace
 
 AbstractValue ProvenanceInterpreter::loadScalar(const Address &A, const clang::Expr *E,
@@ -272,12 +284,11 @@ void ProvenanceInterpreter::requireInBounds(const TensorInfo &TI, const LayoutMa
   // around a loop it summarised, a value it did not follow) can take values
   // no execution gives it: a model is then not known to be a real one.
   for (auto &[Sym, Value] : M.coordinates)
-    for (const Term *S : collectSymbols(Value))
-      if (S->symbolKind() == SymbolKind::Fresh || S->symbolKind() == SymbolKind::Other)
-        O.unconfirmedViolation =
-            "the index of this " + std::string(Access) + " of " + TI.tensor +
-            " is built from a value the analysis approximates (" + S->baseName() +
-            "), so the out-of-bounds model found is not known to be a real execution";
+    if (const Term *S = approximatedSymbol(Value))
+      O.unconfirmedViolation =
+          "the index of this " + std::string(Access) + " of " + TI.tensor +
+          " is built from a value the analysis approximates (" + S->baseName() +
+          "), so the out-of-bounds model found is not known to be a real execution";
   Ctx.log.addObligation(std::move(O));
 }
 
@@ -323,11 +334,10 @@ void ProvenanceInterpreter::storeCase(const TensorInfo &TI, const ProvenanceCase
     // A coordinate carried by a value the analysis approximates (the counter
     // of a loop it widened) may have been reduced by that loop: no model
     // shows a real execution then.
-    for (const Term *S : collectSymbols(Coordinate))
-      if (S->symbolKind() == SymbolKind::Fresh || S->symbolKind() == SymbolKind::Other)
-        O.unconfirmedViolation = "'" + Name + "' comes from a value the analysis approximates (" +
-                                 S->baseName() +
-                                 "): the loop that would reduce it is not one the analysis models";
+    if (const Term *S = approximatedSymbol(Coordinate))
+      O.unconfirmedViolation = "'" + Name + "' comes from a value the analysis approximates (" +
+                               S->baseName() +
+                               "): the loop that would reduce it is not one the analysis models";
     Ctx.log.addObligation(std::move(O));
   }
 }

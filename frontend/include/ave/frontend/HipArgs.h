@@ -80,8 +80,9 @@ std::vector<std::string> amdCompileArgs(const UserFlags &Flags, const HipArgsOpt
 
 // nvcc arguments (without the program) that compile Source's device code for
 // Arch through the HIP-on-CUDA header, to a cubin (ptxas runs; the host pass,
-// which the patch does not change, is skipped: a third of the time). Of the user's flags, nvcc gets the ones that mean
-// the same to it: -D, -U, -I (and -iquote), -isystem, -include, -std.
+// which the patch does not change, is skipped: a third of the time). Of the
+// user's flags, nvcc gets the ones that mean the same to it: -D, -U, -I (and
+// -iquote), -isystem, -include, -std.
 std::vector<std::string> nvccCompileArgs(const UserFlags &Flags, const HipArgsOptions &Opts,
                                          const std::string &Arch, const std::string &HipOnCudaDir,
                                          const std::string &Source, const std::string &Output,

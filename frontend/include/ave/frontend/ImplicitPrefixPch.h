@@ -18,13 +18,14 @@
 //
 // With a PCH, the headers' declarations load only when used: the caller
 // limits whole-unit traversals to the declarations parsed from the file
-// (ASTContext::setTraversalScope), as a traversal would load them all.
+// (limitTraversalToParsedDecls), as a traversal would load them all.
 #pragma once
 
 #include <memory>
 #include <string>
 
 namespace clang {
+class ASTContext;
 class CompilerInvocation;
 class PCHContainerOperations;
 } // namespace clang
@@ -39,5 +40,10 @@ std::string implicitPrefixPch(const clang::CompilerInvocation &Invocation,
 // Where the PCHs go: $AVE_PCH_CACHE, else <support::userCacheDir()>/pch;
 // "" when AVE_PCH_CACHE is "off".
 std::string implicitPrefixPchDir();
+
+// Limits whole-unit traversals of Context (RecursiveASTVisitor, matchers,
+// parent maps) to the top-level declarations parsed from source, leaving
+// those a precompiled header holds unloaded.
+void limitTraversalToParsedDecls(clang::ASTContext &Context);
 
 } // namespace ave::frontend

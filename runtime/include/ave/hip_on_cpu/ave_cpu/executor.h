@@ -2,9 +2,9 @@
 // would, then runs the grid's blocks one after another (linear order, or a
 // seeded shuffle), each block's threads as fibers on the block runner's
 // worker thread (fibers.h), with fresh poisoned shared memory and a fresh
-// BlockSync. The first block that fails
-// (deadlock, divergent barrier, fault, trap) ends the launch: its reason,
-// naming the kernel and block, is printed and kept for hipGetErrorString.
+// BlockSync. The first block that fails (deadlock, divergent barrier, fault,
+// trap) ends the launch: its reason, naming the kernel and block, is printed
+// and kept for hipGetErrorString.
 #pragma once
 
 #include "block_runner.h"
