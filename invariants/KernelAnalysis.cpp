@@ -129,84 +129,124 @@ const Term *KernelAnalysis::blockIdx(unsigned D) const { return Interp->symbols(
 const Term *KernelAnalysis::blockDim(unsigned D) const { return Interp->symbols().bdim[D]; }
 const Term *KernelAnalysis::gridDim(unsigned D) const { return Interp->symbols().gdim[D]; }
 
+namespace {
+
+// Z3's reasons for a check it stopped because of its time budget.
+bool ranOutOfTime(const SolverResult &R) {
+  return R.status == SolverResult::Unknown && (R.reason == "canceled" || R.reason == "timeout" ||
+                                               R.reason == "the kernel's time limit ran out");
+}
+
+} // namespace
+
+std::string KernelAnalysis::timeLimitReason() const {
+  return "the kernel's time limit (" + std::to_string(TimeLimitMs) +
+         " ms, --time-limit-ms) ran out before this obligation was solved";
+}
+
 KernelReport KernelAnalysis::solveObligations() {
   auto Start = std::chrono::steady_clock::now();
   KernelReport Report;
   Report.kernel = KernelName;
   Report.notes = Interp->log().notes();
   Report.solveMillis = Interp->askMillis(); // the interpretation's own questions
-  ThreadSymbols Threads;
-  for (unsigned D = 0; D < 3; ++D) {
-    Threads.threadIdx[D] = Interp->symbols().tid[D];
-    Threads.blockIdx[D] = Interp->symbols().bid[D];
-    Threads.blockDim[D] = Interp->symbols().bdim[D];
-    Threads.gridDim[D] = Interp->symbols().gdim[D];
-  }
+  // Two passes: every obligation first gets a short try, so that the easy
+  // ones are all decided before a hard one can use up the kernel's time
+  // limit; those that ran out of time then share what is left.
+  std::vector<std::pair<size_t, Obligation *>> Pending;
   for (Obligation &O : Interp->log().obligations()) {
     ObligationResult Result;
+    Result.obligation = O;
     if (!O.specificationError.empty()) {
       Result.status = SolverResult::Violated;
       Result.reason = O.specificationError;
-      Result.obligation = O;
-      Report.results.push_back(std::move(Result));
-      continue;
-    }
-    double Spent =
-        InterpretMillis +
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();
-    if (O.unprovenReason.empty() && O.violation && Spent > TimeLimitMs)
-      O.unprovenReason = "the kernel's time limit (" + std::to_string(TimeLimitMs) +
-                         " ms, --time-limit-ms) ran out before this obligation was solved";
-    if (!O.unprovenReason.empty() || !O.violation) {
+    } else if (!O.unprovenReason.empty() || !O.violation) {
       Result.status = SolverResult::Unknown;
       Result.reason = O.unprovenReason.empty() ? "nothing to check" : O.unprovenReason;
-      Result.obligation = O;
-      Report.results.push_back(std::move(Result));
-      continue;
-    }
-    std::vector<const Term *> Query = O.context;
-    Query.push_back(O.violation);
-    std::vector<const Term *> Observe;
-    for (const auto &[Label, Term] : O.observe)
-      Observe.push_back(Term);
-    SolverResult R = Solver->check(Terms->allOf(Query), Observe);
-    Result.millis = R.millis;
-    Report.solveMillis += R.millis;
-    Result.status = R.status;
-    Result.reason = R.reason;
-    // A model that does not really violate the obligation under C semantics
-    // is not a counterexample: report unproven instead.
-    if (R.status == SolverResult::Violated && !Solver->confirms(Terms->allOf(Query), R)) {
-      Result.status = SolverResult::Unknown;
-      Result.reason = "the solver's counterexample does not survive re-evaluation";
-    }
-    if (Result.status == SolverResult::Proven && !O.provenOnlyUnderAssumption.empty()) {
-      Result.status = SolverResult::Unknown;
-      Result.reason = O.provenOnlyUnderAssumption;
-    }
-    if (Result.status == SolverResult::Violated && !O.unconfirmedViolation.empty()) {
-      Result.status = SolverResult::Unknown;
-      Result.reason = O.unconfirmedViolation;
-    }
-    if (Result.status == SolverResult::Violated) {
-      std::string Why = approximationDependence(*Terms, *Solver, O, R);
-      if (!Why.empty()) {
-        Result.status = SolverResult::Unknown;
-        Result.reason = std::move(Why);
-      }
-    }
-    Result.obligation = O;
-    if (Result.status == SolverResult::Violated) {
-      DecodedCounterexample D = decodeCounterexample(O, Query, R.assignment, Threads);
-      Result.counterexample = std::move(D.lines);
-      Result.values = std::move(D.values);
+    } else {
+      Pending.push_back({Report.results.size(), &O});
     }
     Report.results.push_back(std::move(Result));
   }
+  const unsigned QuickMs = std::max(250u, Solver->timeoutMs() / 8);
+  std::vector<std::pair<size_t, Obligation *>> Slow;
+  for (const auto &[Index, O] : Pending) {
+    SolverResult R = solveOne(*O, QuickMs, Report.results[Index]);
+    Report.solveMillis += R.millis;
+    if (ranOutOfTime(R) && QuickMs < Solver->timeoutMs())
+      Slow.push_back({Index, O});
+  }
+  auto Deadline = Start + std::chrono::milliseconds(TimeLimitMs) -
+                  std::chrono::milliseconds(static_cast<long long>(InterpretMillis));
+  for (size_t I = 0; I < Slow.size(); ++I) {
+    long long Left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                         Deadline - std::chrono::steady_clock::now())
+                         .count();
+    auto Share = static_cast<unsigned>(std::max<long long>(0, Left / (Slow.size() - I)));
+    if (Share == 0) { // the quick try's "timeout" is really the kernel's limit
+      Report.results[Slow[I].first].reason = timeLimitReason();
+      continue;
+    }
+    SolverResult R = solveOne(*Slow[I].second, Share, Report.results[Slow[I].first]);
+    Report.solveMillis += R.millis;
+  }
+  for (ObligationResult &Result : Report.results)
+    if (Result.status == SolverResult::Unknown &&
+        Result.reason == "the kernel's time limit ran out")
+      Result.reason = timeLimitReason();
   Report.analysisMillis =
       InterpretMillis +
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();
   return Report;
+}
+
+SolverResult KernelAnalysis::solveOne(const Obligation &O, unsigned MaxMs,
+                                      ObligationResult &Result) {
+  std::vector<const Term *> Query = O.context;
+  Query.push_back(O.violation);
+  std::vector<const Term *> Observe;
+  for (const auto &[Label, Term] : O.observe)
+    Observe.push_back(Term);
+  SolverResult R = Solver->checkWithin(Terms->allOf(Query), MaxMs, Observe);
+  Result.millis += R.millis;
+  Result.status = R.status;
+  Result.reason = R.reason;
+  Result.counterexample.clear();
+  Result.values.clear();
+  // A model that does not really violate the obligation under C semantics
+  // is not a counterexample: report unproven instead.
+  if (R.status == SolverResult::Violated && !Solver->confirms(Terms->allOf(Query), R)) {
+    Result.status = SolverResult::Unknown;
+    Result.reason = "the solver's counterexample does not survive re-evaluation";
+  }
+  if (Result.status == SolverResult::Proven && !O.provenOnlyUnderAssumption.empty()) {
+    Result.status = SolverResult::Unknown;
+    Result.reason = O.provenOnlyUnderAssumption;
+  }
+  if (Result.status == SolverResult::Violated && !O.unconfirmedViolation.empty()) {
+    Result.status = SolverResult::Unknown;
+    Result.reason = O.unconfirmedViolation;
+  }
+  if (Result.status == SolverResult::Violated) {
+    std::string Why = approximationDependence(*Terms, *Solver, O, R);
+    if (!Why.empty()) {
+      Result.status = SolverResult::Unknown;
+      Result.reason = std::move(Why);
+    }
+  }
+  if (Result.status == SolverResult::Violated) {
+    ThreadSymbols Threads;
+    for (unsigned D = 0; D < 3; ++D) {
+      Threads.threadIdx[D] = Interp->symbols().tid[D];
+      Threads.blockIdx[D] = Interp->symbols().bid[D];
+      Threads.blockDim[D] = Interp->symbols().bdim[D];
+      Threads.gridDim[D] = Interp->symbols().gdim[D];
+    }
+    DecodedCounterexample D = decodeCounterexample(O, Query, R.assignment, Threads);
+    Result.counterexample = std::move(D.lines);
+    Result.values = std::move(D.values);
+  }
+  return R;
 }
 
 KernelReport analyzeKernel(clang::ASTContext &Ctx, const ann::KernelAnnotations &Annotations,

@@ -110,8 +110,45 @@ SolverResult ObligationSolver::check(const Term *Violation,
   return run(Violation, Observe, true);
 }
 
-SolverResult ObligationSolver::checkWithin(const Term *Violation, unsigned MaxMs) {
-  return run(Violation, {}, true, MaxMs);
+SolverResult ObligationSolver::checkWithin(const Term *Violation, unsigned MaxMs,
+                                           const std::vector<const Term *> &Observe) {
+  return run(Violation, Observe, true, MaxMs);
+}
+
+namespace {
+
+// Values tried for every scalar parameter at once when Z3 cannot decide a
+// query as it stands. With the parameters constant, `row * K + k` and
+// `(row * K + k) % K` are linear again, and a model found that way is a
+// model of the query itself (it is then re-evaluated like any other). An
+// unsat answer under the pins says nothing and is not used.
+constexpr int64_t WitnessParamValues[] = {64, 16, 256};
+
+} // namespace
+
+struct ObligationSolver::Prepared {
+  const Term *violation = nullptr; // simplified
+  const Term *original = nullptr;  // as asked
+  TermKeyed<int64_t> pinned;       // symbols the simplification fixed
+  const std::vector<const Term *> *observe = nullptr;
+  bool withModel = false;
+};
+
+std::optional<unsigned> ObligationSolver::budget(unsigned MaxMs, bool Interpretation) const {
+  unsigned Budget = MaxMs ? std::min(TimeoutMs, MaxMs) : TimeoutMs;
+  if (!Deadline)
+    return Budget;
+  long long Left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                       *Deadline - std::chrono::steady_clock::now())
+                       .count();
+  if (Left <= 0)
+    return std::nullopt;
+  // A question of the interpretation gets at most a quarter of the time
+  // left: one nonlinear "does this vary with the loop?" must not use up the
+  // kernel's limit before a single obligation is asked.
+  if (Interpretation)
+    Left = std::max<long long>(std::min<long long>(Left, 100), Left / 4);
+  return unsigned(std::min<long long>(Budget, Left));
 }
 
 SolverResult ObligationSolver::run(const Term *Violation, const std::vector<const Term *> &Observe,
@@ -126,108 +163,145 @@ SolverResult ObligationSolver::run(const Term *Violation, const std::vector<cons
 
   // Interval reasoning removes the `/` and `%` whose operands are already
   // in range (lane and tile arithmetic) before Z3 has to case-split on them.
-  const Term *Original = Violation;
-  TermKeyed<int64_t> Pinned; // symbols the simplification fixed
+  Prepared Q;
+  Q.original = Violation;
+  Q.observe = &Observe;
+  Q.withModel = WithModel;
   {
     RangeSimplifier Ranges(Ctx);
     for (const Term *Fact : Facts)
       Ranges.addFacts(Fact);
     Ranges.addFacts(Violation);
-    Violation = Ranges.simplify(Violation);
-    Pinned = Ranges.pinned();
+    Q.violation = Ranges.simplify(Violation);
+    Q.pinned = Ranges.pinned();
   }
-  bool BitVectors = FactsNeedBitVectors || containsBitwise(Violation);
-  Backend &Backend = backendFor(BitVectors);
+  Backend &Backend = backendFor(FactsNeedBitVectors || containsBitwise(Q.violation));
   if (!Backend.factError.empty()) {
     Result.reason = Backend.factError;
     return Finish();
   }
-  if (Violation->isConstant(0)) { // folded away: nothing can violate it
+  if (Q.violation->isConstant(0)) { // folded away: nothing can violate it
     Result.status = SolverResult::Proven;
     return Finish();
   }
+  if (std::string Why = Backend.encoder.unsupported(Q.violation); !Why.empty()) {
+    Result.reason = "obligation cannot be encoded: " + Why;
+    return Finish();
+  }
+  std::optional<unsigned> Budget = budget(MaxMs, !WithModel);
+  if (!Budget) {
+    Result.reason = "the kernel's time limit ran out";
+    return Finish();
+  }
+  Result = solveOnce(Backend, Q, {}, *Budget);
+  if (Result.status == SolverResult::Unknown && WithModel)
+    retryWithParametersPinned(Backend, Q, MaxMs, Result);
+  return Finish();
+}
 
+void ObligationSolver::retryWithParametersPinned(Backend &B, const Prepared &Q, unsigned MaxMs,
+                                                 SolverResult &Result) {
+  TermSet Params;
+  for (const Term *Leaf : collectSymbols(Q.violation))
+    if (Leaf->symbolKind() == SymbolKind::Param && !Q.pinned.count(Leaf))
+      Params.insert(Leaf);
+  for (const Term *Fact : Facts)
+    for (const Term *Leaf : collectSymbols(Fact))
+      if (Leaf->symbolKind() == SymbolKind::Param && !Q.pinned.count(Leaf))
+        Params.insert(Leaf);
+  if (Params.empty())
+    return;
+  for (int64_t Value : WitnessParamValues) {
+    std::optional<unsigned> Budget = budget(MaxMs, false);
+    if (!Budget)
+      return;
+    TermKeyed<int64_t> Pins;
+    for (const Term *P : Params)
+      Pins[P] = Value;
+    SolverResult Pinned = solveOnce(B, Q, Pins, std::min(*Budget, std::max(200u, TimeoutMs / 4)));
+    if (Pinned.status == SolverResult::Violated) {
+      Result = std::move(Pinned);
+      return;
+    }
+  }
+}
+
+SolverResult ObligationSolver::solveOnce(Backend &B, const Prepared &Q,
+                                         const TermKeyed<int64_t> &Pins, unsigned Budget) {
+  SolverResult Result;
   bool Pushed = false;
   try {
-    if (std::string Why = Backend.encoder.unsupported(Violation); !Why.empty()) {
-      Result.reason = "obligation cannot be encoded: " + Why;
-      return Finish();
-    }
-    unsigned Budget = MaxMs ? std::min(TimeoutMs, MaxMs) : TimeoutMs;
-    if (Deadline) {
-      auto Left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                      *Deadline - std::chrono::steady_clock::now())
-                      .count();
-      if (Left <= 0) {
-        Result.reason = "the kernel's time limit ran out";
-        return Finish();
-      }
-      Budget = unsigned(std::min<long long>(Budget, Left));
-    }
-    z3::params Params(Backend.solver.ctx());
+    z3::params Params(B.solver.ctx());
     Params.set("timeout", Budget);
-    Backend.solver.set(Params);
-    z3::expr Query = Backend.encoder.definedness(Violation) && Backend.encoder.condition(Violation);
+    B.solver.set(Params);
+    z3::expr Query = B.encoder.definedness(Q.violation) && B.encoder.condition(Q.violation);
     // A symbol the simplification pinned is gone from the violation but not
     // from the facts asserted before it: pin it there too, or the model
     // could give the facts another value than the one reported (a launch's
     // gridDim.x == 1 pinned, blockIdx.x < gridDim.x then false).
-    for (const auto &[Symbol, Value] : Pinned)
-      if (Backend.encoder.unsupported(Symbol).empty())
-        Query = Query && Backend.encoder.condition(Ctx.eq(Symbol, Ctx.constant(Value)));
-    Backend.solver.push();
+    for (const TermKeyed<int64_t> *Fixed : {&Q.pinned, &Pins})
+      for (const auto &[Symbol, Value] : *Fixed)
+        if (B.encoder.unsupported(Symbol).empty())
+          Query = Query && B.encoder.condition(Ctx.eq(Symbol, Ctx.constant(Value)));
+    B.solver.push();
     Pushed = true;
-    Backend.solver.add(Query);
-    z3::check_result Answer = Backend.solver.check();
+    B.solver.add(Query);
+    z3::check_result Answer = B.solver.check();
     if (Answer == z3::unsat) {
       Result.status = SolverResult::Proven;
     } else if (Answer == z3::unknown) {
       Result.status = SolverResult::Unknown;
-      Result.reason = Backend.solver.reason_unknown();
-    } else if (!WithModel) {
-      Result.status = SolverResult::Violated;
+      Result.reason = B.solver.reason_unknown();
     } else {
       Result.status = SolverResult::Violated;
-      z3::model Model = Backend.solver.get_model();
-      TermSet Leaves;
-      for (const Term *Fact : Facts)
-        collectLeaves(Fact, Leaves);
-      collectLeaves(Violation, Leaves);
-      collectLeaves(Original, Leaves);
-      for (const Term *T : Observe)
-        collectLeaves(T, Leaves);
-      for (const Term *Leaf : Leaves) {
-        // A symbol the simplification replaced by its only possible value
-        // may be absent from the Z3 query: its value is that one.
-        auto Fixed = Pinned.find(Leaf);
-        std::optional<int64_t> V = Fixed != Pinned.end() ? std::optional<int64_t>(Fixed->second)
-                                                         : Backend.encoder.valueIn(Model, Leaf);
-        if (V) {
-          Result.assignment[Leaf] = *V;
-          Result.model[print(Leaf)] = *V;
-        }
-      }
-      for (const Term *T : Observe) {
-        // C semantics first; Z3's value if C leaves it undefined here.
-        std::optional<int64_t> V = evaluate(T, Result.assignment);
-        if (!V && Backend.encoder.unsupported(T).empty())
-          V = Backend.encoder.valueIn(Model, T);
-        if (V)
-          Result.model[print(T)] = *V;
-      }
+      if (Q.withModel)
+        readModel(B, Q, B.solver.get_model(), Result);
     }
-    Backend.solver.pop();
+    B.solver.pop();
   } catch (const z3::exception &E) {
     Result = SolverResult();
     Result.reason = std::string("z3 error: ") + E.msg();
     if (Pushed) {
       try {
-        Backend.solver.pop(); // keep the shared facts' scope intact
+        B.solver.pop(); // keep the shared facts' scope intact
       } catch (const z3::exception &) {
       }
     }
   }
-  return Finish();
+  // Unsat under extra pins is only unsat for those values.
+  if (!Pins.empty() && Result.status == SolverResult::Proven)
+    Result.status = SolverResult::Unknown;
+  return Result;
+}
+
+void ObligationSolver::readModel(Backend &B, const Prepared &Q, const z3::model &Model,
+                                 SolverResult &Result) const {
+  TermSet Leaves;
+  for (const Term *Fact : Facts)
+    collectLeaves(Fact, Leaves);
+  collectLeaves(Q.violation, Leaves);
+  collectLeaves(Q.original, Leaves);
+  for (const Term *T : *Q.observe)
+    collectLeaves(T, Leaves);
+  for (const Term *Leaf : Leaves) {
+    // A symbol the simplification replaced by its only possible value
+    // may be absent from the Z3 query: its value is that one.
+    auto Fixed = Q.pinned.find(Leaf);
+    std::optional<int64_t> V = Fixed != Q.pinned.end() ? std::optional<int64_t>(Fixed->second)
+                                                       : B.encoder.valueIn(Model, Leaf);
+    if (V) {
+      Result.assignment[Leaf] = *V;
+      Result.model[print(Leaf)] = *V;
+    }
+  }
+  for (const Term *T : *Q.observe) {
+    // C semantics first; Z3's value if C leaves it undefined here.
+    std::optional<int64_t> V = evaluate(T, Result.assignment);
+    if (!V && B.encoder.unsupported(T).empty())
+      V = B.encoder.valueIn(Model, T);
+    if (V)
+      Result.model[print(T)] = *V;
+  }
 }
 
 bool ObligationSolver::confirms(const Term *Violation, const SolverResult &Result) const {

@@ -419,4 +419,37 @@ TEST_F(SolverTest, PinnedSymbolsBindTheFacts) {
   EXPECT_TRUE(solver.confirms(Possible, R));
 }
 
+// The coordinate a reversed K index reads, `(row*K + K-1-k) % K`, is
+// nonlinear in the parameter K. Where Z3 gives up on such a query (in a
+// kernel's full context, under load), the solver retries with every scalar
+// parameter pinned to a witness value: a counterexample found that way is a
+// model of the query itself and re-evaluates, and the correct index is never
+// reported violated by a pin. (Standalone, Z3 decides these quickly with or
+// without the retry; check_mutants' reversed_k_index at 500 ms is where the
+// retry and the two-pass budget made the difference.)
+TEST_F(SolverTest, NonlinearViolationFoundWithParametersPinned) {
+  const Term *K = ctx.symbol("K", SymbolKind::Param), *M = ctx.symbol("M", SymbolKind::Param);
+  const Term *row = ctx.symbol("row"), *k = ctx.symbol("k");
+  ObligationSolver solver(ctx, 400);
+  solver.addFact(ctx.logicalAnd(ctx.le(c(0), row), ctx.lt(row, M)));
+  solver.addFact(ctx.logicalAnd(ctx.le(c(0), k), ctx.lt(k, K)));
+  solver.addFact(ctx.eq(ctx.rem(K, c(16)), c(0)));
+  solver.addFact(ctx.eq(ctx.rem(M, c(16)), c(0)));
+  solver.addFact(ctx.le(c(16), K));
+  solver.addFact(ctx.le(c(16), M));
+  const Term *index = ctx.add(ctx.mul(row, K), ctx.sub(ctx.sub(K, c(1)), k));
+  const Term *coordinateK = ctx.rem(index, K);
+  const Term *coordinateM = ctx.div(index, K);
+  const Term *violation = ctx.logicalOr(ctx.ne(coordinateK, k), ctx.ne(coordinateM, row));
+  SolverResult r = solver.check(violation, {coordinateK});
+  ASSERT_EQ(r.status, SolverResult::Violated) << r.reason;
+  EXPECT_TRUE(solver.confirms(violation, r));
+  EXPECT_NE(r.model[print(coordinateK)], r.model["k"]);
+  // The correct index proves (or stays unknown), never violated by a pin.
+  const Term *straight = ctx.add(ctx.mul(row, K), k);
+  SolverResult ok = solver.check(
+      ctx.logicalOr(ctx.ne(ctx.rem(straight, K), k), ctx.ne(ctx.div(straight, K), row)));
+  EXPECT_NE(ok.status, SolverResult::Violated) << ok.reason;
+}
+
 } // namespace ave::inv

@@ -89,6 +89,11 @@ public:
   double interpretMillis() const { return InterpretMillis; }
 
 private:
+  /// Solves one obligation within MaxMs into Result (status, reason,
+  /// counterexample); returns the solver's own answer.
+  SolverResult solveOne(const Obligation &O, unsigned MaxMs, ObligationResult &Result);
+  std::string timeLimitReason() const;
+
   std::unique_ptr<TermContext> Terms;
   std::unique_ptr<ObligationSolver> Solver;
   std::unique_ptr<ProvenanceInterpreter> Interp;

@@ -19,6 +19,10 @@
 #include <string>
 #include <vector>
 
+namespace z3 {
+class model;
+}
+
 namespace ave::inv {
 
 struct SolverResult {
@@ -55,6 +59,7 @@ public:
   /// Asserted for every later query (and its evaluation must be defined).
   void addFact(const Term *Fact);
   const std::vector<const Term *> &facts() const { return Facts; }
+  unsigned timeoutMs() const { return TimeoutMs; }
 
   /// Searches for an execution satisfying the facts in which `violation`
   /// holds. `observe` lists terms whose values the caller wants reported
@@ -62,7 +67,8 @@ public:
   SolverResult check(const Term *Violation, const std::vector<const Term *> &Observe = {});
   /// check() within at most MaxMs (a question asked during the
   /// interpretation that must leave time for the obligations).
-  SolverResult checkWithin(const Term *Violation, unsigned MaxMs);
+  SolverResult checkWithin(const Term *Violation, unsigned MaxMs,
+                           const std::vector<const Term *> &Observe = {});
   /// Only whether such an execution exists: no model is read back (the
   /// interpretation's own questions, asked by the dozen per kernel).
   SolverResult decide(const Term *Query);
@@ -75,7 +81,15 @@ private:
   SolverResult run(const Term *Violation, const std::vector<const Term *> &Observe, bool WithModel,
                    unsigned MaxMs = 0);
   struct Backend;
+  struct Prepared;
   Backend &backendFor(bool BitVectors);
+  /// Milliseconds the next check may take; none when the deadline passed.
+  std::optional<unsigned> budget(unsigned MaxMs, bool Interpretation) const;
+  SolverResult solveOnce(Backend &B, const Prepared &Q, const TermKeyed<int64_t> &Pins,
+                         unsigned Budget);
+  void retryWithParametersPinned(Backend &B, const Prepared &Q, unsigned MaxMs,
+                                 SolverResult &Result);
+  void readModel(Backend &B, const Prepared &Q, const z3::model &Model, SolverResult &Result) const;
 
   TermContext &Ctx; // for simplifying queries before encoding
   unsigned TimeoutMs;
