@@ -134,7 +134,7 @@ public:
   }
 
   // Macros that come from a precompiled prefix (the command line's -D and
-  // clang's headers, frontend/ImplicitPrefixPch.h) are loaded, not defined:
+  // the headers of frontend/PreambleCache.h) are loaded, not defined:
   // they are read when the main file starts, as they stand there.
   void FileChanged(clang::SourceLocation Loc, FileChangeReason Reason,
                    clang::SrcMgr::CharacteristicKind, clang::FileID) override {

@@ -1,7 +1,7 @@
 #include "ave/frontend/HipFrontend.h"
 
 #include "ave/annotations/PragmaLog.h"
-#include "ave/frontend/ImplicitPrefixPch.h"
+#include "ave/frontend/PreambleCache.h"
 #include "ave/support/LargeStack.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -38,7 +38,7 @@ public:
       return;
     // With the precompiled prefix, a traversal of the whole unit would load
     // every declaration of clang's headers; kernels, launches and
-    // annotations are all in what was parsed here (ImplicitPrefixPch.h).
+    // annotations are all in what was parsed here (PreambleCache.h).
     if (!CI.getPreprocessorOpts().ImplicitPCHInclude.empty())
       limitTraversalToParsedDecls(Context);
     ParsedUnit Unit{File, Context, CI, *Pragmas};
@@ -73,9 +73,9 @@ private:
   bool &Ran;
 };
 
-// Runs UnitAction on the driver's invocation, with the precompiled implicit
-// prefix when there is one (what FrontendActionFactory::runInvocation does,
-// plus the PCH).
+// Runs UnitAction on the driver's invocation, with the precompiled preamble
+// when there is one (what FrontendActionFactory::runInvocation does, plus
+// the PCH).
 class UnitToolAction : public clang::tooling::ToolAction {
 public:
   UnitToolAction(std::string File, const UnitCallback &OnUnit, bool &Ran)
@@ -85,8 +85,10 @@ public:
                      clang::FileManager *Files,
                      std::shared_ptr<clang::PCHContainerOperations> Containers,
                      clang::DiagnosticConsumer *Diagnostics) override {
-    if (std::string Pch = implicitPrefixPch(*Invocation, Containers); !Pch.empty())
-      Invocation->getPreprocessorOpts().ImplicitPCHInclude = Pch;
+    if (auto Text = Files->getVirtualFileSystem().getBufferForFile(File))
+      if (std::string Pch = preamblePch(*Invocation, (*Text)->getBuffer(), Containers);
+          !Pch.empty())
+        Invocation->getPreprocessorOpts().ImplicitPCHInclude = Pch;
     clang::CompilerInstance Compiler(std::move(Containers));
     Compiler.setInvocation(std::move(Invocation));
     Compiler.setFileManager(Files);

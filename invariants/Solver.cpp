@@ -4,6 +4,8 @@
 #include "ave/invariants/Counterexample.h"
 #include "ave/invariants/RangeSimplifier.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <chrono>
 #include <map>
 #include <set>
@@ -194,9 +196,28 @@ SolverResult ObligationSolver::run(const Term *Violation, const std::vector<cons
     return Finish();
   }
   Result = solveOnce(Backend, Q, {}, *Budget);
+  if (Result.status == SolverResult::Unknown &&
+      llvm::StringRef(Result.reason).starts_with("incomplete"))
+    retryOnFreshSolver(&Backend == BitVectorBackend.get(), Q, MaxMs, Result);
   if (Result.status == SolverResult::Unknown && WithModel)
     retryWithParametersPinned(Backend, Q, MaxMs, Result);
   return Finish();
+}
+
+void ObligationSolver::retryOnFreshSolver(bool BitVectors, const Prepared &Q, unsigned MaxMs,
+                                          SolverResult &Result) {
+  std::optional<unsigned> Budget = budget(MaxMs, !Q.withModel);
+  if (!Budget)
+    return;
+  Backend Fresh(State->context, BitVectors ? EncodingMode::BitVector32 : EncodingMode::Integer,
+                TimeoutMs);
+  for (const Term *Fact : Facts)
+    Fresh.assertFact(Fact);
+  if (!Fresh.factError.empty())
+    return;
+  SolverResult Again = solveOnce(Fresh, Q, {}, *Budget);
+  if (Again.status != SolverResult::Unknown)
+    Result = std::move(Again);
 }
 
 void ObligationSolver::retryWithParametersPinned(Backend &B, const Prepared &Q, unsigned MaxMs,

@@ -1,5 +1,6 @@
 #include "ave/review/PrefixPch.h"
 
+#include "ave/frontend/LeadingIncludes.h"
 #include "ave/review/PathSafety.h"
 #include "ave/review/RevisionFileSystem.h"
 
@@ -16,40 +17,6 @@
 #include <nlohmann/json.hpp>
 
 namespace ave::review {
-
-std::string leadingSystemIncludes(std::string_view TextView) {
-  llvm::StringRef Text(TextView.data(), TextView.size());
-  std::string Prefix;
-  while (!Text.empty()) {
-    Text = Text.ltrim(" \t\r\n");
-    if (Text.consume_front("//")) {
-      Text = Text.split('\n').second;
-      continue;
-    }
-    if (Text.consume_front("/*")) {
-      size_t End = Text.find("*/");
-      if (End == llvm::StringRef::npos)
-        break;
-      Text = Text.drop_front(End + 2);
-      continue;
-    }
-    llvm::StringRef Line = Text.split('\n').first;
-    llvm::StringRef Directive = Line;
-    if (!Directive.consume_front("#"))
-      break;
-    Directive = Directive.ltrim(" \t");
-    if (!Directive.consume_front("include"))
-      break;
-    Directive = Directive.trim(" \t\r");
-    // `<name>` and nothing after it (no comment, no continuation).
-    if (!Directive.starts_with("<") || !Directive.ends_with(">") ||
-        Directive.drop_front().drop_back().contains('>'))
-      break;
-    Prefix += "#include " + Directive.str() + "\n";
-    Text = Text.drop_front(Line.size());
-  }
-  return Prefix;
-}
 
 namespace {
 
@@ -194,7 +161,7 @@ PrefixPchCache::Entry PrefixPchCache::build(const std::string &Prefix, const Uni
 
 std::string PrefixPchCache::pchFor(std::string_view FileText, const UnitCommand &Command,
                                    SourceTree &Tree) {
-  std::string Prefix = leadingSystemIncludes(FileText);
+  std::string Prefix = frontend::leadingSystemIncludes(FileText);
   if (Prefix.empty() || Command.commandLine.empty())
     return "";
   std::string Key = Prefix + '\0' + Command.directory + '\0' + CLANG_VERSION_STRING;

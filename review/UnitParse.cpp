@@ -1,7 +1,7 @@
 #include "ave/review/UnitParse.h"
 
 #include "ave/frontend/CompileCommands.h"
-#include "ave/frontend/ImplicitPrefixPch.h"
+#include "ave/frontend/PreambleCache.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"

@@ -13,6 +13,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Type.h"
 
+#include <numeric>
 #include <set>
 
 namespace ave::inv::lds {
@@ -156,14 +157,19 @@ std::vector<const LdsAccess *> GlobalRaceFinder::followed() {
   return Out;
 }
 
-// Address = Param * U + V, the two parts as terms; nullopt when Param
-// occurs squared or Address has no part with it.
-std::optional<std::pair<const Term *, const Term *>> splitBy(TermContext &T, const Term *Address,
-                                                             const Term *Param) {
+// Address = Stride * Param * High + Low, where Stride is the largest
+// positive integer dividing every coefficient of Param's part; nullopt
+// when Param occurs squared or Address has no part with it.
+struct ParamSplit {
+  const Term *high = nullptr, *low = nullptr;
+  int64_t stride = 1;
+};
+std::optional<ParamSplit> splitBy(TermContext &T, const Term *Address, const Term *Param) {
   Polynomial U, V, Whole = toPolynomial(T, Address);
+  int64_t Stride = 0;
   for (const auto &[Mono, Coefficient] : Whole.terms()) {
     long Times = std::count(Mono.begin(), Mono.end(), Param);
-    if (Times > 1)
+    if (Times > 1 || Coefficient == INT64_MIN)
       return std::nullopt;
     Monomial Rest = Times ? monomialQuotient(Mono, {Param}) : Mono;
     std::optional<Polynomial> Sum =
@@ -171,33 +177,43 @@ std::optional<std::pair<const Term *, const Term *>> splitBy(TermContext &T, con
     if (!Sum)
       return std::nullopt;
     (Times ? U : V) = std::move(*Sum);
+    if (Times)
+      Stride = std::gcd(Stride, Coefficient < 0 ? -Coefficient : Coefficient);
   }
-  if (U.isZero())
+  if (U.isZero() || Stride == 0)
     return std::nullopt;
-  return std::make_pair(toTerm(T, U), toTerm(T, V));
+  return ParamSplit{toTerm(T, U.dividedExactly(Stride)), toTerm(T, V), Stride};
 }
 
-// The two addresses are equal: for a row-major index `row * P + col` over a
-// parameter P with 0 <= col < P on both threads (proven under Facts), as
-// `row == row' && col == col'`, which is linear where the product with P is
-// not (Z3 spent its whole timeout on transpose_lds's output store).
+// The two addresses are equal, in a form the solver decides quickly: for
+// an index `high * (S * P) + low` over a parameter P with
+// 0 <= low < S * P on both threads (proven under Facts), as
+// `high == high' && low == low'`, each part split again the same way
+// (attention's `((b * H + h) * N + i) * 64 + d` becomes four linear
+// equalities). The products with P are nonlinear: Z3 spent its whole
+// timeout on transpose_lds's output store and on attention's.
 const Term *sameAddress(ThreadPair &P, ObligationSolver &Solver, const Term *Addr0,
-                        const Term *Addr1, const std::vector<const Term *> &Facts) {
+                        const Term *Addr1, const std::vector<const Term *> &Facts,
+                        unsigned Depth = 0) {
   TermContext &T = P.terms();
-  for (const Term *Param : collectSymbols(Addr0)) {
+  constexpr unsigned MaxDepth = 4;
+  for (const Term *Param : Depth < MaxDepth ? collectSymbols(Addr0) : std::vector<const Term *>{}) {
     if (Param->isFresh() || Param->symbolKind() != SymbolKind::Param)
       continue;
     auto Split0 = splitBy(T, Addr0, Param), Split1 = splitBy(T, Addr1, Param);
-    if (!Split0 || !Split1 || occursIn(Param, Split0->second) || occursIn(Param, Split1->second))
+    if (!Split0 || !Split1 || Split0->stride != Split1->stride || occursIn(Param, Split0->low) ||
+        occursIn(Param, Split1->low))
       continue;
+    const Term *Bound = T.mul(T.constant(Split0->stride), Param);
     bool InRange = true;
-    for (const Term *Low : {Split0->second, Split1->second}) {
+    for (const Term *Low : {Split0->low, Split1->low}) {
       std::vector<const Term *> Query = Facts;
-      Query.push_back(T.logicalNot(T.logicalAnd(T.ge(Low, T.constant(0)), T.lt(Low, Param))));
+      Query.push_back(T.logicalNot(T.logicalAnd(T.ge(Low, T.constant(0)), T.lt(Low, Bound))));
       InRange = InRange && Solver.decide(T.allOf(Query)).status == SolverResult::Proven;
     }
     if (InRange)
-      return T.logicalAnd(T.eq(Split0->first, Split1->first), T.eq(Split0->second, Split1->second));
+      return T.logicalAnd(sameAddress(P, Solver, Split0->high, Split1->high, Facts, Depth + 1),
+                          sameAddress(P, Solver, Split0->low, Split1->low, Facts, Depth + 1));
   }
   return T.eq(Addr0, Addr1);
 }

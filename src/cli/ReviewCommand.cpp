@@ -5,6 +5,7 @@
 
 #include "CLI/CLI.hpp"
 #include "Commands.h"
+#include "ave/frontend/PreambleCache.h"
 #include "ave/review/Review.h"
 #include "ave/review/ReviewOutput.h"
 
@@ -103,15 +104,16 @@ review::ReviewOptions reviewOptions(const GlobalOptions &G, const ReviewArgs &A)
   O.analyzer.lint.checks = A.checks;
   O.analyzer.lint.target = G.frontend.args.target;
   O.analyzer.lint.z3TimeoutMs = A.lintZ3TimeoutMs;
-  // --pch-cache, else $AVE_PCH_CACHE ("off": no precompiled prefix at all, as
-  // for every parse; frontend/ImplicitPrefixPch.h); made absolute (review
+  // --pch-cache, else the preamble cache's directory ($AVE_PCH_CACHE, the
+  // global --cache-dir; "off" or --no-cache: no precompiled prefix at all,
+  // as for every parse; frontend/PreambleCache.h); made absolute (review
   // runs git from the root).
   std::string Cache = A.pchCache;
   const char *Env = std::getenv("AVE_PCH_CACHE");
   bool Off = Env && llvm::StringRef(Env) == "off";
   O.analyzer.precompiledPrefix = !A.noPch && !Off;
-  if (Cache.empty() && Env && !Off)
-    Cache = Env;
+  if (Cache.empty() && !Off)
+    Cache = frontend::preambleCacheDir();
   if (!Cache.empty()) {
     llvm::SmallString<256> Abs(Cache);
     llvm::sys::fs::make_absolute(Abs);
@@ -206,7 +208,7 @@ void registerReviewCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Sel
   Review->add_flag("--no-pch", A->noPch, "Do not share a precompiled include prefix");
   Review->add_option("--pch-cache", A->pchCache,
                      "Keep precompiled include prefixes in DIR for later runs "
-                     "(default: $AVE_PCH_CACHE, else one temporary directory per run)");
+                     "(default: the preamble cache, --cache-dir/pch or $AVE_PCH_CACHE)");
   Review->add_flag("--compile", A->compile,
                    "Also compile head for the target (unsafe for untrusted changes)");
   Review->add_option("--test-cmd", A->testCommand,

@@ -8,10 +8,13 @@
 #include "ave/support/LargeStack.h"
 
 #include "clang/Basic/Version.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
 #include <functional>
 #include <iostream>
 #include <map>
@@ -82,6 +85,13 @@ int main(int argc, char **argv) {
       ->capture_default_str();
   App.add_option("--color", ColorMode, "Colored diagnostics: auto, always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
+  std::string CacheDir;
+  bool NoCache = false;
+  App.add_option("--cache-dir", CacheDir,
+                 "Where to keep what later runs reuse (the precompiled HIP preamble, prepared "
+                 "bundles); default $XDG_CACHE_HOME/ave-rewrite");
+  App.add_flag("--no-cache", NoCache,
+               "Parse without the preamble cache (no precompiled headers read or written)");
 
   std::function<int()> Selected;
   // One line per subcommand; each lives in its own <Name>Command.cpp.
@@ -121,6 +131,16 @@ int main(int argc, char **argv) {
     return 2;
   }
 
+  // Through the environment, so that lint's child processes and review's
+  // parses follow it too (support/CacheDir.h, frontend/PreambleCache.h).
+  if (!CacheDir.empty()) {
+    llvm::SmallString<256> Abs(CacheDir);
+    llvm::sys::fs::make_absolute(Abs);
+    setenv("AVE_REWRITE_CACHE_DIR", Abs.c_str(), 1);
+    setenv("AVE_PCH_CACHE", (Abs + "/pch").str().c_str(), 1);
+  }
+  if (NoCache)
+    setenv("AVE_PCH_CACHE", "off", 1);
   G.frontend.args.target = *ave::frontend::parseTarget(TargetName);
   G.frontend.args.resourceDir = ave::frontend::defaultResourceDir();
   G.frontend.args.includeDirs.push_back(ave::frontend::annotationsIncludeDir());

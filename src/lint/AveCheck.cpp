@@ -2,6 +2,7 @@
 
 #include "AveCheck.h"
 
+#include "ave/frontend/PreambleCache.h"
 #include "ave/lint/LintSettings.h"
 #include "ave/model/ModelBuilder.h"
 #include "ave/support/LargeStack.h"
@@ -50,6 +51,7 @@ UnitState &UnitState::registerCheck(clang::Preprocessor &PP) {
   if (!Unit) {
     Unit = std::make_unique<UnitState>();
     Unit->Log = ann::installPragmaRecorder(PP);
+    Unit->PP = &PP;
     PP.addPPCallbacks(std::make_unique<UnitEnd>());
   }
   ++Unit->Checks;
@@ -57,6 +59,11 @@ UnitState &UnitState::registerCheck(clang::Preprocessor &PP) {
 }
 
 UnitState *UnitState::current() { return currentUnit().get(); }
+
+void UnitState::startTraversal() {
+  if (!TraversalLimited)
+    TraversalLimited = frontend::limitTraversalForPreamble(*PP);
+}
 
 KernelState &UnitState::kernel(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel) {
   std::unique_ptr<KernelState> &Slot = Kernels[&Kernel];
@@ -192,6 +199,11 @@ void AveKernelCheck::registerPPCallbacks(const clang::SourceManager &SM, clang::
                                          clang::Preprocessor *) {
   PP->addPPCallbacks(std::make_unique<MainFileNote>(SM));
   UnitState::registerCheck(*PP);
+}
+
+void AveKernelCheck::onStartOfTranslationUnit() {
+  if (UnitState *Unit = UnitState::current())
+    Unit->startTraversal();
 }
 
 void AveKernelCheck::registerMatchers(clang::ast_matchers::MatchFinder *Finder) {

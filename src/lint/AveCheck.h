@@ -48,6 +48,13 @@ public:
   // call is one more check of the unit (each registers once).
   static UnitState &registerCheck(clang::Preprocessor &PP);
   static UnitState *current();
+  // The matchers are about to traverse the unit. With the preamble cache's
+  // PCH loaded (frontend/PreambleCache.h), the traversal is limited to the
+  // declarations parsed from the file, as clangd does for its clang-tidy
+  // checks: the PCH holds only system headers and ave-rewrite's own, whose
+  // kernels no check reports, and a traversal would load every declaration
+  // of them.
+  void startTraversal();
 
   const ann::PragmaLog &pragmas() const { return *Log; }
   // The kernel's state, analysed on first request.
@@ -67,6 +74,8 @@ private:
   inv::lds::SharedCheckOptions checkOptions(clang::ASTContext &Ctx, const KernelState &K) const;
 
   std::shared_ptr<ann::PragmaLog> Log;
+  clang::Preprocessor *PP = nullptr;
+  bool TraversalLimited = false;
   std::optional<std::vector<model::LaunchSite>> LaunchSites; // found once per unit
   unsigned Checks = 0;
   std::map<const clang::FunctionDecl *, std::unique_ptr<KernelState>> Kernels;
@@ -84,6 +93,7 @@ public:
                            clang::Preprocessor *ModuleExpanderPP) override;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onStartOfTranslationUnit() override;
 
 protected:
   virtual void checkKernel(clang::ASTContext &Ctx, UnitState &Unit, KernelState &K) = 0;

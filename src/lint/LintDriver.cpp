@@ -14,10 +14,12 @@
 
 #include "ave/frontend/CompileCommands.h"
 #include "ave/frontend/HipFrontend.h"
+#include "ave/frontend/PreambleCache.h"
 #include "ave/lint/LintReport.h"
 #include "ave/lint/LintSettings.h"
 #include "ave/lint/OutputFormats.h"
 #include "ave/support/LargeStack.h"
+#include "clang-tidy/ClangTidyOptions.h"
 #include "clang-tidy/GlobList.h"
 #include "clang-tidy/tool/ClangTidyMain.h"
 
@@ -62,6 +64,9 @@ struct ParsedArgs {
   unsigned jobs = 1;
   std::string buildDir, exportFixes, warningsAsErrors, runJson;
   bool checksGiven = false, configGiven = false;
+  // clang-tidy's --extra-arg(-before): the compile command changes after the
+  // database; --system-headers: findings in system headers are wanted.
+  bool compilerArgsChanged = false, systemHeaders = false;
   // --help: ave-rewrite's lint options and exit codes, then clang-tidy's.
   bool help = false;
   // --version, --list-checks, --dump-config, --explain-config,
@@ -180,6 +185,8 @@ ParsedArgs parseArgs(const std::vector<std::string> &Args) {
     }
     P.checksGiven |= Name == "checks";
     P.configGiven |= Name == "config" || Name == "config-file";
+    P.compilerArgsChanged |= Name == "extra-arg" || Name == "extra-arg-before";
+    P.systemHeaders |= Name == "system-headers";
     P.tidyOptions.push_back(Args[I]);
     if (takesValue(Name) && !A.contains('=') && I + 1 < Args.size())
       P.tidyOptions.push_back(Args[++I]);
@@ -215,10 +222,30 @@ std::string tempPath(llvm::StringRef Prefix, llvm::StringRef Suffix) {
   return P.str().str();
 }
 
+// Whether File's parse may load the preamble cache's PCH: not when the
+// command may change after the database (clang-tidy's --extra-arg, a
+// --config or .clang-tidy with ExtraArgs) and not when system headers'
+// findings are wanted (the PCH holds system headers, whose declarations
+// the checks then see only where the file uses them).
+bool preambleAllowed(const ParsedArgs &P, const std::string &File) {
+  if (P.compilerArgsChanged || P.systemHeaders || P.configGiven)
+    return false;
+  clang::tidy::FileOptionsProvider Provider(clang::tidy::ClangTidyGlobalOptions(),
+                                            clang::tidy::ClangTidyOptions::getDefaults(),
+                                            clang::tidy::ClangTidyOptions());
+  clang::tidy::ClangTidyOptions Options = Provider.getOptions(frontend::absolutePath(File));
+  auto Set = [](const std::optional<std::vector<std::string>> &Args) {
+    return Args && !Args->empty();
+  };
+  return !Set(Options.ExtraArgs) && !Set(Options.ExtraArgsBefore) &&
+         !(Options.SystemHeaders && *Options.SystemHeaders);
+}
+
 // A compilation database for exactly the files to lint, each command the
 // front end's device-only parse of the file with its own flags (from -p, a
 // database above the file, or the `--` flags; see CompileCommands.h),
 // without the front end's -w: clang-diagnostic-* is the user's choice here.
+// Where it applies, the command loads the preamble cache's PCH.
 std::string deviceCompilationDatabase(const LintInvocation &Inv, const ParsedArgs &P,
                                       std::string &Error) {
   std::string BuildDir = P.buildDir.empty() ? Inv.buildDir : P.buildDir;
@@ -236,6 +263,11 @@ std::string deviceCompilationDatabase(const LintInvocation &Inv, const ParsedArg
       llvm::errs() << File << ": note: " << Flags->note << "\n";
     std::vector<std::string> Args = frontend::parseCommandLine(Flags->user, Opts, Flags->file);
     std::erase(Args, "-w");
+    if (preambleAllowed(P, Flags->file))
+      if (std::string Pch = frontend::preamblePchForCommand(Args, Flags->user.directory,
+                                                            Flags->file, /*AnalyzerMacro=*/true);
+          !Pch.empty())
+        Args.insert(Args.end() - 1, {"-include-pch", Pch});
     Entries.push_back(
         {{"directory", Flags->user.directory}, {"file", Flags->file}, {"arguments", Args}});
   }

@@ -18,3 +18,10 @@ config.substitutions.append(("%jsoncheck", config.python + " " + os.path.join(co
 # The rewrite pipeline's execution stage keeps prepared CPU bundles here, so
 # the tests share them (and the executor's runtime object) across runs.
 config.environment["AVE_REWRITE_CACHE_DIR"] = os.path.join(config.ave_binary_dir, "ave-cache")
+# The preamble cache (frontend/PreambleCache.h) lives there too, under pch/.
+# `lit --param ave_cache=off` runs every test without it: the outputs must
+# be the same either way.
+config.ave_cache_off = lit_config.params.get("ave_cache", "on") == "off"
+if config.ave_cache_off:
+    config.environment["AVE_PCH_CACHE"] = "off"
+    config.available_features.add("no-preamble-cache")

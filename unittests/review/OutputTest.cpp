@@ -96,17 +96,5 @@ TEST(ReviewOutput, JsonCarriesTheFacts) {
   EXPECT_EQ(J["findings"][0]["notes"][1]["location"]["line"], 12);
 }
 
-TEST(PrefixPch, LeadingSystemIncludes) {
-  EXPECT_EQ(leadingSystemIncludes("// c\n/* d\n */\n#include <a.h>\n  # include  <b/c.h>\nint x;\n"
-                                  "#include <late.h>\n"),
-            "#include <a.h>\n#include <b/c.h>\n");
-  // A quoted include, a define or anything else ends the prefix.
-  EXPECT_EQ(leadingSystemIncludes("#include <a.h>\n#include \"local.h\"\n#include <b.h>\n"),
-            "#include <a.h>\n");
-  EXPECT_EQ(leadingSystemIncludes("#define TILE 16\n#include <a.h>\n"), "");
-  EXPECT_EQ(leadingSystemIncludes("#include <a.h> // why\n"), "");
-  EXPECT_EQ(leadingSystemIncludes(""), "");
-}
-
 } // namespace
 } // namespace ave::review

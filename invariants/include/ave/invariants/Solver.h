@@ -87,6 +87,12 @@ private:
   std::optional<unsigned> budget(unsigned MaxMs, bool Interpretation) const;
   SolverResult solveOnce(Backend &B, const Prepared &Q, const TermKeyed<int64_t> &Pins,
                          unsigned Budget);
+  // Z3's incremental solver gave up ("incomplete", nonlinear arithmetic)
+  // in a state that earlier queries left behind: the same question once
+  // more on a solver with only the facts. A helper's transposed read
+  // (testdata/e2e/Inputs/soundness/helper_load.hip) was proven or not
+  // depending on the load of the machine.
+  void retryOnFreshSolver(bool BitVectors, const Prepared &Q, unsigned MaxMs, SolverResult &Result);
   void retryWithParametersPinned(Backend &B, const Prepared &Q, unsigned MaxMs,
                                  SolverResult &Result);
   void readModel(Backend &B, const Prepared &Q, const z3::model &Model, SolverResult &Result) const;

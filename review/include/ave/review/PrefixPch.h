@@ -27,10 +27,6 @@
 
 namespace ave::review {
 
-// The leading `#include <...>` lines of a file (comments and blank lines
-// skipped), or empty.
-std::string leadingSystemIncludes(std::string_view Text);
-
 // Without a cache directory, the PCHs of one run live in a temporary
 // directory removed at the end. With one (--pch-cache DIR, or the
 // AVE_PCH_CACHE environment variable), they are kept there by a hash of the
