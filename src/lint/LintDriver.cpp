@@ -15,11 +15,11 @@
 #include "ave/frontend/CompileCommands.h"
 #include "ave/frontend/HipFrontend.h"
 #include "ave/frontend/PreambleCache.h"
+#include "ave/lint/LintPreamble.h"
 #include "ave/lint/LintReport.h"
 #include "ave/lint/LintSettings.h"
 #include "ave/lint/OutputFormats.h"
 #include "ave/support/LargeStack.h"
-#include "clang-tidy/ClangTidyOptions.h"
 #include "clang-tidy/GlobList.h"
 #include "clang-tidy/tool/ClangTidyMain.h"
 
@@ -64,9 +64,7 @@ struct ParsedArgs {
   unsigned jobs = 1;
   std::string buildDir, exportFixes, warningsAsErrors, runJson;
   bool checksGiven = false, configGiven = false;
-  // clang-tidy's --extra-arg(-before): the compile command changes after the
-  // database; --system-headers: findings in system headers are wanted.
-  bool compilerArgsChanged = false, systemHeaders = false;
+  LintPreambleOptions preamble; // what decides whether the PCH may be used
   // --help: ave-rewrite's lint options and exit codes, then clang-tidy's.
   bool help = false;
   // --version, --list-checks, --dump-config, --explain-config,
@@ -183,10 +181,16 @@ ParsedArgs parseArgs(const std::vector<std::string> &Args) {
       if (optionValue(Args, J, "warnings-as-errors", V))
         P.warningsAsErrors = V;
     }
+    if (Name == "checks") {
+      size_t J = I;
+      if (optionValue(Args, J, "checks", V))
+        P.preamble.checks = V;
+    }
     P.checksGiven |= Name == "checks";
     P.configGiven |= Name == "config" || Name == "config-file";
-    P.compilerArgsChanged |= Name == "extra-arg" || Name == "extra-arg-before";
-    P.systemHeaders |= Name == "system-headers";
+    P.preamble.configGiven = P.configGiven;
+    P.preamble.compilerArgsChanged |= Name == "extra-arg" || Name == "extra-arg-before";
+    P.preamble.systemHeaders |= Name == "system-headers";
     P.tidyOptions.push_back(Args[I]);
     if (takesValue(Name) && !A.contains('=') && I + 1 < Args.size())
       P.tidyOptions.push_back(Args[++I]);
@@ -222,25 +226,6 @@ std::string tempPath(llvm::StringRef Prefix, llvm::StringRef Suffix) {
   return P.str().str();
 }
 
-// Whether File's parse may load the preamble cache's PCH: not when the
-// command may change after the database (clang-tidy's --extra-arg, a
-// --config or .clang-tidy with ExtraArgs) and not when system headers'
-// findings are wanted (the PCH holds system headers, whose declarations
-// the checks then see only where the file uses them).
-bool preambleAllowed(const ParsedArgs &P, const std::string &File) {
-  if (P.compilerArgsChanged || P.systemHeaders || P.configGiven)
-    return false;
-  clang::tidy::FileOptionsProvider Provider(clang::tidy::ClangTidyGlobalOptions(),
-                                            clang::tidy::ClangTidyOptions::getDefaults(),
-                                            clang::tidy::ClangTidyOptions());
-  clang::tidy::ClangTidyOptions Options = Provider.getOptions(frontend::absolutePath(File));
-  auto Set = [](const std::optional<std::vector<std::string>> &Args) {
-    return Args && !Args->empty();
-  };
-  return !Set(Options.ExtraArgs) && !Set(Options.ExtraArgsBefore) &&
-         !(Options.SystemHeaders && *Options.SystemHeaders);
-}
-
 // A compilation database for exactly the files to lint, each command the
 // front end's device-only parse of the file with its own flags (from -p, a
 // database above the file, or the `--` flags; see CompileCommands.h),
@@ -263,7 +248,7 @@ std::string deviceCompilationDatabase(const LintInvocation &Inv, const ParsedArg
       llvm::errs() << File << ": note: " << Flags->note << "\n";
     std::vector<std::string> Args = frontend::parseCommandLine(Flags->user, Opts, Flags->file);
     std::erase(Args, "-w");
-    if (preambleAllowed(P, Flags->file))
+    if (lintMayUsePreamble(P.preamble, Flags->file))
       if (std::string Pch = frontend::preamblePchForCommand(Args, Flags->user.directory,
                                                             Flags->file, /*AnalyzerMacro=*/true);
           !Pch.empty())
@@ -288,8 +273,11 @@ LintResult runInProcess(const LintInvocation &Inv, const ParsedArgs &P, bool Qui
   if (P.files.size() == 1)
     support::noteCurrentInput(P.files.front());
   std::vector<std::string> Argv{"ave-rewrite lint"};
-  if (!P.checksGiven && !P.configGiven && !hasClangTidyConfig(P.files))
+  ParsedArgs Effective = P;
+  if (!P.checksGiven && !P.configGiven && !hasClangTidyConfig(P.files)) {
     Argv.push_back("--checks=-*,ave-*");
+    Effective.preamble.checks = "-*,ave-*";
+  }
   Argv.insert(Argv.end(), P.tidyOptions.begin(), P.tidyOptions.end());
   if (!P.useColor.empty())
     Argv.push_back(P.useColor);
@@ -300,7 +288,7 @@ LintResult runInProcess(const LintInvocation &Inv, const ParsedArgs &P, bool Qui
     Argv.push_back("--quiet");
 
   std::string Error;
-  std::string DbDir = deviceCompilationDatabase(Inv, P, Error);
+  std::string DbDir = deviceCompilationDatabase(Inv, Effective, Error);
   if (DbDir.empty()) {
     llvm::errs() << "ave-rewrite lint: error: " << Error << "\n";
     R.toolFailed = true;
