@@ -3,6 +3,7 @@
 
 #include "CLI/CLI.hpp"
 #include "Commands.h"
+#include "ave/frontend/PreambleCache.h"
 #include "ave/frontend/Target.h"
 #include "ave/invariants/Solver.h"
 #include "ave/support/LargeStack.h"
@@ -156,5 +157,8 @@ int main(int argc, char **argv) {
   G.color =
       ColorMode == "always" || (ColorMode == "auto" && llvm::sys::Process::StandardErrHasColors());
   // Deeply nested input must not overflow the stack (LargeStack.h).
-  return Selected ? ave::support::runOnLargeStack(Selected) : 2;
+  int Rc = Selected ? ave::support::runOnLargeStack(Selected) : 2;
+  // Preamble-cache entries that a parse of this run started building.
+  ave::frontend::finishPreambleBuilds();
+  return Rc;
 }
