@@ -13,7 +13,6 @@
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Serialization/ASTReader.h"
-#include "clang/Serialization/PCHContainerOperations.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -23,11 +22,8 @@
 #include "llvm/Support/SHA1.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <cstdlib>
-#include <functional>
-#include <mutex>
-#include <set>
-#include <thread>
 
 namespace ave::frontend {
 
@@ -36,6 +32,9 @@ namespace {
 // Part of every key: entries of an older layout are never read.
 constexpr const char *CacheFormat = "ave-preamble-2";
 
+// How long a process waits for another one building the same entry before
+// it goes without the PCH.
+constexpr std::chrono::seconds LockWait(120);
 
 bool forcedIncludesAreClangs(const clang::CompilerInvocation &Invocation) {
   const std::string &Resource = Invocation.getHeaderSearchOpts().ResourceDir;
@@ -76,10 +75,8 @@ std::string keyOf(const clang::CompilerInvocation &Invocation, llvm::StringRef P
   return llvm::toHex(Hash.final(), /*LowerCase=*/true).substr(0, 24);
 }
 
-// An exclusive lock on a file next to an entry, for as long as it lives,
-// or none when another process holds it (an fcntl lock: released by the
-// kernel if the process dies; within a process, BackgroundBuilds keeps one
-// build per entry).
+// An exclusive lock on a file next to an entry, for as long as it lives
+// (flock: released by the kernel if the process dies).
 class EntryLock {
 public:
   explicit EntryLock(const std::string &Path) {
@@ -87,7 +84,7 @@ public:
                                             llvm::sys::fs::OF_None))
       FD = -1;
     else
-      Held = !llvm::sys::fs::tryLockFile(FD);
+      Held = !llvm::sys::fs::tryLockFile(FD, LockWait);
   }
   ~EntryLock() {
     if (Held)
@@ -183,98 +180,27 @@ Lookup build(const clang::CompilerInvocation &Invocation, const std::string &Bas
   return fromManifest(M, Base, Lines);
 }
 
-std::string baseOf(const std::string &Dir, const std::string &Key) {
-  llvm::SmallString<256> Base(Dir);
-  llvm::sys::path::append(Base, "preamble-" + Key);
-  return std::string(Base);
-}
-
-// What the current entry for Lines says; nullopt when it is missing or
-// stale.
-std::optional<Lookup> lookupCurrent(const clang::CompilerInvocation &Invocation,
-                                    const std::string &Dir, const std::vector<std::string> &Lines) {
-  std::string Key = keyOf(Invocation, llvm::join(Lines, ""));
-  unsigned N = static_cast<unsigned>(Lines.size());
-  if (std::optional<PreambleManifest> M = currentManifest(baseOf(Dir, Key), Key, N))
-    return fromManifest(*M, baseOf(Dir, Key), N);
-  return std::nullopt;
-}
-
-// The entry for Lines, built now unless another process is building it.
 Lookup lookupOrBuild(const clang::CompilerInvocation &Invocation, const std::string &Dir,
                      const std::vector<std::string> &Lines,
                      std::shared_ptr<clang::PCHContainerOperations> Containers) {
-  if (std::optional<Lookup> L = lookupCurrent(Invocation, Dir, Lines))
-    return *L;
   std::string Prefix = llvm::join(Lines, "");
-  std::string Key = keyOf(Invocation, Prefix), Base = baseOf(Dir, Key);
+  std::string Key = keyOf(Invocation, Prefix);
+  llvm::SmallString<256> BasePath(Dir);
+  llvm::sys::path::append(BasePath, "preamble-" + Key);
+  std::string Base(BasePath);
+  unsigned N = static_cast<unsigned>(Lines.size());
+  if (std::optional<PreambleManifest> M = currentManifest(Base, Key, N))
+    return fromManifest(*M, Base, N);
   EntryLock Lock(Base + ".lock");
-  Lookup Busy;
-  Busy.failed = true;
-  if (!Lock.held())
-    return Busy;
-  // Another process may have built it since the first look.
-  if (std::optional<Lookup> L = lookupCurrent(Invocation, Dir, Lines))
-    return *L;
-  return build(Invocation, Base, Key, Prefix, static_cast<unsigned>(Lines.size()),
-               std::move(Containers));
-}
-
-// Follows the entries from the file's lines down to the first that holds
-// a PCH: "" when none may; nullopt when one on the way is missing or
-// stale (Build: build it, and the ones after it, now).
-std::optional<std::string> followEntries(const clang::CompilerInvocation &Invocation,
-                                         const std::string &Dir, std::vector<std::string> Lines,
-                                         std::shared_ptr<clang::PCHContainerOperations> Containers,
-                                         bool Build) {
-  // At most: the file's lines, the lines before a disqualified one, none.
-  for (int Try = 0; Try < 3; ++Try) {
-    std::optional<Lookup> L = Build ? lookupOrBuild(Invocation, Dir, Lines, Containers)
-                                    : lookupCurrent(Invocation, Dir, Lines);
-    if (!L)
-      return std::nullopt;
-    if (!L->pch.empty())
-      return L->pch;
-    if (L->failed || !L->usableLines || *L->usableLines >= Lines.size())
-      return "";
-    Lines.resize(*L->usableLines);
+  if (!Lock.held()) {
+    Lookup L;
+    L.failed = true;
+    return L;
   }
-  return "";
-}
-
-// Entries built on threads of this process while the parse that needed
-// them goes on without: a missing entry costs the run that finds it no
-// time (on a machine with a core to spare). Joined by finishPreambleBuilds
-// and, at the latest, when the process exits.
-class BackgroundBuilds {
-public:
-  ~BackgroundBuilds() { finish(); }
-  void start(const std::string &Key, std::function<void()> Build) {
-    std::lock_guard<std::mutex> Guard(Mutex);
-    if (!Started.insert(Key).second)
-      return;
-    Threads.emplace_back(std::move(Build));
-  }
-  void finish() {
-    std::vector<std::thread> Running;
-    {
-      std::lock_guard<std::mutex> Guard(Mutex);
-      Running.swap(Threads);
-      Started.clear();
-    }
-    for (std::thread &T : Running)
-      T.join();
-  }
-
-private:
-  std::mutex Mutex;
-  std::vector<std::thread> Threads;
-  std::set<std::string> Started;
-};
-
-BackgroundBuilds &backgroundBuilds() {
-  static BackgroundBuilds Builds;
-  return Builds;
+  // Another process may have built it while this one waited.
+  if (std::optional<PreambleManifest> M = currentManifest(Base, Key, N))
+    return fromManifest(*M, Base, N);
+  return build(Invocation, Base, Key, Prefix, N, std::move(Containers));
 }
 
 std::vector<std::string> includeLines(llvm::StringRef MainText) {
@@ -332,15 +258,16 @@ std::string preamblePch(const clang::CompilerInvocation &Invocation, llvm::Strin
   if (Dir.empty() || llvm::sys::fs::create_directories(Dir))
     return "";
   std::vector<std::string> Lines = includeLines(MainText);
-  if (std::optional<std::string> Pch = followEntries(Invocation, Dir, Lines, Containers, false))
-    return *Pch;
-  auto Copy = std::make_shared<clang::CompilerInvocation>(Invocation);
-  backgroundBuilds().start(keyOf(Invocation, llvm::join(Lines, "")), [Copy, Dir, Lines] {
-    followEntries(*Copy, Dir, Lines, std::make_shared<clang::PCHContainerOperations>(), true);
-  });
+  // At most: the file's lines, the lines before a disqualified one, none.
+  for (int Try = 0; Try < 3; ++Try) {
+    Lookup L = lookupOrBuild(Invocation, Dir, Lines, Containers);
+    if (!L.pch.empty())
+      return L.pch;
+    if (L.failed || !L.usableLines || *L.usableLines >= Lines.size())
+      return "";
+    Lines.resize(*L.usableLines);
+  }
   return "";
 }
-
-void finishPreambleBuilds() { backgroundBuilds().finish(); }
 
 } // namespace ave::frontend

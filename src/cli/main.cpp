@@ -3,7 +3,6 @@
 
 #include "CLI/CLI.hpp"
 #include "Commands.h"
-#include "ave/frontend/PreambleCache.h"
 #include "ave/frontend/Target.h"
 #include "ave/invariants/Solver.h"
 #include "ave/support/LargeStack.h"
@@ -157,8 +156,5 @@ int main(int argc, char **argv) {
   G.color =
       ColorMode == "always" || (ColorMode == "auto" && llvm::sys::Process::StandardErrHasColors());
   // Deeply nested input must not overflow the stack (LargeStack.h).
-  int Rc = Selected ? ave::support::runOnLargeStack(Selected) : 2;
-  // Preamble-cache entries that a parse of this run started building.
-  ave::frontend::finishPreambleBuilds();
-  return Rc;
+  return Selected ? ave::support::runOnLargeStack(Selected) : 2;
 }

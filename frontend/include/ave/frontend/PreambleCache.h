@@ -24,10 +24,8 @@
 // and modification time of every file the PCH read, and the PCH's own size
 // and xxh3 hash. An entry whose manifest is missing, unreadable or
 // different from the files on disk is rebuilt, never used. Entries are
-// built into a temporary file and renamed, on a thread of the process that
-// first misses them while its own parse goes on without (joined before the
-// process exits); a lock file per key keeps a second process from
-// building the same entry at the same time (it goes without, too).
+// built into a temporary file and renamed; a lock file per key makes a
+// second process wait for the first one's build instead of repeating it.
 //
 // With a PCH, the headers' declarations load only when used: callers limit
 // whole-unit traversals to the declarations parsed from the file
@@ -49,15 +47,10 @@ class Preprocessor;
 
 namespace ave::frontend {
 
-// The PCH to parse MainText with under Invocation; "" when none applies or
-// none can be made, and while it is missing: a missing entry is then built
-// on a thread of this process while the parse that asked goes on without
-// it (the next parse has it).
+// The PCH to parse MainText with under Invocation, made now if missing; ""
+// when none applies or none can be made (the parse then goes without).
 std::string preamblePch(const clang::CompilerInvocation &Invocation, llvm::StringRef MainText,
                         std::shared_ptr<clang::PCHContainerOperations> Containers);
-
-// Waits for the entries being built in the background.
-void finishPreambleBuilds();
 
 // The same for a tool that runs the compiler itself (clang-tidy): the PCH
 // for File under the driver command line CommandLine (argv[0] the
