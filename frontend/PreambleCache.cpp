@@ -22,7 +22,6 @@
 #include "llvm/Support/SHA1.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <chrono>
 #include <cstdlib>
 
 namespace ave::frontend {
@@ -31,10 +30,6 @@ namespace {
 
 // Part of every key: entries of an older layout are never read.
 constexpr const char *CacheFormat = "ave-preamble-2";
-
-// How long a process waits for another one building the same entry before
-// it goes without the PCH.
-constexpr std::chrono::seconds LockWait(120);
 
 bool forcedIncludesAreClangs(const clang::CompilerInvocation &Invocation) {
   const std::string &Resource = Invocation.getHeaderSearchOpts().ResourceDir;
@@ -75,8 +70,9 @@ std::string keyOf(const clang::CompilerInvocation &Invocation, llvm::StringRef P
   return llvm::toHex(Hash.final(), /*LowerCase=*/true).substr(0, 24);
 }
 
-// An exclusive lock on a file next to an entry, for as long as it lives
-// (flock: released by the kernel if the process dies).
+// An exclusive lock on a file next to an entry, for as long as it lives,
+// or none when another process holds it (an fcntl lock: released by the
+// kernel if the process dies).
 class EntryLock {
 public:
   explicit EntryLock(const std::string &Path) {
@@ -84,7 +80,7 @@ public:
                                             llvm::sys::fs::OF_None))
       FD = -1;
     else
-      Held = !llvm::sys::fs::tryLockFile(FD, LockWait);
+      Held = !llvm::sys::fs::tryLockFile(FD);
   }
   ~EntryLock() {
     if (Held)
@@ -191,13 +187,15 @@ Lookup lookupOrBuild(const clang::CompilerInvocation &Invocation, const std::str
   unsigned N = static_cast<unsigned>(Lines.size());
   if (std::optional<PreambleManifest> M = currentManifest(Base, Key, N))
     return fromManifest(*M, Base, N);
+  // Another process building it: this parse goes without rather than wait
+  // (the wait would be about as long as the parse it saves).
   EntryLock Lock(Base + ".lock");
   if (!Lock.held()) {
     Lookup L;
     L.failed = true;
     return L;
   }
-  // Another process may have built it while this one waited.
+  // Another process may have built it since the first look.
   if (std::optional<PreambleManifest> M = currentManifest(Base, Key, N))
     return fromManifest(*M, Base, N);
   return build(Invocation, Base, Key, Prefix, N, std::move(Containers));

@@ -24,8 +24,9 @@
 // and modification time of every file the PCH read, and the PCH's own size
 // and xxh3 hash. An entry whose manifest is missing, unreadable or
 // different from the files on disk is rebuilt, never used. Entries are
-// built into a temporary file and renamed; a lock file per key makes a
-// second process wait for the first one's build instead of repeating it.
+// built into a temporary file and renamed; a lock file per key keeps a
+// second process from building the same entry at the same time (it parses
+// without the PCH instead of waiting).
 //
 // With a PCH, the headers' declarations load only when used: callers limit
 // whole-unit traversals to the declarations parsed from the file
