@@ -215,7 +215,7 @@ void ObligationSolver::retryOnFreshSolver(bool BitVectors, const Prepared &Q, un
     Fresh.assertFact(Fact);
   if (!Fresh.factError.empty())
     return;
-  SolverResult Again = solveOnce(Fresh, Q, {}, *Budget);
+  SolverResult Again = solveOnce(Fresh, Q, {}, *Budget, /*Scoped=*/false);
   if (Again.status != SolverResult::Unknown)
     Result = std::move(Again);
 }
@@ -248,7 +248,8 @@ void ObligationSolver::retryWithParametersPinned(Backend &B, const Prepared &Q, 
 }
 
 SolverResult ObligationSolver::solveOnce(Backend &B, const Prepared &Q,
-                                         const TermKeyed<int64_t> &Pins, unsigned Budget) {
+                                         const TermKeyed<int64_t> &Pins, unsigned Budget,
+                                         bool Scoped) {
   SolverResult Result;
   bool Pushed = false;
   try {
@@ -264,8 +265,10 @@ SolverResult ObligationSolver::solveOnce(Backend &B, const Prepared &Q,
       for (const auto &[Symbol, Value] : *Fixed)
         if (B.encoder.unsupported(Symbol).empty())
           Query = Query && B.encoder.condition(Ctx.eq(Symbol, Ctx.constant(Value)));
-    B.solver.push();
-    Pushed = true;
+    if (Scoped) {
+      B.solver.push();
+      Pushed = true;
+    }
     B.solver.add(Query);
     z3::check_result Answer = B.solver.check();
     if (Answer == z3::unsat) {
@@ -278,7 +281,8 @@ SolverResult ObligationSolver::solveOnce(Backend &B, const Prepared &Q,
       if (Q.withModel)
         readModel(B, Q, B.solver.get_model(), Result);
     }
-    B.solver.pop();
+    if (Pushed)
+      B.solver.pop();
   } catch (const z3::exception &E) {
     Result = SolverResult();
     Result.reason = std::string("z3 error: ") + E.msg();

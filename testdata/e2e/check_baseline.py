@@ -22,6 +22,11 @@ import sys
 
 BASELINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "check_baseline.json")
 FRESH = re.compile(r"'[0-9]+")
+# Obligations Z3 decides in about the first, short try (an eighth of
+# --z3-timeout-ms): on a loaded machine that try runs out and a later one
+# can end in Z3's "incomplete". A longer first try keeps their status about
+# the analysis (helper_load.hip's transposed read, 1.1-1.8 s here).
+SLOW_FIRST_TRY = {"e2e/Inputs/soundness/helper_load.hip": ["--z3-timeout-ms", "40000"]}
 
 
 def kernel_files(testdata):
@@ -32,7 +37,9 @@ def kernel_files(testdata):
 
 
 def obligations(ave, testdata, path):
-    proc = subprocess.run(ave + ["--format", "json", "check", "--time-limit-ms", "600000", path], capture_output=True, text=True)
+    proc = subprocess.run(ave + ["--format", "json", "check", "--time-limit-ms", "600000"]
+                          + SLOW_FIRST_TRY.get(os.path.relpath(path, testdata), []) + [path],
+                          capture_output=True, text=True)
     rel = os.path.relpath(path, testdata)
     try:
         doc = json.loads(proc.stdout)

@@ -85,13 +85,16 @@ private:
   Backend &backendFor(bool BitVectors);
   /// Milliseconds the next check may take; none when the deadline passed.
   std::optional<unsigned> budget(unsigned MaxMs, bool Interpretation) const;
+  // Scoped: the query is pushed and popped, keeping the facts for the next
+  // one; unscoped (a throwaway solver), Z3 may use its non-incremental
+  // tactics, nonlinear ones included.
   SolverResult solveOnce(Backend &B, const Prepared &Q, const TermKeyed<int64_t> &Pins,
-                         unsigned Budget);
-  // Z3's incremental solver gave up ("incomplete", nonlinear arithmetic)
-  // in a state that earlier queries left behind: the same question once
-  // more on a solver with only the facts. A helper's transposed read
-  // (testdata/e2e/Inputs/soundness/helper_load.hip) was proven or not
-  // depending on the load of the machine.
+                         unsigned Budget, bool Scoped = true);
+  // Z3's incremental solver gave up ("incomplete", nonlinear arithmetic):
+  // the same question once more on a fresh solver with only the facts and
+  // no scopes, where Z3 can use its non-incremental nonlinear tactics. A
+  // helper's transposed read (testdata/e2e/Inputs/soundness/helper_load.hip)
+  // was proven or not depending on the load of the machine.
   void retryOnFreshSolver(bool BitVectors, const Prepared &Q, unsigned MaxMs, SolverResult &Result);
   void retryWithParametersPinned(Backend &B, const Prepared &Q, unsigned MaxMs,
                                  SolverResult &Result);
