@@ -2,6 +2,7 @@
 
 #include "ave/harness/BundleGenerator.h"
 #include "ave/harness/ShapeBinding.h"
+#include "ave/support/AtomicWrite.h"
 #include "ave/support/CacheDir.h"
 #include "ave/support/InterruptCleanup.h"
 #include "ave/support/Subprocess.h"
@@ -98,14 +99,7 @@ std::string writeIfChanged(const std::string &Path, const std::string &Text, boo
       Old && (*Old)->getBuffer() == Text)
     return "";
   llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Path));
-  std::error_code EC;
-  {
-    llvm::raw_fd_ostream OS(Path + ".tmp", EC);
-    if (EC)
-      return "cannot write " + Path + ": " + EC.message();
-    OS << Text;
-  }
-  if ((EC = llvm::sys::fs::rename(Path + ".tmp", Path)))
+  if (std::error_code EC = support::writeFileAtomically(Path, Text))
     return "cannot write " + Path + ": " + EC.message();
   if (Executable)
     llvm::sys::fs::setPermissions(Path, llvm::sys::fs::all_read | llvm::sys::fs::all_exe |

@@ -3,6 +3,7 @@
 #include "PreambleBuild.h"
 #include "PreambleManifest.h"
 #include "ave/frontend/LeadingIncludes.h"
+#include "ave/support/AtomicWrite.h"
 #include "ave/support/CacheDir.h"
 
 #include "clang/AST/ASTContext.h"
@@ -132,15 +133,7 @@ Lookup fromManifest(const PreambleManifest &M, const std::string &Base, unsigned
 bool ensureHeader(const std::string &Path, llvm::StringRef Text) {
   if (auto Old = llvm::MemoryBuffer::getFile(Path); Old && (*Old)->getBuffer() == Text)
     return true;
-  std::string Temp = Path + ".tmp" + std::to_string(llvm::sys::Process::getProcessId());
-  {
-    std::error_code EC;
-    llvm::raw_fd_ostream Out(Temp, EC);
-    if (EC)
-      return false;
-    Out << Text;
-  }
-  return !llvm::sys::fs::rename(Temp, Path);
+  return !support::writeFileAtomically(Path, Text);
 }
 
 Lookup build(const clang::CompilerInvocation &Invocation, const std::string &Base,

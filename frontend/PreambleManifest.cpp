@@ -1,11 +1,12 @@
 #include "PreambleManifest.h"
 
+#include "ave/support/AtomicWrite.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 
@@ -90,25 +91,9 @@ std::optional<PreambleManifest> readPreambleManifest(const std::string &Path) {
 }
 
 bool writePreambleManifest(const std::string &Path, const PreambleManifest &M) {
-  std::string Temp = Path + ".tmp" + std::to_string(llvm::sys::Process::getProcessId());
-  {
-    std::error_code EC;
-    llvm::raw_fd_ostream Out(Temp, EC);
-    if (EC)
-      return false;
-    Out << llvm::formatv("{0:1}", toJson(M)) << "\n";
-    Out.close();
-    if (Out.has_error()) {
-      Out.clear_error();
-      llvm::sys::fs::remove(Temp);
-      return false;
-    }
-  }
-  if (llvm::sys::fs::rename(Temp, Path)) {
-    llvm::sys::fs::remove(Temp);
-    return false;
-  }
-  return true;
+  std::string Text;
+  llvm::raw_string_ostream(Text) << llvm::formatv("{0:1}", toJson(M)) << "\n";
+  return !support::writeFileAtomically(Path, Text);
 }
 
 bool inputsUnchanged(const PreambleManifest &M) {

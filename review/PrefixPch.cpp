@@ -3,6 +3,7 @@
 #include "ave/frontend/LeadingIncludes.h"
 #include "ave/review/PathSafety.h"
 #include "ave/review/RevisionFileSystem.h"
+#include "ave/support/AtomicWrite.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/Version.h"
@@ -71,22 +72,6 @@ bool PrefixPchCache::ensureDirectory() {
 
 namespace {
 
-bool writeAtomically(const std::string &Path, const std::string &Text) {
-  std::string Temp = Path + ".tmp" + std::to_string(llvm::sys::Process::getProcessId());
-  {
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(Temp, EC);
-    if (EC)
-      return false;
-    OS << Text;
-    if (OS.has_error()) {
-      OS.clear_error();
-      return false;
-    }
-  }
-  return !llvm::sys::fs::rename(Temp, Path);
-}
-
 // Size and modification time of each file, as the manifest records them.
 nlohmann::json fileStamps(const std::set<std::string> &Paths) {
   nlohmann::json Out = nlohmann::json::array();
@@ -128,7 +113,7 @@ PrefixPchCache::Entry PrefixPchCache::build(const std::string &Prefix, const Uni
                                             const std::string &Base) {
   Entry E;
   std::string Header = Base + ".pch.h", Pch = Base + ".pch";
-  if (!writeAtomically(Header, Prefix))
+  if (!!support::writeFileAtomically(Header, Prefix))
     return E;
   EmptyTree Tree;
   std::vector<std::string> Allowed = defaultAllowedOutside();
@@ -154,7 +139,7 @@ PrefixPchCache::Entry PrefixPchCache::build(const std::string &Prefix, const Uni
   if (Persistent) {
     nlohmann::json M = {{"inputs", fileStamps(Reads->paths)},
                         {"probed", nlohmann::json(E.probedInRepository)}};
-    writeAtomically(Base + ".manifest", M.dump(1));
+    support::writeFileAtomically(Base + ".manifest", M.dump(1));
   }
   return E;
 }

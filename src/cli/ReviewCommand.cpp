@@ -8,6 +8,7 @@
 #include "ave/frontend/PreambleCache.h"
 #include "ave/review/Review.h"
 #include "ave/review/ReviewOutput.h"
+#include "ave/support/AtomicWrite.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
@@ -32,27 +33,7 @@ struct ReviewArgs {
 
 // Writes Text to Path through a temporary file and a rename.
 bool writeAtomically(const std::string &Path, const std::string &Text, std::string &Error) {
-  llvm::SmallString<256> Temp;
-  llvm::SmallString<256> Model(Path);
-  Model += ".tmp-%%%%%%";
-  int FD = -1;
-  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Temp)) {
-    Error = "cannot write '" + Path + "': " + EC.message();
-    return false;
-  }
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Text;
-    OS.flush();
-    if (OS.has_error()) {
-      Error = "cannot write '" + Path + "': " + OS.error().message();
-      OS.clear_error();
-      llvm::sys::fs::remove(Temp);
-      return false;
-    }
-  }
-  if (std::error_code EC = llvm::sys::fs::rename(Temp, Path)) {
-    llvm::sys::fs::remove(Temp);
+  if (std::error_code EC = support::writeFileAtomically(Path, Text)) {
     Error = "cannot write '" + Path + "': " + EC.message();
     return false;
   }
