@@ -166,10 +166,11 @@ PreambleBuild buildPreamble(const clang::CompilerInvocation &Invocation, const s
   PreambleAction Action(Lines, Out);
   Out.compiled = Compiler.ExecuteAction(Action) && !Compiler.getDiagnostics().hasErrorOccurred();
   bool Whole = Out.compiled && Out.forcedIncludesUsable && Out.usableLines == Lines;
-  if (!Whole || llvm::sys::fs::rename(Temp, Pch)) {
+  Out.written = Whole && !llvm::sys::fs::rename(Temp, Pch);
+  if (!Out.written)
     llvm::sys::fs::remove(Temp);
-    Out.compiled = Out.compiled && !Whole;
-  }
+  if (Whole && !Out.written)
+    Out.compiled = false; // nothing to record: the next run tries again
   return Out;
 }
 

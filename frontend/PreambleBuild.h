@@ -14,7 +14,8 @@ class PCHContainerOperations;
 namespace ave::frontend {
 
 struct PreambleBuild {
-  bool compiled = false; // the PCH compiled without errors (and was written)
+  bool compiled = false; // the header compiled without errors
+  bool written = false;  // and the PCH is at its place: every line is usable
   // The leading lines the PCH may stand for: fewer than asked when a line
   // read a header that is neither a system header nor ave-rewrite's own,
   // when a line's header has no include guard, or when a header holds

@@ -153,8 +153,7 @@ Lookup build(const clang::CompilerInvocation &Invocation, const std::string &Bas
   for (const std::string &Input : B.inputs)
     if (std::optional<FileStamp> S = stampOf(Input))
       M.inputs.push_back(std::move(*S));
-  bool Whole = B.compiled && B.forcedIncludesUsable && B.usableLines == Lines;
-  if (Whole) {
+  if (B.written) {
     std::optional<std::uint64_t> Hash = fileHash(Base + ".pch");
     std::optional<FileStamp> Pch = stampOf(Base + ".pch");
     if (!Hash || !Pch)
