@@ -1,6 +1,7 @@
 #include "AbstractValue.h"
 
 #include <algorithm>
+#include <set>
 
 namespace ave::inv {
 
@@ -49,8 +50,15 @@ DataValue joinData(TermContext &T, const Term *Cond, const DataValue &Then, Data
   Joined.reduced = Then.reduced;
   Joined.reduced.insert(Else.reduced.begin(), Else.reduced.end());
   Joined.severalContributions = Then.severalContributions || Else.severalContributions;
-  Joined.reductions = Then.reductions;
-  Joined.reductions.insert(Joined.reductions.end(), Else.reductions.begin(), Else.reductions.end());
+  // Each side's reductions hold on its side only: both are checked, each
+  // under its condition.
+  const Term *ElseCond = T.logicalNot(Cond);
+  for (const auto &[Side, When] : {std::pair<const DataValue *, const Term *>{&Then, Cond},
+                                   std::pair<const DataValue *, const Term *>{&Else, ElseCond}})
+    for (Reduction R : Side->reductions) {
+      R.applies = R.applies ? T.logicalAnd(R.applies, When) : When;
+      Joined.reductions.push_back(std::move(R));
+    }
   Joined.rescales = Then.rescales;
   Joined.rescales.insert(Joined.rescales.end(), Else.rescales.begin(), Else.rescales.end());
   return Joined;
@@ -104,14 +112,57 @@ DataValue substituteData(TermContext &T, const DataValue &V, const TermMap &Map)
           O.element = substitute(T, O.element, Map);
       }
     }
-  for (Reduction &R : Out.reductions) {
-    R.term = substitute(T, R.term, Map);
-    for (const Term *&K : R.constraints)
-      K = substitute(T, K, Map);
-    if (R.contributes)
-      R.contributes = substitute(T, R.contributes, Map);
-  }
+  for (Reduction &Whole : Out.reductions)
+    forEachPiece(Whole, [&](Reduction &R) {
+      R.term = substitute(T, R.term, Map);
+      for (const Term *&K : R.constraints)
+        K = substitute(T, K, Map);
+      if (R.contributes)
+        R.contributes = substitute(T, R.contributes, Map);
+      if (R.applies)
+        R.applies = substitute(T, R.applies, Map);
+    });
   return Out;
+}
+
+std::vector<Reduction> sumReductions(const std::vector<Reduction> &Before,
+                                     std::vector<Reduction> After, const std::string &Where) {
+  std::vector<Reduction> Kept;
+  std::set<std::string> Seen;
+  for (size_t I = 0; I < Before.size(); ++I) {
+    const Reduction &P = Before[I];
+    if (std::find(Before.begin(), Before.begin() + I, P) != Before.begin() + I)
+      continue; // the same record twice
+    bool Continued = false;
+    for (Reduction &R : After) {
+      // Partial sums that crossed threads through shared memory (an LDS
+      // tree adds its neighbour's partial) stay records of their own: the
+      // combination over the block's threads is taken as a whole there.
+      if (R.name != P.name || R.crossedThreads || P.crossedThreads)
+        continue;
+      Continued = true;
+      if ((Seen.count(P.name) || P.applies) && R.notModelled.empty()) {
+        // Alternatives (an if/else of loops), or records of several writer
+        // threads: which of them is continued is not tracked.
+        R.notModelled = "'" + P.name + "' was reduced along several paths before " + Where +
+                        " reduces it again; counting each index once is not modelled for that";
+      }
+      if (Seen.count(P.name) || P.applies)
+        continue;
+      Reduction Flat = P;
+      std::vector<Reduction> Pieces = std::move(Flat.earlier);
+      Flat.earlier.clear();
+      R.earlier.insert(R.earlier.begin(), std::move(Flat));
+      R.earlier.insert(R.earlier.begin(), Pieces.begin(), Pieces.end());
+      if (!P.notModelled.empty() && R.notModelled.empty())
+        R.notModelled = P.notModelled;
+    }
+    Seen.insert(P.name);
+    if (!Continued)
+      Kept.push_back(P);
+  }
+  After.insert(After.begin(), Kept.begin(), Kept.end());
+  return After;
 }
 
 namespace {

@@ -94,6 +94,14 @@ using ElementDecider = std::function<int(const Term *)>;
 // Lattice equality: two paths that left a variable alone hold the same value.
 bool sameValue(const AbstractValue &A, const AbstractValue &B);
 
+// The reductions of a sum: Before's and After's, where a name both reduce
+// becomes one reduction of several pieces (Before's first), which together
+// must reduce each index once (a K range split over two loops, two partial
+// accumulators added). Where is named in the reason when a piece cannot be
+// told apart (several records or a path condition on Before's side).
+std::vector<Reduction> sumReductions(const std::vector<Reduction> &Before,
+                                     std::vector<Reduction> After, const std::string &Where);
+
 // The value after a merge: Then where Cond holds, Else elsewhere. Integers
 // become a select on Cond; a data value keeps each side's cases under its
 // side of the condition.

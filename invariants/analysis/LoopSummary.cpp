@@ -149,6 +149,14 @@ void LoopSummary::finish(const LoopFrame &Frame, const CarriedVars &Carried, Flo
       if (Pre.kind == DataValue::Kind::Tagged) {
         V->cases.insert(V->cases.begin(), Pre.cases.begin(), Pre.cases.end());
         V->reduced.insert(Pre.reduced.begin(), Pre.reduced.end());
+        // The value after the loop is the value before it plus the loop's
+        // contributions: a name the loop reduces again is one more piece of
+        // the same reduction (a K range split over two loops; a leftover
+        // loop over the first tile counts it twice), a name it does not
+        // touch stays reduced as before (a later `acc += 0.0f` loop must not
+        // hide it).
+        V->reductions = sumReductions(Pre.reductions, std::move(V->reductions),
+                                      "loop '" + Frame.span.name + "'");
       }
       // An iteration that added nothing still leaves the value from before
       // the loop (`v = v + 0.0f` over a loaded v): tagged when that was.
@@ -255,18 +263,19 @@ void LoopSummary::extendInnerReductions(DataValue &V, const LoopFrame &Frame,
   // reduce moves with it, their own counters held fixed: `k0 + k` of a
   // tiled GEMM moves with k0, the `d` of a dot product finished inside the
   // iteration (attention's scores) does not.
-  for (Reduction &R : V.reductions) {
-    if (R.loops.back().counter == Frame.span.counter)
-      continue;
-    TermSet Fixed;
-    for (const ReductionLoop &L : R.loops)
-      Fixed.insert(L.counter);
-    std::vector<const Term *> Constraints = R.constraints;
-    for (const ReductionLoop &L : R.loops)
-      Constraints.insert(Constraints.end(), L.facts.begin(), L.facts.end());
-    if (variesWithLoop(R.term, Constraints, Frame, State, Fixed))
-      R.loops.push_back(Frame.span);
-  }
+  for (Reduction &Whole : V.reductions)
+    forEachPiece(Whole, [&](Reduction &R) {
+      if (R.loops.back().counter == Frame.span.counter)
+        return;
+      TermSet Fixed;
+      for (const ReductionLoop &L : R.loops)
+        Fixed.insert(L.counter);
+      std::vector<const Term *> Constraints = R.constraints;
+      for (const ReductionLoop &L : R.loops)
+        Constraints.insert(Constraints.end(), L.facts.begin(), L.facts.end());
+      if (variesWithLoop(R.term, Constraints, Frame, State, Fixed))
+        R.loops.push_back(Frame.span);
+    });
 }
 
 void LoopSummary::markRepeatedInnerReductions(DataValue &V, const LoopFrame &Frame,

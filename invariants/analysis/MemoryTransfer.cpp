@@ -410,11 +410,14 @@ void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index,
   for (const ProvenanceCase &C : V.cases)
     storeCase(TI, C, Base, Dest, M.sideConditions);
   requireSomeCase(TI, V, Base);
-  // One coverage question per reduced name (a value combined from several
-  // threads carries one record per contribution).
-  std::set<std::string> Covered;
+  // One coverage question per reduced name and path: the sides of an
+  // if/else that reduce differently are each checked under their condition
+  // (the first of them alone was, and a wrong side proved); a value combined
+  // from several threads carries one record per contribution, of which the
+  // first is asked.
+  std::set<std::pair<std::string, const Term *>> Covered;
   for (const Reduction &R : V.reductions)
-    if (Covered.insert(R.name).second)
+    if (Covered.insert({R.name, R.applies}).second)
       Coverage.emit(R, Site, State);
 }
 

@@ -152,8 +152,14 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
       Out.cases.push_back(mergeCases(X, Y));
     }
   Out.reduced = Except;
-  Out.reductions = A.reductions;
-  Out.reductions.insert(Out.reductions.end(), B.reductions.begin(), B.reductions.end());
+  if (Op == '+') {
+    // `a + b` of two partial sums: each name both reduce is one reduction
+    // in pieces (the halves of K in two accumulators).
+    Out.reductions = sumReductions(A.reductions, B.reductions, "the sum");
+  } else {
+    Out.reductions = A.reductions;
+    Out.reductions.insert(Out.reductions.end(), B.reductions.begin(), B.reductions.end());
+  }
   return AbstractValue::ofData(std::move(Out));
 }
 

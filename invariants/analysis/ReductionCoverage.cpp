@@ -36,19 +36,20 @@ Reduction ReductionCoverage::overThreads(const Reduction &Partial) {
   return R;
 }
 
-Obligation ReductionCoverage::injective(const Reduction &R, const std::string &Loops,
-                                        const clang::Expr *Site, const FlowState &State) {
-  TermContext &T = Ctx.terms;
-  TermMap First, Second;
+namespace {
+
+// Two copies of a piece's iteration point: its loop counters and the
+// existential symbols they bring; the thread's own choices (its ids, a
+// result slot: kind Other) and the parameters are shared.
+std::pair<TermMap, TermMap> iterationCopies(TermContext &T, const Reduction &R) {
   std::vector<const Term *> Symbols = collectSymbols(R.term);
   for (const Term *C : R.constraints)
     for (const Term *S : collectSymbols(C))
       Symbols.push_back(S);
   for (const ReductionLoop &L : R.loops)
     Symbols.push_back(L.counter);
+  TermMap First, Second;
   for (const Term *S : Symbols)
-    // Iteration points and the existentials they bring are copied; the
-    // thread's own choices (its ids, a result slot: kind Other) are not.
     if (S->symbolKind() == SymbolKind::LoopCounter || S->symbolKind() == SymbolKind::Fresh ||
         (S->symbolKind() != SymbolKind::Other && S->symbolKind() != SymbolKind::Param &&
          S->isFresh())) {
@@ -57,101 +58,181 @@ Obligation ReductionCoverage::injective(const Reduction &R, const std::string &L
       First[S] = T.freshCopy(S);
       Second[S] = T.freshCopy(S);
     }
+  return {std::move(First), std::move(Second)};
+}
+
+// The piece's iteration point under Copy: its loops' facts and its
+// constraints.
+std::vector<const Term *> iterationFacts(TermContext &T, const Reduction &R, const TermMap &Copy) {
+  std::vector<const Term *> Facts;
+  for (const ReductionLoop &L : R.loops)
+    for (const Term *F : L.facts)
+      Facts.push_back(substitute(T, F, Copy));
+  for (const Term *C : R.constraints)
+    Facts.push_back(substitute(T, C, Copy));
+  return Facts;
+}
+
+} // namespace
+
+Obligation ReductionCoverage::injective(const std::vector<Reduction> &Pieces, const Term *Applies,
+                                        const std::string &Loops, const clang::Expr *Site,
+                                        const FlowState &State) {
+  TermContext &T = Ctx.terms;
+  const Reduction &Last = Pieces.back();
+  std::vector<TermMap> First, Second;
+  for (const Reduction &R : Pieces) {
+    auto [F, S] = iterationCopies(T, R);
+    First.push_back(std::move(F));
+    Second.push_back(std::move(S));
+  }
   Obligation O = Ctx.makeObligation(ObligationKind::ReductionInjective, Site, State);
-  O.range = clang::SourceRange(R.site, R.site);
-  O.summary = "each '" + R.name + "' is reduced once over loops (" + Loops + ")";
-  O.failure = "reduction over '" + R.name + "' counts an index twice";
-  const Term *Differ = T.falseTerm();
-  for (const ReductionLoop &L : R.loops) {
-    for (const TermMap *M : {&First, &Second})
-      for (const Term *F : L.facts)
-        O.context.push_back(substitute(T, F, *M));
-    Differ = T.logicalOr(Differ,
-                         T.ne(substitute(T, L.counter, First), substitute(T, L.counter, Second)));
-  }
-  for (const TermMap *M : {&First, &Second})
-    for (const Term *C : R.constraints)
-      O.context.push_back(substitute(T, C, *M));
-  const Term *I1 = substitute(T, R.term, First), *I2 = substitute(T, R.term, Second);
-  O.violation = T.logicalAnd(Differ, T.eq(I1, I2));
-  for (const ReductionLoop &L : R.loops) {
-    O.observe.push_back({L.name + " (first)", substitute(T, L.counter, First)});
-    O.observe.push_back({L.name + " (second)", substitute(T, L.counter, Second)});
-  }
-  O.observe.push_back({R.name, I1});
+  O.range = clang::SourceRange(Last.site, Last.site);
+  O.summary = "each '" + Last.name + "' is reduced once over loops (" + Loops + ")";
+  O.failure = "reduction over '" + Last.name + "' counts an index twice";
+  // Two iteration points of one piece that differ, or one point each of
+  // two pieces, reduce the same index.
+  const Term *Twice = T.falseTerm();
+  for (size_t I = 0; I < Pieces.size(); ++I)
+    for (size_t J = I; J < Pieces.size(); ++J) {
+      std::vector<const Term *> Both = iterationFacts(T, Pieces[I], First[I]);
+      std::vector<const Term *> Other = iterationFacts(T, Pieces[J], Second[J]);
+      Both.insert(Both.end(), Other.begin(), Other.end());
+      if (I == J) {
+        const Term *Differ = T.falseTerm();
+        for (const ReductionLoop &L : Pieces[I].loops)
+          Differ = T.logicalOr(Differ, T.ne(substitute(T, L.counter, First[I]),
+                                            substitute(T, L.counter, Second[I])));
+        Both.push_back(Differ);
+      }
+      Both.push_back(
+          T.eq(substitute(T, Pieces[I].term, First[I]), substitute(T, Pieces[J].term, Second[J])));
+      if (Pieces.size() == 1) {
+        // One piece: its facts are the context, loop by loop, the
+        // violation is that two points differ and meet.
+        const Reduction &R = Pieces[I];
+        for (const ReductionLoop &L : R.loops)
+          for (const TermMap *M : {&First[I], &Second[I]})
+            for (const Term *F : L.facts)
+              O.context.push_back(substitute(T, F, *M));
+        for (const TermMap *M : {&First[I], &Second[I]})
+          for (const Term *C : R.constraints)
+            O.context.push_back(substitute(T, C, *M));
+        Twice = T.logicalAnd(Both[Both.size() - 2], Both.back());
+      } else {
+        Twice = T.logicalOr(Twice, T.allOf(Both));
+      }
+    }
+  O.violation = Applies ? T.logicalAnd(Applies, Twice) : Twice;
+  for (size_t I = 0; I < Pieces.size(); ++I)
+    for (const ReductionLoop &L : Pieces[I].loops) {
+      // Several pieces: which loop nest, by its place in the sum.
+      std::string Name =
+          Pieces.size() == 1 ? L.name : L.name + " of piece " + std::to_string(I + 1);
+      O.observe.push_back({Name + " (first)", substitute(T, L.counter, First[I])});
+      O.observe.push_back({Name + " (second)", substitute(T, L.counter, Second[I])});
+    }
+  O.observe.push_back({Last.name, substitute(T, Last.term, First.back())});
   return O;
 }
 
-Obligation ReductionCoverage::complete(const Reduction &R, const Term *Bound,
-                                       const std::string &Tensor, const std::string &Loops,
-                                       const clang::Expr *Site, const FlowState &State) {
+Obligation ReductionCoverage::complete(const std::vector<Reduction> &Pieces, const Term *Applies,
+                                       const Term *Bound, const std::string &Tensor,
+                                       const std::string &Loops, const clang::Expr *Site,
+                                       const FlowState &State) {
   TermContext &T = Ctx.terms;
+  const Reduction &Last = Pieces.back();
   Obligation O = Ctx.makeObligation(ObligationKind::ReductionComplete, Site, State);
-  O.range = clang::SourceRange(R.site, R.site);
-  O.summary = "loops (" + Loops + ") reduce every '" + R.name + "' in [0, " + print(Bound) + ")";
-  const Term *Count = T.constant(1);
-  for (const ReductionLoop &L : R.loops) {
-    if (!L.tripCount) {
-      O.unprovenReason = "loop '" + L.name + "' has no known trip count";
-      return O;
+  O.range = clang::SourceRange(Last.site, Last.site);
+  O.summary = "loops (" + Loops + ") reduce every '" + Last.name + "' in [0, " + print(Bound) + ")";
+  // Every piece's iterations together, each in range, each contributing.
+  const Term *Count = nullptr;
+  const Term *OutOfRange = T.falseTerm(), *Skipped = T.falseTerm();
+  const Term *Contributes = nullptr;
+  for (const Reduction &R : Pieces) {
+    const Term *PieceCount = T.constant(1);
+    for (const ReductionLoop &L : R.loops) {
+      if (!L.tripCount) {
+        O.unprovenReason = "loop '" + L.name + "' has no known trip count";
+        return O;
+      }
+      PieceCount = T.mul(PieceCount, L.tripCount);
     }
-    Count = T.mul(Count, L.tripCount);
+    Count = Count ? T.add(Count, PieceCount) : PieceCount;
+    std::vector<const Term *> Iteration;
+    for (const ReductionLoop &L : R.loops)
+      Iteration.insert(Iteration.end(), L.facts.begin(), L.facts.end());
+    std::vector<const Term *> InRange = Iteration;
+    InRange.insert(InRange.end(), R.constraints.begin(), R.constraints.end());
+    OutOfRange = T.logicalOr(
+        OutOfRange, T.logicalAnd(T.allOf(InRange),
+                                 T.logicalOr(T.lt(R.term, T.constant(0)), T.ge(R.term, Bound))));
+    if (R.contributes) {
+      Skipped = T.logicalOr(Skipped, T.logicalAnd(T.allOf(Iteration), T.logicalNot(R.contributes)));
+      Contributes = R.contributes;
+    }
   }
-  std::vector<const Term *> Iteration;
-  for (const ReductionLoop &L : R.loops)
-    Iteration.insert(Iteration.end(), L.facts.begin(), L.facts.end());
-  std::vector<const Term *> InRange = Iteration;
-  InRange.insert(InRange.end(), R.constraints.begin(), R.constraints.end());
-  const Term *OutOfRange =
-      T.logicalAnd(T.allOf(InRange), T.logicalOr(T.lt(R.term, T.constant(0)), T.ge(R.term, Bound)));
-  const Term *Skipped = T.falseTerm();
-  if (R.contributes)
-    Skipped = T.logicalAnd(T.allOf(Iteration), T.logicalNot(R.contributes));
   O.violation = T.logicalOr(T.logicalOr(T.ne(Count, Bound), OutOfRange), Skipped);
-  O.failure = "reduction over '" + R.name + "' does not cover " + Tensor + "'s '" + R.name +
+  if (Applies)
+    O.violation = T.logicalAnd(Applies, O.violation);
+  O.failure = "reduction over '" + Last.name + "' does not cover " + Tensor + "'s '" + Last.name +
               "' exactly: the loops run " + print(Count) + " times for a bound of " + print(Bound);
   O.observe = {{"iterations", Count}, {"bound", Bound}};
-  if (R.contributes) {
+  if (Contributes) {
     O.failure += ", or an iteration does not contribute";
-    O.observe.push_back({"iteration contributes", R.contributes});
+    if (Pieces.size() == 1)
+      O.observe.push_back({"iteration contributes", Contributes});
   }
   return O;
 }
 
-void ReductionCoverage::emit(const Reduction &Partial, const clang::Expr *Site,
+void ReductionCoverage::emit(const Reduction &Whole, const clang::Expr *Site,
                              const FlowState &State) {
   if (!Ctx.opts.implicitInvariants)
     return;
-  Reduction R = overThreads(Partial);
+  // The pieces in the order they were reduced, each over the threads it
+  // was combined across.
+  std::vector<Reduction> Pieces;
+  for (const Reduction &Piece : Whole.earlier)
+    Pieces.push_back(overThreads(Piece));
+  Reduction Latest = Whole;
+  Latest.earlier.clear();
+  Pieces.push_back(overThreads(Latest));
   // The bound of the reduced name, from the first input tag declaring it.
   const Term *Bound = nullptr;
   std::string Tensor;
   for (const auto &[Decl, Info] : Ctx.tensors)
     for (size_t I = 0; I < Info.coordNames.size(); ++I)
-      if (Info.coordNames[I] == R.name && !Info.output) {
+      if (Info.coordNames[I] == Whole.name && !Info.output) {
         Bound = Info.layout.coordinates[I].bound;
         Tensor = Info.tensor;
       }
   if (!Bound)
     return;
   std::string Loops;
-  for (auto It = R.loops.rbegin(); It != R.loops.rend(); ++It)
-    Loops += (Loops.empty() ? "" : ", ") + It->name;
-  Obligation Injective = injective(R, Loops, Site, State);
-  Obligation Complete = complete(R, Bound, Tensor, Loops, Site, State);
-  if (R.crossedThreads && !R.partialOverThreadDims.empty() && R.perThreadTerm) {
-    // The soundness fuzzer's block_reduce mutant without the tree's `+=`
-    // stores thread 0's partial sum alone, and was proven.
-    std::string Why = "the partial sums of '" + R.name +
-                      "' are combined across the block's threads through shared memory (an LDS "
-                      "tree); that the combination takes each thread's partial exactly once is "
-                      "not modelled";
-    Injective.provenOnlyUnderAssumption = Why;
-    Complete.provenOnlyUnderAssumption = Why;
+  for (const Reduction &R : Pieces) {
+    std::string Piece;
+    for (auto It = R.loops.rbegin(); It != R.loops.rend(); ++It)
+      Piece += (Piece.empty() ? "" : ", ") + It->name;
+    Loops += (Loops.empty() ? "" : "; then ") + Piece;
   }
-  if (!R.notModelled.empty()) {
-    Injective.unprovenReason = R.notModelled;
-    Complete.unprovenReason = R.notModelled;
+  Obligation Injective = injective(Pieces, Whole.applies, Loops, Site, State);
+  Obligation Complete = complete(Pieces, Whole.applies, Bound, Tensor, Loops, Site, State);
+  for (const Reduction &R : Pieces) {
+    if (R.crossedThreads && !R.partialOverThreadDims.empty() && R.perThreadTerm) {
+      // The soundness fuzzer's block_reduce mutant without the tree's `+=`
+      // stores thread 0's partial sum alone, and was proven.
+      std::string Why = "the partial sums of '" + R.name +
+                        "' are combined across the block's threads through shared memory (an "
+                        "LDS tree); that the combination takes each thread's partial exactly "
+                        "once is not modelled";
+      Injective.provenOnlyUnderAssumption = Why;
+      Complete.provenOnlyUnderAssumption = Why;
+    }
+    if (!R.notModelled.empty()) {
+      Injective.unprovenReason = R.notModelled;
+      Complete.unprovenReason = R.notModelled;
+    }
   }
   Ctx.log.addObligation(std::move(Injective));
   Ctx.log.addObligation(std::move(Complete));

@@ -26,10 +26,13 @@ private:
   // A partial sum combined across threads (it crossed shared memory) is
   // taken over every thread of the block: the thread ids join its loops.
   Reduction overThreads(const Reduction &Partial);
-  Obligation injective(const Reduction &R, const std::string &Loops, const clang::Expr *Site,
-                       const FlowState &State);
-  Obligation complete(const Reduction &R, const Term *Bound, const std::string &Tensor,
-                      const std::string &Loops, const clang::Expr *Site, const FlowState &State);
+  // Over Pieces, the reductions of one name added one after the other
+  // (usually one), on the paths where Applies holds (null: all).
+  Obligation injective(const std::vector<Reduction> &Pieces, const Term *Applies,
+                       const std::string &Loops, const clang::Expr *Site, const FlowState &State);
+  Obligation complete(const std::vector<Reduction> &Pieces, const Term *Applies, const Term *Bound,
+                      const std::string &Tensor, const std::string &Loops, const clang::Expr *Site,
+                      const FlowState &State);
 
   AnalysisContext &Ctx;
 };

@@ -411,7 +411,7 @@ AbstractValue SharedMemoryModel::load(const clang::ValueDecl *Array, const Term 
     Reaches.push_back(R.reaches ? T.logicalAnd(R.reaches, T.logicalNot(Covered)) : nullptr);
     DataValue Copied = substituteData(T, Cand.write->value, R.map);
     for (Reduction &Red : Copied.reductions)
-      Red.crossedThreads = true;
+      forEachPiece(Red, [](Reduction &Piece) { Piece.crossedThreads = true; });
     if (Copied.kind == DataValue::Kind::Unknown)
       return AbstractValue::ofData(Copied);
     const Term *Applies = T.logicalAnd(R.validity, T.logicalNot(Covered));

@@ -69,9 +69,24 @@ struct Reduction {
   // x; acc += y;`, a hand-unrolled loop, a duplicated statement): the
   // coverage obligations do not model that yet and are unproven with this.
   std::string notModelled;
+  // Reductions of the same name added into the value before this one: a K
+  // range split over loops one after the other, a prologue's first tile.
+  // Together with this one they must reduce each index once. Flat: an
+  // earlier piece has no earlier pieces of its own.
+  std::vector<Reduction> earlier;
+  // The path condition under which this is the value's reduction (one side
+  // of an if/else whose sides reduce differently); null: always.
+  const Term *applies = nullptr;
 
   bool operator==(const Reduction &) const = default;
 };
+
+// F on the reduction and on each of its earlier pieces.
+template <typename Fn> void forEachPiece(Reduction &R, Fn &&F) {
+  F(R);
+  for (Reduction &Piece : R.earlier)
+    F(Piece);
+}
 
 // One loop-carried accumulation: a variable at the head of one loop ("what
 // the previous iterations accumulated"). A token, compared by value.
