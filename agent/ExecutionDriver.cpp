@@ -9,8 +9,10 @@
 
 namespace ave::agent::stages {
 
-const std::string &equivalenceDriverSource() {
-  static const std::string Source = R"CPP(// Written by ave-rewrite's execution stage.
+namespace {
+
+// The driver program itself (a constant, not a function body).
+constexpr const char DriverText[] = R"CPP(// Written by ave-rewrite's execution stage.
 #include "problem.h"
 
 #include <hip/hip_runtime.h>
@@ -130,6 +132,11 @@ int main(int argc, char **argv) {
   return 0;
 }
 )CPP";
+
+} // namespace
+
+const std::string &equivalenceDriverSource() {
+  static const std::string Source = DriverText;
   return Source;
 }
 

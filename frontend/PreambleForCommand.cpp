@@ -29,11 +29,11 @@ public:
     Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = AnalyzerMacro;
     auto Text = Files->getVirtualFileSystem().getBufferForFile(File);
     if (Text)
-      Pch = preamblePch(*Invocation, (*Text)->getBuffer(), std::move(Containers));
+      pch = preamblePch(*Invocation, (*Text)->getBuffer(), std::move(Containers));
     return true;
   }
 
-  std::string Pch;
+  std::string pch;
 
 private:
   std::string File;
@@ -58,7 +58,7 @@ std::string preamblePchForCommand(const std::vector<std::string> &CommandLine,
   Invocation.setDiagnosticConsumer(&Quiet);
   if (!Invocation.run())
     return "";
-  return Action.Pch;
+  return Action.pch;
 }
 
 } // namespace ave::frontend

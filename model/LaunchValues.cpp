@@ -68,20 +68,20 @@ const DeclRefExpr *copiedVariable(const Expr *E) {
 // launch's grid or block argument.
 class DimVarUses : public RecursiveASTVisitor<DimVarUses> {
 public:
-  explicit DimVarUses(const VarDecl *Var) : Var(Var) {}
+  explicit DimVarUses(const VarDecl *Var) : var(Var) {}
   bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-    Total += Ref->getDecl() == Var;
+    total += Ref->getDecl() == var;
     return true;
   }
   bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *Launch) {
     if (const CallExpr *Config = Launch->getConfig())
       for (unsigned I = 0; I < Config->getNumArgs() && I < 2; ++I)
         if (const DeclRefExpr *Ref = copiedVariable(Config->getArg(I)))
-          InLaunches += Ref->getDecl() == Var;
+          inLaunches += Ref->getDecl() == var;
     return true;
   }
-  const VarDecl *Var;
-  unsigned Total = 0, InLaunches = 0;
+  const VarDecl *var;
+  unsigned total = 0, inLaunches = 0;
 };
 
 // The initialiser of a local dim3 that nothing but launches reads.
@@ -91,7 +91,7 @@ const Expr *unchangedInit(const VarDecl *Var, const FunctionDecl *Caller) {
     return nullptr;
   DimVarUses Uses(Var);
   Uses.TraverseStmt(Caller->getBody());
-  return Uses.Total == Uses.InLaunches ? Var->getInit() : nullptr;
+  return Uses.total == Uses.inLaunches ? Var->getInit() : nullptr;
 }
 
 Dim3 foldDim3(const ASTContext &Ctx, const Expr *E, const FunctionDecl *Caller,

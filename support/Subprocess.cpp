@@ -23,32 +23,32 @@ namespace {
 class SpawnSetup {
 public:
   SpawnSetup() {
-    posix_spawn_file_actions_init(&Actions);
-    posix_spawnattr_init(&Attributes);
+    posix_spawn_file_actions_init(&actions);
+    posix_spawnattr_init(&attributes);
   }
   ~SpawnSetup() {
-    posix_spawn_file_actions_destroy(&Actions);
-    posix_spawnattr_destroy(&Attributes);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
   }
   SpawnSetup(const SpawnSetup &) = delete;
   SpawnSetup &operator=(const SpawnSetup &) = delete;
 
-  posix_spawn_file_actions_t Actions;
-  posix_spawnattr_t Attributes;
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attributes;
 };
 
 void redirect(SpawnSetup &S, const ProcessOptions &Opts) {
-  posix_spawn_file_actions_addopen(&S.Actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&S.actions, 0, "/dev/null", O_RDONLY, 0);
   // Not O_CLOEXEC: these are the child's own stdout and stderr after the exec.
   const int Out = O_WRONLY | O_CREAT | O_TRUNC;
   if (!Opts.stdoutPath.empty())
-    posix_spawn_file_actions_addopen(&S.Actions, 1, Opts.stdoutPath.c_str(), Out, 0600);
+    posix_spawn_file_actions_addopen(&S.actions, 1, Opts.stdoutPath.c_str(), Out, 0600);
   if (!Opts.stderrPath.empty() && Opts.stderrPath == Opts.stdoutPath)
-    posix_spawn_file_actions_adddup2(&S.Actions, 1, 2);
+    posix_spawn_file_actions_adddup2(&S.actions, 1, 2);
   else if (!Opts.stderrPath.empty())
-    posix_spawn_file_actions_addopen(&S.Actions, 2, Opts.stderrPath.c_str(), Out, 0600);
+    posix_spawn_file_actions_addopen(&S.actions, 2, Opts.stderrPath.c_str(), Out, 0600);
   if (!Opts.directory.empty())
-    posix_spawn_file_actions_addchdir_np(&S.Actions, Opts.directory.c_str());
+    posix_spawn_file_actions_addchdir_np(&S.actions, Opts.directory.c_str());
 }
 
 // The child starts with the default action for the signals the tool
@@ -59,10 +59,10 @@ void resetSignals(SpawnSetup &S) {
   for (int Sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE})
     sigaddset(&Defaults, Sig);
   sigemptyset(&Mask);
-  posix_spawnattr_setsigdefault(&S.Attributes, &Defaults);
-  posix_spawnattr_setsigmask(&S.Attributes, &Mask);
-  posix_spawnattr_setpgroup(&S.Attributes, 0); // a new group, led by the child
-  posix_spawnattr_setflags(&S.Attributes,
+  posix_spawnattr_setsigdefault(&S.attributes, &Defaults);
+  posix_spawnattr_setsigmask(&S.attributes, &Mask);
+  posix_spawnattr_setpgroup(&S.attributes, 0); // a new group, led by the child
+  posix_spawnattr_setflags(&S.attributes,
                            POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
 }
 
@@ -120,7 +120,7 @@ ProcessResult runProcess(const std::string &Program, const std::vector<std::stri
   std::vector<char *> Env = environmentFor(Opts);
 
   pid_t Pid = 0;
-  if (int Err = posix_spawn(&Pid, Program.c_str(), &Setup.Actions, &Setup.Attributes, Argv.data(),
+  if (int Err = posix_spawn(&Pid, Program.c_str(), &Setup.actions, &Setup.attributes, Argv.data(),
                             Env.data())) {
     R.error = "could not run " + Program + ": " + std::strerror(Err);
     return R;

@@ -339,22 +339,18 @@ void writeRunJson(const std::string &Path, const LintResult &R) {
        R.toolFailed}}.dump();
 }
 
-// -j N: one child `ave-rewrite lint` per file, N at a time; their text goes
-// to stdout in file order, their diagnostics come back through files.
-LintResult runInChildren(const LintInvocation &Inv, const ParsedArgs &P) {
-  LintResult R;
-  R.files = P.files;
-  std::string Self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
-  struct Child {
-    llvm::sys::ProcessInfo info;
-    std::string out, err, yaml, json;
-    bool done = false;
-    int rc = 0;
-  };
-  std::vector<Child> Children(P.files.size());
-  // The children get clang-tidy's options as given and ave-rewrite's own in
-  // their `--name=value` spelling (a `--name value` pair copied one by one
-  // lost its value: it looked like a file).
+// One child `ave-rewrite lint` of -j N, on one file.
+struct LintChild {
+  llvm::sys::ProcessInfo info;
+  std::string out, err, yaml, json;
+  bool done = false;
+  int rc = 0;
+};
+
+// The children get clang-tidy's options as given and ave-rewrite's own in
+// their `--name=value` spelling (a `--name value` pair copied one by one
+// lost its value: it looked like a file).
+std::vector<std::string> childOptions(const LintInvocation &Inv, const ParsedArgs &P) {
   std::vector<std::string> Common{"lint"};
   Common.insert(Common.end(), P.tidyOptions.begin(), P.tidyOptions.end());
   Common.push_back("--z3-timeout-ms=" + std::to_string(lintSettings().z3TimeoutMs));
@@ -369,62 +365,37 @@ LintResult runInChildren(const LintInvocation &Inv, const ParsedArgs &P) {
                    std::string(frontend::targetInfo(lintSettings().target).name));
   for (const std::string &E : Inv.extraArgs)
     Common.push_back("--extra-arg=" + E);
-  std::vector<std::string> Tail;
+  return Common;
+}
+
+void startChild(LintChild &C, const std::string &Self, const std::vector<std::string> &Common,
+                const ParsedArgs &P, size_t File) {
+  C.out = tempPath("ave-lint-out", "txt");
+  C.err = tempPath("ave-lint-err", "txt");
+  C.yaml = tempPath("ave-lint", "yaml");
+  C.json = tempPath("ave-lint-run", "json");
+  std::vector<std::string> Args{Self};
+  Args.insert(Args.end(), Common.begin(), Common.end());
+  Args.push_back("--export-fixes=" + C.yaml);
+  Args.push_back("--ave-run-json=" + C.json);
+  if (P.format != Format::Text)
+    Args.push_back("--quiet");
+  Args.push_back(P.files[File]);
   if (P.sawDoubleDash) {
-    Tail.push_back("--");
-    Tail.insert(Tail.end(), P.compilerArgs.begin(), P.compilerArgs.end());
+    Args.push_back("--");
+    Args.insert(Args.end(), P.compilerArgs.begin(), P.compilerArgs.end());
   }
-  size_t Next = 0, Running = 0, Printed = 0;
-  auto Start = [&](size_t I) {
-    Child &C = Children[I];
-    C.out = tempPath("ave-lint-out", "txt");
-    C.err = tempPath("ave-lint-err", "txt");
-    C.yaml = tempPath("ave-lint", "yaml");
-    C.json = tempPath("ave-lint-run", "json");
-    std::vector<std::string> Args{Self};
-    Args.insert(Args.end(), Common.begin(), Common.end());
-    Args.push_back("--export-fixes=" + C.yaml);
-    Args.push_back("--ave-run-json=" + C.json);
-    if (P.format != Format::Text)
-      Args.push_back("--quiet");
-    Args.push_back(P.files[I]);
-    Args.insert(Args.end(), Tail.begin(), Tail.end());
-    std::vector<llvm::StringRef> Refs(Args.begin(), Args.end());
-    std::optional<llvm::StringRef> Redirects[] = {std::nullopt, llvm::StringRef(C.out),
-                                                  llvm::StringRef(C.err)};
-    C.info = llvm::sys::ExecuteNoWait(Self, Refs, std::nullopt, Redirects);
-  };
-  auto Flush = [&] {
-    while (Printed < Children.size() && Children[Printed].done) {
-      Child &C = Children[Printed++];
-      if (P.format == Format::Text) {
-        if (auto B = llvm::MemoryBuffer::getFile(C.out))
-          llvm::outs() << (*B)->getBuffer();
-      }
-      llvm::outs().flush();
-      if (auto B = llvm::MemoryBuffer::getFile(C.err))
-        llvm::errs() << (*B)->getBuffer();
-    }
-  };
-  while (Printed < Children.size()) {
-    while (Running < P.jobs && Next < Children.size()) {
-      Start(Next++);
-      ++Running;
-    }
-    // Wait for the oldest running child (output order is file order anyway).
-    for (size_t I = Printed; I < Next; ++I) {
-      if (Children[I].done)
-        continue;
-      llvm::sys::ProcessInfo Done = llvm::sys::Wait(Children[I].info, std::nullopt);
-      Children[I].done = true;
-      Children[I].rc = Done.ReturnCode;
-      --Running;
-      break;
-    }
-    Flush();
-  }
+  std::vector<llvm::StringRef> Refs(Args.begin(), Args.end());
+  std::optional<llvm::StringRef> Redirects[] = {std::nullopt, llvm::StringRef(C.out),
+                                                llvm::StringRef(C.err)};
+  C.info = llvm::sys::ExecuteNoWait(Self, Refs, std::nullopt, Redirects);
+}
+
+// The children's diagnostics, kernels and failures, merged into R; their
+// temporary files removed.
+void collectChildren(std::vector<LintChild> &Children, const ParsedArgs &P, LintResult &R) {
   std::vector<std::string> Yamls;
-  for (Child &C : Children) {
+  for (LintChild &C : Children) {
     std::string Error;
     if (!readExportedDiagnostics(C.yaml, R.diagnostics, Error))
       llvm::errs() << "ave-rewrite lint: error: " << Error << "\n";
@@ -447,9 +418,51 @@ LintResult runInChildren(const LintInvocation &Inv, const ParsedArgs &P) {
     if (!mergeExportedFixes(Yamls, P.exportFixes, Error))
       llvm::errs() << "ave-rewrite lint: error: " << Error << "\n";
   }
-  for (Child &C : Children)
+  for (LintChild &C : Children)
     for (const std::string &F : {C.out, C.err, C.yaml, C.json})
       llvm::sys::fs::remove(F);
+}
+
+// -j N: one child `ave-rewrite lint` per file, N at a time; their text goes
+// to stdout in file order, their diagnostics come back through files.
+LintResult runInChildren(const LintInvocation &Inv, const ParsedArgs &P) {
+  LintResult R;
+  R.files = P.files;
+  std::string Self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  std::vector<LintChild> Children(P.files.size());
+  std::vector<std::string> Common = childOptions(Inv, P);
+  size_t Next = 0, Running = 0, Printed = 0;
+  auto Flush = [&] {
+    while (Printed < Children.size() && Children[Printed].done) {
+      LintChild &C = Children[Printed++];
+      if (P.format == Format::Text) {
+        if (auto B = llvm::MemoryBuffer::getFile(C.out))
+          llvm::outs() << (*B)->getBuffer();
+      }
+      llvm::outs().flush();
+      if (auto B = llvm::MemoryBuffer::getFile(C.err))
+        llvm::errs() << (*B)->getBuffer();
+    }
+  };
+  while (Printed < Children.size()) {
+    while (Running < P.jobs && Next < Children.size()) {
+      startChild(Children[Next], Self, Common, P, Next);
+      ++Next;
+      ++Running;
+    }
+    // Wait for the oldest running child (output order is file order anyway).
+    for (size_t I = Printed; I < Next; ++I) {
+      if (Children[I].done)
+        continue;
+      llvm::sys::ProcessInfo Done = llvm::sys::Wait(Children[I].info, std::nullopt);
+      Children[I].done = true;
+      Children[I].rc = Done.ReturnCode;
+      --Running;
+      break;
+    }
+    Flush();
+  }
+  collectChildren(Children, P, R);
   return R;
 }
 
