@@ -76,15 +76,27 @@ std::string approximationDependence(TermContext &Terms, ObligationSolver &Solver
   std::vector<const Term *> Query = O.context;
   Query.push_back(O.violation);
   const Term *Approximated = nullptr;
+  bool Deterministic = false;
   for (const Term *S : collectSymbols(Terms.allOf(Query)))
     if (S->isApproximation()) {
-      Approximated = S;
-      break;
+      if (!Approximated || S->baseName() == TermContext::ConversionApproximation)
+        Approximated = S;
+      Deterministic |= S->baseName() == TermContext::ConversionApproximation;
     }
   if (!Approximated)
     return "";
-  std::vector<const Term *> Pinned = O.context;
-  Pinned.push_back(Terms.logicalNot(O.violation));
+  // A data-dependent approximation (a load, a condition on data) takes the
+  // model's value for some input, so the context may rely on it. A
+  // conversion the analysis does not follow has one value: every value must
+  // then reach the violation too (a branch on `k - 1 < (unsigned)K` is taken
+  // in the model only because the solver chose the conversion's result).
+  std::vector<const Term *> Pinned;
+  if (Deterministic) {
+    Pinned.push_back(Terms.logicalNot(Terms.logicalAnd(Terms.allOf(O.context), O.violation)));
+  } else {
+    Pinned = O.context;
+    Pinned.push_back(Terms.logicalNot(O.violation));
+  }
   for (const auto &[Key, Value] : R.assignment)
     if (!(Key->isSymbol() && Key->isApproximation()))
       Pinned.push_back(Terms.eq(Key, Terms.constant(Value)));

@@ -95,13 +95,59 @@ const Term *ProvenanceInterpreter::builtinCoordinate(const clang::Expr *E) const
                            componentIndex(ME->getMemberDecl()->getName()));
 }
 
+bool ProvenanceInterpreter::conversionKeepsValue(const Term *V, clang::QualType From,
+                                                 clang::QualType To, const FlowState &State) {
+  // Terms are C ints. The target holds every value of the source when it is
+  // at least as wide with the same signedness, or wider and signed. An
+  // unsigned source converted to a signed type of its width (`int m =
+  // blockIdx.x * 64 + threadIdx.x`) is taken as exact, as the unsigned
+  // arithmetic before it is: their overflow is the overflow obligations'
+  // question, not this one's.
+  clang::ASTContext &AST = Ctx.ast;
+  if (To->isBooleanType() || !From->isIntegralOrEnumerationType())
+    return true;
+  unsigned FromBits = AST.getIntWidth(From), ToBits = AST.getIntWidth(To);
+  bool FromSigned = From->isSignedIntegerOrEnumerationType();
+  bool ToSigned = To->isSignedIntegerOrEnumerationType();
+  if (ToBits >= 32 && (ToSigned || !FromSigned))
+    return true;
+  if ((ToBits > FromBits && ToSigned) || (ToBits >= FromBits && ToSigned == FromSigned))
+    return true;
+  // Otherwise the value must lie in the target's range: [0, ...) for an
+  // unsigned target (its maximum at 32 bits and more is no C int, and no
+  // term exceeds it), [min, max] for a narrower one.
+  const Term *Outside = nullptr;
+  if (!ToSigned)
+    Outside = T.lt(V, T.constant(0));
+  if (ToBits < 32) {
+    int64_t Max = ToSigned ? (int64_t(1) << (ToBits - 1)) - 1 : (int64_t(1) << ToBits) - 1;
+    int64_t Min = ToSigned ? -(int64_t(1) << (ToBits - 1)) : 0;
+    const Term *Range = T.logicalOr(T.lt(V, T.constant(Min)), T.gt(V, T.constant(Max)));
+    Outside = Outside ? T.logicalOr(Outside, Range) : Range;
+  }
+  if (!Outside)
+    return true;
+  if (Outside->isConstant())
+    return Outside->value() == 0;
+  std::vector<const Term *> Query = State.path;
+  Query.push_back(Outside);
+  return Ctx.ask("integer conversion keeps the value", T.allOf(Query)).status ==
+         SolverResult::Proven;
+}
+
 AbstractValue ProvenanceInterpreter::evalCast(const clang::CastExpr *CE, FlowState &State) {
   AbstractValue Sub = eval(CE->getSubExpr(), State);
   clang::QualType To = CE->getType();
   if (To->isIntegralOrEnumerationType()) {
-    if (Sub.kind == AbstractValue::Kind::Int)
+    // A conversion that may change the value (to `unsigned short`, or a
+    // possibly negative int to `unsigned`, which wraps) is not followed:
+    // what depends on it is unproven, never evaluated as the int it was.
+    if (Sub.kind == AbstractValue::Kind::Int &&
+        conversionKeepsValue(Sub.term, CE->getSubExpr()->getType(), To, State))
       return Sub;
-    return AbstractValue::ofInt(T.approximation("cast", SymbolKind::Fresh));
+    return AbstractValue::ofInt(T.approximation(
+        Sub.kind == AbstractValue::Kind::Int ? TermContext::ConversionApproximation : "cast",
+        SymbolKind::Fresh));
   }
   if (isDataType(To) && Sub.kind == AbstractValue::Kind::Int)
     return AbstractValue::ofData(DataValue::neutral()); // a number computed from indices

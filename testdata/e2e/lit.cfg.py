@@ -12,6 +12,7 @@ config.test_exec_root = os.path.join(config.ave_binary_dir, "testdata", "e2e-out
 config.environment["PATH"] = os.pathsep.join(
     [config.ave_binary_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 config.substitutions.append(("%ave", os.path.join(config.ave_binary_dir, "ave-rewrite") + " --color=never"))
+config.substitutions.append(("%tidy_plugin", os.path.join(config.ave_binary_dir, "tidy", "ave_tidy_scope.so")))
 config.substitutions.append(("%testdata", os.path.join(config.ave_source_dir, "testdata")))
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%jsoncheck", config.python + " " + os.path.join(config.test_source_root, "jsoncheck.py")))

@@ -154,6 +154,10 @@ public:
   const Term *freshSymbol(const std::string &Base, SymbolKind Kind = SymbolKind::Fresh);
   /// A fresh symbol for a value the analysis approximates (isApproximation).
   const Term *approximation(const std::string &Base, SymbolKind Kind = SymbolKind::Fresh);
+  /// The base name of the approximation of an integer conversion that may
+  /// change its value: a deterministic function of followed values, unlike
+  /// a load or a data-dependent condition, which some input makes anything.
+  static constexpr const char *ConversionApproximation = "converted";
   const Term *apply(const std::string &Function, std::vector<const Term *> Args);
 
   const Term *add(const Term *A, const Term *B);

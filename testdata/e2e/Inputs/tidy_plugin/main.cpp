@@ -1,0 +1,4 @@
+#include "project_api.h"
+#include <system_api.h>
+
+int Main_Helper() { return System_Helper() + Project_Helper(); }
