@@ -95,8 +95,8 @@ const Term *ProvenanceInterpreter::builtinCoordinate(const clang::Expr *E) const
                            componentIndex(ME->getMemberDecl()->getName()));
 }
 
-bool ProvenanceInterpreter::conversionKeepsValue(const Term *V, clang::QualType From,
-                                                 clang::QualType To, const FlowState &State) {
+const Term *ProvenanceInterpreter::convertedValue(const Term *V, clang::QualType From,
+                                                  clang::QualType To) {
   // Terms are C ints. The target holds every value of the source when it is
   // at least as wide with the same signedness, or wider and signed. An
   // unsigned source converted to a signed type of its width (`int m =
@@ -105,34 +105,34 @@ bool ProvenanceInterpreter::conversionKeepsValue(const Term *V, clang::QualType 
   // question, not this one's.
   clang::ASTContext &AST = Ctx.ast;
   if (To->isBooleanType() || !From->isIntegralOrEnumerationType())
-    return true;
+    return V;
   unsigned FromBits = AST.getIntWidth(From), ToBits = AST.getIntWidth(To);
   bool FromSigned = From->isSignedIntegerOrEnumerationType();
   bool ToSigned = To->isSignedIntegerOrEnumerationType();
   if (ToBits >= 32 && (ToSigned || !FromSigned))
-    return true;
+    return V;
   if ((ToBits > FromBits && ToSigned) || (ToBits >= FromBits && ToSigned == FromSigned))
-    return true;
-  // Otherwise the value must lie in the target's range: [0, ...) for an
-  // unsigned target (its maximum at 32 bits and more is no C int, and no
-  // term exceeds it), [min, max] for a narrower one.
-  const Term *Outside = nullptr;
-  if (!ToSigned)
-    Outside = T.lt(V, T.constant(0));
+    return V;
+  // A possibly negative int converted to a 32-bit unsigned (`threadIdx.x <
+  // n`, `k - 1 < (unsigned)K`) is still taken as the int: the wrapped value
+  // is no C int, and an unknown in its place lost real findings (a
+  // divergent barrier under `threadIdx.x < n` needs n's value). Known gap.
+  if (ToBits >= 32)
+    return V;
+  // Otherwise V where it lies in the target's range ([0, ...) for an
+  // unsigned target: its maximum at 32 bits and more is no C int, and no
+  // term exceeds it; [min, max] for a narrower one), and a value the
+  // analysis does not follow elsewhere (a wrapped or truncated one).
+  const Term *Inside = ToSigned ? T.trueTerm() : T.ge(V, T.constant(0));
   if (ToBits < 32) {
     int64_t Max = ToSigned ? (int64_t(1) << (ToBits - 1)) - 1 : (int64_t(1) << ToBits) - 1;
     int64_t Min = ToSigned ? -(int64_t(1) << (ToBits - 1)) : 0;
-    const Term *Range = T.logicalOr(T.lt(V, T.constant(Min)), T.gt(V, T.constant(Max)));
-    Outside = Outside ? T.logicalOr(Outside, Range) : Range;
+    Inside = T.logicalAnd(Inside, T.logicalAnd(T.ge(V, T.constant(Min)), T.le(V, T.constant(Max))));
   }
-  if (!Outside)
-    return true;
-  if (Outside->isConstant())
-    return Outside->value() == 0;
-  std::vector<const Term *> Query = State.path;
-  Query.push_back(Outside);
-  return Ctx.ask("integer conversion keeps the value", T.allOf(Query)).status ==
-         SolverResult::Proven;
+  if (Inside->isConstant() && Inside->value() != 0)
+    return V;
+  const Term *Other = T.approximation(TermContext::ConversionApproximation, SymbolKind::Fresh);
+  return Inside->isConstant() ? Other : T.select(Inside, V, Other);
 }
 
 AbstractValue ProvenanceInterpreter::evalCast(const clang::CastExpr *CE, FlowState &State) {
@@ -140,14 +140,12 @@ AbstractValue ProvenanceInterpreter::evalCast(const clang::CastExpr *CE, FlowSta
   clang::QualType To = CE->getType();
   if (To->isIntegralOrEnumerationType()) {
     // A conversion that may change the value (to `unsigned short`, or a
-    // possibly negative int to `unsigned`, which wraps) is not followed:
-    // what depends on it is unproven, never evaluated as the int it was.
-    if (Sub.kind == AbstractValue::Kind::Int &&
-        conversionKeepsValue(Sub.term, CE->getSubExpr()->getType(), To, State))
-      return Sub;
-    return AbstractValue::ofInt(T.approximation(
-        Sub.kind == AbstractValue::Kind::Int ? TermContext::ConversionApproximation : "cast",
-        SymbolKind::Fresh));
+    // possibly negative int to `unsigned`, which wraps) is followed only
+    // where it keeps it: what depends on the rest is unproven, never
+    // evaluated as the int it was.
+    if (Sub.kind == AbstractValue::Kind::Int)
+      return AbstractValue::ofInt(convertedValue(Sub.term, CE->getSubExpr()->getType(), To));
+    return AbstractValue::ofInt(T.approximation("cast", SymbolKind::Fresh));
   }
   if (isDataType(To) && Sub.kind == AbstractValue::Kind::Int)
     return AbstractValue::ofData(DataValue::neutral()); // a number computed from indices

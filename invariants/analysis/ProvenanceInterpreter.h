@@ -137,10 +137,9 @@ private:
   AbstractValue eval(const clang::Expr *E, FlowState &State);
   AbstractValue evalExpr(const clang::Expr *E, FlowState &State);
   AbstractValue evalCast(const clang::CastExpr *CE, FlowState &State);
-  // Whether converting V from From to To gives V again (C's integer
-  // conversions), proven under the path where it is not evident.
-  bool conversionKeepsValue(const Term *V, clang::QualType From, clang::QualType To,
-                            const FlowState &State);
+  // V converted from From to To (C's integer conversions): V where the
+  // target holds it, an approximation where it may not.
+  const Term *convertedValue(const Term *V, clang::QualType From, clang::QualType To);
   AbstractValue evalBinary(const clang::BinaryOperator *BO, FlowState &State);
   AbstractValue evalCompoundAssign(const clang::BinaryOperator *BO, FlowState &State);
   AbstractValue evalUnary(const clang::UnaryOperator *UO, FlowState &State);

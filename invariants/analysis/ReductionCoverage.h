@@ -34,6 +34,9 @@ private:
                       const std::string &Tensor, const std::string &Loops, const clang::Expr *Site,
                       const FlowState &State);
 
+  // Whether some iteration may add nothing (Skipped satisfiable on the path).
+  bool maySkip(const Term *Skipped, const Term *Applies, const FlowState &State);
+
   AnalysisContext &Ctx;
 };
 
