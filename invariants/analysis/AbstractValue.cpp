@@ -141,14 +141,14 @@ std::vector<Reduction> sumReductions(const std::vector<Reduction> &Before,
       if (R.name != P.name || R.crossedThreads || P.crossedThreads)
         continue;
       Continued = true;
-      if ((Seen.count(P.name) || P.applies) && R.notModelled.empty()) {
-        // Alternatives (an if/else of loops), or records of several writer
-        // threads: which of them is continued is not tracked.
-        R.notModelled = "'" + P.name + "' was reduced along several paths before " + Where +
-                        " reduces it again; counting each index once is not modelled for that";
-      }
-      if (Seen.count(P.name) || P.applies)
+      if (Seen.count(P.name) || P.applies) {
+        // Alternatives (an if/else of loops), or several records of the
+        // name: which of them is continued is not tracked.
+        if (R.notModelled.empty())
+          R.notModelled = "'" + P.name + "' was reduced along several paths before " + Where +
+                          " reduces it again; counting each index once is not modelled for that";
         continue;
+      }
       Reduction Flat = P;
       std::vector<Reduction> Pieces = std::move(Flat.earlier);
       Flat.earlier.clear();

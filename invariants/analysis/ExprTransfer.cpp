@@ -97,38 +97,28 @@ const Term *ProvenanceInterpreter::builtinCoordinate(const clang::Expr *E) const
 
 const Term *ProvenanceInterpreter::convertedValue(const Term *V, clang::QualType From,
                                                   clang::QualType To) {
-  // Terms are C ints. The target holds every value of the source when it is
-  // at least as wide with the same signedness, or wider and signed. An
+  // Terms are C ints. A target of 32 bits or more is taken to hold V: an
   // unsigned source converted to a signed type of its width (`int m =
-  // blockIdx.x * 64 + threadIdx.x`) is taken as exact, as the unsigned
-  // arithmetic before it is: their overflow is the overflow obligations'
-  // question, not this one's.
+  // blockIdx.x * 64 + threadIdx.x`) is exact as far as the unsigned
+  // arithmetic before it is (overflow is not asked yet), and a possibly
+  // negative int converted to a 32-bit unsigned (`threadIdx.x < n`, `k - 1 <
+  // (unsigned)K`) is still the int: the wrapped value is no C int, and an
+  // unknown in its place lost real findings (a divergent barrier under
+  // `threadIdx.x < n` needs n's value). Known gap.
   clang::ASTContext &AST = Ctx.ast;
   if (To->isBooleanType() || !From->isIntegralOrEnumerationType())
     return V;
   unsigned FromBits = AST.getIntWidth(From), ToBits = AST.getIntWidth(To);
   bool FromSigned = From->isSignedIntegerOrEnumerationType();
   bool ToSigned = To->isSignedIntegerOrEnumerationType();
-  if (ToBits >= 32 && (ToSigned || !FromSigned))
+  if (ToBits >= 32 || (ToBits > FromBits && ToSigned) ||
+      (ToBits >= FromBits && ToSigned == FromSigned))
     return V;
-  if ((ToBits > FromBits && ToSigned) || (ToBits >= FromBits && ToSigned == FromSigned))
-    return V;
-  // A possibly negative int converted to a 32-bit unsigned (`threadIdx.x <
-  // n`, `k - 1 < (unsigned)K`) is still taken as the int: the wrapped value
-  // is no C int, and an unknown in its place lost real findings (a
-  // divergent barrier under `threadIdx.x < n` needs n's value). Known gap.
-  if (ToBits >= 32)
-    return V;
-  // Otherwise V where it lies in the target's range ([0, ...) for an
-  // unsigned target: its maximum at 32 bits and more is no C int, and no
-  // term exceeds it; [min, max] for a narrower one), and a value the
-  // analysis does not follow elsewhere (a wrapped or truncated one).
-  const Term *Inside = ToSigned ? T.trueTerm() : T.ge(V, T.constant(0));
-  if (ToBits < 32) {
-    int64_t Max = ToSigned ? (int64_t(1) << (ToBits - 1)) - 1 : (int64_t(1) << ToBits) - 1;
-    int64_t Min = ToSigned ? -(int64_t(1) << (ToBits - 1)) : 0;
-    Inside = T.logicalAnd(Inside, T.logicalAnd(T.ge(V, T.constant(Min)), T.le(V, T.constant(Max))));
-  }
+  // A narrower target: V where it lies in the target's range, and a value
+  // the analysis does not follow elsewhere (a truncated one).
+  int64_t Max = ToSigned ? (int64_t(1) << (ToBits - 1)) - 1 : (int64_t(1) << ToBits) - 1;
+  int64_t Min = ToSigned ? -(int64_t(1) << (ToBits - 1)) : 0;
+  const Term *Inside = T.logicalAnd(T.ge(V, T.constant(Min)), T.le(V, T.constant(Max)));
   if (Inside->isConstant() && Inside->value() != 0)
     return V;
   const Term *Other = T.approximation(TermContext::ConversionApproximation, SymbolKind::Fresh);
@@ -139,10 +129,9 @@ AbstractValue ProvenanceInterpreter::evalCast(const clang::CastExpr *CE, FlowSta
   AbstractValue Sub = eval(CE->getSubExpr(), State);
   clang::QualType To = CE->getType();
   if (To->isIntegralOrEnumerationType()) {
-    // A conversion that may change the value (to `unsigned short`, or a
-    // possibly negative int to `unsigned`, which wraps) is followed only
-    // where it keeps it: what depends on the rest is unproven, never
-    // evaluated as the int it was.
+    // A conversion to a narrower type (`unsigned short kk = k`) is followed
+    // only where it keeps the value: what depends on the rest is unproven,
+    // never evaluated as the int it was.
     if (Sub.kind == AbstractValue::Kind::Int)
       return AbstractValue::ofInt(convertedValue(Sub.term, CE->getSubExpr()->getType(), To));
     return AbstractValue::ofInt(T.approximation("cast", SymbolKind::Fresh));
