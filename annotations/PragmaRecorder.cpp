@@ -156,6 +156,12 @@ public:
 private:
   void record(const std::string &Name, const clang::MacroInfo *Info) {
     Log->integerMacros.erase(Name);
+    // `#define INT_MAX __INT_MAX__`: a name for another object-like macro
+    // is followed (a few steps; the compiler's own are predefined).
+    for (int Step = 0; Step < 4 && Info && !Info->isFunctionLike() && Info->getNumTokens() == 1 &&
+                       Info->getReplacementToken(0).is(clang::tok::identifier);
+         ++Step)
+      Info = PP.getMacroInfo(Info->getReplacementToken(0).getIdentifierInfo());
     if (!Info || Info->isFunctionLike() || Info->getNumTokens() != 1)
       return;
     const clang::Token &Body = Info->getReplacementToken(0);

@@ -75,6 +75,7 @@ std::optional<int64_t> applyCOperator(TermKind Kind, std::span<const int64_t> Va
   case TermKind::Constant:
   case TermKind::Symbol:
   case TermKind::Apply:
+  case TermKind::Overflows: // needs the operator, not its value: evaluate()
     return std::nullopt;
   }
   return std::nullopt;

@@ -38,8 +38,41 @@ bool confirmsViolation(const Term *Violation, std::span<const Term *const> Facts
 
 namespace {
 
+// The mathematical result of an operator C leaves undefined because it
+// overflows int (`row * K = 4294967296`), from its operands' C values.
+std::optional<int64_t> overflowedValue(const Term *Value, const Assignment &A) {
+  std::vector<int64_t> Ops;
+  for (const Term *Op : Value->operands()) {
+    std::optional<int64_t> V = evaluate(Op, A);
+    if (!V)
+      return std::nullopt;
+    Ops.push_back(*V);
+  }
+  int64_t Out = 0;
+  bool Wrapped = false;
+  switch (Value->kind()) {
+  case TermKind::Add:
+    Wrapped = __builtin_add_overflow(Ops[0], Ops[1], &Out);
+    break;
+  case TermKind::Sub:
+    Wrapped = __builtin_sub_overflow(Ops[0], Ops[1], &Out);
+    break;
+  case TermKind::Mul:
+    Wrapped = __builtin_mul_overflow(Ops[0], Ops[1], &Out);
+    break;
+  case TermKind::Neg:
+    Wrapped = __builtin_sub_overflow(int64_t(0), Ops[0], &Out);
+    break;
+  default:
+    return std::nullopt;
+  }
+  return Wrapped ? std::nullopt : std::optional<int64_t>(Out);
+}
+
 std::string valueText(const Term *Value, const Assignment &A) {
   std::optional<int64_t> V = evaluate(Value, A);
+  if (!V)
+    V = overflowedValue(Value, A);
   return V ? std::to_string(*V) : "?";
 }
 
@@ -84,8 +117,11 @@ DecodedCounterexample decodeCounterexample(const Obligation &O, std::span<const 
             " gridDim=" + triple(Threads.gridDim, Values);
   Line += scalarsText(Symbols, Values);
   std::string Observed;
+  // A value C leaves undefined past another one (the sum after an
+  // overflowing product) has nothing to show.
   for (const auto &[Label, Value] : O.observe)
-    Observed += (Observed.empty() ? "" : ", ") + Label + "=" + valueText(Value, Values);
+    if (std::string Text = valueText(Value, Values); Text != "?")
+      Observed += (Observed.empty() ? "" : ", ") + Label + "=" + Text;
   if (!Observed.empty())
     Line += " -> " + Observed;
   Out.lines.push_back({{}, Line});

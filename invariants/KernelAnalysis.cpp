@@ -40,6 +40,8 @@ const char *obligationKindName(ObligationKind K) {
     return "barrier-uniform";
   case ObligationKind::OutputWritten:
     return "output-written";
+  case ObligationKind::IndexOverflow:
+    return "index-overflow";
   }
   return "obligation";
 }

@@ -220,7 +220,8 @@ std::optional<Interval> RangeSimplifier::interval(const Term *T) {
   }
   default:
     if (isComparison(T->kind()) || T->kind() == TermKind::LogicalAnd ||
-        T->kind() == TermKind::LogicalOr || T->kind() == TermKind::LogicalNot)
+        T->kind() == TermKind::LogicalOr || T->kind() == TermKind::LogicalNot ||
+        T->kind() == TermKind::Overflows)
       return Interval{0, 1};
     return std::nullopt;
   }
@@ -443,6 +444,14 @@ const Term *RangeSimplifier::rewrite(const Term *T) {
   auto Memoized = Memo.find(T);
   if (Memoized != Memo.end())
     return Memoized->second;
+  if (T->kind() == TermKind::Overflows) {
+    // Rewriting the operator could fold away the overflow it asks about
+    // (`x * 16 / 16` is x): it stays as it is, or is 0 where the ranges of
+    // its operands keep its result an int (interval() is nullopt past it).
+    const Term *Out = interval(T->operand(0)) ? Ctx.falseTerm() : T;
+    Memo[T] = Out;
+    return Out;
+  }
   std::vector<const Term *> Ops;
   bool Changed = false;
   for (const Term *Op : T->operands()) {

@@ -46,7 +46,7 @@ bool Term::isBoolean() const {
     return true;
   if (Kind == TermKind::Select)
     return Operands[1]->isBoolean() && Operands[2]->isBoolean();
-  return false;
+  return Kind == TermKind::Overflows;
 }
 
 namespace {
@@ -494,6 +494,13 @@ const Term *TermContext::select(const Term *Cond, const Term *A, const Term *B) 
   return raw(TermKind::Select, {Cond, A, B});
 }
 
+const Term *TermContext::overflows(const Term *A) {
+  // A leaf is an int; a constant was folded only where C defines it.
+  if (A->isConstant() || A->isSymbol() || A->kind() == TermKind::Apply)
+    return falseTerm();
+  return raw(TermKind::Overflows, {A});
+}
+
 const Term *TermContext::allOf(std::span<const Term *const> Conditions) {
   const Term *Result = trueTerm();
   for (const Term *C : Conditions)
@@ -548,6 +555,8 @@ const Term *TermContext::make(TermKind Kind, std::span<const Term *const> Ops) {
     return Arity(1) ? logicalNot(Ops[0]) : nullptr;
   case TermKind::Select:
     return Arity(3) ? select(Ops[0], Ops[1], Ops[2]) : nullptr;
+  case TermKind::Overflows:
+    return Arity(1) ? overflows(Ops[0]) : nullptr;
   case TermKind::Constant:
   case TermKind::Symbol:
   case TermKind::Apply:

@@ -29,6 +29,7 @@ int precedenceOf(const Term *T) {
     return T->value() < 0 ? PrecUnary : PrecPrimary;
   case TermKind::Symbol:
   case TermKind::Apply:
+  case TermKind::Overflows:
     return PrecPrimary;
   case TermKind::Add:
   case TermKind::Sub:
@@ -150,6 +151,11 @@ void printTo(std::string &Out, const Term *T) {
     Out += ')';
     return;
   }
+  case TermKind::Overflows:
+    Out += "overflows(";
+    printTo(Out, T->operand(0));
+    Out += ')';
+    return;
   case TermKind::Select:
     printOperand(Out, T->operand(0), PrecSelect, true);
     Out += " ? ";

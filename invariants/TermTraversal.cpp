@@ -107,6 +107,21 @@ private:
         return std::nullopt;
       return eval(T->operand(*C != 0 ? 1 : 2));
     }
+    case TermKind::Overflows: {
+      // The operator's operands must be defined; then C leaves the
+      // operator undefined exactly where applying it has no value.
+      const Term *Op = T->operand(0);
+      std::vector<int64_t> Values;
+      for (const Term *Arg : Op->operands()) {
+        auto V = eval(Arg);
+        if (!V)
+          return std::nullopt;
+        Values.push_back(*V);
+      }
+      if (Op->kind() == TermKind::Apply || Op->kind() == TermKind::Symbol)
+        return 0;
+      return applyCOperator(Op->kind(), Values) ? 0 : 1;
+    }
     default: {
       std::vector<int64_t> Values;
       for (const Term *Op : T->operands()) {

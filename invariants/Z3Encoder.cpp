@@ -168,6 +168,12 @@ z3::expr Z3Encoder::encodeCondition(const Term *T) {
     return !Cond(0);
   case TermKind::Select:
     return z3::ite(Cond(0), Cond(1), Cond(2));
+  case TermKind::Overflows: {
+    z3::expr Defined = Z3.bool_val(true);
+    for (const Term *Arg : T->operand(0)->operands())
+      Defined = Defined && definedness(Arg);
+    return Defined && !operatorDefinedness(T->operand(0));
+  }
   case TermKind::Constant:
     return Z3.bool_val(T->value() != 0);
   default:
@@ -178,6 +184,7 @@ z3::expr Z3Encoder::encodeCondition(const Term *T) {
 z3::expr Z3Encoder::encodeDefinedness(const Term *T) {
   switch (T->kind()) {
   case TermKind::Constant:
+  case TermKind::Overflows: // the question itself, asked without assuming it
     return Z3.bool_val(true);
   case TermKind::Symbol:
     return inIntRange(integer(T));

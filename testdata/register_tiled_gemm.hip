@@ -14,7 +14,7 @@ __global__ void sgemm_register_tiled(const float *A AVE_TAG("A(m < M, k < K) = m
                                      float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M,
                                      int N, int K) {
 #pragma ave launch block(256) grid(N / 64, M / 64)
-#pragma ave assume M % 64 == 0 && N % 64 == 0 && K % 16 == 0 && K >= 16
+#pragma ave assume M % 64 == 0 && N % 64 == 0 && K % 16 == 0 && K >= 16 && K <= 32768 && M <= 32768 && N <= 32768
   __shared__ float As[64][16], Bs[16][64];
   int tid = threadIdx.x;
   int tx = tid % 16, ty = tid / 16;

@@ -9,7 +9,7 @@ __global__ void vector_scale(const float *X AVE_TAG("X(r < R, c < C) = r * C + c
                              float *Y AVE_TAG("Y(r < R, c < C) = r * C + c"), float alpha, int R,
                              int C) {
 #pragma ave launch block(64) grid(C / 256, R)
-#pragma ave assume C % 256 == 0 && R >= 1
+#pragma ave assume C % 256 == 0 && R >= 1 && C <= 32768 && R <= 32768
   int r = blockIdx.y;
   int q = blockIdx.x * 64 + threadIdx.x; // which float4 of the row
   float4 v = reinterpret_cast<const float4 *>(X + r * C)[q];

@@ -106,6 +106,9 @@ public:
   // disjunction of the ways out of a loop with a break): they restrict no
   // thread, so the writer solution of output coverage leaves them out.
   TermSet reachedByAllWays;
+  // Operator terms some expression computed as signed int: their overflow
+  // is undefined, and an index built from them is asked about it.
+  TermSet signedArithmetic;
   AnalysisLog log;
 
 private:

@@ -291,6 +291,7 @@ AbstractValue ProvenanceInterpreter::evalCompoundAssign(const clang::BinaryOpera
     const Term *Operands[] = {L.term, R.term};
     V = AbstractValue::ofInt(K ? T.make(*K, Operands)
                                : T.approximation("value", SymbolKind::Fresh));
+    noteSignedArithmetic(BO, V.term);
   } else if (L.kind == AbstractValue::Kind::Pointer && R.kind == AbstractValue::Kind::Int) {
     V = L;
     V.pointer.offset = BO->getOpcode() == clang::BO_SubAssign ? T.sub(L.pointer.offset, R.term)
@@ -340,8 +341,9 @@ AbstractValue ProvenanceInterpreter::evalBinary(const clang::BinaryOperator *BO,
   if (L.kind == AbstractValue::Kind::Int && R.kind == AbstractValue::Kind::Int) {
     std::optional<TermKind> K = termKindOf(Op);
     const Term *Operands[] = {L.term, R.term};
-    return AbstractValue::ofInt(K ? T.make(*K, Operands)
-                                  : T.approximation("value", SymbolKind::Fresh));
+    const Term *Result = K ? T.make(*K, Operands) : T.approximation("value", SymbolKind::Fresh);
+    noteSignedArithmetic(BO, Result);
+    return AbstractValue::ofInt(Result);
   }
   if (BO->isComparisonOp() || BO->isLogicalOp())
     return AbstractValue::ofInt(T.approximation("cmp", SymbolKind::Fresh));
@@ -352,10 +354,11 @@ AbstractValue ProvenanceInterpreter::evalUnary(const clang::UnaryOperator *UO, F
   if (UO->isIncrementDecrementOp()) {
     AbstractValue V = eval(UO->getSubExpr(), State);
     AbstractValue New = V;
-    if (V.kind == AbstractValue::Kind::Int)
+    if (V.kind == AbstractValue::Kind::Int) {
       New = AbstractValue::ofInt(UO->isIncrementOp() ? T.add(V.term, T.constant(1))
                                                      : T.sub(V.term, T.constant(1)));
-    else if (V.kind == AbstractValue::Kind::Pointer)
+      noteSignedArithmetic(UO, New.term);
+    } else if (V.kind == AbstractValue::Kind::Pointer)
       New.pointer.offset = T.add(V.pointer.offset, T.constant(UO->isIncrementOp() ? 1 : -1));
     else
       return V;
@@ -369,8 +372,11 @@ AbstractValue ProvenanceInterpreter::evalUnary(const clang::UnaryOperator *UO, F
     return UO->getOpcode() == clang::UO_LNot ? AbstractValue::ofInt(T.approximation("cmp"))
                                              : V; // -x keeps x's provenance
   switch (UO->getOpcode()) {
-  case clang::UO_Minus:
-    return AbstractValue::ofInt(T.neg(V.term));
+  case clang::UO_Minus: {
+    const Term *Negated = T.neg(V.term);
+    noteSignedArithmetic(UO, Negated);
+    return AbstractValue::ofInt(Negated);
+  }
   case clang::UO_Plus:
     return V;
   case clang::UO_Not:

@@ -142,10 +142,8 @@ WrittenValue writtenValue(const clang::ASTContext &Ast, const AbstractValue &V,
   return W;
 }
 
-// The last symbol of V that stands for a value the analysis approximates (a
-// variable carried around a loop it summarised or widened, a value it did
-// not follow), or null: a model over such a value is not known to be a real
-// execution.
+} // namespace
+
 const Term *approximatedSymbol(const Term *V) {
   const Term *Found = nullptr;
   for (const Term *S : collectSymbols(V))
@@ -153,8 +151,6 @@ const Term *approximatedSymbol(const Term *V) {
       Found = S;
   return Found;
 }
-
-} // namespace
 
 AbstractValue ProvenanceInterpreter::loadScalar(const Address &A, const clang::Expr *E,
                                                 FlowState &State) {
@@ -244,6 +240,7 @@ AbstractValue ProvenanceInterpreter::loadGlobal(const TensorInfo &TI, const Term
         "output, `C[i] += x`)"));
   LayoutMatchResult M = matchTagLayout(TI, Index, State);
   requireInBounds(TI, M, Site, State, "read");
+  requireNoOverflow(TI, Index, Site, State, "read");
   if (!M.matched)
     return AbstractValue::ofData(
         DataValue::unknown("layout of " + TI.tensor + " did not match the index: " + M.reason));
@@ -386,6 +383,7 @@ void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index,
   if (V.kind == DataValue::Kind::Neutral) {
     // Initialisation with a constant: nothing to match, but it must hit C.
     requireInBounds(TI, M, Site, State, "store");
+    requireNoOverflow(TI, Index, Site, State, "store");
     return;
   }
   Ctx.outputsGivenValues.insert(TI.tag->decl);
@@ -398,6 +396,7 @@ void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index,
     return;
   }
   requireInBounds(TI, M, Site, State, "store");
+  requireNoOverflow(TI, Index, Site, State, "store");
   if (!M.matched) {
     Base.summary = "destination coordinates of " + TI.tensor;
     Base.unprovenReason = "layout of " + TI.tensor + " did not match the index: " + M.reason;

@@ -38,6 +38,12 @@ namespace ave::inv {
 const Term *applyUnary(TermContext &T, ann::UnaryOp Op, const Term *A);
 const Term *applyBinary(TermContext &T, ann::BinaryOp Op, const Term *A, const Term *B);
 
+// The last symbol of V that stands for a value the analysis approximates (a
+// variable carried around a loop it summarised or widened, a value it did
+// not follow), or null: a model over such a value is not known to be a real
+// execution.
+const Term *approximatedSymbol(const Term *V);
+
 // Sees the state after each statement the walk evaluates (for tests that
 // check the analysis at program points).
 class AnalysisObserver {
@@ -194,6 +200,12 @@ private:
   // to lie in the tensor's tag domain (the side conditions of the match).
   void requireInBounds(const TensorInfo &TI, const LayoutMatchResult &M, const clang::Expr *Site,
                        const FlowState &State, const char *Access);
+  // An `index-overflow` obligation at Site: no signed-int operator of the
+  // index overflows (IndexOverflow.cpp).
+  void requireNoOverflow(const TensorInfo &TI, const Term *Index, const clang::Expr *Site,
+                         const FlowState &State, const char *Access);
+  // Records Result as an operator C computes in signed int, when E's type is.
+  void noteSignedArithmetic(const clang::Expr *E, const Term *Result);
   AbstractValue loadGlobal(const TensorInfo &T, const Term *Index, const clang::Expr *Site,
                            const FlowState &State);
   void storeOutput(const TensorInfo &T, const Term *Index, const DataValue &V,

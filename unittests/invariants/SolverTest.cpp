@@ -452,4 +452,49 @@ TEST_F(SolverTest, NonlinearViolationFoundWithParametersPinned) {
   EXPECT_NE(ok.status, SolverResult::Violated) << ok.reason;
 }
 
+// Every question assumes C's arithmetic defined, so `row * K > INT_MAX` can
+// never hold in one; overflows(row * K) asks it without that assumption, in
+// both encodings, and a model of it survives re-evaluation.
+TEST_F(SolverTest, OverflowOfAnIndexIsFoundAndConfirmed) {
+  const Term *K = ctx.symbol("K", SymbolKind::Param), *row = ctx.symbol("row");
+  const Term *product = ctx.mul(row, K);
+  ObligationSolver solver(ctx, 5000);
+  solver.addFact(ctx.logicalAnd(ctx.le(c(0), row), ctx.lt(row, c(65536))));
+  solver.addFact(ctx.le(c(1), K));
+  EXPECT_EQ(solver.check(ctx.gt(product, c(2147483647))).status, SolverResult::Proven);
+  SolverResult r = solver.check(ctx.overflows(product), {product});
+  ASSERT_EQ(r.status, SolverResult::Violated) << r.reason;
+  EXPECT_TRUE(solver.confirms(ctx.overflows(product), r));
+  // Bit-vectors (a bitwise operator in the question) find it too.
+  const Term *masked = ctx.logicalAnd(ctx.overflows(product), ctx.eq(ctx.bitAnd(K, c(1)), c(1)));
+  SolverResult bv = solver.check(masked);
+  ASSERT_EQ(bv.status, SolverResult::Violated) << bv.reason;
+  EXPECT_TRUE(solver.confirms(masked, bv));
+  // Bounded sizes: nothing overflows, whether Z3 or the ranges decide it.
+  ObligationSolver bounded(ctx, 5000);
+  bounded.addFact(ctx.logicalAnd(ctx.le(c(0), row), ctx.lt(row, c(32768))));
+  bounded.addFact(ctx.logicalAnd(ctx.le(c(1), K), ctx.le(K, c(32768))));
+  EXPECT_EQ(bounded.check(ctx.overflows(product)).status, SolverResult::Proven);
+  EXPECT_EQ(bounded.check(ctx.overflows(ctx.add(product, row))).status, SolverResult::Proven);
+}
+
+TEST(TermOverflows, EvaluatesTheOperatorNotItsOperands) {
+  TermContext ctx;
+  const Term *x = ctx.symbol("x"), *y = ctx.symbol("y");
+  const Term *sum = ctx.add(ctx.mul(x, y), ctx.constant(1));
+  Assignment big{{x, 65536}, {y, 32768}};
+  Assignment small{{x, 3}, {y, 4}};
+  EXPECT_EQ(evaluate(ctx.overflows(ctx.mul(x, y)), big), 1);
+  EXPECT_EQ(evaluate(ctx.overflows(ctx.mul(x, y)), small), 0);
+  // The sum's operand is already undefined: the question is the product's.
+  EXPECT_EQ(evaluate(ctx.overflows(sum), big), std::nullopt);
+  EXPECT_EQ(evaluate(ctx.overflows(sum), small), 0);
+  EXPECT_EQ(evaluate(ctx.overflows(ctx.mul(x, y)), Assignment{{x, 1}}), std::nullopt);
+  // A leaf or a constant never overflows; the printer names the question.
+  EXPECT_TRUE(ctx.overflows(x)->isConstant(0));
+  EXPECT_TRUE(ctx.overflows(ctx.constant(7))->isConstant(0));
+  EXPECT_EQ(print(ctx.overflows(ctx.mul(x, y))), "overflows(x*y)");
+  EXPECT_TRUE(ctx.overflows(ctx.mul(x, y))->isBoolean());
+}
+
 } // namespace ave::inv

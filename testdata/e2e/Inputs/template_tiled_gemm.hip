@@ -9,7 +9,7 @@ __global__ void tiled(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                       const float *B AVE_TAG("B(k < K, n < N) = k * N + n"),
                       float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N, int K) {
 #pragma ave launch block(TILE, TILE) grid(N / TILE, M / TILE)
-#pragma ave assume M % TILE == 0 && N % TILE == 0 && K % TILE == 0 && K >= TILE
+#pragma ave assume M % TILE == 0 && N % TILE == 0 && K % TILE == 0 && K >= TILE && K <= 32768 && M <= 32768 && N <= 32768
   __shared__ float As[TILE][TILE], Bs[TILE][TILE];
   int tx = threadIdx.x, ty = threadIdx.y;
   int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;

@@ -26,7 +26,7 @@ __global__ void attention_fwd(
     float *O AVE_TAG("O(b < B, h < H, i < N, e < HEAD_DIM) = ((b * H + h) * N + i) * HEAD_DIM + e"),
     float scale, int B, int H, int N) {
 #pragma ave launch block(64) grid(N / 64, B * H)
-#pragma ave assume N % 64 == 0 && N >= 64 && B >= 1 && H >= 1
+#pragma ave assume N % 64 == 0 && N >= 64 && B >= 1 && H >= 1 && B <= 16 && H <= 64 && N <= 16384
   __shared__ float Ks[TILE][HEAD_DIM], Vs[TILE][HEAD_DIM];
   int t = threadIdx.x;
   int b = blockIdx.y / H, h = blockIdx.y % H;

@@ -13,7 +13,7 @@
 __global__ void block_reduce(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
                              float *Y AVE_TAG("Y(r < R) = r"), int R, int C) {
   AVE_LAUNCH(block(256) grid(R))
-  AVE_ASSUME(R >= 1 && C % 256 == 0 && C >= 256)
+  AVE_ASSUME(R >= 1 && C % 256 == 0 && C >= 256 && C <= 32768 && R <= 32768)
   __shared__ float partial[256];
   int tid = threadIdx.x;
   int r = blockIdx.x;

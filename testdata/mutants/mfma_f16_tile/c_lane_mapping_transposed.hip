@@ -26,7 +26,7 @@ __global__ void mfma_f16_tile(const _Float16 *A AVE_TAG("A(m < M, k < K) = m * K
                               float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N,
                               int K) {
 #pragma ave launch block(64) grid(N / 16, M / 16)
-#pragma ave assume M % 16 == 0 && N % 16 == 0 && K % 16 == 0 && K >= 16
+#pragma ave assume M % 16 == 0 && N % 16 == 0 && K % 16 == 0 && K >= 16 && K <= 32768 && M <= 32768 && N <= 32768
 #if defined(__AMDGCN__)
   int lane = threadIdx.x % 64;
   int lane_row = lane % 16;   // row i of A; column j of B and C

@@ -18,7 +18,7 @@ __global__ void mma_sync_tile(const __half *A AVE_TAG("A(m < M, k < K) = m * K +
                               const __half *B AVE_TAG("B(k < K, n < N) = k * N + n"),
                               float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N, int K) {
 #pragma ave launch block(32) grid(N / 8, M / 16)
-#pragma ave assume M % 16 == 0 && N % 8 == 0 && K % 16 == 0 && K >= 16
+#pragma ave assume M % 16 == 0 && N % 8 == 0 && K % 16 == 0 && K >= 16 && K <= 32768 && M <= 32768 && N <= 32768
   int lane = threadIdx.x;
   int g = lane / 4, t = lane % 4;
   int tile_m = blockIdx.y * 16, tile_n = blockIdx.x * 8;

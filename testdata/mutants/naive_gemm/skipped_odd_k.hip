@@ -12,7 +12,7 @@ __global__ void naive_gemm(const float *A AVE_TAG("A(m < M, k < K) = m * K + k")
                            const float *B AVE_TAG("B(k < K, n < N) = k * N + n"),
                            float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N, int K) {
   AVE_LAUNCH(block(16, 16) grid(N / 16, M / 16))
-  AVE_ASSUME(M % 16 == 0 && N % 16 == 0 && K >= 1)
+  AVE_ASSUME(M % 16 == 0 && N % 16 == 0 && K >= 1 && K <= 32768 && M <= 32768 && N <= 32768)
   int row = blockIdx.y * 16 + threadIdx.y;
   int col = blockIdx.x * 16 + threadIdx.x;
   float acc = 0.0f;

@@ -27,6 +27,7 @@ enum class ObligationKind {
   SharedRaceFree,     // no data race on a shared array (check only)
   BarrierUniform,     // a guarded barrier is reached by all threads or none
   OutputWritten,      // every element of a tagged output is written by some thread
+  IndexOverflow,      // no signed-int operator of a global access's index overflows
 };
 
 const char *obligationKindName(ObligationKind K);

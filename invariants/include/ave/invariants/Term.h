@@ -49,6 +49,11 @@ enum class TermKind {
   LogicalOr,
   LogicalNot,
   Select, // c ? a : b
+  // 1 when C leaves the operand's own operator undefined (signed overflow,
+  // division by zero) while its operands are defined: `row * K` overflows.
+  // Its own evaluation is always defined; the solver does not assume the
+  // operand's definedness for it, as it does for every other term.
+  Overflows,
 };
 
 enum class SymbolKind {
@@ -182,6 +187,8 @@ public:
   const Term *logicalOr(const Term *A, const Term *B);
   const Term *logicalNot(const Term *A);
   const Term *select(const Term *Cond, const Term *A, const Term *B);
+  /// TermKind::Overflows of an operator term (0 for a constant or a leaf).
+  const Term *overflows(const Term *A);
   /// Conjunction of all (true for none).
   const Term *allOf(std::span<const Term *const> Conditions);
 

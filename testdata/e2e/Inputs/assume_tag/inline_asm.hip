@@ -7,7 +7,7 @@
 __global__ void asm_copy(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
                          float *Y AVE_TAG("Y(r < R, c < C) = r * C + c"), int R, int C) {
 #pragma ave launch block(64) grid(C / 64, R)
-#pragma ave assume C % 64 == 0
+#pragma ave assume C % 64 == 0 && C <= 32768 && R <= 32768
   int r = blockIdx.y, c = blockIdx.x * 64 + threadIdx.x;
   float x = X[r * C + c];
   float v;

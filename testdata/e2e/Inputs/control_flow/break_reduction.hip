@@ -7,7 +7,7 @@ __global__ void break_reduction(const float *A AVE_TAG("A(m < M, k < K) = m * K 
                                 const float *B AVE_TAG("B(k < K) = k"),
                                 float *C AVE_TAG("C(m < M) = m"), int M, int K) {
 #pragma ave launch block(64) grid(M / 64)
-#pragma ave assume M % 64 == 0 && K >= 1
+#pragma ave assume M % 64 == 0 && K >= 1 && K <= 32768 && M <= 32768
   int m = blockIdx.x * 64 + threadIdx.x;
   float acc = 0.0f;
   for (int k = 0; k < K; ++k) {

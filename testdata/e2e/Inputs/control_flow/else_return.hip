@@ -5,7 +5,7 @@
 __global__ void else_return(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
                             float *Y AVE_TAG("Y(r < R, c < C) = r * C + c"), int R, int C) {
 #pragma ave launch block(64) grid(1, R)
-#pragma ave assume C >= 1
+#pragma ave assume C >= 1 && C <= 32768 && R <= 32768
   int r = blockIdx.y;
   int c = threadIdx.x;
   if (c < C) {

@@ -6,7 +6,7 @@
 __global__ void switch_select(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
                               float *Y AVE_TAG("Y(r < R, c < C) = r * C + c"), int R, int C) {
 #pragma ave launch block(64) grid(C / 64, R)
-#pragma ave assume C % 64 == 0
+#pragma ave assume C % 64 == 0 && C <= 32768 && R <= 32768
   int r = blockIdx.y;
   int c = blockIdx.x * 64 + threadIdx.x;
   float v = 0.0f;

@@ -10,7 +10,7 @@
 __global__ void ushort_index(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                              float *Y AVE_TAG("Y(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
-  AVE_ASSUME(M % 64 == 0 && K >= 1)
+  AVE_ASSUME(M % 64 == 0 && K >= 1 && K <= 1048576 && M <= 1024)
   int m = blockIdx.x * 64 + threadIdx.x;
   float acc = 0.0f;
   for (int k = 0; k < K; ++k) {
@@ -24,7 +24,7 @@ __global__ void ushort_index(const float *A AVE_TAG("A(m < M, k < K) = m * K + k
 __global__ void ushort_index_fits(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                                   float *Y AVE_TAG("Y(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
-  AVE_ASSUME(M % 64 == 0 && K >= 1 && K <= 4096)
+  AVE_ASSUME(M % 64 == 0 && K >= 1 && K <= 4096 && K <= 32768 && M <= 32768)
   int m = blockIdx.x * 64 + threadIdx.x;
   float acc = 0.0f;
   for (int k = 0; k < K; ++k) {
@@ -38,7 +38,7 @@ __global__ void ushort_index_fits(const float *A AVE_TAG("A(m < M, k < K) = m * 
 __global__ void unsigned_guard_exact(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                                      float *Y AVE_TAG("Y(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
-  AVE_ASSUME(M % 64 == 0 && K >= 1)
+  AVE_ASSUME(M % 64 == 0 && K >= 1 && K <= 32768 && M <= 32768)
   int m = blockIdx.x * 64 + threadIdx.x;
   float acc = 0.0f;
   for (int j = 1; j <= K; ++j)
@@ -51,7 +51,7 @@ __global__ void unsigned_guard_exact(const float *A AVE_TAG("A(m < M, k < K) = m
 __global__ void unsigned_index(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                                float *Y AVE_TAG("Y(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
-  AVE_ASSUME(M % 64 == 0 && K >= 1)
+  AVE_ASSUME(M % 64 == 0 && K >= 1 && K <= 32768 && M <= 32768)
   int m = blockIdx.x * 64 + threadIdx.x;
   float acc = 0.0f;
   for (int k = 0; k < K; ++k) {

@@ -9,7 +9,7 @@ __global__ void rows_of_17(const float *A AVE_TAG("A(m < M, k < K) = m * K + k")
                            const float *B AVE_TAG("B(k < K, n < N) = k * N + n"),
                            float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N, int K) {
   AVE_LAUNCH(block(16, 16) grid(N / 16, M / 16))
-  AVE_ASSUME(M % 16 == 0 && N % 16 == 0 && K >= 1)
+  AVE_ASSUME(M % 16 == 0 && N % 16 == 0 && K >= 1 && K <= 32768 && M <= 32768 && N <= 32768)
   int row = blockIdx.y * 17 + threadIdx.y;
   int col = blockIdx.x * 16 + threadIdx.x;
   float acc = 0.0f;
@@ -23,7 +23,7 @@ __global__ void rows_of_16(const float *A AVE_TAG("A(m < M, k < K) = m * K + k")
                            const float *B AVE_TAG("B(k < K, n < N) = k * N + n"),
                            float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N, int K) {
   AVE_LAUNCH(block(16, 16) grid((N + 15) / 16, (M + 15) / 16))
-  AVE_ASSUME(M >= 1 && N >= 1 && K >= 1)
+  AVE_ASSUME(M >= 1 && N >= 1 && K >= 1 && K <= 32768 && M <= 32768 && N <= 32768)
   int row = blockIdx.y * 16 + threadIdx.y;
   int col = blockIdx.x * 16 + threadIdx.x;
   if (row < M && col < N) {
@@ -39,7 +39,7 @@ __global__ void added_twice(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"
                             const float *B AVE_TAG("B(k < K, n < N) = k * N + n"),
                             float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N, int K) {
   AVE_LAUNCH(block(16, 16) grid(N / 16, M / 16))
-  AVE_ASSUME(M % 16 == 0 && N % 16 == 0 && K >= 1)
+  AVE_ASSUME(M % 16 == 0 && N % 16 == 0 && K >= 1 && K <= 32768 && M <= 32768 && N <= 32768)
   int row = blockIdx.y * 16 + threadIdx.y;
   int col = blockIdx.x * 16 + threadIdx.x;
   float acc = 0.0f;
@@ -56,7 +56,7 @@ __global__ void one_of_two(const float *A AVE_TAG("A(m < M, k < K) = m * K + k")
                            const float *B AVE_TAG("B(k < K, n < N) = k * N + n"),
                            float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N, int K) {
   AVE_LAUNCH(block(16, 16) grid(N / 16, M / 16))
-  AVE_ASSUME(M % 16 == 0 && N % 16 == 0 && K >= 1)
+  AVE_ASSUME(M % 16 == 0 && N % 16 == 0 && K >= 1 && K <= 32768 && M <= 32768 && N <= 32768)
   int row = blockIdx.y * 16 + threadIdx.y;
   int col = blockIdx.x * 16 + threadIdx.x;
   float acc = 0.0f;
@@ -76,7 +76,7 @@ __global__ void no_second_barrier(const float *A AVE_TAG("A(m < M, k < K) = m * 
                                   float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N,
                                   int K) {
   AVE_LAUNCH(block(16, 16) grid(N / 16, M / 16))
-  AVE_ASSUME(M % 16 == 0 && N % 16 == 0 && K % 16 == 0 && K >= 16)
+  AVE_ASSUME(M % 16 == 0 && N % 16 == 0 && K % 16 == 0 && K >= 16 && K <= 32768 && M <= 32768 && N <= 32768)
   __shared__ float As[16][16], Bs[16][16];
   int tx = threadIdx.x, ty = threadIdx.y;
   int row = blockIdx.y * 16 + ty, col = blockIdx.x * 16 + tx;
@@ -95,7 +95,7 @@ __global__ void no_second_barrier(const float *A AVE_TAG("A(m < M, k < K) = m * 
 __global__ void half_barrier(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
                              float *Y AVE_TAG("Y(r < R, c < C) = r * C + c"), int R, int C) {
   AVE_LAUNCH(block(256) grid(C / 256, R))
-  AVE_ASSUME(R >= 1 && C % 256 == 0 && C >= 256)
+  AVE_ASSUME(R >= 1 && C % 256 == 0 && C >= 256 && C <= 32768 && R <= 32768)
   __shared__ float tile[256];
   int t = threadIdx.x;
   tile[t] = X[blockIdx.y * C + blockIdx.x * 256 + t];

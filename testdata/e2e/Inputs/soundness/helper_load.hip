@@ -9,7 +9,7 @@ __device__ int index2(int R, int C, int Ld) { return R * Ld + C; }
 __global__ void good(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
                      float *Y AVE_TAG("Y(r < R, c < C) = r * C + c"), int R, int C) {
 #pragma ave launch block(64) grid(C / 64, R)
-#pragma ave assume C % 64 == 0 && R >= 1
+#pragma ave assume C % 64 == 0 && R >= 1 && C <= 32768 && R <= 32768
   int r = blockIdx.y, c = blockIdx.x * 64 + threadIdx.x;
   Y[index2(r, c, C)] = 2.0f * at(X, index2(r, c, C));
 }
@@ -17,7 +17,7 @@ __global__ void good(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
 __global__ void bad(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
                     float *Y AVE_TAG("Y(r < R, c < C) = r * C + c"), int R, int C) {
 #pragma ave launch block(64) grid(C / 64, R)
-#pragma ave assume C % 64 == 0 && R >= 1
+#pragma ave assume C % 64 == 0 && R >= 1 && C <= 32768 && R <= 32768
   int r = blockIdx.y, c = blockIdx.x * 64 + threadIdx.x;
   Y[index2(r, c, C)] = 2.0f * at(X, index2(c, r, R));
 }

@@ -12,7 +12,7 @@ __global__ void return_in_loop(const float *A AVE_TAG("A(m < M) = m"),
                                const float *F AVE_TAG("F(m < M, k < 4) = m * 4 + k"),
                                float *C AVE_TAG("C(m < M) = m"), int M) {
 #pragma ave launch block(64) grid(M / 64)
-#pragma ave assume M % 64 == 0
+#pragma ave assume M % 64 == 0 && M <= 268435456
   int m = blockIdx.x * 64 + threadIdx.x;
   for (int k = 0; k < 4; ++k) {
     if (F[m * 4 + k] < 0.0f)
@@ -26,7 +26,7 @@ __global__ void goto_past_store(const float *A AVE_TAG("A(m < M) = m"),
                                 const float *F AVE_TAG("F(m < M, k < 4) = m * 4 + k"),
                                 float *C AVE_TAG("C(m < M) = m"), int M) {
 #pragma ave launch block(64) grid(M / 64)
-#pragma ave assume M % 64 == 0
+#pragma ave assume M % 64 == 0 && M <= 268435456
   int m = blockIdx.x * 64 + threadIdx.x;
   for (int k = 0; k < 4; ++k) {
     if (F[m * 4 + k] < 0.0f)
@@ -41,7 +41,7 @@ __global__ void break_then_store(const float *A AVE_TAG("A(m < M) = m"),
                                  const float *F AVE_TAG("F(m < M, k < 4) = m * 4 + k"),
                                  float *C AVE_TAG("C(m < M) = m"), int M) {
 #pragma ave launch block(64) grid(M / 64)
-#pragma ave assume M % 64 == 0
+#pragma ave assume M % 64 == 0 && M <= 268435456
   int m = blockIdx.x * 64 + threadIdx.x;
   for (int k = 0; k < 4; ++k) {
     if (F[m * 4 + k] < 0.0f)
@@ -55,7 +55,7 @@ __global__ void store_then_return(const float *A AVE_TAG("A(m < M) = m"),
                                   const float *F AVE_TAG("F(m < M, k < 4) = m * 4 + k"),
                                   float *C AVE_TAG("C(m < M) = m"), int M) {
 #pragma ave launch block(64) grid(M / 64)
-#pragma ave assume M % 64 == 0
+#pragma ave assume M % 64 == 0 && M <= 268435456
   int m = blockIdx.x * 64 + threadIdx.x;
   C[m] = A[m];
   for (int k = 0; k < 4; ++k) {

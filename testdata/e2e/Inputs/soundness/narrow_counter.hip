@@ -8,7 +8,7 @@
 __global__ void char_counter(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                              float *Y AVE_TAG("Y(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
-  AVE_ASSUME(M % 64 == 0 && K >= 1)
+  AVE_ASSUME(M % 64 == 0 && K >= 1 && K <= 32768 && M <= 32768)
   int m = blockIdx.x * 64 + threadIdx.x;
   float acc = 0.0f;
   for (signed char k = 0; k < K; ++k)
@@ -20,7 +20,7 @@ __global__ void char_counter(const float *A AVE_TAG("A(m < M, k < K) = m * K + k
 __global__ void char_counter_fits(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                                   float *Y AVE_TAG("Y(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
-  AVE_ASSUME(M % 64 == 0 && K >= 1 && K <= 100)
+  AVE_ASSUME(M % 64 == 0 && K >= 1 && K <= 100 && K <= 32768 && M <= 32768)
   int m = blockIdx.x * 64 + threadIdx.x;
   float acc = 0.0f;
   for (signed char k = 0; k < K; ++k)
@@ -35,7 +35,7 @@ __global__ void char_counter_fits(const float *A AVE_TAG("A(m < M, k < K) = m * 
 __global__ void unsigned_counter(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                                  float *Y AVE_TAG("Y(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
-  AVE_ASSUME(M % 64 == 0 && K >= 1)
+  AVE_ASSUME(M % 64 == 0 && K >= 1 && K <= 32768 && M <= 32768)
   int m = blockIdx.x * 64 + threadIdx.x;
   float acc = 0.0f;
   for (unsigned k = 0; k < K; ++k)
@@ -47,7 +47,7 @@ __global__ void unsigned_counter(const float *A AVE_TAG("A(m < M, k < K) = m * K
 __global__ void ushort_counter(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                                float *Y AVE_TAG("Y(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
-  AVE_ASSUME(M % 64 == 0 && K >= 1)
+  AVE_ASSUME(M % 64 == 0 && K >= 1 && K <= 1048576 && M <= 1024)
   int m = blockIdx.x * 64 + threadIdx.x;
   float acc = 0.0f;
   for (unsigned short k = 0; k < K; ++k)

@@ -14,7 +14,7 @@ __device__ float clampedAt(const float *P, int I) {
 __global__ void shuffled(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
                          float *Y AVE_TAG("Y(r < R, c < C) = r * C + c"), int R, int C) {
 #pragma ave launch block(64) grid(C / 64, R)
-#pragma ave assume C % 64 == 0 && R >= 1
+#pragma ave assume C % 64 == 0 && R >= 1 && C <= 32768 && R <= 32768
   int r = blockIdx.y, c = blockIdx.x * 64 + threadIdx.x;
   float V = X[r * C + c];
   Y[r * C + c] = __shfl_xor(V, 1);
@@ -23,7 +23,7 @@ __global__ void shuffled(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
 __global__ void atomic(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
                        float *Y AVE_TAG("Y(r < R, c < C) = r * C + c"), int R, int C) {
 #pragma ave launch block(64) grid(C / 64, R)
-#pragma ave assume C % 64 == 0 && R >= 1
+#pragma ave assume C % 64 == 0 && R >= 1 && C <= 32768 && R <= 32768
   int r = blockIdx.y, c = blockIdx.x * 64 + threadIdx.x;
   atomicAdd(&Y[r * C + c + 1], X[r * C + c]);
 }
@@ -31,7 +31,7 @@ __global__ void atomic(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
 __global__ void helper(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
                        float *Y AVE_TAG("Y(r < R, c < C) = r * C + c"), int R, int C) {
 #pragma ave launch block(64) grid(C / 64, R)
-#pragma ave assume C % 64 == 0 && R >= 1
+#pragma ave assume C % 64 == 0 && R >= 1 && C <= 32768 && R <= 32768
   int r = blockIdx.y, c = blockIdx.x * 64 + threadIdx.x;
   Y[r * C + c] = clampedAt(X, r * C + c + 1);
 }

@@ -11,7 +11,7 @@ __global__ void stride_15(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                           const float *B AVE_TAG("B(k < K, n < N) = k * N + n"),
                           float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N, int K) {
   AVE_LAUNCH(block(16, 16) grid(N / 16, M / 16))
-  AVE_ASSUME(M % 16 == 0 && N % 16 == 0 && K >= 1)
+  AVE_ASSUME(M % 16 == 0 && N % 16 == 0 && K >= 1 && K <= 32768 && M <= 32768 && N <= 32768)
   int row = blockIdx.y * 15 + threadIdx.y;
   int col = blockIdx.x * 16 + threadIdx.x;
   float acc = 0.0f;
@@ -24,7 +24,7 @@ __global__ void stride_15(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
 __global__ void half_grid(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
                           float *Y AVE_TAG("Y(r < R, c < C) = r * C + c"), int R, int C) {
   AVE_LAUNCH(block(64) grid(C / 128, R))
-  AVE_ASSUME(C % 128 == 0 && R >= 1)
+  AVE_ASSUME(C % 128 == 0 && R >= 1 && C <= 32768 && R <= 32768)
   int c = blockIdx.x * 64 + threadIdx.x;
   Y[blockIdx.y * C + c] = X[blockIdx.y * C + c];
 }
@@ -33,7 +33,7 @@ __global__ void half_grid(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
 __global__ void guard_skips_row(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
                                 float *Y AVE_TAG("Y(r < R, c < C) = r * C + c"), int R, int C) {
   AVE_LAUNCH(block(64) grid((C + 63) / 64, R))
-  AVE_ASSUME(C >= 1 && R >= 2)
+  AVE_ASSUME(C >= 1 && R >= 2 && C <= 32768 && R <= 32768)
   int c = blockIdx.x * 64 + threadIdx.x;
   int r = blockIdx.y;
   if (c < C && r < R - 1)
@@ -44,7 +44,7 @@ __global__ void guard_skips_row(const float *X AVE_TAG("X(r < R, c < C) = r * C 
 __global__ void guard_covers(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
                              float *Y AVE_TAG("Y(r < R, c < C) = r * C + c"), int R, int C) {
   AVE_LAUNCH(block(64) grid((C + 63) / 64, R))
-  AVE_ASSUME(C >= 1 && R >= 1)
+  AVE_ASSUME(C >= 1 && R >= 1 && C <= 32768 && R <= 32768)
   int c = blockIdx.x * 64 + threadIdx.x;
   int r = blockIdx.y;
   if (c < C)
@@ -55,7 +55,7 @@ __global__ void guard_covers(const float *X AVE_TAG("X(r < R, c < C) = r * C + c
 __global__ void two_stores(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
                            float *Y AVE_TAG("Y(r < R, c < C) = r * C + c"), int R, int C) {
   AVE_LAUNCH(block(64) grid(C / 128, R))
-  AVE_ASSUME(C % 128 == 0 && R >= 1)
+  AVE_ASSUME(C % 128 == 0 && R >= 1 && C <= 32768 && R <= 32768)
   int c = blockIdx.x * 128 + threadIdx.x;
   int r = blockIdx.y;
   Y[r * C + c] = X[r * C + c];
@@ -67,7 +67,7 @@ __global__ void two_stores(const float *X AVE_TAG("X(r < R, c < C) = r * C + c")
 __global__ void strided_loop(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
                              float *Y AVE_TAG("Y(r < R, c < C) = r * C + c"), int R, int C) {
   AVE_LAUNCH(block(64) grid(C / 256, R / 4))
-  AVE_ASSUME(C % 256 == 0 && R % 4 == 0 && R >= 4)
+  AVE_ASSUME(C % 256 == 0 && R % 4 == 0 && R >= 4 && C <= 32768 && R <= 32768)
   int t = threadIdx.x;
   for (int i = t % 16; i < 256; i += 16) {
     int r = blockIdx.y * 4 + t / 16;
@@ -81,7 +81,7 @@ __global__ void strided_loop(const float *X AVE_TAG("X(r < R, c < C) = r * C + c
 __global__ void strided_late(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
                              float *Y AVE_TAG("Y(r < R, c < C) = r * C + c"), int R, int C) {
   AVE_LAUNCH(block(64) grid(C / 256, R / 4))
-  AVE_ASSUME(C % 256 == 0 && R % 4 == 0 && R >= 4)
+  AVE_ASSUME(C % 256 == 0 && R % 4 == 0 && R >= 4 && C <= 32768 && R <= 32768)
   int t = threadIdx.x;
   for (int i = t % 16 + 16; i < 256; i += 16) {
     int r = blockIdx.y * 4 + t / 16;
@@ -95,7 +95,7 @@ __global__ void strided_late(const float *X AVE_TAG("X(r < R, c < C) = r * C + c
 __global__ void one_writer(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
                            float *Y AVE_TAG("Y(r < R) = r"), int R, int C) {
   AVE_LAUNCH(block(64) grid(R))
-  AVE_ASSUME(R >= 1 && C >= 1)
+  AVE_ASSUME(R >= 1 && C >= 1 && C <= 32768 && R <= 32768)
   float acc = 0.0f;
   for (int c = 0; c < C; ++c)
     acc += X[blockIdx.x * C + c];

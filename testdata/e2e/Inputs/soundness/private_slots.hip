@@ -11,7 +11,7 @@ __global__ void skips_slot(const float *A AVE_TAG("A(m < M, k < K) = m * K + k")
                            const float *B AVE_TAG("B(k < K, n < N) = k * N + n"),
                            float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N, int K) {
   AVE_LAUNCH(block(64) grid(N / 256, M))
-  AVE_ASSUME(N % 256 == 0 && M >= 1 && K >= 1)
+  AVE_ASSUME(N % 256 == 0 && M >= 1 && K >= 1 && K <= 32768 && M <= 32768 && N <= 32768)
   int row = blockIdx.y;
   int col0 = (blockIdx.x * 64 + threadIdx.x) * 4;
   float acc[4];
@@ -33,7 +33,7 @@ __global__ void uninitialised_slot(const float *A AVE_TAG("A(m < M, k < K) = m *
                                    float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N,
                                    int K) {
   AVE_LAUNCH(block(64) grid(N / 256, M))
-  AVE_ASSUME(N % 256 == 0 && M >= 1 && K >= 1)
+  AVE_ASSUME(N % 256 == 0 && M >= 1 && K >= 1 && K <= 32768 && M <= 32768 && N <= 32768)
   int row = blockIdx.y;
   int col0 = (blockIdx.x * 64 + threadIdx.x) * 4;
   float acc[4];
@@ -53,7 +53,7 @@ __global__ void strided_init(const float *A AVE_TAG("A(m < M, k < K) = m * K + k
                              const float *B AVE_TAG("B(k < K, n < N) = k * N + n"),
                              float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N, int K) {
   AVE_LAUNCH(block(64) grid(N / 256, M))
-  AVE_ASSUME(N % 256 == 0 && M >= 1 && K >= 1)
+  AVE_ASSUME(N % 256 == 0 && M >= 1 && K >= 1 && K <= 32768 && M <= 32768 && N <= 32768)
   int row = blockIdx.y;
   int col0 = (blockIdx.x * 64 + threadIdx.x) * 4;
   float acc[4];
@@ -76,7 +76,7 @@ __global__ void past_the_end(const float *A AVE_TAG("A(m < M, k < K) = m * K + k
                              const float *B AVE_TAG("B(k < K, n < N) = k * N + n"),
                              float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N, int K) {
   AVE_LAUNCH(block(64) grid(N / 256, M))
-  AVE_ASSUME(N % 256 == 0 && M >= 1 && K >= 1)
+  AVE_ASSUME(N % 256 == 0 && M >= 1 && K >= 1 && K <= 32768 && M <= 32768 && N <= 32768)
   int row = blockIdx.y;
   int col0 = (blockIdx.x * 64 + threadIdx.x) * 4;
   float acc[4];

@@ -9,7 +9,7 @@
 __global__ void half_then_zero(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                                float *Y AVE_TAG("Y(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
-  AVE_ASSUME(M % 64 == 0 && K >= 2 && K % 2 == 0)
+  AVE_ASSUME(M % 64 == 0 && K >= 2 && K % 2 == 0 && K <= 32768 && M <= 32768)
   int m = blockIdx.x * 64 + threadIdx.x;
   float acc = 0.0f;
   for (int k = 0; k < K / 2; ++k)
@@ -23,7 +23,7 @@ __global__ void half_then_zero(const float *A AVE_TAG("A(m < M, k < K) = m * K +
 __global__ void first_tile_twice(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                                  float *Y AVE_TAG("Y(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
-  AVE_ASSUME(M % 64 == 0 && K >= 16 && K % 16 == 0)
+  AVE_ASSUME(M % 64 == 0 && K >= 16 && K % 16 == 0 && K <= 32768 && M <= 32768)
   int m = blockIdx.x * 64 + threadIdx.x;
   float acc = 0.0f;
   for (int k = 0; k < 16; ++k)
@@ -37,7 +37,7 @@ __global__ void first_tile_twice(const float *A AVE_TAG("A(m < M, k < K) = m * K
 __global__ void split_k(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                         float *Y AVE_TAG("Y(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
-  AVE_ASSUME(M % 64 == 0 && K >= 2)
+  AVE_ASSUME(M % 64 == 0 && K >= 2 && K <= 32768 && M <= 32768)
   int m = blockIdx.x * 64 + threadIdx.x;
   float acc = 0.0f;
   for (int k = 0; k < K / 2; ++k)
@@ -51,7 +51,7 @@ __global__ void split_k(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
 __global__ void split_overlap(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                               float *Y AVE_TAG("Y(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
-  AVE_ASSUME(M % 64 == 0 && K >= 2)
+  AVE_ASSUME(M % 64 == 0 && K >= 2 && K <= 32768 && M <= 32768)
   int m = blockIdx.x * 64 + threadIdx.x;
   float acc = 0.0f;
   for (int k = 0; k <= K / 2; ++k)
@@ -65,7 +65,7 @@ __global__ void split_overlap(const float *A AVE_TAG("A(m < M, k < K) = m * K + 
 __global__ void prologue_tile(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                               float *Y AVE_TAG("Y(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
-  AVE_ASSUME(M % 64 == 0 && K >= 8 && K % 8 == 0)
+  AVE_ASSUME(M % 64 == 0 && K >= 8 && K % 8 == 0 && K <= 32768 && M <= 32768)
   int m = blockIdx.x * 64 + threadIdx.x;
   float acc = 0.0f;
   for (int k = 0; k < 8; ++k)
@@ -80,7 +80,7 @@ __global__ void prologue_tile(const float *A AVE_TAG("A(m < M, k < K) = m * K + 
 __global__ void split_inner(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                             float *Y AVE_TAG("Y(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
-  AVE_ASSUME(M % 64 == 0 && K >= 8 && K % 8 == 0)
+  AVE_ASSUME(M % 64 == 0 && K >= 8 && K % 8 == 0 && K <= 32768 && M <= 32768)
   int m = blockIdx.x * 64 + threadIdx.x;
   float acc = 0.0f;
   for (int t = 0; t < K; t += 8) {
@@ -96,7 +96,7 @@ __global__ void split_inner(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"
 __global__ void split_inner_twice(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                                   float *Y AVE_TAG("Y(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
-  AVE_ASSUME(M % 64 == 0 && K >= 8 && K % 8 == 0)
+  AVE_ASSUME(M % 64 == 0 && K >= 8 && K % 8 == 0 && K <= 32768 && M <= 32768)
   int m = blockIdx.x * 64 + threadIdx.x;
   float acc = 0.0f;
   for (int t = 0; t < K; t += 8) {
@@ -113,7 +113,7 @@ __global__ void split_inner_twice(const float *A AVE_TAG("A(m < M, k < K) = m * 
 __global__ void branch_half(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                             float *Y AVE_TAG("Y(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
-  AVE_ASSUME(M % 64 == 0 && K >= 2)
+  AVE_ASSUME(M % 64 == 0 && K >= 2 && K <= 32768 && M <= 32768)
   int m = blockIdx.x * 64 + threadIdx.x;
   float acc = 0.0f;
   if (M > 4096) {
@@ -130,7 +130,7 @@ __global__ void branch_half(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"
 __global__ void branch_split(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                              float *Y AVE_TAG("Y(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
-  AVE_ASSUME(M % 64 == 0 && K >= 2)
+  AVE_ASSUME(M % 64 == 0 && K >= 2 && K <= 32768 && M <= 32768)
   int m = blockIdx.x * 64 + threadIdx.x;
   float acc = 0.0f;
   if (M > 4096) {
@@ -149,7 +149,7 @@ __global__ void branch_split(const float *A AVE_TAG("A(m < M, k < K) = m * K + k
 __global__ void two_partials(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                              float *Y AVE_TAG("Y(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
-  AVE_ASSUME(M % 64 == 0 && K >= 2)
+  AVE_ASSUME(M % 64 == 0 && K >= 2 && K <= 32768 && M <= 32768)
   int m = blockIdx.x * 64 + threadIdx.x;
   float a = 0.0f, b = 0.0f;
   for (int k = 0; k < K / 2; ++k)
@@ -163,7 +163,7 @@ __global__ void two_partials(const float *A AVE_TAG("A(m < M, k < K) = m * K + k
 __global__ void two_partials_same_half(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                                        float *Y AVE_TAG("Y(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
-  AVE_ASSUME(M % 64 == 0 && K >= 2)
+  AVE_ASSUME(M % 64 == 0 && K >= 2 && K <= 32768 && M <= 32768)
   int m = blockIdx.x * 64 + threadIdx.x;
   float a = 0.0f, b = 0.0f;
   for (int k = 0; k < K / 2; ++k)

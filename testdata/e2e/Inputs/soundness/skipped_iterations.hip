@@ -9,7 +9,7 @@
 __global__ void skip_first(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                            float *Y AVE_TAG("Y(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
-  AVE_ASSUME(M % 64 == 0 && K >= 1)
+  AVE_ASSUME(M % 64 == 0 && K >= 1 && K <= 32768 && M <= 32768)
   int m = blockIdx.x * 64 + threadIdx.x;
   float acc = 0.0f;
   for (int k = 0; k <= K; ++k)
@@ -21,7 +21,7 @@ __global__ void skip_first(const float *A AVE_TAG("A(m < M, k < K) = m * K + k")
 __global__ void skip_first_short(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                                  float *Y AVE_TAG("Y(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
-  AVE_ASSUME(M % 64 == 0 && K >= 1)
+  AVE_ASSUME(M % 64 == 0 && K >= 1 && K <= 32768 && M <= 32768)
   int m = blockIdx.x * 64 + threadIdx.x;
   float acc = 0.0f;
   for (int k = 0; k < K; ++k)

@@ -7,7 +7,7 @@
 __global__ void noInit(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                        float *S AVE_TAG("S(m < M) = m"), int M, int K) {
 #pragma ave launch block(64) grid(M / 64)
-#pragma ave assume M % 64 == 0 && K >= 1
+#pragma ave assume M % 64 == 0 && K >= 1 && K <= 32768 && M <= 32768
   int m = blockIdx.x * 64 + threadIdx.x;
   float Acc;
   for (int k = 0; k < K; ++k)
@@ -18,7 +18,7 @@ __global__ void noInit(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
 __global__ void constantOnly(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                              float *S AVE_TAG("S(m < M) = m"), int M, int K) {
 #pragma ave launch block(64) grid(M / 64)
-#pragma ave assume M % 64 == 0 && K >= 1
+#pragma ave assume M % 64 == 0 && K >= 1 && K <= 32768 && M <= 32768
   int m = blockIdx.x * 64 + threadIdx.x;
   S[m] = 0.0f;
 }
@@ -26,7 +26,7 @@ __global__ void constantOnly(const float *A AVE_TAG("A(m < M, k < K) = m * K + k
 __global__ void neverStored(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                             float *S AVE_TAG("S(m < M) = m"), int M, int K) {
 #pragma ave launch block(64) grid(M / 64)
-#pragma ave assume M % 64 == 0 && K >= 1
+#pragma ave assume M % 64 == 0 && K >= 1 && K <= 32768 && M <= 32768
   int m = blockIdx.x * 64 + threadIdx.x;
   float Acc = 0.0f;
   for (int k = 0; k < K; ++k)
@@ -37,7 +37,7 @@ __global__ void neverStored(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"
 __global__ void subtracted(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                            float *S AVE_TAG("S(m < M) = m"), int M, int K) {
 #pragma ave launch block(64) grid(M / 64)
-#pragma ave assume M % 64 == 0 && K >= 1
+#pragma ave assume M % 64 == 0 && K >= 1 && K <= 32768 && M <= 32768
   int m = blockIdx.x * 64 + threadIdx.x;
   float Acc = 0.0f;
   for (int k = 0; k < K; ++k)
@@ -48,7 +48,7 @@ __global__ void subtracted(const float *A AVE_TAG("A(m < M, k < K) = m * K + k")
 __global__ void intoOutput(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                            float *S AVE_TAG("S(m < M) = m"), int M, int K) {
 #pragma ave launch block(64) grid(M / 64)
-#pragma ave assume M % 64 == 0 && K >= 1
+#pragma ave assume M % 64 == 0 && K >= 1 && K <= 32768 && M <= 32768
   int m = blockIdx.x * 64 + threadIdx.x;
   float Acc = 0.0f;
   for (int k = 0; k < K; ++k)

@@ -6,7 +6,7 @@
 __global__ void transpose_td(const float *in AVE_TAG("X(r < R, c < C) = r * C + c"),
                              float *out AVE_TAG("X(c < C, r < R) = c * R + r"), int R, int C) {
 #pragma ave launch block(TD, TD) grid(C / TD, R / TD)
-#pragma ave assume R % TD == 0 && C % TD == 0 && R >= TD && C >= TD
+#pragma ave assume R % TD == 0 && C % TD == 0 && R >= TD && C >= TD && R <= 32768 && C <= 32768
   __shared__ float tile[TD][TD];
   int tx = threadIdx.x, ty = threadIdx.y;
   int r = blockIdx.y * TD + ty;

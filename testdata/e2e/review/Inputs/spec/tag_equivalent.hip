@@ -7,7 +7,7 @@ __global__ void sgemm(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                       const float *B AVE_TAG("B(k < K, n < N) = k * N + n"),
                       float *C AVE_TAG("C(m < M, n < N) = n + N * m"), int M, int N, int K) {
 #pragma ave launch block(16, 16) grid(N / 16, M / 16)
-#pragma ave assume M % 16 == 0 && N % 16 == 0 && K % 16 == 0 && K >= 16
+#pragma ave assume M % 16 == 0 && N % 16 == 0 && K % 16 == 0 && K >= 16 && K <= 32768 && M <= 32768 && N <= 32768
   __shared__ float As[16][16], Bs[16][16];
   int tx = threadIdx.x, ty = threadIdx.y;
   int row = blockIdx.y * 16 + ty, col = blockIdx.x * 16 + tx;
