@@ -27,7 +27,7 @@ KERNEL = """
 __global__ void transpose_%(n)d(const float *in AVE_TAG("X(r < R, c < C) = r * C + c"),
                               float *out AVE_TAG("X(c < C, r < R) = c * R + r"), int R, int C) {
 #pragma ave launch block(32, 32) grid(C / 32, R / 32)
-#pragma ave assume R %% 32 == 0 && C %% 32 == 0 && R >= 32 && C >= 32
+#pragma ave assume R %% 32 == 0 && C %% 32 == 0 && R >= 32 && C >= 32 && R <= 32768 && C <= 32768
   __shared__ float tile[32][33];
   int tx = threadIdx.x, ty = threadIdx.y;
   int r = blockIdx.y * 32 + ty;

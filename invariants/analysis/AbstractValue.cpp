@@ -31,8 +31,12 @@ DataValue joinData(TermContext &T, const Term *Cond, const DataValue &Then, Data
   if (Then.kind == DataValue::Kind::Unknown || Else.kind == DataValue::Kind::Unknown)
     return DataValue::unknown(Then.kind == DataValue::Kind::Unknown ? Then.reason : Else.reason);
   if (Then.kind == DataValue::Kind::Neutral && Else.kind == DataValue::Kind::Neutral &&
-      Then.accumulator == Else.accumulator)
+      Then.accumulator == Else.accumulator) {
+    // Either side's constant (`c ? 1.0f : 0.0f`) may be the value.
+    Else.constants.insert(Else.constants.end(), Then.constants.begin(), Then.constants.end());
+    Else.fromParameter = Else.fromParameter || Then.fromParameter;
     return Else;
+  }
   // Each side's cases survive under its path condition.
   DataValue Joined;
   Joined.kind = DataValue::Kind::Tagged;

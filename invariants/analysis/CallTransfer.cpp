@@ -194,6 +194,12 @@ AbstractValue ProvenanceInterpreter::evalCall(const clang::CallExpr *Call, FlowS
     Shared.barrier(Call, State);
     return AbstractValue::none();
   }
+  // A number the compiler folds (`INFINITY` is `__builtin_inff()`): no
+  // data from anywhere (eval records its value).
+  llvm::APFloat Folded(0.0);
+  if (Call->getType()->isRealFloatingType() && !Call->isValueDependent() &&
+      Call->EvaluateAsFloat(Folded, Ctx.ast))
+    return AbstractValue::ofData(DataValue::neutral());
   std::vector<AbstractValue> Args;
   for (const clang::Expr *A : Call->arguments())
     Args.push_back(eval(A, State));
@@ -248,7 +254,7 @@ AbstractValue ProvenanceInterpreter::evalModelledCall(const clang::CallExpr *Cal
   if ((Name == "fmaxf" || Name == "fminf" || Name == "fmax" || Name == "fmin" || Name == "max" ||
        Name == "min") &&
       Args.size() == 2)
-    return combineData(Args[0], Args[1], 'm', Call, State);
+    return combineData(Args[0], Args[1], Name.contains("max") ? 'M' : 'n', Call, State);
   const clang::FunctionDecl *FD = Call->getDirectCallee();
   if (isElementwise(Name) && Args.size() == 1)
     return Args[0].kind == AbstractValue::Kind::Data || Call->getType()->isIntegerType()

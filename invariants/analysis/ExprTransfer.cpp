@@ -181,7 +181,22 @@ AbstractValue ProvenanceInterpreter::eval(const clang::Expr *E, FlowState &State
   ++ExprDepth;
   AbstractValue V = evalExpr(E, State);
   --ExprDepth;
+  noteConstant(E, V);
   return V;
+}
+
+void ProvenanceInterpreter::noteConstant(const clang::Expr *E, AbstractValue &V) const {
+  // A number the compiler can fold (`0.0f`, `-INFINITY`, `-FLT_MAX`): an
+  // accumulator's initial value is checked against its reduction with it.
+  if (V.kind != AbstractValue::Kind::Data || V.data.kind != DataValue::Kind::Neutral ||
+      V.data.accumulates() || !E->getType()->isRealFloatingType() || E->isValueDependent())
+    return;
+  llvm::APFloat Value(0.0);
+  if (!E->EvaluateAsFloat(Value, Ctx.ast))
+    return;
+  bool LosesInfo = false;
+  Value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
+  V.data.constants = {Value.convertToDouble()};
 }
 
 AbstractValue ProvenanceInterpreter::evalExpr(const clang::Expr *E, FlowState &State) {
@@ -278,7 +293,9 @@ AbstractValue ProvenanceInterpreter::evalDeclRef(const clang::DeclRefExpr *DRE, 
       return AbstractValue::ofInt(T.symbol(VD->getName().str(), SymbolKind::Other));
     }
   }
-  return AbstractValue::ofData(DataValue::neutral()); // untagged scalar (alpha, beta)
+  DataValue Scalar = DataValue::neutral(); // untagged scalar (alpha, beta)
+  Scalar.fromParameter = llvm::isa<clang::ParmVarDecl>(D);
+  return AbstractValue::ofData(std::move(Scalar));
 }
 
 AbstractValue ProvenanceInterpreter::evalCompoundAssign(const clang::BinaryOperator *BO,

@@ -6,6 +6,8 @@
 #include "clang/AST/Stmt.h"
 
 #include <algorithm>
+#include <cmath>
+#include <sstream>
 
 namespace ave::inv {
 
@@ -130,6 +132,79 @@ void LoopSummary::restrictToLoop(AbstractValue &Now, const CarriedVariable &Carr
   Now.array = std::make_shared<PrivateArray>(std::move(Arr));
 }
 
+namespace {
+
+std::string constantText(double Value) {
+  if (std::isinf(Value))
+    return Value < 0 ? "-infinity" : "infinity";
+  std::ostringstream OS;
+  OS << Value;
+  return OS.str();
+}
+
+} // namespace
+
+void LoopSummary::initialPieces(DataValue &Pre, const DataValue &After, const LoopFrame &Frame) {
+  // `float s = A[m * K]; for (k = 1; k < K; ++k) s += A[m * K + k];`: the
+  // value before the loop holds the index the loop leaves out. Where it is
+  // one case (alternatives would each be a start of their own), each name the
+  // loop reduces and it holds unreduced is a piece of one point, before the
+  // loop's, and coverage counts it with them.
+  if (Pre.cases.size() != 1)
+    return;
+  ProvenanceCase &C = Pre.cases.front();
+  for (const Reduction &R : After.reductions) {
+    auto Coord = C.coords.find(R.name);
+    if (Coord == C.coords.end() || Pre.reduced.count(R.name) || R.loops.empty() ||
+        !(R.loops.front() == Frame.span))
+      continue;
+    Reduction Start;
+    Start.name = R.name;
+    Start.term = Coord->second;
+    Start.constraints = C.constraints;
+    Start.constraints.push_back(C.validity);
+    Start.site = R.site;
+    for (unsigned D = 0; D < 3; ++D)
+      if (occursIn(Ctx.symbols.tid[D], Start.term))
+        Start.partialOverThreadDims.push_back(D);
+    Start.perThreadTerm = Start.term;
+    Start.perThreadConstraints = Start.constraints;
+    Pre.reductions.push_back(std::move(Start));
+    Pre.reduced.insert(R.name);
+    C.coords.erase(Coord);
+  }
+}
+
+std::string LoopSummary::initialValueProblem(const DataValue &Pre, const DataValue &After,
+                                             const std::string &Var) {
+  // The tags' einsum starts every reduction from its neutral element: a
+  // running value that starts elsewhere (`acc = 1.0f`, `m = 0.0f` for a max,
+  // a parameter) is off by its start. A value from before that is itself a
+  // running value, tagged or unknown is not a start to check here.
+  if (Pre.kind != DataValue::Kind::Neutral || Pre.accumulates() || !After.accumulatedBy ||
+      After.kind != DataValue::Kind::Tagged)
+    return "";
+  constexpr double FloatMax = 3.4028234663852886e38;
+  char Op = After.accumulatedBy;
+  const char *Neutral = Op == '+'   ? "0 for a sum"
+                        : Op == 'M' ? "-infinity for a max"
+                                    : "infinity for a min";
+  auto IsNeutral = [&](double C) {
+    return Op == '+' ? C == 0.0 : Op == 'M' ? C <= -FloatMax : C >= FloatMax;
+  };
+  std::string Start = "the initial value of '" + Var + "'";
+  if (Pre.fromParameter)
+    return Start +
+           " comes from a parameter, which need not be the neutral element of its "
+           "reduction (" +
+           Neutral + ")";
+  for (double C : Pre.constants)
+    if (!IsNeutral(C))
+      return Start + " is " + constantText(C) + ", not the neutral element of its reduction (" +
+             Neutral + ")";
+  return "";
+}
+
 void LoopSummary::finish(const LoopFrame &Frame, const CarriedVars &Carried, FlowState &State) {
   for (const auto &[Var, Entry] : Carried) {
     auto It = State.env.find(Var);
@@ -147,6 +222,7 @@ void LoopSummary::finish(const LoopFrame &Frame, const CarriedVars &Carried, Flo
       // After the loop: the value before it plus the contributions.
       V->accumulator = Pre.accumulator;
       if (Pre.kind == DataValue::Kind::Tagged) {
+        initialPieces(Pre, *V, Frame);
         V->cases.insert(V->cases.begin(), Pre.cases.begin(), Pre.cases.end());
         V->reduced.insert(Pre.reduced.begin(), Pre.reduced.end());
         // The value after the loop is the value before it plus the loop's
@@ -164,6 +240,8 @@ void LoopSummary::finish(const LoopFrame &Frame, const CarriedVars &Carried, Flo
         *V = Pre;
       else
         V->kind = V->cases.empty() ? DataValue::Kind::Neutral : DataValue::Kind::Tagged;
+      if (std::string Why = initialValueProblem(Pre, *V, Var->getName().str()); !Why.empty())
+        *V = DataValue::unknown(std::move(Why));
     }
     if (!OwnIndex)
       continue;

@@ -38,6 +38,13 @@ public:
   // After the loop (State.path is the path before it): each accumulation
   // becomes its value before the loop plus the reduced contributions.
   void finish(const LoopFrame &Frame, const CarriedVars &Carried, FlowState &State);
+  // Makes the names a loop reduces that the value before it holds at one
+  // index (`s = A[m * K]` before a loop from k = 1) pieces of the reduction.
+  void initialPieces(DataValue &Pre, const DataValue &After, const LoopFrame &Frame);
+  // Why an accumulator's value before the loop is not the neutral element
+  // of the reduction the loop applies to it ("" when it is, or unknown).
+  static std::string initialValueProblem(const DataValue &Pre, const DataValue &After,
+                                         const std::string &Var);
   // After the loop: the private arrays its body wrote at its own counter
   // hold the slot only where the counter ranged.
   void restrictSlots(const LoopFrame &Frame, const CarriedVars &Carried, FlowState &State);

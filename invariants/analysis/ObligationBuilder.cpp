@@ -114,11 +114,14 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
   if (B.kind == DataValue::Kind::Unknown)
     return AbstractValue::ofData(B);
   // `acc + p`, `m = fmaxf(m, s)`: an accumulation into the loop-carried value.
-  bool Accumulating = Op == '+' || Op == '-' || Op == 'm';
-  if (Accumulating && (A.accumulates() || B.accumulates()))
-    return AbstractValue::ofData(A.accumulates()
-                                     ? accumulate(std::move(A), std::move(B), Site, State)
-                                     : accumulate(std::move(B), std::move(A), Site, State));
+  bool MaxMin = Op == 'M' || Op == 'n';
+  bool Accumulating = Op == '+' || Op == '-' || MaxMin;
+  if (Accumulating && (A.accumulates() || B.accumulates())) {
+    DataValue Out = A.accumulates() ? accumulate(std::move(A), std::move(B), Site, State)
+                                    : accumulate(std::move(B), std::move(A), Site, State);
+    Out.accumulatedBy = Op == '-' ? '+' : Op;
+    return AbstractValue::ofData(std::move(Out));
+  }
   // `acc * correction`: scaling the loop-head value keeps it the running
   // value; the factor is remembered for the contributions to agree with.
   auto PureHead = [](const DataValue &V) {
@@ -131,15 +134,22 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
       Out.rescales.insert(Out.rescales.end(), Factor.cases.begin(), Factor.cases.end());
     return AbstractValue::ofData(std::move(Out));
   }
+  if (A.kind == DataValue::Kind::Neutral && B.kind == DataValue::Kind::Neutral) {
+    // A computed number: its constant, if it has one, is the expression's
+    // (eval sets it); a parameter in it stays one.
+    A.constants.clear();
+    A.fromParameter = A.fromParameter || B.fromParameter;
+    return AbstractValue::ofData(std::move(A));
+  }
   if (A.kind == DataValue::Kind::Neutral)
-    return AbstractValue::ofData(B.kind == DataValue::Kind::Neutral ? A : B);
+    return AbstractValue::ofData(B);
   if (B.kind == DataValue::Kind::Neutral)
     return AbstractValue::ofData(A);
   // Two tagged values: the names they share must agree, except names one of
   // them has already reduced.
   std::set<std::string> Except = A.reduced;
   Except.insert(B.reduced.begin(), B.reduced.end());
-  std::string What = Op == '*' ? "product" : Op == '/' ? "quotient" : Op == 'm' ? "max/min" : "sum";
+  std::string What = Op == '*' ? "product" : Op == '/' ? "quotient" : MaxMin ? "max/min" : "sum";
   DataValue Out;
   Out.kind = DataValue::Kind::Tagged;
   for (const ProvenanceCase &X : A.cases)

@@ -204,6 +204,8 @@ private:
   // index overflows (IndexOverflow.cpp).
   void requireNoOverflow(const TensorInfo &TI, const Term *Index, const clang::Expr *Site,
                          const FlowState &State, const char *Access);
+  // Records the constant E folds to on a neutral data value V.
+  void noteConstant(const clang::Expr *E, AbstractValue &V) const;
   // Records Result as an operator C computes in signed int, when E's type is.
   void noteSignedArithmetic(const clang::Expr *E, const Term *Result);
   AbstractValue loadGlobal(const TensorInfo &T, const Term *Index, const clang::Expr *Site,

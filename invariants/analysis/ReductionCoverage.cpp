@@ -236,6 +236,8 @@ void ReductionCoverage::emit(const Reduction &Whole, const clang::Expr *Site,
     std::string Piece;
     for (auto It = R.loops.rbegin(); It != R.loops.rend(); ++It)
       Piece += (Piece.empty() ? "" : ", ") + It->name;
+    if (R.loops.empty())
+      Piece = "the value before the loop";
     Loops += (Loops.empty() ? "" : "; then ") + Piece;
   }
   Obligation Injective = injective(Pieces, Whole.applies, Loops, Site, State);

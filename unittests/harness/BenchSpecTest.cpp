@@ -67,7 +67,8 @@ TEST(BenchSpecTest, OddMultipleShapeKeepsAssumptionsAndSeparatesSizes) {
   auto bad = shapeForSpec(*r.spec, {{"M", 4096}, {"N", 4008}, {"K", 4096}}, error);
   ASSERT_TRUE(bad);
   EXPECT_EQ(violatedAssumption(*r.spec, *bad, error),
-            "M % 16 == 0 && N % 16 == 0 && K % 16 == 0 && K >= 16");
+            "M % 16 == 0 && N % 16 == 0 && K % 16 == 0 && K >= 16 && K <= 32768 && M <= 32768 && "
+            "N <= 32768");
   EXPECT_FALSE(shapeForSpec(*r.spec, {{"M", 16}, {"N", 16}}, error));
   EXPECT_NE(error.find("'K'"), std::string::npos);
   EXPECT_FALSE(shapeForSpec(*r.spec, {{"M", 16}, {"N", 16}, {"K", 16}, {"Q", 1}}, error));

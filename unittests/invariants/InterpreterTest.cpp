@@ -151,6 +151,50 @@ TEST(InterpreterAtPoints, AccumulatorAfterTheKLoopReducesK) {
   });
 }
 
+// Where an accumulator starts: a constant is recorded on the neutral value,
+// a start that is not the reduction's neutral element makes the value after
+// the loop unknown, and a start loaded from the tensor becomes a piece of
+// the reduction before the loop's.
+TEST(InterpreterAtPoints, AccumulatorStartIsCheckedAgainstItsReduction) {
+  const char *const Starts = R"cu(
+__global__ void starts(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
+                       float *S AVE_TAG("S(m < M) = m"), int M, int K) {
+#pragma ave launch block(64) grid(M / 64)
+  int m = blockIdx.x * 64 + threadIdx.x;
+  float One = 1.0f; // [[one]]
+  for (int k = 0; k < K; ++k)
+    One += A[m * K + k];
+  float Max = -__builtin_inff();
+  for (int k = 0; k < K; ++k)
+    Max = fmaxf(Max, A[m * K + k]);
+  float First = A[m * K];
+  for (int k = 1; k < K; ++k)
+    First += A[m * K + k];
+  S[m] = One + Max + First; // [[after]]
+}
+)cu";
+  statesAt(Starts, [](std::map<std::string, FlowState> &States) {
+    ASSERT_TRUE(States.count("one") && States.count("after"));
+    const AbstractValue *Start = valueOf(States["one"], "One");
+    ASSERT_TRUE(Start && Start->kind == AbstractValue::Kind::Data);
+    EXPECT_EQ(Start->data.constants, std::vector<double>{1.0});
+    const AbstractValue *One = valueOf(States["after"], "One");
+    ASSERT_TRUE(One);
+    EXPECT_EQ(describe(*One), "unknown(the initial value of 'One' is 1, not the neutral element "
+                              "of its reduction (0 for a sum))");
+    const AbstractValue *Max = valueOf(States["after"], "Max");
+    ASSERT_TRUE(Max);
+    EXPECT_EQ(describe(*Max), "data{m=blockIdx.x*64 + threadIdx.x} reduces k over k");
+    const AbstractValue *First = valueOf(States["after"], "First");
+    ASSERT_TRUE(First && First->kind == AbstractValue::Kind::Data);
+    ASSERT_EQ(First->data.reductions.size(), 1u);
+    const Reduction &R = First->data.reductions.front();
+    ASSERT_EQ(R.earlier.size(), 1u);
+    EXPECT_TRUE(R.earlier.front().loops.empty());
+    EXPECT_TRUE(R.earlier.front().term->isConstant(0));
+  });
+}
+
 TEST(InterpreterAtPoints, SharedReadIsSolvedForItsWriterThread) {
   statesAt(TiledGemm, [](std::map<std::string, FlowState> &States) {
     ASSERT_TRUE(States.count("read"));

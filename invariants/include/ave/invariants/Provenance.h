@@ -115,6 +115,14 @@ struct DataValue {
   // than once (`acc += x; acc += y;`): its cases are then summed, not
   // alternatives of one another.
   bool severalContributions = false;
+  // A neutral value's possible constants (`0.0f`, `-INFINITY`; both of an
+  // if/else) and whether it came from an untagged scalar parameter (`bias`):
+  // what the initial value of an accumulator must be checked against.
+  std::vector<double> constants;
+  bool fromParameter = false;
+  // The operator that combines contributions into this running value:
+  // '+' (also `-=`), 'M' (max) or 'n' (min); 0 before any.
+  char accumulatedBy = 0;
 
   static DataValue neutral() { return {}; }
   static DataValue unknown(std::string Why) {
