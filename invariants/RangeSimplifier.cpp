@@ -54,12 +54,10 @@ void RangeSimplifier::addFacts(const Term *Fact) {
       if (boundLinear(C))
         continue;
       const Term *A = C->operand(0), *B = C->operand(1);
-      std::optional<Interval> IA = A->isSymbol() ? std::nullopt : interval(A);
-      std::optional<Interval> IB = B->isSymbol() ? std::nullopt : interval(B);
-      if (B->isSymbol() && Bounds.count(B) && Bounds[B].lo == Bounds[B].hi)
-        IB = Bounds[B];
-      if (A->isSymbol() && Bounds.count(A) && Bounds[A].lo == Bounds[A].hi)
-        IA = Bounds[A];
+      // A symbol's interval so far bounds the other side too (`blockIdx.y <
+      // gridDim.y` once gridDim.y is known to be at most M / 16).
+      std::optional<Interval> IA = interval(A);
+      std::optional<Interval> IB = interval(B);
       switch (C->kind()) {
       case TermKind::Lt: // A < B
         if (A->isSymbol() && IB)
@@ -86,16 +84,37 @@ void RangeSimplifier::addFacts(const Term *Fact) {
           tighten(B, std::nullopt, IA->hi);
         break;
       case TermKind::Eq:
-        if (A->isSymbol() && B->isConstant())
-          tighten(A, B->value(), B->value());
-        if (B->isSymbol() && A->isConstant())
-          tighten(B, A->value(), A->value());
+        if (A->isSymbol() && IB)
+          tighten(A, IB->lo, IB->hi);
+        if (B->isSymbol() && IA)
+          tighten(B, IA->lo, IA->hi);
+        if (IB)
+          boundDividend(A, *IB);
+        if (IA)
+          boundDividend(B, *IA);
         break;
       default:
         break;
       }
     }
   }
+}
+
+void RangeSimplifier::boundDividend(const Term *Quotient, Interval I) {
+  // `gridDim.y == M / 16` with gridDim.y >= 1: M >= 16 (truncation keeps
+  // S / C >= lo > 0 exactly for S >= lo * C, and S / C <= hi >= 0 for S <=
+  // hi * C + C - 1).
+  if (Quotient->kind() != TermKind::Div || !Quotient->operand(0)->isSymbol() ||
+      !Quotient->operand(1)->isConstant() || Quotient->operand(1)->value() <= 0)
+    return;
+  const Term *S = Quotient->operand(0);
+  int64_t C = Quotient->operand(1)->value();
+  std::optional<int64_t> Lo, Hi;
+  if (I.lo > 0)
+    Lo = I.lo * C;
+  if (I.hi >= 0)
+    Hi = I.hi * C + C - 1;
+  tighten(S, Lo, Hi);
 }
 
 bool RangeSimplifier::boundLinear(const Term *C) {
@@ -205,11 +224,15 @@ std::optional<Interval> RangeSimplifier::interval(const Term *T) {
   case TermKind::Rem: {
     const Term *D = T->operand(1);
     std::optional<Interval> X = interval(T->operand(0));
-    if (!D->isConstant() || D->value() <= 0 || !X || X->lo < 0)
+    if (!D->isConstant() || D->value() <= 0 || !X)
       return std::nullopt;
     int64_t C = D->value();
+    // Truncating division by a positive constant is monotonic, negative
+    // dividends included (`M / 16` with M only bounded above).
     if (T->kind() == TermKind::Div)
       return Interval{X->lo / C, X->hi / C};
+    if (X->lo < 0)
+      return std::nullopt;
     return X->hi < C ? *X : Interval{0, C - 1};
   }
   case TermKind::Select: {

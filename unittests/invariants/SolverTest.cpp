@@ -497,4 +497,35 @@ TEST(TermOverflows, EvaluatesTheOperatorNotItsOperands) {
   EXPECT_TRUE(ctx.overflows(ctx.mul(x, y))->isBoolean());
 }
 
+// The launch's `gridDim.y == M / 16` comes before the assumption `M <=
+// 32768`: taken together, the ranges bound blockIdx.y by 2047 and M from
+// below by 16 (gridDim.y >= 1), and the overflow question folds to 0 before
+// Z3; without the bound on M it stays a question.
+TEST(SolverRangeSimplification, OverflowFoldsWhereTheLaunchAndAssumptionsBoundTheSizes) {
+  TermContext ctx;
+  auto c = [&](int64_t v) { return ctx.constant(v); };
+  const Term *M = ctx.symbol("M", SymbolKind::Param), *K = ctx.symbol("K", SymbolKind::Param);
+  const Term *by = ctx.symbol("by", SymbolKind::BlockIdx, 1);
+  const Term *gy = ctx.symbol("gy", SymbolKind::GridDim, 1);
+  const Term *ty = ctx.symbol("ty", SymbolKind::ThreadIdx, 1);
+  std::vector<const Term *> launch = {ctx.eq(gy, ctx.div(M, c(16))),
+                                      ctx.ge(gy, c(1)),
+                                      ctx.ge(by, c(0)),
+                                      ctx.lt(by, gy),
+                                      ctx.ge(ty, c(0)),
+                                      ctx.lt(ty, c(16)),
+                                      ctx.ge(K, c(1))};
+  const Term *question = ctx.overflows(ctx.mul(ctx.add(ctx.mul(by, c(16)), ty), K));
+  std::vector<const Term *> bounded = launch;
+  bounded.push_back(ctx.le(M, c(32768)));
+  bounded.push_back(ctx.le(K, c(32768)));
+  RangeSimplifier ranges(ctx);
+  ranges.addFacts(ctx.allOf(bounded));
+  EXPECT_TRUE(ranges.simplify(question)->isConstant(0)) << print(ranges.simplify(question));
+  EXPECT_EQ(ranges.interval(M)->lo, 16);
+  RangeSimplifier open(ctx);
+  open.addFacts(ctx.allOf(launch));
+  EXPECT_FALSE(open.simplify(question)->isConstant());
+}
+
 } // namespace ave::inv

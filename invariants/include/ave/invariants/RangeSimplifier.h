@@ -34,6 +34,7 @@ public:
 private:
   void collectConjuncts(const Term *T, std::vector<const Term *> &Out) const;
   bool boundLinear(const Term *Comparison);
+  void boundDividend(const Term *Quotient, Interval Value);
   void tighten(const Term *Sym, std::optional<int64_t> Lo, std::optional<int64_t> Hi);
   const Term *rewrite(const Term *T);
   const Term *divRem(const Term *T);
