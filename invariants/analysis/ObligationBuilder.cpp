@@ -65,8 +65,28 @@ void ProvenanceInterpreter::requireAgreement(const ProvenanceCase &A, const Prov
   }
 }
 
+namespace {
+
+// Why adding Other to a tagged value leaves what the tags describe, or "".
+std::string offsetReason(const DataValue &Other) {
+  if (Other.kind != DataValue::Kind::Neutral || Other.accumulates())
+    return "";
+  bool NonZero = std::any_of(Other.constants.begin(), Other.constants.end(),
+                             [](double C) { return C != 0.0; });
+  if (!Other.fromParameter && !NonZero)
+    return "";
+  return "a tagged value is offset by " +
+         std::string(Other.fromParameter ? "a parameter" : "a non-zero constant") +
+         ", which the tags' einsum (sums of products) does not describe";
+}
+
+} // namespace
+
 DataValue ProvenanceInterpreter::accumulate(DataValue Acc, DataValue Add, const clang::Expr *Site,
                                             const FlowState &State) {
+  // `acc += 1.0f` in the loop adds a constant per iteration.
+  if (std::string Why = offsetReason(Add); !Why.empty())
+    return DataValue::unknown(std::move(Why));
   // A contribution made under a condition of the loop body (`if (c)
   // acc += x`, or after `if (c) continue;`) only counts where it holds.
   if (!Ctx.loops.empty() && State.path.size() > Ctx.loops.back().pathStart) {
@@ -140,6 +160,13 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
     A.constants.clear();
     A.fromParameter = A.fromParameter || B.fromParameter;
     return AbstractValue::ofData(std::move(A));
+  }
+  if (Op == '+' || Op == '-') {
+    // The tags' einsum has no constant terms: `acc + 1.0f` or `x - bias` is
+    // not the value the tags describe (`acc + 0.0f` is).
+    std::string Why = offsetReason(A.kind == DataValue::Kind::Neutral ? A : B);
+    if (!Why.empty())
+      return AbstractValue::ofData(DataValue::unknown(std::move(Why)));
   }
   if (A.kind == DataValue::Kind::Neutral)
     return AbstractValue::ofData(B);
