@@ -224,7 +224,19 @@ std::optional<Interval> RangeSimplifier::interval(const Term *T) {
   case TermKind::Rem: {
     const Term *D = T->operand(1);
     std::optional<Interval> X = interval(T->operand(0));
-    if (!D->isConstant() || D->value() <= 0 || !X)
+    if (!X)
+      return std::nullopt;
+    if (!D->isConstant()) {
+      // `blockIdx.y / H` with blockIdx.y >= 0 and H >= 1: between the
+      // extremes of the quotient; the remainder below both.
+      std::optional<Interval> Y = interval(D);
+      if (!Y || Y->lo < 1 || X->lo < 0)
+        return std::nullopt;
+      if (T->kind() == TermKind::Div)
+        return Interval{X->lo / Y->hi, X->hi / Y->lo};
+      return Interval{0, std::min(X->hi, Y->hi - 1)};
+    }
+    if (D->value() <= 0)
       return std::nullopt;
     int64_t C = D->value();
     // Truncating division by a positive constant is monotonic, negative
