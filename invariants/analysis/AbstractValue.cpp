@@ -35,6 +35,7 @@ DataValue joinData(TermContext &T, const Term *Cond, const DataValue &Then, Data
     // Either side's constant (`c ? 1.0f : 0.0f`) may be the value.
     Else.constants.insert(Else.constants.end(), Then.constants.begin(), Then.constants.end());
     Else.fromParameter = Else.fromParameter || Then.fromParameter;
+    Else.parameters.insert(Then.parameters.begin(), Then.parameters.end());
     return Else;
   }
   // Each side's cases survive under its path condition.
@@ -54,6 +55,8 @@ DataValue joinData(TermContext &T, const Term *Cond, const DataValue &Then, Data
   Joined.reduced = Then.reduced;
   Joined.reduced.insert(Else.reduced.begin(), Else.reduced.end());
   Joined.severalContributions = Then.severalContributions || Else.severalContributions;
+  Joined.parameters = Then.parameters;
+  Joined.parameters.insert(Else.parameters.begin(), Else.parameters.end());
   // Each side's reductions hold on its side only: both are checked, each
   // under its condition.
   const Term *ElseCond = T.logicalNot(Cond);

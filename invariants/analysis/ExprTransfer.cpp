@@ -295,6 +295,8 @@ AbstractValue ProvenanceInterpreter::evalDeclRef(const clang::DeclRefExpr *DRE, 
   }
   DataValue Scalar = DataValue::neutral(); // untagged scalar (alpha, beta)
   Scalar.fromParameter = llvm::isa<clang::ParmVarDecl>(D);
+  if (Scalar.fromParameter && QT->isRealFloatingType())
+    Scalar.parameters.insert(D->getName().str());
   return AbstractValue::ofData(std::move(Scalar));
 }
 

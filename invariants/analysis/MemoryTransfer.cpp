@@ -409,6 +409,7 @@ void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index,
   for (const ProvenanceCase &C : V.cases)
     storeCase(TI, C, Base, Dest, M.sideConditions);
   requireSomeCase(TI, V, Base);
+  requireParameters(TI, V, Base);
   // One coverage question per reduced name and path: the sides of an
   // if/else that reduce differently are each checked under their condition
   // (the first of them alone was, and a wrong side proved); a value combined

@@ -96,6 +96,7 @@ DataValue ProvenanceInterpreter::accumulate(DataValue Acc, DataValue Add, const 
       C.validity = T.logicalAnd(C.validity, T.allOf(Conds));
   }
   DataValue Out = Acc;
+  Out.parameters.insert(Add.parameters.begin(), Add.parameters.end());
   // The running value was rescaled (online softmax): the factor belongs to
   // the rows the contribution does.
   std::set<std::string> RescaleExcept = Ctx.contracted;
@@ -152,6 +153,7 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
     const DataValue &Factor = PureHead(A) ? B : A;
     if (Factor.kind == DataValue::Kind::Tagged)
       Out.rescales.insert(Out.rescales.end(), Factor.cases.begin(), Factor.cases.end());
+    Out.parameters.insert(Factor.parameters.begin(), Factor.parameters.end());
     return AbstractValue::ofData(std::move(Out));
   }
   if (A.kind == DataValue::Kind::Neutral && B.kind == DataValue::Kind::Neutral) {
@@ -159,6 +161,7 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
     // (eval sets it); a parameter in it stays one.
     A.constants.clear();
     A.fromParameter = A.fromParameter || B.fromParameter;
+    A.parameters.insert(B.parameters.begin(), B.parameters.end());
     return AbstractValue::ofData(std::move(A));
   }
   if (Op == '+' || Op == '-') {
@@ -168,10 +171,14 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
     if (!Why.empty())
       return AbstractValue::ofData(DataValue::unknown(std::move(Why)));
   }
-  if (A.kind == DataValue::Kind::Neutral)
-    return AbstractValue::ofData(B);
-  if (B.kind == DataValue::Kind::Neutral)
-    return AbstractValue::ofData(A);
+  if (A.kind == DataValue::Kind::Neutral) {
+    B.parameters.insert(A.parameters.begin(), A.parameters.end());
+    return AbstractValue::ofData(std::move(B));
+  }
+  if (B.kind == DataValue::Kind::Neutral) {
+    A.parameters.insert(B.parameters.begin(), B.parameters.end());
+    return AbstractValue::ofData(std::move(A));
+  }
   // Two tagged values: the names they share must agree, except names one of
   // them has already reduced.
   std::set<std::string> Except = A.reduced;
@@ -189,6 +196,8 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
       Out.cases.push_back(mergeCases(X, Y));
     }
   Out.reduced = Except;
+  Out.parameters = A.parameters;
+  Out.parameters.insert(B.parameters.begin(), B.parameters.end());
   if (Op == '+') {
     // `a + b` of two partial sums: each name both reduce is one reduction
     // in pieces (the halves of K in two accumulators).

@@ -204,6 +204,9 @@ private:
   // index overflows (IndexOverflow.cpp).
   void requireNoOverflow(const TensorInfo &TI, const Term *Index, const clang::Expr *Site,
                          const FlowState &State, const char *Access);
+  // An unproven obligation for each float parameter of the kernel that
+  // does not reach V, stored into TI (ParameterReach.cpp).
+  void requireParameters(const TensorInfo &TI, const DataValue &V, const Obligation &Base);
   // Records the constant E folds to on a neutral data value V.
   void noteConstant(const clang::Expr *E, AbstractValue &V) const;
   // Records Result as an operator C computes in signed int, when E's type is.

@@ -120,6 +120,10 @@ struct DataValue {
   // what the initial value of an accumulator must be checked against.
   std::vector<double> constants;
   bool fromParameter = false;
+  // The float parameters this value was computed with (`alpha * acc`, `s *
+  // scale`; for a neutral value, the parameter it is): each of the kernel's
+  // must reach a stored value, as the harness's reference applies each.
+  std::set<std::string> parameters;
   // The operator that combines contributions into this running value:
   // '+' (also `-=`), 'M' (max) or 'n' (min); 0 before any.
   char accumulatedBy = 0;

@@ -9,7 +9,7 @@
 
 // Wrong: a sum from 1.
 __global__ void sumFromOne(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
-    float *S AVE_TAG("S(m < M) = m"), int M, int K, float Bias) {
+    float *S AVE_TAG("S(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
   AVE_ASSUME(M % 64 == 0 && K >= 1 && M <= 32768 && K <= 32768)
   int m = blockIdx.x * 64 + threadIdx.x;
@@ -33,7 +33,7 @@ __global__ void sumFromBias(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"
 
 // Wrong: a max from 0 (all-negative rows give 0).
 __global__ void maxFromZero(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
-    float *S AVE_TAG("S(m < M) = m"), int M, int K, float Bias) {
+    float *S AVE_TAG("S(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
   AVE_ASSUME(M % 64 == 0 && K >= 1 && M <= 32768 && K <= 32768)
   int m = blockIdx.x * 64 + threadIdx.x;
@@ -45,7 +45,7 @@ __global__ void maxFromZero(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"
 
 // Wrong: a min from -infinity.
 __global__ void minFromMinusInfinity(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
-    float *S AVE_TAG("S(m < M) = m"), int M, int K, float Bias) {
+    float *S AVE_TAG("S(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
   AVE_ASSUME(M % 64 == 0 && K >= 1 && M <= 32768 && K <= 32768)
   int m = blockIdx.x * 64 + threadIdx.x;
@@ -57,7 +57,7 @@ __global__ void minFromMinusInfinity(const float *A AVE_TAG("A(m < M, k < K) = m
 
 // Correct: a sum from 0, written as an int.
 __global__ void sumFromZero(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
-    float *S AVE_TAG("S(m < M) = m"), int M, int K, float Bias) {
+    float *S AVE_TAG("S(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
   AVE_ASSUME(M % 64 == 0 && K >= 1 && M <= 32768 && K <= 32768)
   int m = blockIdx.x * 64 + threadIdx.x;
@@ -69,7 +69,7 @@ __global__ void sumFromZero(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"
 
 // Correct: a max from -infinity.
 __global__ void maxFromMinusInfinity(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
-    float *S AVE_TAG("S(m < M) = m"), int M, int K, float Bias) {
+    float *S AVE_TAG("S(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
   AVE_ASSUME(M % 64 == 0 && K >= 1 && M <= 32768 && K <= 32768)
   int m = blockIdx.x * 64 + threadIdx.x;
@@ -81,7 +81,7 @@ __global__ void maxFromMinusInfinity(const float *A AVE_TAG("A(m < M, k < K) = m
 
 // Correct: a max from -FLT_MAX.
 __global__ void maxFromMinusFltMax(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
-    float *S AVE_TAG("S(m < M) = m"), int M, int K, float Bias) {
+    float *S AVE_TAG("S(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
   AVE_ASSUME(M % 64 == 0 && K >= 1 && M <= 32768 && K <= 32768)
   int m = blockIdx.x * 64 + threadIdx.x;
@@ -93,7 +93,7 @@ __global__ void maxFromMinusFltMax(const float *A AVE_TAG("A(m < M, k < K) = m *
 
 // Correct: a min from FLT_MAX.
 __global__ void minFromFltMax(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
-    float *S AVE_TAG("S(m < M) = m"), int M, int K, float Bias) {
+    float *S AVE_TAG("S(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
   AVE_ASSUME(M % 64 == 0 && K >= 1 && M <= 32768 && K <= 32768)
   int m = blockIdx.x * 64 + threadIdx.x;

@@ -1,0 +1,33 @@
+// Float parameters of the kernel reach what it stores. The tags say which
+// elements a value is computed from, not by which scalars: the harness's
+// reference scales by every float parameter (`alpha * A @ B`, attention's
+// `scale` inside the softmax), and a kernel that drops one (`s = s * scale`
+// deleted) computed something else and was proven. Which parameters a value
+// was computed with travels with it (DataValue::parameters); a stored value
+// that misses one is unproven. Using one twice is not caught.
+
+#include "ProvenanceInterpreter.h"
+
+#include "clang/AST/Decl.h"
+
+namespace ave::inv {
+
+void ProvenanceInterpreter::requireParameters(const TensorInfo &TI, const DataValue &V,
+                                              const Obligation &Base) {
+  if (V.kind != DataValue::Kind::Tagged || !Ctx.annotations.kernel)
+    return;
+  for (const clang::ParmVarDecl *P : Ctx.annotations.kernel->parameters()) {
+    std::string Name = P->getName().str();
+    if (!P->getType()->isRealFloatingType() || V.parameters.count(Name))
+      continue;
+    Obligation O = Base;
+    O.summary = "the value stored into " + TI.tensor + " is computed with '" + Name + "'";
+    O.unprovenReason = "the float parameter '" + Name + "' does not reach the value stored into " +
+                       TI.tensor +
+                       "; the reference the tags describe applies every float "
+                       "parameter (a scale dropped on the way computes something else)";
+    Ctx.log.addObligation(std::move(O));
+  }
+}
+
+} // namespace ave::inv
