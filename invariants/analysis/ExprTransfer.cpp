@@ -387,9 +387,13 @@ AbstractValue ProvenanceInterpreter::evalUnary(const clang::UnaryOperator *UO, F
   if (UO->getOpcode() == clang::UO_Deref)
     return evalSubscriptLoad(UO, State);
   AbstractValue V = eval(UO->getSubExpr(), State);
+  if (V.kind == AbstractValue::Kind::Data && V.data.isTagged() &&
+      UO->getOpcode() == clang::UO_Minus)
+    return AbstractValue::ofData(DataValue::unknown(
+        "a tagged value is negated, which the tags' einsum (sums of products) does not describe"));
   if (V.kind != AbstractValue::Kind::Int)
     return UO->getOpcode() == clang::UO_LNot ? AbstractValue::ofInt(T.approximation("cmp"))
-                                             : V; // -x keeps x's provenance
+                                             : V; // -x of a number is a number
   switch (UO->getOpcode()) {
   case clang::UO_Minus: {
     const Term *Negated = T.neg(V.term);

@@ -160,6 +160,7 @@ AbstractValue ProvenanceInterpreter::loadScalar(const Address &A, const clang::E
     Shared.recordGlobalAccess(A.base, A.offset, false, E, State);
   if (Ctx.isSharedArray(A.base)) {
     Shared.recordAccess(A.base, A.offset, false, E, State);
+    requireSharedInBounds(A.base, A.offset, E, State, "read");
     if (E->getType()->isIntegralOrEnumerationType())
       return AbstractValue::ofInt(T.apply(A.base->getName().str(), {A.offset}));
     return Shared.load(A.base, A.offset, E, State);
@@ -496,6 +497,7 @@ void ProvenanceInterpreter::storePrivate(AbstractValue &Array, const Term *Offse
 void ProvenanceInterpreter::storeScalar(const Address &A, const AbstractValue &V,
                                         const clang::Expr *Site, FlowState &State) {
   if (Ctx.isSharedArray(A.base)) {
+    requireSharedInBounds(A.base, A.offset, Site, State, "write");
     Shared.store(A.base, A.offset,
                  V.kind == AbstractValue::Kind::Data ? V.data
                                                      : DataValue::unknown("non-data value"),

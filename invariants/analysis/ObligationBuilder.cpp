@@ -80,6 +80,18 @@ std::string offsetReason(const DataValue &Other) {
          ", which the tags' einsum (sums of products) does not describe";
 }
 
+// Why multiplying or dividing a tagged value by Other leaves no value the
+// tags describe (Other may be 0), or "".
+std::string factorReason(const DataValue &Other) {
+  if (Other.kind != DataValue::Kind::Neutral || Other.accumulates())
+    return "";
+  for (double C : Other.constants)
+    if (C == 0.0)
+      return "a tagged value is multiplied or divided by 0 (a value that was never accumulated "
+             "into, or a zero constant)";
+  return "";
+}
+
 } // namespace
 
 DataValue ProvenanceInterpreter::accumulate(DataValue Acc, DataValue Add, const clang::Expr *Site,
@@ -164,11 +176,15 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
     A.parameters.insert(B.parameters.begin(), B.parameters.end());
     return AbstractValue::ofData(std::move(A));
   }
-  if (Op == '+' || Op == '-') {
+  if (Op == '+' || Op == '-' || Op == '*' || Op == '/') {
     // The tags' einsum has no constant terms: `acc + 1.0f` or `x - bias` is
-    // not the value the tags describe (`acc + 0.0f` is).
-    std::string Why = offsetReason(A.kind == DataValue::Kind::Neutral ? A : B);
-    if (!Why.empty())
+    // not the value the tags describe (`acc + 0.0f`, `alpha * acc` are), nor
+    // is a product or quotient with 0 (`acc / l` where l stayed 0: the
+    // soundness fuzzer dropped attention's `l = l * correction + p`).
+    // Other constant factors (`2.0f * x`) are not checked.
+    const DataValue &Other = A.kind == DataValue::Kind::Neutral ? A : B;
+    std::string Why = Op == '+' || Op == '-' ? offsetReason(Other) : factorReason(Other);
+    if (!Why.empty() && (A.isTagged() || B.isTagged()))
       return AbstractValue::ofData(DataValue::unknown(std::move(Why)));
   }
   if (A.kind == DataValue::Kind::Neutral) {

@@ -204,6 +204,10 @@ private:
   // index overflows (IndexOverflow.cpp).
   void requireNoOverflow(const TensorInfo &TI, const Term *Index, const clang::Expr *Site,
                          const FlowState &State, const char *Access);
+  // An `in-bounds` obligation at Site: the element of a shared array of
+  // known size lies inside it (SharedBounds.cpp).
+  void requireSharedInBounds(const clang::ValueDecl *Array, const Term *Offset,
+                             const clang::Expr *Site, const FlowState &State, const char *Access);
   // An unproven obligation for each float parameter of the kernel that
   // does not reach V, stored into TI (ParameterReach.cpp).
   void requireParameters(const TensorInfo &TI, const DataValue &V, const Obligation &Base);
