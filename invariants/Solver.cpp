@@ -186,8 +186,6 @@ SolverResult ObligationSolver::run(const Term *Violation, const std::vector<cons
   Q.withModel = WithModel;
   {
     RangeSimplifier Ranges(Ctx);
-    // All at once: its rounds then carry a bound across facts (`gridDim.y
-    // == M / 16` from the launch is bounded by the later `M <= 32768`).
     // An overflow question is decided by the ranges where they are known,
     // so its facts go in at once and the rounds carry a bound across them
     // (`gridDim.y == M / 16` from the launch is bounded by the later `M <=

@@ -109,30 +109,32 @@ private:
     }
     case TermKind::Overflows: {
       // The operator's operands must be defined; then C leaves the
-      // operator undefined exactly where applying it has no value.
+      // operator undefined exactly where applying it has no value (its
+      // operand is always an operator: TermContext::overflows folds leaves).
       const Term *Op = T->operand(0);
-      std::vector<int64_t> Values;
-      for (const Term *Arg : Op->operands()) {
-        auto V = eval(Arg);
-        if (!V)
-          return std::nullopt;
-        Values.push_back(*V);
-      }
-      if (Op->kind() == TermKind::Apply || Op->kind() == TermKind::Symbol)
-        return 0;
-      return applyCOperator(Op->kind(), Values) ? 0 : 1;
+      std::optional<std::vector<int64_t>> Args = operandValues(Op);
+      if (!Args)
+        return std::nullopt;
+      return applyCOperator(Op->kind(), *Args) ? 0 : 1;
     }
     default: {
-      std::vector<int64_t> Values;
-      for (const Term *Op : T->operands()) {
-        auto V = eval(Op);
-        if (!V)
-          return std::nullopt;
-        Values.push_back(*V);
-      }
-      return applyCOperator(T->kind(), Values);
+      std::optional<std::vector<int64_t>> Args = operandValues(T);
+      if (!Args)
+        return std::nullopt;
+      return applyCOperator(T->kind(), *Args);
     }
     }
+  }
+
+  std::optional<std::vector<int64_t>> operandValues(const Term *T) {
+    std::vector<int64_t> Out;
+    for (const Term *Op : T->operands()) {
+      std::optional<int64_t> V = eval(Op);
+      if (!V)
+        return std::nullopt;
+      Out.push_back(*V);
+    }
+    return Out;
   }
 
   const Assignment &Values;

@@ -34,7 +34,6 @@ DataValue joinData(TermContext &T, const Term *Cond, const DataValue &Then, Data
       Then.accumulator == Else.accumulator) {
     // Either side's constant (`c ? 1.0f : 0.0f`) may be the value.
     Else.constants.insert(Else.constants.end(), Then.constants.begin(), Then.constants.end());
-    Else.fromParameter = Else.fromParameter || Then.fromParameter;
     Else.parameters.insert(Then.parameters.begin(), Then.parameters.end());
     return Else;
   }

@@ -294,8 +294,7 @@ AbstractValue ProvenanceInterpreter::evalDeclRef(const clang::DeclRefExpr *DRE, 
     }
   }
   DataValue Scalar = DataValue::neutral(); // untagged scalar (alpha, beta)
-  Scalar.fromParameter = llvm::isa<clang::ParmVarDecl>(D);
-  if (Scalar.fromParameter && QT->isRealFloatingType())
+  if (llvm::isa<clang::ParmVarDecl>(D))
     Scalar.parameters.insert(D->getName().str());
   return AbstractValue::ofData(std::move(Scalar));
 }

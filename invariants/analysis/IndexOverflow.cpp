@@ -63,9 +63,9 @@ void ProvenanceInterpreter::requireNoOverflow(const TensorInfo &TI, const Term *
       std::string("the index of this ") + Access + " of " + TI.tensor + " stays inside 32-bit int";
   O.failure =
       std::string("the index of this ") + Access + " of " + TI.tensor + " overflows 32-bit int";
-  std::vector<const Term *> Overflows;
+  const Term *Any = T.falseTerm();
   for (const Term *Op : Operators) {
-    Overflows.push_back(T.overflows(Op));
+    Any = T.logicalOr(Any, T.overflows(Op));
     O.observe.push_back({print(Op), Op});
   }
   // The sizes of the launch (`M` behind `gridDim.x == M / 64`) with them:
@@ -78,9 +78,6 @@ void ProvenanceInterpreter::requireNoOverflow(const TensorInfo &TI, const Term *
     for (const Term *S : collectSymbols(Fact))
       if (S->symbolKind() == SymbolKind::Param && !S->isFresh() && Shown.insert(S).second)
         O.observe.push_back({S->name(), S});
-  const Term *Any = T.falseTerm();
-  for (const Term *F : Overflows)
-    Any = T.logicalOr(Any, F);
   O.violation = Any;
   // Every question assumes the path's own arithmetic defined. A condition
   // computed from an operator asked about here (`if (row * K + k < n)`) would

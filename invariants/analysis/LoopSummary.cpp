@@ -193,7 +193,7 @@ std::string LoopSummary::initialValueProblem(const DataValue &Pre, const DataVal
     return Op == '+' ? C == 0.0 : Op == 'M' ? C <= -FloatMax : C >= FloatMax;
   };
   std::string Start = "the initial value of '" + Var + "'";
-  if (Pre.fromParameter)
+  if (Pre.fromParameter())
     return Start +
            " comes from a parameter, which need not be the neutral element of its "
            "reduction (" +

@@ -73,10 +73,10 @@ std::string offsetReason(const DataValue &Other) {
     return "";
   bool NonZero = std::any_of(Other.constants.begin(), Other.constants.end(),
                              [](double C) { return C != 0.0; });
-  if (!Other.fromParameter && !NonZero)
+  if (!Other.fromParameter() && !NonZero)
     return "";
   return "a tagged value is offset by " +
-         std::string(Other.fromParameter ? "a parameter" : "a non-zero constant") +
+         std::string(Other.fromParameter() ? "a parameter" : "a non-zero constant") +
          ", which the tags' einsum (sums of products) does not describe";
 }
 
@@ -172,7 +172,6 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
     // A computed number: its constant, if it has one, is the expression's
     // (eval sets it); a parameter in it stays one.
     A.constants.clear();
-    A.fromParameter = A.fromParameter || B.fromParameter;
     A.parameters.insert(B.parameters.begin(), B.parameters.end());
     return AbstractValue::ofData(std::move(A));
   }

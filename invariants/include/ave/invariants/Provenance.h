@@ -116,14 +116,15 @@ struct DataValue {
   // alternatives of one another.
   bool severalContributions = false;
   // A neutral value's possible constants (`0.0f`, `-INFINITY`; both of an
-  // if/else) and whether it came from an untagged scalar parameter (`bias`):
-  // what the initial value of an accumulator must be checked against.
+  // if/else): what the initial value of an accumulator is checked against.
   std::vector<double> constants;
-  bool fromParameter = false;
-  // The float parameters this value was computed with (`alpha * acc`, `s *
-  // scale`; for a neutral value, the parameter it is): each of the kernel's
-  // must reach a stored value, as the harness's reference applies each.
+  // The scalar parameters this value was computed with (`alpha * acc`, `s *
+  // scale`; for a neutral value, the parameters it is made of, `bias`): each
+  // float one of the kernel's must reach a stored value, as the harness's
+  // reference applies each, and a neutral value made of one is no neutral
+  // element or zero offset.
   std::set<std::string> parameters;
+  bool fromParameter() const { return kind == Kind::Neutral && !parameters.empty(); }
   // The operator that combines contributions into this running value:
   // '+' (also `-=`), 'M' (max) or 'n' (min); 0 before any.
   char accumulatedBy = 0;
