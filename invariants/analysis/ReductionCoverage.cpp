@@ -1,17 +1,97 @@
 #include "ReductionCoverage.h"
 
+#include "clang/AST/Decl.h"
+
 namespace ave::inv {
 
-Reduction ReductionCoverage::overThreads(const Reduction &Partial) {
+namespace {
+
+// The flat thread ids in Set as `lo <= F && F <= hi` ranges.
+const Term *memberOf(TermContext &T, const Term *F, const std::vector<unsigned> &Set) {
+  const Term *In = T.falseTerm();
+  for (size_t I = 0; I < Set.size();) {
+    size_t J = I;
+    while (J + 1 < Set.size() && Set[J + 1] == Set[J] + 1)
+      ++J;
+    In = T.logicalOr(In, T.logicalAnd(T.ge(F, T.constant(Set[I])), T.le(F, T.constant(Set[J]))));
+    I = J + 1;
+  }
+  return In;
+}
+
+} // namespace
+
+const TreeCombination *ReductionCoverage::treeOf(const Reduction &R) {
+  if (R.crossedVia.size() != 1)
+    return nullptr;
+  const clang::ValueDecl *Array = R.crossedVia.front();
+  auto It = Trees.find(Array);
+  if (It == Trees.end())
+    It = Trees
+             .emplace(Array, combineTree(Ctx.ast, *Ctx.annotations.kernel, Array,
+                                         Ctx.symbols.launchBlock))
+             .first;
+  return &It->second;
+}
+
+std::vector<Reduction> ReductionCoverage::overThreads(const Reduction &Partial) {
   // A partial sum that reached this store through shared memory from other
-  // threads (its index mentions a writer thread's ids) is taken to be
-  // combined over every thread of the block: the thread ids join the
-  // iteration space. That the combination (an LDS tree, say) really visits
-  // every thread once is assumed here, not proven.
+  // threads (its index mentions a writer thread's ids) is combined over the
+  // block's threads: they join the iteration space. Where the combination
+  // is an LDS tree run for the launch's block shape (TreeReduction.h), each
+  // thread is taken as many times as the tree takes it (a layer per
+  // multiplicity); otherwise every thread once, which is an assumption.
+  TermContext &T = Ctx.terms;
+  if (!Partial.crossedThreads || Partial.partialOverThreadDims.empty() || !Partial.perThreadTerm)
+    return {Partial};
+  const TreeCombination *Tree = treeOf(Partial);
+  if (!Tree || !Tree->unmodelled.empty())
+    return {overEveryThread(Partial)};
+  int64_t Block[3];
+  for (int D = 0; D < 3; ++D)
+    Block[D] = *Ctx.symbols.launchBlock[D];
+  const Term *Flat = T.freshCopy(Ctx.symbols.tid[0]);
+  TermMap ThreadOf;
+  ThreadOf[Ctx.symbols.tid[0]] = T.rem(Flat, T.constant(Block[0]));
+  ThreadOf[Ctx.symbols.tid[1]] = T.rem(T.div(Flat, T.constant(Block[0])), T.constant(Block[1]));
+  ThreadOf[Ctx.symbols.tid[2]] = T.div(Flat, T.constant(Block[0] * Block[1]));
+  if (Block[1] == 1 && Block[2] == 1)
+    ThreadOf[Ctx.symbols.tid[0]] = Flat;
+  std::vector<Reduction> Layers;
+  for (unsigned Times = 1;; ++Times) {
+    std::vector<unsigned> Set;
+    for (unsigned Th = 0; Th < Tree->times.size(); ++Th)
+      if (Tree->times[Th] >= Times)
+        Set.push_back(Th);
+    if (Set.empty() && Times > 1)
+      break;
+    Reduction R = Partial;
+    R.crossedThreads = false;
+    ReductionLoop L;
+    L.counter = Flat;
+    L.name = (Block[1] == 1 && Block[2] == 1 ? "threadIdx.x" : "the block's threads") +
+             std::string(Times > 1 ? " (taken again by the tree)" : "");
+    L.facts = {T.ge(Flat, T.constant(0)), T.lt(Flat, T.constant(Tree->times.size())),
+               memberOf(T, Flat, Set)};
+    L.tripCount = T.constant(static_cast<int64_t>(Set.size()));
+    R.term = substitute(T, R.perThreadTerm, ThreadOf);
+    R.constraints.clear();
+    for (const Term *C : R.perThreadConstraints)
+      R.constraints.push_back(substitute(T, C, ThreadOf));
+    for (ReductionLoop &Loop : R.loops)
+      for (const Term *&F : Loop.facts)
+        F = substitute(T, F, ThreadOf);
+    if (R.contributes)
+      R.contributes = substitute(T, R.contributes, ThreadOf);
+    R.loops.push_back(std::move(L));
+    Layers.push_back(std::move(R));
+  }
+  return Layers;
+}
+
+Reduction ReductionCoverage::overEveryThread(const Reduction &Partial) {
   TermContext &T = Ctx.terms;
   Reduction R = Partial;
-  if (!R.crossedThreads || R.partialOverThreadDims.empty() || !R.perThreadTerm)
-    return R;
   TermMap AnyThread;
   std::vector<ReductionLoop> Threads;
   for (unsigned D : R.partialOverThreadDims) {
@@ -216,10 +296,12 @@ void ReductionCoverage::emit(const Reduction &Whole, const clang::Expr *Site,
   // was combined across.
   std::vector<Reduction> Pieces;
   for (const Reduction &Piece : Whole.earlier)
-    Pieces.push_back(overThreads(Piece));
+    for (Reduction &Layer : overThreads(Piece))
+      Pieces.push_back(std::move(Layer));
   Reduction Latest = Whole;
   Latest.earlier.clear();
-  Pieces.push_back(overThreads(Latest));
+  for (Reduction &Layer : overThreads(Latest))
+    Pieces.push_back(std::move(Layer));
   // The bound of the reduced name, from the first input tag declaring it.
   const Term *Bound = nullptr;
   std::string Tensor;
@@ -246,10 +328,15 @@ void ReductionCoverage::emit(const Reduction &Whole, const clang::Expr *Site,
     if (R.crossedThreads && !R.partialOverThreadDims.empty() && R.perThreadTerm) {
       // The soundness fuzzer's block_reduce mutant without the tree's `+=`
       // stores thread 0's partial sum alone, and was proven.
+      const TreeCombination *Tree = treeOf(R);
       std::string Why = "the partial sums of '" + R.name +
                         "' are combined across the block's threads through shared memory (an "
                         "LDS tree); that the combination takes each thread's partial exactly "
                         "once is not modelled";
+      if (Tree && !Tree->unmodelled.empty())
+        Why += " ('" + R.crossedVia.front()->getNameAsString() + "': " + Tree->unmodelled + ")";
+      else if (R.crossedVia.size() > 1)
+        Why += " (it crossed several shared arrays)";
       Injective.provenOnlyUnderAssumption = Why;
       Complete.provenOnlyUnderAssumption = Why;
     }

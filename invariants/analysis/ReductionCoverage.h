@@ -8,10 +8,15 @@
 #pragma once
 
 #include "AnalysisContext.h"
+#include "TreeReduction.h"
+
+#include <map>
+#include <vector>
 
 namespace clang {
 class Expr;
-}
+class ValueDecl;
+} // namespace clang
 
 namespace ave::inv {
 
@@ -24,8 +29,14 @@ public:
 
 private:
   // A partial sum combined across threads (it crossed shared memory) is
-  // taken over every thread of the block: the thread ids join its loops.
-  Reduction overThreads(const Reduction &Partial);
+  // taken over the block's threads: the thread ids join its loops, as the
+  // LDS tree takes them (a layer per multiplicity) where it is followed,
+  // otherwise every thread once.
+  std::vector<Reduction> overThreads(const Reduction &Partial);
+  Reduction overEveryThread(const Reduction &Partial);
+  // The tree over the one shared array R crossed, run once per array; null
+  // when it crossed several.
+  const TreeCombination *treeOf(const Reduction &R);
   // Over Pieces, the reductions of one name added one after the other
   // (usually one), on the paths where Applies holds (null: all).
   Obligation injective(const std::vector<Reduction> &Pieces, const Term *Applies,
@@ -38,6 +49,7 @@ private:
   bool maySkip(const Term *Skipped, const Term *Applies, const FlowState &State);
 
   AnalysisContext &Ctx;
+  std::map<const clang::ValueDecl *, TreeCombination> Trees;
 };
 
 } // namespace ave::inv

@@ -14,6 +14,10 @@
 #include <string>
 #include <vector>
 
+namespace clang {
+class ValueDecl;
+}
+
 namespace ave::inv {
 
 // Where one contribution of a value came from, for counterexample notes.
@@ -62,6 +66,9 @@ struct Reduction {
   const Term *perThreadTerm = nullptr;
   std::vector<const Term *> perThreadConstraints;
   bool crossedThreads = false;
+  // The shared arrays it crossed through (an LDS tree's), for following
+  // how the combination takes each thread's partial.
+  std::vector<const clang::ValueDecl *> crossedVia;
   // When an iteration contributes at all (the disjunction of the cases'
   // validities): an iteration that does not skips its index.
   const Term *contributes = nullptr;
