@@ -130,4 +130,29 @@ const Term *AnalysisContext::builtinSymbol(llvm::StringRef Builtin, int D) const
   return nullptr;
 }
 
+const Term *AnalysisContext::flatThread() const {
+  for (int D = 0; D < 3; ++D)
+    if (!symbols.launchBlock[D])
+      return nullptr;
+  TermContext &T = terms;
+  const Term *X = T.constant(*symbols.launchBlock[0]), *Y = T.constant(*symbols.launchBlock[1]);
+  return T.add(symbols.tid[0], T.mul(X, T.add(symbols.tid[1], T.mul(Y, symbols.tid[2]))));
+}
+
+TermMap AnalysisContext::threadOfFlat(const Term *F) const {
+  TermContext &T = terms;
+  int64_t X = *symbols.launchBlock[0], Y = *symbols.launchBlock[1];
+  TermMap Of;
+  if (Y == 1 && *symbols.launchBlock[2] == 1) {
+    Of[symbols.tid[0]] = F;
+    Of[symbols.tid[1]] = T.constant(0);
+    Of[symbols.tid[2]] = T.constant(0);
+    return Of;
+  }
+  Of[symbols.tid[0]] = T.rem(F, T.constant(X));
+  Of[symbols.tid[1]] = T.rem(T.div(F, T.constant(X)), T.constant(Y));
+  Of[symbols.tid[2]] = T.div(F, T.constant(X * Y));
+  return Of;
+}
+
 } // namespace ave::inv

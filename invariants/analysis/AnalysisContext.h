@@ -9,6 +9,7 @@
 #include "AnalysisLog.h"
 #include "FlowState.h"
 #include "LoopFrame.h"
+#include "ShuffleReduction.h"
 #include "ave/annotations/KernelAnnotations.h"
 #include "ave/invariants/KernelAnalysis.h"
 #include "ave/invariants/LayoutMatch.h"
@@ -87,6 +88,11 @@ public:
   bool isSharedArray(const clang::ValueDecl *D) const;
   // `threadIdx`/`blockIdx`/`blockDim`/`gridDim` dimension D, or null.
   const Term *builtinSymbol(llvm::StringRef Builtin, int D) const;
+  // The thread's flat id in its block (x fastest), over the thread ids,
+  // and the thread ids of flat id F; null when the launch does not fix
+  // the block shape.
+  const Term *flatThread() const;
+  TermMap threadOfFlat(const Term *F) const;
 
   clang::ASTContext &ast;
   const ann::KernelAnnotations &annotations;
@@ -109,6 +115,9 @@ public:
   // Operator terms some expression computed as signed int: their overflow
   // is undefined, and an index built from them is asked about it.
   TermSet signedArithmetic;
+  // Warp-shuffle reduction loops the walk met, by counter: how each lane's
+  // value combines the wave's partials (ShuffleReduction.h).
+  std::map<const clang::ValueDecl *, LaneCombination> laneCombinations;
   AnalysisLog log;
 
 private:

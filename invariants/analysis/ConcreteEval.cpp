@@ -121,7 +121,7 @@ std::optional<int64_t> ConcreteEval::builtin(const clang::Expr *E) const {
   llvm::StringRef Name = DRE->getDecl()->getName();
   if (Name == "threadIdx")
     return Tid[D];
-  if (Name == "blockDim")
+  if (Name == "blockDim" && Block[D] > 0) // 0: not fixed
     return Block[D];
   return std::nullopt;
 }
@@ -233,6 +233,47 @@ std::optional<int64_t> ConcreteEval::evalBinary(const clang::Expr *E) {
   case clang::BO_LAnd:
   case clang::BO_LOr:
     return Y != 0;
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<int64_t> ConcreteEval::afterIncrement(const clang::Expr *Inc,
+                                                    const clang::VarDecl *Counter) {
+  Inc = Inc->IgnoreParens();
+  unsigned Width = static_cast<unsigned>(Ast.getTypeSize(Counter->getType()));
+  bool Signed = Counter->getType()->isSignedIntegerType();
+  auto Fit = [&](__int128 V) { return fitInteger(V, Width, Signed, !Signed); };
+  if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(Inc)) {
+    std::optional<int64_t> V = eval(U->getSubExpr());
+    if (!V || !U->isIncrementDecrementOp())
+      return std::nullopt;
+    return Fit(static_cast<__int128>(*V) + (U->isIncrementOp() ? 1 : -1));
+  }
+  const auto *B = llvm::dyn_cast<clang::BinaryOperator>(Inc);
+  const auto *LHS =
+      B ? llvm::dyn_cast<clang::DeclRefExpr>(B->getLHS()->IgnoreParenImpCasts()) : nullptr;
+  if (!LHS || LHS->getDecl() != Counter)
+    return std::nullopt;
+  std::optional<int64_t> V = eval(B->getLHS()), R = eval(B->getRHS());
+  if (!V || !R)
+    return std::nullopt;
+  __int128 X = *V, Y = *R;
+  switch (B->getOpcode()) {
+  case clang::BO_Assign:
+    return Fit(Y);
+  case clang::BO_DivAssign:
+    return Y == 0 ? std::nullopt : Fit(X / Y);
+  case clang::BO_MulAssign:
+    return Fit(X * Y);
+  case clang::BO_AddAssign:
+    return Fit(X + Y);
+  case clang::BO_SubAssign:
+    return Fit(X - Y);
+  case clang::BO_ShrAssign:
+    return Y < 0 || Y >= 64 ? std::nullopt : Fit(X >> static_cast<int>(Y));
+  case clang::BO_ShlAssign:
+    return Y < 0 || Y >= 64 ? std::nullopt : Fit(X << static_cast<int>(Y));
   default:
     return std::nullopt;
   }

@@ -36,6 +36,9 @@ public:
   // initialiser.
   void bind(const clang::VarDecl *V, int64_t Value) { Bound[V] = Value; }
   std::optional<int64_t> eval(const clang::Expr *E);
+  // Counter's value after the loop increment Inc (`s /= 2`, `s >>= 1`, `s
+  // *= 2`, `++s`, `s = e`), from its bound value.
+  std::optional<int64_t> afterIncrement(const clang::Expr *Inc, const clang::VarDecl *Counter);
   bool modified(const clang::VarDecl *V) const { return Modified.count(V) != 0; }
 
 private:

@@ -74,8 +74,11 @@ const clang::VarDecl *halvingCounter(const clang::Expr *Inc, clang::ASTContext &
 ProvenanceInterpreter::SideExits ProvenanceInterpreter::runLoop(const CfgLoop &L,
                                                                 FlowState &State) {
   enterItem(L.stmt, State);
-  if (const auto *For = llvm::dyn_cast<clang::ForStmt>(L.stmt))
+  if (const auto *For = llvm::dyn_cast<clang::ForStmt>(L.stmt)) {
+    if (std::optional<ShuffleLoop> Shuffle = matchShuffleLoop(For))
+      return shuffleLoop(*Shuffle, State);
     return visitFor(For, L, State);
+  }
   if (const auto *While = llvm::dyn_cast<clang::WhileStmt>(L.stmt))
     return visitWhileLike(L, While->getCond(), While->getBody(), State);
   // do-while: the condition guards the back edge, not the first iteration.

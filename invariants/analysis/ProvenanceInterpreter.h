@@ -121,6 +121,8 @@ private:
   void requireOutputStores();
   SideExits runLoop(const CfgLoop &L, FlowState &State);
   SideExits visitFor(const clang::ForStmt *For, const CfgLoop &L, FlowState &State);
+  // A warp-shuffle reduction loop as one transfer (ShuffleTransfer.cpp).
+  SideExits shuffleLoop(const ShuffleLoop &L, FlowState &State);
   // The counter's C type holds every value a canonical loop gives it.
   bool counterFits(const clang::VarDecl *Var, const Term *Bound, const Term *Step,
                    const FlowState &State);

@@ -2,6 +2,8 @@
 
 #include "clang/AST/Decl.h"
 
+#include <algorithm>
+
 namespace ave::inv {
 
 namespace {
@@ -22,57 +24,100 @@ const Term *memberOf(TermContext &T, const Term *F, const std::vector<unsigned> 
 } // namespace
 
 const TreeCombination *ReductionCoverage::treeOf(const Reduction &R) {
-  if (R.crossedVia.size() != 1)
+  if (R.crossedVia.size() != 1 || Ctx.laneCombinations.count(R.crossedVia.front()))
     return nullptr;
   const clang::ValueDecl *Array = R.crossedVia.front();
   auto It = Trees.find(Array);
   if (It == Trees.end())
     It = Trees
-             .emplace(Array, combineTree(Ctx.ast, *Ctx.annotations.kernel, Array,
-                                         Ctx.symbols.launchBlock))
+             .emplace(Array,
+                      combineTree(Ctx.ast, *Ctx.annotations.kernel, Array, Ctx.symbols.launchBlock))
              .first;
   return &It->second;
 }
 
-std::vector<Reduction> ReductionCoverage::overThreads(const Reduction &Partial) {
-  // A partial sum that reached this store through shared memory from other
-  // threads (its index mentions a writer thread's ids) is combined over the
-  // block's threads: they join the iteration space. Where the combination
-  // is an LDS tree run for the launch's block shape (TreeReduction.h), each
-  // thread is taken as many times as the tree takes it (a layer per
-  // multiplicity); otherwise every thread once, which is an assumption.
-  TermContext &T = Ctx.terms;
+std::vector<Reduction> ReductionCoverage::overThreads(const Reduction &Partial,
+                                                      const FlowState &State) {
+  // A partial sum that reached this store from other threads (through
+  // shared memory, or a warp shuffle) is combined over the block's or the
+  // wave's threads: they join the iteration space. Where the combination
+  // was run for the launch's shape (TreeReduction.h, ShuffleReduction.h),
+  // each thread is taken as many times as it reaches the stored value (a
+  // layer per multiplicity); otherwise every thread of the block once,
+  // which is an assumption.
   if (!Partial.crossedThreads || Partial.partialOverThreadDims.empty() || !Partial.perThreadTerm)
     return {Partial};
+  if (Partial.crossedVia.size() == 1)
+    if (auto It = Ctx.laneCombinations.find(Partial.crossedVia.front());
+        It != Ctx.laneCombinations.end())
+      return overLanes(Partial, It->second, State);
   const TreeCombination *Tree = treeOf(Partial);
-  if (!Tree || !Tree->unmodelled.empty())
+  const Term *Flat = Ctx.terms.freshCopy(Ctx.symbols.tid[0]);
+  if (!Tree || !Tree->unmodelled.empty() || !Ctx.flatThread())
     return {overEveryThread(Partial)};
-  int64_t Block[3];
-  for (int D = 0; D < 3; ++D)
-    Block[D] = *Ctx.symbols.launchBlock[D];
-  const Term *Flat = T.freshCopy(Ctx.symbols.tid[0]);
-  TermMap ThreadOf;
-  ThreadOf[Ctx.symbols.tid[0]] = T.rem(Flat, T.constant(Block[0]));
-  ThreadOf[Ctx.symbols.tid[1]] = T.rem(T.div(Flat, T.constant(Block[0])), T.constant(Block[1]));
-  ThreadOf[Ctx.symbols.tid[2]] = T.div(Flat, T.constant(Block[0] * Block[1]));
-  if (Block[1] == 1 && Block[2] == 1)
-    ThreadOf[Ctx.symbols.tid[0]] = Flat;
+  bool OneDimensional = *Ctx.symbols.launchBlock[1] == 1 && *Ctx.symbols.launchBlock[2] == 1;
+  return layers(Partial, Tree->times, Flat, Flat,
+                OneDimensional ? "threadIdx.x" : "the block's threads");
+}
+
+std::vector<Reduction> ReductionCoverage::overLanes(const Reduction &Partial,
+                                                    const LaneCombination &Lanes,
+                                                    const FlowState &State) {
+  TermContext &T = Ctx.terms;
+  const Term *Flat = Ctx.flatThread();
+  int64_t Wave = static_cast<int64_t>(Lanes.times.size());
+  const clang::ValueDecl *Loop = Partial.crossedVia.front();
+  auto Unfollowed = [&](std::string Why) {
+    UnfollowedWhy[Loop] = std::move(Why);
+    return std::vector<Reduction>{overEveryThread(Partial)};
+  };
+  if (!Lanes.unmodelled.empty())
+    return Unfollowed(Lanes.unmodelled);
+  if (!Flat)
+    return Unfollowed("the block shape is not fixed by a launch pragma");
+  int64_t Threads =
+      *Ctx.symbols.launchBlock[0] * *Ctx.symbols.launchBlock[1] * *Ctx.symbols.launchBlock[2];
+  if (Threads % Wave != 0)
+    return Unfollowed("the block is not a whole number of " + std::to_string(Wave) + "-lane waves");
+  // The storing lane: any, where every lane holds the same combination;
+  // otherwise lane 0, where the store's path allows no other.
+  const std::vector<unsigned> *Times = &Lanes.times.front();
+  bool Same = std::all_of(Lanes.times.begin(), Lanes.times.end(),
+                          [&](const std::vector<unsigned> &L) { return L == *Times; });
+  if (!Same) {
+    std::vector<const Term *> Query = State.path;
+    Query.push_back(T.ne(T.rem(Flat, T.constant(Wave)), T.constant(0)));
+    if (Ctx.ask("the storing lane is lane 0", T.allOf(Query)).status != SolverResult::Proven)
+      return Unfollowed("the lanes hold different combinations, and the store is not made by "
+                        "lane 0 alone");
+  }
+  const Term *Lane = T.freshCopy(Ctx.symbols.tid[0]);
+  const Term *Base = T.mul(T.div(Flat, T.constant(Wave)), T.constant(Wave));
+  return layers(Partial, *Times, Lane, T.add(Base, Lane), "the wave's lanes");
+}
+
+std::vector<Reduction> ReductionCoverage::layers(const Reduction &Partial,
+                                                 const std::vector<unsigned> &Times,
+                                                 const Term *Counter, const Term *FlatOfCounter,
+                                                 const std::string &Name) {
+  TermContext &T = Ctx.terms;
+  TermMap ThreadOf = Ctx.threadOfFlat(FlatOfCounter);
   std::vector<Reduction> Layers;
-  for (unsigned Times = 1;; ++Times) {
+  for (unsigned Taken = 1;; ++Taken) {
     std::vector<unsigned> Set;
-    for (unsigned Th = 0; Th < Tree->times.size(); ++Th)
-      if (Tree->times[Th] >= Times)
+    for (unsigned Th = 0; Th < Times.size(); ++Th)
+      if (Times[Th] >= Taken)
         Set.push_back(Th);
-    if (Set.empty() && Times > 1)
+    if (Set.empty() && Taken > 1)
       break;
     Reduction R = Partial;
     R.crossedThreads = false;
     ReductionLoop L;
-    L.counter = Flat;
-    L.name = (Block[1] == 1 && Block[2] == 1 ? "threadIdx.x" : "the block's threads") +
-             std::string(Times > 1 ? " (taken again by the tree)" : "");
-    L.facts = {T.ge(Flat, T.constant(0)), T.lt(Flat, T.constant(Tree->times.size())),
-               memberOf(T, Flat, Set)};
+    L.counter = Counter;
+    L.name = Name + (Taken > 1 ? " (taken again)" : "");
+    L.facts = {T.ge(Counter, T.constant(0)),
+               T.lt(Counter, T.constant(static_cast<int64_t>(Times.size()))),
+               memberOf(T, Counter, Set)};
     L.tripCount = T.constant(static_cast<int64_t>(Set.size()));
     R.term = substitute(T, R.perThreadTerm, ThreadOf);
     R.constraints.clear();
@@ -296,11 +341,11 @@ void ReductionCoverage::emit(const Reduction &Whole, const clang::Expr *Site,
   // was combined across.
   std::vector<Reduction> Pieces;
   for (const Reduction &Piece : Whole.earlier)
-    for (Reduction &Layer : overThreads(Piece))
+    for (Reduction &Layer : overThreads(Piece, State))
       Pieces.push_back(std::move(Layer));
   Reduction Latest = Whole;
   Latest.earlier.clear();
-  for (Reduction &Layer : overThreads(Latest))
+  for (Reduction &Layer : overThreads(Latest, State))
     Pieces.push_back(std::move(Layer));
   // The bound of the reduced name, from the first input tag declaring it.
   const Term *Bound = nullptr;
@@ -333,7 +378,12 @@ void ReductionCoverage::emit(const Reduction &Whole, const clang::Expr *Site,
                         "' are combined across the block's threads through shared memory (an "
                         "LDS tree); that the combination takes each thread's partial exactly "
                         "once is not modelled";
-      if (Tree && !Tree->unmodelled.empty())
+      if (R.crossedVia.size() == 1 && UnfollowedWhy.count(R.crossedVia.front()))
+        Why = "the partial sums of '" + R.name +
+              "' are combined across a wave's lanes by warp "
+              "shuffles; how often each lane's partial is taken is not followed (" +
+              UnfollowedWhy[R.crossedVia.front()] + ")";
+      else if (Tree && !Tree->unmodelled.empty())
         Why += " ('" + R.crossedVia.front()->getNameAsString() + "': " + Tree->unmodelled + ")";
       else if (R.crossedVia.size() > 1)
         Why += " (it crossed several shared arrays)";

@@ -32,8 +32,15 @@ private:
   // taken over the block's threads: the thread ids join its loops, as the
   // LDS tree takes them (a layer per multiplicity) where it is followed,
   // otherwise every thread once.
-  std::vector<Reduction> overThreads(const Reduction &Partial);
+  std::vector<Reduction> overThreads(const Reduction &Partial, const FlowState &State);
+  std::vector<Reduction> overLanes(const Reduction &Partial, const LaneCombination &Lanes,
+                                   const FlowState &State);
   Reduction overEveryThread(const Reduction &Partial);
+  // Partial over the threads of flat id FlatOfCounter, Counter taking the
+  // values whose Times are non-zero: one piece per multiplicity.
+  std::vector<Reduction> layers(const Reduction &Partial, const std::vector<unsigned> &Times,
+                                const Term *Counter, const Term *FlatOfCounter,
+                                const std::string &Name);
   // The tree over the one shared array R crossed, run once per array; null
   // when it crossed several.
   const TreeCombination *treeOf(const Reduction &R);
@@ -50,6 +57,8 @@ private:
 
   AnalysisContext &Ctx;
   std::map<const clang::ValueDecl *, TreeCombination> Trees;
+  // Shuffle loops whose combination was not followed at a store, and why.
+  std::map<const clang::ValueDecl *, std::string> UnfollowedWhy;
 };
 
 } // namespace ave::inv

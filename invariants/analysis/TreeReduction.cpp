@@ -81,12 +81,12 @@ struct Update {
 bool matchCombine(const clang::Expr *RHS, const clang::ValueDecl *Array, Update &U) {
   RHS = RHS->IgnoreParenImpCasts();
   const clang::Expr *A = nullptr, *B = nullptr;
-  if (const auto *Bin = llvm::dyn_cast<clang::BinaryOperator>(RHS); Bin && Bin->getOpcode() ==
-                                                                             clang::BO_Add) {
+  if (const auto *Bin = llvm::dyn_cast<clang::BinaryOperator>(RHS);
+      Bin && Bin->getOpcode() == clang::BO_Add) {
     A = Bin->getLHS();
     B = Bin->getRHS();
-  } else if (const auto *Call = llvm::dyn_cast<clang::CallExpr>(RHS); Call &&
-                                                                       Call->getNumArgs() == 2) {
+  } else if (const auto *Call = llvm::dyn_cast<clang::CallExpr>(RHS);
+             Call && Call->getNumArgs() == 2) {
     static const llvm::StringSet<> Combiners = {"fmaxf", "fminf", "fmax", "fmin", "max", "min"};
     const clang::FunctionDecl *FD = Call->getDirectCallee();
     if (!FD || !FD->getIdentifier() || !Combiners.contains(FD->getName()))
@@ -166,48 +166,6 @@ std::optional<TreeLoop> matchTree(const clang::ForStmt *F, const clang::ValueDec
   if (!Matched)
     return std::nullopt;
   return T;
-}
-
-// The counter's next value after Inc (`s /= 2`, `s >>= 1`, `s *= 2`, ...).
-std::optional<int64_t> nextCounter(ConcreteEval &Eval, const clang::Expr *Inc,
-                                   const clang::VarDecl *Counter, clang::ASTContext &Ast) {
-  Inc = Inc->IgnoreParens();
-  unsigned Width = static_cast<unsigned>(Ast.getTypeSize(Counter->getType()));
-  bool Signed = Counter->getType()->isSignedIntegerType();
-  auto Fit = [&](__int128 V) { return fitInteger(V, Width, Signed, !Signed); };
-  if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(Inc)) {
-    std::optional<int64_t> V = Eval.eval(U->getSubExpr());
-    if (!V || !U->isIncrementDecrementOp())
-      return std::nullopt;
-    return Fit(static_cast<__int128>(*V) + (U->isIncrementOp() ? 1 : -1));
-  }
-  const auto *B = llvm::dyn_cast<clang::BinaryOperator>(Inc);
-  const auto *LHS = B ? llvm::dyn_cast<clang::DeclRefExpr>(B->getLHS()->IgnoreParenImpCasts())
-                      : nullptr;
-  if (!LHS || LHS->getDecl() != Counter)
-    return std::nullopt;
-  std::optional<int64_t> V = Eval.eval(B->getLHS()), R = Eval.eval(B->getRHS());
-  if (!V || !R)
-    return std::nullopt;
-  __int128 X = *V, Y = *R;
-  switch (B->getOpcode()) {
-  case clang::BO_Assign:
-    return Fit(Y);
-  case clang::BO_DivAssign:
-    return Y == 0 ? std::nullopt : Fit(X / Y);
-  case clang::BO_MulAssign:
-    return Fit(X * Y);
-  case clang::BO_AddAssign:
-    return Fit(X + Y);
-  case clang::BO_SubAssign:
-    return Fit(X - Y);
-  case clang::BO_ShrAssign:
-    return Y < 0 || Y >= 64 ? std::nullopt : Fit(X >> static_cast<int>(Y));
-  case clang::BO_ShlAssign:
-    return Y < 0 || Y >= 64 ? std::nullopt : Fit(X << static_cast<int>(Y));
-  default:
-    return std::nullopt;
-  }
 }
 
 using Multiset = std::map<unsigned, unsigned>; // thread -> times
@@ -337,7 +295,7 @@ std::string TreeRun::run(const TreeLoop &T) {
       return Why;
     enter(0);
     Eval.bind(T.counter, *Stride);
-    Stride = nextCounter(Eval, T.loop->getInc(), T.counter, Ast);
+    Stride = Eval.afterIncrement(T.loop->getInc(), T.counter);
   }
 }
 

@@ -1,7 +1,8 @@
 // The LDS tree run level by level: how many times each thread's partial
 // reaches the slot read after the tree, or why the tree is not followed.
-#include "../annotations/HipSnippet.h"
 #include "analysis/TreeReduction.h"
+
+#include "../annotations/HipSnippet.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,85 @@
+// A warp-shuffle reduction loop (ShuffleReduction.h) as one transfer: the
+// combined variable keeps its per-thread partial sum, marked as crossed to
+// other lanes through the loop, and the loop's lane combination is run once
+// for the target's wave size; reduction coverage takes the storing thread's
+// wave with it. What the combination cannot be made of (a value that is not
+// a per-thread partial sum, lanes holding different coordinates, a loop
+// under a condition) makes the variable unknown, with the reason.
+#include "ProvenanceInterpreter.h"
+
+#include "clang/AST/Stmt.h"
+
+#include <algorithm>
+
+namespace ave::inv {
+
+namespace {
+
+bool atKernelTopLevel(const clang::Stmt *S, const clang::FunctionDecl *Kernel) {
+  const auto *Body =
+      Kernel ? llvm::dyn_cast_or_null<clang::CompoundStmt>(Kernel->getBody()) : nullptr;
+  return Body && std::find(Body->body_begin(), Body->body_end(), S) != Body->body_end();
+}
+
+} // namespace
+
+ProvenanceInterpreter::SideExits ProvenanceInterpreter::shuffleLoop(const ShuffleLoop &L,
+                                                                    FlowState &State) {
+  TermContext &T = Ctx.terms;
+  State.env[L.counter] = AbstractValue::ofInt(T.approximation(L.counter->getNameAsString()));
+  std::string Name = L.value->getNameAsString();
+  auto Unknown = [&](const std::string &Why) {
+    State.env[L.value] = AbstractValue::ofData(
+        DataValue::unknown("the warp shuffle reduction of '" + Name + "': " + Why));
+    return SideExits{};
+  };
+  if (!atKernelTopLevel(L.loop, Ctx.annotations.kernel))
+    return Unknown("it runs under a condition or in a loop, where lanes may be inactive");
+  const LaneCombination &Lanes = Ctx.laneCombinations[L.counter] =
+      combineLanes(Ctx.ast, *Ctx.annotations.kernel, L, Ctx.opts.waveSize, Ctx.symbols.launchBlock);
+  if (!Lanes.unmodelled.empty())
+    return Unknown(Lanes.unmodelled);
+  auto It = State.env.find(L.value);
+  if (It == State.env.end() || It->second.kind != AbstractValue::Kind::Data)
+    return Unknown("its value before the loop is not followed");
+  DataValue V = It->second.data;
+  if (V.kind != DataValue::Kind::Tagged)
+    return SideExits{}; // a constant or an unknown stays what it is
+  if (V.reductions.empty())
+    return Unknown("it is not a partial sum per thread (each lane's own element combined across "
+                   "lanes is not modelled)");
+  const Term *Flat = Ctx.flatThread();
+  if (!Flat)
+    return Unknown("the block shape is not fixed by a launch pragma");
+  // Every lane of the wave must hold the same coordinates (the same row).
+  int64_t Wave = static_cast<int64_t>(Lanes.times.size());
+  const Term *Other = T.freshCopy(Ctx.symbols.tid[0]);
+  TermMap OtherLane =
+      Ctx.threadOfFlat(T.add(T.mul(T.div(Flat, T.constant(Wave)), T.constant(Wave)), Other));
+  for (const ProvenanceCase &C : V.cases)
+    for (const auto &[Coord, Term] : C.coords) {
+      if (V.reduced.count(Coord))
+        continue;
+      std::vector<const ave::inv::Term *> Query = State.path;
+      Query.push_back(T.ge(Other, T.constant(0)));
+      Query.push_back(T.lt(Other, T.constant(Wave)));
+      Query.push_back(T.ne(Term, substitute(T, Term, OtherLane)));
+      if (Ctx.ask("shuffled lanes hold one coordinate", T.allOf(Query)).status !=
+          SolverResult::Proven)
+        return Unknown("the lanes it combines may hold different '" + Coord + "'");
+    }
+  for (Reduction &R : V.reductions) {
+    bool PerThread = true;
+    forEachPiece(R, [&](Reduction &Piece) {
+      PerThread = PerThread && !Piece.partialOverThreadDims.empty() && Piece.perThreadTerm;
+      Piece.crossedThreads = true;
+      Piece.crossedVia.push_back(L.counter);
+    });
+    if (!PerThread)
+      return Unknown("a partial sum that is the same in every lane would be taken once per lane");
+  }
+  State.env[L.value] = AbstractValue::ofData(std::move(V));
+  return SideExits{};
+}
+
+} // namespace ave::inv
