@@ -1,0 +1,95 @@
+// The warp-shuffle reduction loop run lane by lane: how many times each
+// lane's partial reaches a lane, for the target's wave size.
+#include "analysis/ShuffleReduction.h"
+
+#include "../annotations/HipSnippet.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+
+#include <gtest/gtest.h>
+
+namespace ave::inv {
+namespace {
+
+const char *const Builtins = R"cu(
+struct AveDim3 { unsigned x, y, z; };
+extern __device__ const AveDim3 threadIdx, blockIdx, blockDim, gridDim;
+template <class T> __device__ T __shfl_xor(T v, int m, int w = 64);
+template <class T> __device__ T __shfl_down(T v, unsigned d, int w = 64);
+)cu";
+
+class FirstFor : public clang::RecursiveASTVisitor<FirstFor> {
+public:
+  bool VisitForStmt(clang::ForStmt *F) {
+    if (!found)
+      found = F;
+    return true;
+  }
+  const clang::ForStmt *found = nullptr;
+};
+
+// The combination of the kernel's only loop, Loop, for a wave of Wave lanes.
+LaneCombination runLanes(const std::string &Loop, unsigned Wave, bool &Matched) {
+  std::string Source = std::string(ann::test::MinimalPrelude) + Builtins +
+                       "__global__ void k(float *Y, float x) {\n  float v = x;\n" + Loop +
+                       "\n  Y[threadIdx.x] = v;\n}\n";
+  LaneCombination Out;
+  Matched = false;
+  bool Parsed = ann::test::parseHip(Source, [&](const ann::test::Snippet &S) {
+    const clang::FunctionDecl *K = S.kernel("k");
+    FirstFor F;
+    F.TraverseStmt(K->getBody());
+    std::optional<ShuffleLoop> L = F.found ? matchShuffleLoop(F.found) : std::nullopt;
+    Matched = L.has_value();
+    const std::optional<int64_t> Block[3] = {int64_t(Wave), 1, 1};
+    if (L)
+      Out = combineLanes(S.context, *K, *L, Wave, Block);
+  });
+  EXPECT_TRUE(Parsed);
+  return Out;
+}
+
+TEST(ShuffleReduction, ButterflyOverTheWaveTakesEveryLaneOnceInEveryLane) {
+  bool Matched = false;
+  LaneCombination C =
+      runLanes("  for (int off = 16; off > 0; off /= 2) v += __shfl_xor(v, off);", 32, Matched);
+  ASSERT_TRUE(Matched);
+  ASSERT_EQ(C.unmodelled, "");
+  for (const std::vector<unsigned> &Lane : C.times)
+    EXPECT_EQ(Lane, std::vector<unsigned>(32, 1));
+}
+
+TEST(ShuffleReduction, HalfWaveButterflyOnA64LaneWaveMissesTheOtherHalf) {
+  bool Matched = false;
+  LaneCombination C =
+      runLanes("  for (int off = 16; off > 0; off /= 2) v += __shfl_xor(v, off);", 64, Matched);
+  ASSERT_EQ(C.unmodelled, "");
+  EXPECT_EQ(C.times[0][31], 1u);
+  EXPECT_EQ(C.times[0][32], 0u);
+  EXPECT_EQ(C.times[40][63], 1u);
+}
+
+TEST(ShuffleReduction, ShiftDownByTheWholeWaveAddsALaneToItself) {
+  bool Matched = false;
+  LaneCombination C = runLanes(
+      "  for (int off = 32; off > 0; off >>= 1) v = v + __shfl_down(v, off);", 32, Matched);
+  ASSERT_EQ(C.unmodelled, "");
+  EXPECT_EQ(C.times[0], std::vector<unsigned>(32, 2));
+}
+
+TEST(ShuffleReduction, LaneMaskOutsideTheWidthIsNotFollowed) {
+  bool Matched = false;
+  LaneCombination C =
+      runLanes("  for (int off = 32; off > 0; off /= 2) v += __shfl_xor(v, off);", 32, Matched);
+  EXPECT_NE(C.unmodelled.find("outside the width"), std::string::npos) << C.unmodelled;
+}
+
+TEST(ShuffleReduction, ShuffleOfAnotherVariableIsNoReductionLoop) {
+  bool Matched = true;
+  runLanes("  float w = x;\n  for (int off = 16; off > 0; off /= 2) v += __shfl_xor(w, off);", 32,
+           Matched);
+  EXPECT_FALSE(Matched);
+}
+
+} // namespace
+} // namespace ave::inv
