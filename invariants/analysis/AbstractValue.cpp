@@ -1,6 +1,7 @@
 #include "AbstractValue.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 
 namespace ave::inv {
@@ -25,6 +26,29 @@ bool sameValue(const AbstractValue &A, const AbstractValue &B) {
   return false;
 }
 
+void setParameters(DataValue &Out, const DataValue &A, const DataValue &B, char Op) {
+  std::set<std::string> Names = A.parameters;
+  Names.insert(B.parameters.begin(), B.parameters.end());
+  std::set<std::string> Misapplied = A.misappliedParameters;
+  Misapplied.insert(B.misappliedParameters.begin(), B.misappliedParameters.end());
+  std::map<std::string, int> Power = A.parameterPower;
+  for (const auto &[Name, P] : B.parameterPower) {
+    int &Mine = Power[Name];
+    if (Op == '*')
+      Mine += P;
+    else if (Op == '/')
+      Mine -= P;
+    else if (std::abs(P) > std::abs(Mine))
+      Mine = P;
+  }
+  for (const auto &[Name, P] : Power)
+    if (P != 0 && P != 1)
+      Misapplied.insert(Name);
+  Out.parameters = std::move(Names);
+  Out.parameterPower = std::move(Power);
+  Out.misappliedParameters = std::move(Misapplied);
+}
+
 namespace {
 
 DataValue joinData(TermContext &T, const Term *Cond, const DataValue &Then, DataValue Else) {
@@ -34,7 +58,7 @@ DataValue joinData(TermContext &T, const Term *Cond, const DataValue &Then, Data
       Then.accumulator == Else.accumulator) {
     // Either side's constant (`c ? 1.0f : 0.0f`) may be the value.
     Else.constants.insert(Else.constants.end(), Then.constants.begin(), Then.constants.end());
-    Else.parameters.insert(Then.parameters.begin(), Then.parameters.end());
+    setParameters(Else, Else, Then, '+');
     return Else;
   }
   // Each side's cases survive under its path condition.
@@ -54,8 +78,7 @@ DataValue joinData(TermContext &T, const Term *Cond, const DataValue &Then, Data
   Joined.reduced = Then.reduced;
   Joined.reduced.insert(Else.reduced.begin(), Else.reduced.end());
   Joined.severalContributions = Then.severalContributions || Else.severalContributions;
-  Joined.parameters = Then.parameters;
-  Joined.parameters.insert(Else.parameters.begin(), Else.parameters.end());
+  setParameters(Joined, Then, Else, '+');
   // Each side's reductions hold on its side only: both are checked, each
   // under its condition.
   const Term *ElseCond = T.logicalNot(Cond);

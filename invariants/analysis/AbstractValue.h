@@ -94,6 +94,12 @@ using ElementDecider = std::function<int(const Term *)>;
 // Lattice equality: two paths that left a variable alone hold the same value.
 bool sameValue(const AbstractValue &A, const AbstractValue &B);
 
+// Out's parameters for `A Op B`: both sets; powers added by '*',
+// subtracted by '/' (B's), the larger kept otherwise (a sum, a join, a max,
+// an accumulation); any power but 0 or 1 marks the parameter misapplied.
+// Out may be A or B.
+void setParameters(DataValue &Out, const DataValue &A, const DataValue &B, char Op);
+
 // The reductions of a sum: Before's and After's, where a name both reduce
 // becomes one reduction of several pieces (Before's first), which together
 // must reduce each index once (a K range split over two loops, two partial

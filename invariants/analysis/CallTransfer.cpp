@@ -92,6 +92,16 @@ bool isElementwise(llvm::StringRef Name) {
   return Names.contains(Name);
 }
 
+// The elementwise functions that keep a factor a factor: conversions,
+// absolute value and negation (`fabsf(alpha * x)` is still scaled by alpha).
+bool keepsScale(llvm::StringRef Name) {
+  Name.consume_front("__builtin_");
+  return Name.starts_with("__float2") || Name.starts_with("__half2") ||
+         Name.starts_with("__bfloat162") || Name.starts_with("__int2") ||
+         Name.starts_with("__uint2") || Name == "float" || Name == "half" || Name == "fabs" ||
+         Name == "fabsf" || Name == "abs" || Name == "__habs" || Name == "__hneg";
+}
+
 bool isShuffle(llvm::StringRef Name) {
   return Name.starts_with("__shfl") || Name.starts_with("__builtin_amdgcn_ds_bpermute") ||
          Name.starts_with("__builtin_amdgcn_mov_dpp") ||
@@ -256,12 +266,18 @@ AbstractValue ProvenanceInterpreter::evalModelledCall(const clang::CallExpr *Cal
       Args.size() == 2)
     return combineData(Args[0], Args[1], Name.contains("max") ? 'M' : 'n', Call, State);
   const clang::FunctionDecl *FD = Call->getDirectCallee();
-  if (isElementwise(Name) && Args.size() == 1)
-    return Args[0].kind == AbstractValue::Kind::Data || Call->getType()->isIntegerType()
-               ? (Args[0].kind == AbstractValue::Kind::Data
-                      ? Args[0]
-                      : AbstractValue::ofInt(T.approximation("call", SymbolKind::Fresh)))
+  if (isElementwise(Name) && Args.size() == 1) {
+    if (Args[0].kind == AbstractValue::Kind::Data) {
+      // A nonlinear function of a scaled value is no longer scaled by it.
+      AbstractValue Result = Args[0];
+      if (!keepsScale(Name))
+        Result.data.parameterPower.clear();
+      return Result;
+    }
+    return Call->getType()->isIntegerType()
+               ? AbstractValue::ofInt(T.approximation("call", SymbolKind::Fresh))
                : AbstractValue::ofData(DataValue::neutral()); // a function of an integer
+  }
   if (const clang::ReturnStmt *Return = inlinableReturn(FD); Return && InlineDepth < 8)
     return inlineCall(Call, FD, Return, Args, State);
   std::string Why = FD && FD->hasBody()

@@ -294,8 +294,10 @@ AbstractValue ProvenanceInterpreter::evalDeclRef(const clang::DeclRefExpr *DRE, 
     }
   }
   DataValue Scalar = DataValue::neutral(); // untagged scalar (alpha, beta)
-  if (llvm::isa<clang::ParmVarDecl>(D))
+  if (llvm::isa<clang::ParmVarDecl>(D)) {
     Scalar.parameters.insert(D->getName().str());
+    Scalar.parameterPower[D->getName().str()] = 1;
+  }
   return AbstractValue::ofData(std::move(Scalar));
 }
 

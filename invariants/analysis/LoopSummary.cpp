@@ -221,7 +221,7 @@ void LoopSummary::finish(const LoopFrame &Frame, const CarriedVars &Carried, Flo
       V->rescales.clear(); // checked against every contribution already
       // After the loop: the value before it plus the contributions.
       V->accumulator = Pre.accumulator;
-      V->parameters.insert(Pre.parameters.begin(), Pre.parameters.end());
+      setParameters(*V, *V, Pre, '+');
       if (Pre.kind == DataValue::Kind::Tagged) {
         initialPieces(Pre, *V, Frame);
         V->cases.insert(V->cases.begin(), Pre.cases.begin(), Pre.cases.end());

@@ -108,7 +108,7 @@ DataValue ProvenanceInterpreter::accumulate(DataValue Acc, DataValue Add, const 
       C.validity = T.logicalAnd(C.validity, T.allOf(Conds));
   }
   DataValue Out = Acc;
-  Out.parameters.insert(Add.parameters.begin(), Add.parameters.end());
+  setParameters(Out, Out, Add, '+');
   // The running value was rescaled (online softmax): the factor belongs to
   // the rows the contribution does.
   std::set<std::string> RescaleExcept = Ctx.contracted;
@@ -165,14 +165,14 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
     const DataValue &Factor = PureHead(A) ? B : A;
     if (Factor.kind == DataValue::Kind::Tagged)
       Out.rescales.insert(Out.rescales.end(), Factor.cases.begin(), Factor.cases.end());
-    Out.parameters.insert(Factor.parameters.begin(), Factor.parameters.end());
+    setParameters(Out, A, B, Op);
     return AbstractValue::ofData(std::move(Out));
   }
   if (A.kind == DataValue::Kind::Neutral && B.kind == DataValue::Kind::Neutral) {
     // A computed number: its constant, if it has one, is the expression's
     // (eval sets it); a parameter in it stays one.
     A.constants.clear();
-    A.parameters.insert(B.parameters.begin(), B.parameters.end());
+    setParameters(A, A, B, Op);
     return AbstractValue::ofData(std::move(A));
   }
   if (Op == '+' || Op == '-' || Op == '*' || Op == '/') {
@@ -187,11 +187,11 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
       return AbstractValue::ofData(DataValue::unknown(std::move(Why)));
   }
   if (A.kind == DataValue::Kind::Neutral) {
-    B.parameters.insert(A.parameters.begin(), A.parameters.end());
+    setParameters(B, A, B, Op);
     return AbstractValue::ofData(std::move(B));
   }
   if (B.kind == DataValue::Kind::Neutral) {
-    A.parameters.insert(B.parameters.begin(), B.parameters.end());
+    setParameters(A, A, B, Op);
     return AbstractValue::ofData(std::move(A));
   }
   // Two tagged values: the names they share must agree, except names one of
@@ -211,8 +211,7 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
       Out.cases.push_back(mergeCases(X, Y));
     }
   Out.reduced = Except;
-  Out.parameters = A.parameters;
-  Out.parameters.insert(B.parameters.begin(), B.parameters.end());
+  setParameters(Out, A, B, Op);
   if (Op == '+') {
     // `a + b` of two partial sums: each name both reduce is one reduction
     // in pieces (the halves of K in two accumulators).

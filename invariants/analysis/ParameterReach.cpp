@@ -4,7 +4,9 @@
 // `scale` inside the softmax), and a kernel that drops one (`s = s * scale`
 // deleted) computed something else and was proven. Which parameters a value
 // was computed with travels with it (DataValue::parameters); a stored value
-// that misses one is unproven. Using one twice is not caught.
+// that misses one is unproven, and so is one where a parameter was applied
+// with a power other than 1 on the way (`s * scale * scale`, `x / alpha`;
+// DataValue::parameterPower).
 
 #include "ProvenanceInterpreter.h"
 
@@ -26,6 +28,15 @@ void ProvenanceInterpreter::requireParameters(const TensorInfo &TI, const DataVa
                        TI.tensor +
                        "; the reference the tags describe applies every float "
                        "parameter (a scale dropped on the way computes something else)";
+    Ctx.log.addObligation(std::move(O));
+  }
+  for (const std::string &Name : V.misappliedParameters) {
+    Obligation O = Base;
+    O.summary = "the value stored into " + TI.tensor + " applies '" + Name + "' once";
+    O.unprovenReason = "the float parameter '" + Name +
+                       "' is applied with a power other than 1 on the way to the value stored "
+                       "into " +
+                       TI.tensor + " (twice, or divided by); the reference applies it once";
     Ctx.log.addObligation(std::move(O));
   }
 }

@@ -431,7 +431,7 @@ AbstractValue SharedMemoryModel::load(const clang::ValueDecl *Array, const Term 
         Result.cases.push_back(std::move(C));
       }
       Result.reduced.insert(Copied.reduced.begin(), Copied.reduced.end());
-      Result.parameters.insert(Copied.parameters.begin(), Copied.parameters.end());
+      setParameters(Result, Result, Copied, '+');
       Result.reductions.insert(Result.reductions.end(), Copied.reductions.begin(),
                                Copied.reductions.end());
     }

@@ -131,6 +131,13 @@ struct DataValue {
   // reference applies each, and a neutral value made of one is no neutral
   // element or zero offset.
   std::set<std::string> parameters;
+  // The power each parameter is applied with as a factor (`s * scale`: 1,
+  // `s * scale * scale`: 2, `x / alpha`: -1); a nonlinear function of the
+  // value (`expf`) starts it again at 0. A parameter that had any power but
+  // 0 or 1 on the way is misapplied: no reference applies one so (the
+  // soundness fuzzer's attention mutant with `s = s * scale;` twice).
+  std::map<std::string, int> parameterPower;
+  std::set<std::string> misappliedParameters;
   bool fromParameter() const { return kind == Kind::Neutral && !parameters.empty(); }
   // The operator that combines contributions into this running value:
   // '+' (also `-=`), 'M' (max) or 'n' (min); 0 before any.

@@ -42,3 +42,28 @@ __global__ void scaledThroughLds(const float *X AVE_TAG("X(r < R, c < C) = r * C
   __syncthreads();
   Y[r * C + c] = Tile[threadIdx.x];
 }
+
+// Wrong: Alpha applied in every iteration and again after the loop (the
+// soundness fuzzer duplicated attention_fwd's `s = s * scale;`).
+__global__ void scaledTwice(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
+                            float *S AVE_TAG("S(m < M) = m"), int M, int K, float Alpha) {
+  AVE_LAUNCH(block(64) grid(M / 64))
+  AVE_ASSUME(M % 64 == 0 && K >= 1 && M <= 32768 && K <= 32768)
+  int m = blockIdx.x * 64 + threadIdx.x;
+  float Acc = 0.0f;
+  for (int k = 0; k < K; ++k)
+    Acc += Alpha * A[m * K + k];
+  S[m] = Alpha * Acc;
+}
+
+// Wrong: divided by Alpha instead of scaled.
+__global__ void dividedBy(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
+                          float *S AVE_TAG("S(m < M) = m"), int M, int K, float Alpha) {
+  AVE_LAUNCH(block(64) grid(M / 64))
+  AVE_ASSUME(M % 64 == 0 && K >= 1 && M <= 32768 && K <= 32768)
+  int m = blockIdx.x * 64 + threadIdx.x;
+  float Acc = 0.0f;
+  for (int k = 0; k < K; ++k)
+    Acc += A[m * K + k];
+  S[m] = Acc / Alpha;
+}
