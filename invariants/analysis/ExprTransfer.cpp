@@ -4,6 +4,7 @@
 // MemoryTransfer.cpp.
 
 #include "ProvenanceInterpreter.h"
+#include "ave/invariants/RangeSimplifier.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -96,21 +97,42 @@ const Term *ProvenanceInterpreter::builtinCoordinate(const clang::Expr *E) const
 }
 
 const Term *ProvenanceInterpreter::convertedValue(const Term *V, clang::QualType From,
-                                                  clang::QualType To) {
+                                                  clang::QualType To, const FlowState &State) {
   // Terms are C ints. A target of 32 bits or more is taken to hold V: an
   // unsigned source converted to a signed type of its width (`int m =
   // blockIdx.x * 64 + threadIdx.x`) is exact as far as the unsigned
-  // arithmetic before it is (overflow is not asked yet), and a possibly
-  // negative int converted to a 32-bit unsigned (`threadIdx.x < n`, `k - 1 <
-  // (unsigned)K`) is still the int: the wrapped value is no C int, and an
-  // unknown in its place lost real findings (a divergent barrier under
-  // `threadIdx.x < n` needs n's value). Known gap.
+  // arithmetic before it is (overflow is not asked yet). A signed value
+  // converted to an unsigned type of 32 bits or more (`threadIdx.x < n`,
+  // `k - 1 < (unsigned)K`) is V where V >= 0 and a value the analysis does
+  // not follow where it is negative (the wrapped value is no C int): a
+  // finding that needs n's value keeps it where n >= 0, and one that needs
+  // the wrap is unproven, never decided on the int.
   clang::ASTContext &AST = Ctx.ast;
   if (To->isBooleanType() || !From->isIntegralOrEnumerationType())
     return V;
   unsigned FromBits = AST.getIntWidth(From), ToBits = AST.getIntWidth(To);
   bool FromSigned = From->isSignedIntegerOrEnumerationType();
   bool ToSigned = To->isSignedIntegerOrEnumerationType();
+  if (FromSigned && !ToSigned && ToBits >= 32) {
+    const Term *NonNegative = T.ge(V, T.constant(0));
+    if (NonNegative->isConstant() && NonNegative->value() != 0)
+      return V;
+    // Ranges first (thread ids, sizes the assumptions bound): no solver.
+    RangeSimplifier Ranges(T);
+    Ranges.addFacts(T.allOf(Ctx.kernelFacts));
+    Ranges.addFacts(T.allOf(State.path));
+    if (std::optional<Interval> I = Ranges.interval(V); I && I->lo >= 0)
+      return V;
+    std::vector<const Term *> Negative = Ctx.kernelFacts;
+    Negative.insert(Negative.end(), State.path.begin(), State.path.end());
+    Negative.push_back(T.logicalNot(NonNegative));
+    if (!NonNegative->isConstant() &&
+        Ctx.ask("a converted value is never negative", T.allOf(Negative)).status ==
+            SolverResult::Proven)
+      return V;
+    const Term *Wrapped = T.approximation(TermContext::ConversionApproximation, SymbolKind::Fresh);
+    return NonNegative->isConstant() ? Wrapped : T.select(NonNegative, V, Wrapped);
+  }
   if (ToBits >= 32 || (ToBits > FromBits && ToSigned) ||
       (ToBits >= FromBits && ToSigned == FromSigned))
     return V;
@@ -133,7 +155,7 @@ AbstractValue ProvenanceInterpreter::evalCast(const clang::CastExpr *CE, FlowSta
     // only where it keeps the value: what depends on the rest is unproven,
     // never evaluated as the int it was.
     if (Sub.kind == AbstractValue::Kind::Int)
-      return AbstractValue::ofInt(convertedValue(Sub.term, CE->getSubExpr()->getType(), To));
+      return AbstractValue::ofInt(convertedValue(Sub.term, CE->getSubExpr()->getType(), To, State));
     return AbstractValue::ofInt(T.approximation("cast", SymbolKind::Fresh));
   }
   if (isDataType(To) && Sub.kind == AbstractValue::Kind::Int)

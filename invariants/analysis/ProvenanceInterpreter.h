@@ -147,7 +147,8 @@ private:
   AbstractValue evalCast(const clang::CastExpr *CE, FlowState &State);
   // V converted from From to To (C's integer conversions): V where the
   // target holds it, an approximation where it may not.
-  const Term *convertedValue(const Term *V, clang::QualType From, clang::QualType To);
+  const Term *convertedValue(const Term *V, clang::QualType From, clang::QualType To,
+                             const FlowState &State);
   AbstractValue evalBinary(const clang::BinaryOperator *BO, FlowState &State);
   AbstractValue evalCompoundAssign(const clang::BinaryOperator *BO, FlowState &State);
   AbstractValue evalUnary(const clang::UnaryOperator *UO, FlowState &State);

@@ -8,8 +8,20 @@ namespace ave::inv {
 
 namespace {
 
-// The flat thread ids in Set as `lo <= F && F <= hi` ranges.
+// The flat thread ids in Set (ascending): one stride where they are evenly
+// spaced (`F % 2 == 0` of a tree that stopped a level early), otherwise
+// `lo <= F && F <= hi` ranges.
 const Term *memberOf(TermContext &T, const Term *F, const std::vector<unsigned> &Set) {
+  if (Set.size() > 2) {
+    int64_t Step = int64_t(Set[1]) - Set[0];
+    bool Even = Step > 1;
+    for (size_t I = 2; Even && I < Set.size(); ++I)
+      Even = int64_t(Set[I]) - Set[I - 1] == Step;
+    if (Even)
+      return T.logicalAnd(
+          T.logicalAnd(T.ge(F, T.constant(Set.front())), T.le(F, T.constant(Set.back()))),
+          T.eq(T.rem(T.sub(F, T.constant(Set.front())), T.constant(Step)), T.constant(0)));
+  }
   const Term *In = T.falseTerm();
   for (size_t I = 0; I < Set.size();) {
     size_t J = I;
