@@ -81,9 +81,9 @@ std::string approximationDependence(TermContext &Terms, ObligationSolver &Solver
   bool Deterministic = false;
   for (const Term *S : collectSymbols(Terms.allOf(Query)))
     if (S->isApproximation()) {
-      if (!Approximated || S->baseName() == TermContext::ConversionApproximation)
+      if (!Approximated || TermContext::deterministicApproximation(S->baseName()))
         Approximated = S;
-      Deterministic |= S->baseName() == TermContext::ConversionApproximation;
+      Deterministic |= TermContext::deterministicApproximation(S->baseName());
     }
   if (!Approximated)
     return "";

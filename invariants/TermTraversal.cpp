@@ -143,6 +143,41 @@ private:
 
 } // namespace
 
+namespace {
+
+const Term *exactMemo(TermContext &Ctx, const Term *Node, std::vector<const Term *> &Conditions,
+                      std::unordered_map<const Term *, const Term *> &Memo) {
+  if (Node->numOperands() == 0)
+    return Node;
+  if (auto It = Memo.find(Node); It != Memo.end())
+    return It->second;
+  const Term *Result = nullptr;
+  const Term *Else = Node->kind() == TermKind::Select ? Node->operand(2) : nullptr;
+  if (Else && Else->isSymbol() && Else->isApproximation() &&
+      TermContext::deterministicApproximation(Else->baseName())) {
+    Conditions.push_back(exactMemo(Ctx, Node->operand(0), Conditions, Memo));
+    Result = exactMemo(Ctx, Node->operand(1), Conditions, Memo);
+  } else {
+    std::vector<const Term *> Ops;
+    bool Changed = false;
+    for (const Term *Op : Node->operands()) {
+      Ops.push_back(exactMemo(Ctx, Op, Conditions, Memo));
+      Changed |= Ops.back() != Op;
+    }
+    Result = Changed ? Ctx.rebuild(Node, Ops) : Node;
+  }
+  Memo.emplace(Node, Result);
+  return Result;
+}
+
+} // namespace
+
+const Term *exactBranches(TermContext &Ctx, const Term *Node,
+                          std::vector<const Term *> &Conditions) {
+  std::unordered_map<const Term *, const Term *> Memo;
+  return exactMemo(Ctx, Node, Conditions, Memo);
+}
+
 const Term *substitute(TermContext &Ctx, const Term *Node, const TermMap &Replacements) {
   if (Replacements.empty())
     return Node;

@@ -438,10 +438,25 @@ AbstractValue SharedMemoryModel::load(const clang::ValueDecl *Array, const Term 
     // A same-iteration write (no validity condition) covers every iteration;
     // a previous-iteration write covers all but the first. Where the writer
     // is solved only on part of the array (`As[ty][tx]` of a 16x32 tile),
-    // it covers that part: older writes still hold the rest.
-    bool Partial = R.reaches && !R.solved;
-    Covered = T.logicalOr(Covered, Partial ? T.logicalAnd(R.validity, R.reaches) : R.validity);
-    if (R.validity->isConstant(1) && !Partial)
+    // it covers that part: older writes still hold the rest. A guarded
+    // write (`if (t + 1 < nt) As[1 - cur][ty][tx] = a;`) covers only where
+    // its writer's guard held (the soundness fuzzer's double_buffered_gemm
+    // mutant guarding it by `t + 1 < col` was proven). Where that condition
+    // cannot be said, whether it covers is a value the analysis does not
+    // follow: an older write's case then holds only under it, so a model
+    // that needs one is not known to be real (unproven, never violated).
+    bool Guarded = !Cand.write->guard.empty();
+    bool Partial = R.reaches && (!R.solved || Guarded);
+    if (Partial)
+      Covered = T.logicalOr(Covered, T.logicalAnd(R.validity, R.reaches));
+    else if (!Guarded)
+      Covered = T.logicalOr(Covered, R.validity);
+    else
+      Covered = T.logicalOr(
+          Covered,
+          T.logicalAnd(R.validity, T.ne(T.approximation(TermContext::GuardedWriteApproximation),
+                                        T.constant(0))));
+    if (R.validity->isConstant(1) && !Partial && !Guarded)
       break;
   }
   requireWriter(Array, Reaches, Site, State);

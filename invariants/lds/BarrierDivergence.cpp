@@ -18,7 +18,14 @@ std::vector<BarrierDivergence> findDivergentBarriers(KernelAnalysis &A, const La
   for (const BarrierSite &B : A.barriers()) {
     if (B.guard.empty())
       continue;
-    if (!std::all_of(B.guard.begin(), B.guard.end(), isFollowable)) {
+    // A wrapped conversion (`threadIdx.x < n`, n an int) is asked where it
+    // keeps its value (n >= 0): a divergence found there is real, and none
+    // found there decides nothing.
+    std::vector<const Term *> Guard, Exact;
+    for (const Term *G : B.guard)
+      Guard.push_back(exactBranches(T, G, Exact));
+    if (!std::all_of(Guard.begin(), Guard.end(), isFollowable) ||
+        !std::all_of(Exact.begin(), Exact.end(), isFollowable)) {
       if (Undecided) // a condition the analysis cannot see: no claim either way
         Undecided->push_back(&B);
       continue;
@@ -26,9 +33,13 @@ std::vector<BarrierDivergence> findDivergentBarriers(KernelAnalysis &A, const La
     std::vector<const Term *> Query = P.threadFacts(0);
     Query.insert(Query.end(), P.threadFacts(1).begin(), P.threadFacts(1).end());
     std::vector<const Term *> G0, G1;
-    for (const Term *G : B.guard) {
+    for (const Term *G : Guard) {
       G0.push_back(P.rename(0, G));
       G1.push_back(P.rename(1, G));
+    }
+    for (const Term *C : Exact) {
+      Query.push_back(P.rename(0, C));
+      Query.push_back(P.rename(1, C));
     }
     Query.push_back(T.allOf(G0));
     Query.push_back(T.logicalNot(T.allOf(G1)));
@@ -37,7 +48,7 @@ std::vector<BarrierDivergence> findDivergentBarriers(KernelAnalysis &A, const La
     const Term *Q = T.allOf(Query);
     SolverResult R = A.solver().check(Q);
     bool Diverges = R.status == SolverResult::Violated && A.solver().confirms(Q, R);
-    if (R.status != SolverResult::Proven && !Diverges && Undecided)
+    if ((R.status != SolverResult::Proven || !Exact.empty()) && !Diverges && Undecided)
       Undecided->push_back(&B);
     if (!Diverges)
       continue;

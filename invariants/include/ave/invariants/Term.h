@@ -163,6 +163,14 @@ public:
   /// change its value: a deterministic function of followed values, unlike
   /// a load or a data-dependent condition, which some input makes anything.
   static constexpr const char *ConversionApproximation = "converted";
+  // Whether a guarded shared-memory write covers the element a read asks
+  // for, where the writer's guard cannot be said: one value per execution.
+  static constexpr const char *GuardedWriteApproximation = "guarded_write_covers";
+  // Approximations with one value per execution (not data the solver may
+  // pick per input): a counterexample through one must hold for all.
+  static bool deterministicApproximation(const std::string &Base) {
+    return Base == ConversionApproximation || Base == GuardedWriteApproximation;
+  }
   const Term *apply(const std::string &Function, std::vector<const Term *> Args);
 
   const Term *add(const Term *A, const Term *B);
@@ -222,6 +230,13 @@ private:
 /// Replaces every occurrence of a key (any subterm, usually a symbol) by its
 /// value, rebuilding with canonicalization.
 const Term *substitute(TermContext &Ctx, const Term *Term, const TermMap &Replacements);
+
+/// `term` with every `c ? v : a`, `a` a deterministic approximation (a
+/// wrapped conversion), replaced by `v`, and each such `c` appended to
+/// `conditions`: the term on the executions where the analysis follows the
+/// value exactly. A finding there needs no approximated value.
+const Term *exactBranches(TermContext &Ctx, const Term *Node,
+                          std::vector<const Term *> &Conditions);
 
 /// Symbols in `term`, ordered by id, without duplicates.
 std::vector<const Term *> collectSymbols(const Term *Term);
