@@ -3,6 +3,7 @@
 // (ObligationBuilder.cpp). Calls are in CallTransfer.cpp, memory in
 // MemoryTransfer.cpp.
 
+#include "ControlFlow.h"
 #include "ProvenanceInterpreter.h"
 #include "ave/invariants/RangeSimplifier.h"
 
@@ -96,24 +97,37 @@ const Term *ProvenanceInterpreter::builtinCoordinate(const clang::Expr *E) const
                            componentIndex(ME->getMemberDecl()->getName()));
 }
 
+bool ProvenanceInterpreter::comparedAfterConversion(const clang::Expr *Cast) const {
+  // `k - 1 < (unsigned)K`: the converted value is an operand of a
+  // comparison, where a wrap decides the outcome.
+  const clang::Stmt *Parent = Flow && Flow->parents ? Flow->parents->getParent(Cast) : nullptr;
+  while (Parent && llvm::isa<clang::ParenExpr>(Parent))
+    Parent = Flow->parents->getParent(Parent);
+  const auto *BO = llvm::dyn_cast_or_null<clang::BinaryOperator>(Parent);
+  return BO && BO->isComparisonOp();
+}
+
 const Term *ProvenanceInterpreter::convertedValue(const Term *V, clang::QualType From,
-                                                  clang::QualType To, const FlowState &State) {
+                                                  clang::QualType To, const FlowState &State,
+                                                  bool Compared) {
   // Terms are C ints. A target of 32 bits or more is taken to hold V: an
   // unsigned source converted to a signed type of its width (`int m =
   // blockIdx.x * 64 + threadIdx.x`) is exact as far as the unsigned
   // arithmetic before it is (overflow is not asked yet). A signed value
-  // converted to an unsigned type of 32 bits or more (`threadIdx.x < n`,
-  // `k - 1 < (unsigned)K`) is V where V >= 0 and a value the analysis does
-  // not follow where it is negative (the wrapped value is no C int): a
-  // finding that needs n's value keeps it where n >= 0, and one that needs
-  // the wrap is unproven, never decided on the int.
+  // converted to an unsigned type of 32 bits or more to be compared
+  // (`threadIdx.x < n`, `k - 1 < (unsigned)K`) is V where V >= 0 and a value
+  // the analysis does not follow where it is negative (the wrapped value is
+  // no C int): a finding that needs n's value keeps it where n >= 0, and one
+  // that needs the wrap is unproven, never decided on the int. In
+  // arithmetic (`n + blockIdx.x`) the wrap is still taken as the int, like
+  // unsigned arithmetic itself (known gap).
   clang::ASTContext &AST = Ctx.ast;
   if (To->isBooleanType() || !From->isIntegralOrEnumerationType())
     return V;
   unsigned FromBits = AST.getIntWidth(From), ToBits = AST.getIntWidth(To);
   bool FromSigned = From->isSignedIntegerOrEnumerationType();
   bool ToSigned = To->isSignedIntegerOrEnumerationType();
-  if (FromSigned && !ToSigned && ToBits >= 32) {
+  if (FromSigned && !ToSigned && ToBits >= 32 && Compared) {
     const Term *NonNegative = T.ge(V, T.constant(0));
     if (NonNegative->isConstant() && NonNegative->value() != 0)
       return V;
@@ -155,7 +169,8 @@ AbstractValue ProvenanceInterpreter::evalCast(const clang::CastExpr *CE, FlowSta
     // only where it keeps the value: what depends on the rest is unproven,
     // never evaluated as the int it was.
     if (Sub.kind == AbstractValue::Kind::Int)
-      return AbstractValue::ofInt(convertedValue(Sub.term, CE->getSubExpr()->getType(), To, State));
+      return AbstractValue::ofInt(convertedValue(Sub.term, CE->getSubExpr()->getType(), To, State,
+                                                 comparedAfterConversion(CE)));
     return AbstractValue::ofInt(T.approximation("cast", SymbolKind::Fresh));
   }
   if (isDataType(To) && Sub.kind == AbstractValue::Kind::Int)

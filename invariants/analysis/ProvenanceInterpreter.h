@@ -148,7 +148,9 @@ private:
   // V converted from From to To (C's integer conversions): V where the
   // target holds it, an approximation where it may not.
   const Term *convertedValue(const Term *V, clang::QualType From, clang::QualType To,
-                             const FlowState &State);
+                             const FlowState &State, bool Compared);
+  // Whether the conversion Cast is an operand of a comparison.
+  bool comparedAfterConversion(const clang::Expr *Cast) const;
   AbstractValue evalBinary(const clang::BinaryOperator *BO, FlowState &State);
   AbstractValue evalCompoundAssign(const clang::BinaryOperator *BO, FlowState &State);
   AbstractValue evalUnary(const clang::UnaryOperator *UO, FlowState &State);
