@@ -13,6 +13,11 @@
 
 namespace ave::inv {
 
+bool isBarrierCallee(llvm::StringRef Name) {
+  return Name == "__syncthreads" || Name == "__barrier" || Name == "__builtin_amdgcn_s_barrier" ||
+         Name.starts_with("__syncthreads_");
+}
+
 int componentIndex(llvm::StringRef Name) {
   return llvm::StringSwitch<int>(Name).Case("x", 0).Case("y", 1).Case("z", 2).Case("w", 3).Default(
       -1);

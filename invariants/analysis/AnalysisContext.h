@@ -35,6 +35,8 @@ namespace ave::inv {
 
 // `x`, `y`, `z`, `w` -> 0..3 (vector components, builtin dimensions); -1 otherwise.
 int componentIndex(llvm::StringRef Name);
+// `__syncthreads` and the block barriers it is spelled as.
+bool isBarrierCallee(llvm::StringRef Name);
 
 // A tagged pointer parameter (or array): its layout over coordinate symbols.
 struct TensorInfo {

@@ -28,11 +28,6 @@ llvm::StringRef calleeName(const clang::CallExpr *Call) {
   return {};
 }
 
-bool isBarrier(llvm::StringRef Name) {
-  return Name == "__syncthreads" || Name == "__barrier" || Name == "__builtin_amdgcn_s_barrier" ||
-         Name.starts_with("__syncthreads_");
-}
-
 bool isDataResult(clang::QualType QT) {
   QT = QT.getCanonicalType();
   return QT->isRealFloatingType() || QT->isVectorType() || QT->getAs<clang::RecordType>();
@@ -200,7 +195,7 @@ AbstractValue ProvenanceInterpreter::inlineCall(const clang::CallExpr *Call,
 
 AbstractValue ProvenanceInterpreter::evalCall(const clang::CallExpr *Call, FlowState &State) {
   llvm::StringRef Name = calleeName(Call);
-  if (isBarrier(Name)) {
+  if (isBarrierCallee(Name)) {
     Shared.barrier(Call, State);
     return AbstractValue::none();
   }

@@ -64,9 +64,9 @@ std::vector<Reduction> ReductionCoverage::overThreads(const Reduction &Partial,
         It != Ctx.laneCombinations.end())
       return overLanes(Partial, It->second, State);
   const TreeCombination *Tree = treeOf(Partial);
-  const Term *Flat = Ctx.terms.freshCopy(Ctx.symbols.tid[0]);
   if (!Tree || !Tree->unmodelled.empty() || !Ctx.flatThread())
     return {overEveryThread(Partial)};
+  const Term *Flat = Ctx.terms.freshCopy(Ctx.symbols.tid[0]);
   bool OneDimensional = *Ctx.symbols.launchBlock[1] == 1 && *Ctx.symbols.launchBlock[2] == 1;
   return layers(Partial, Tree->times, Flat, Flat,
                 OneDimensional ? "threadIdx.x" : "the block's threads");
@@ -131,19 +131,24 @@ std::vector<Reduction> ReductionCoverage::layers(const Reduction &Partial,
                T.lt(Counter, T.constant(static_cast<int64_t>(Times.size()))),
                memberOf(T, Counter, Set)};
     L.tripCount = T.constant(static_cast<int64_t>(Set.size()));
-    R.term = substitute(T, R.perThreadTerm, ThreadOf);
-    R.constraints.clear();
-    for (const Term *C : R.perThreadConstraints)
-      R.constraints.push_back(substitute(T, C, ThreadOf));
-    for (ReductionLoop &Loop : R.loops)
-      for (const Term *&F : Loop.facts)
-        F = substitute(T, F, ThreadOf);
+    onThreads(R, ThreadOf);
     if (R.contributes)
       R.contributes = substitute(T, R.contributes, ThreadOf);
     R.loops.push_back(std::move(L));
     Layers.push_back(std::move(R));
   }
   return Layers;
+}
+
+void ReductionCoverage::onThreads(Reduction &R, const TermMap &ThreadOf) {
+  TermContext &T = Ctx.terms;
+  R.term = substitute(T, R.perThreadTerm, ThreadOf);
+  R.constraints.clear();
+  for (const Term *C : R.perThreadConstraints)
+    R.constraints.push_back(substitute(T, C, ThreadOf));
+  for (ReductionLoop &Loop : R.loops)
+    for (const Term *&F : Loop.facts)
+      F = substitute(T, F, ThreadOf);
 }
 
 Reduction ReductionCoverage::overEveryThread(const Reduction &Partial) {
@@ -162,13 +167,7 @@ Reduction ReductionCoverage::overEveryThread(const Reduction &Partial) {
         Ctx.symbols.launchBlock[D] ? T.constant(*Ctx.symbols.launchBlock[D]) : Ctx.symbols.bdim[D];
     Threads.push_back(std::move(L));
   }
-  R.term = substitute(T, R.perThreadTerm, AnyThread);
-  R.constraints.clear();
-  for (const Term *C : R.perThreadConstraints)
-    R.constraints.push_back(substitute(T, C, AnyThread));
-  for (ReductionLoop &L : R.loops)
-    for (const Term *&F : L.facts)
-      F = substitute(T, F, AnyThread);
+  onThreads(R, AnyThread);
   R.loops.insert(R.loops.end(), Threads.begin(), Threads.end());
   return R;
 }

@@ -36,6 +36,9 @@ private:
   std::vector<Reduction> overLanes(const Reduction &Partial, const LaneCombination &Lanes,
                                    const FlowState &State);
   Reduction overEveryThread(const Reduction &Partial);
+  // R's per-thread index, constraints and loop facts as seen by the thread
+  // ThreadOf maps the thread ids to.
+  void onThreads(Reduction &R, const TermMap &ThreadOf);
   // Partial over the threads of flat id FlatOfCounter, Counter taking the
   // values whose Times are non-zero: one piece per multiplicity.
   std::vector<Reduction> layers(const Reduction &Partial, const std::vector<unsigned> &Times,

@@ -7,8 +7,6 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
-#include <algorithm>
-
 namespace ave::inv {
 
 namespace {
@@ -413,12 +411,7 @@ AbstractValue SharedMemoryModel::load(const clang::ValueDecl *Array, const Term 
     Reaches.push_back(R.reaches ? T.logicalAnd(R.reaches, T.logicalNot(Covered)) : nullptr);
     DataValue Copied = substituteData(T, Cand.write->value, R.map);
     for (Reduction &Red : Copied.reductions)
-      forEachPiece(Red, [&](Reduction &Piece) {
-        Piece.crossedThreads = true;
-        if (std::find(Piece.crossedVia.begin(), Piece.crossedVia.end(), Array) ==
-            Piece.crossedVia.end())
-          Piece.crossedVia.push_back(Array);
-      });
+      markCrossed(Red, Array);
     if (Copied.kind == DataValue::Kind::Unknown)
       return AbstractValue::ofData(Copied);
     const Term *Applies = T.logicalAnd(R.validity, T.logicalNot(Covered));

@@ -131,28 +131,28 @@ std::string sourceLanes(ConcreteEval &Eval, const ShuffleCall &S, unsigned Wave,
              "and constants";
     if (*Width <= 0 || *Width > Wave || (*Width & (*Width - 1)) != 0)
       return "its width " + std::to_string(*Width) + " is not a power of two up to the wave";
+    if (*E < 0)
+      return "its offset is negative";
     int64_t Segment = Lane & ~(*Width - 1), InSegment = Lane & (*Width - 1);
     int64_t From = Lane;
     switch (S.kind) {
     case ShuffleKind::Index:
-      if (*E < 0 || *E >= *Width)
+      if (*E >= *Width)
         return "its source lane " + std::to_string(*E) + " is outside the width";
       From = Segment + *E;
       break;
     case ShuffleKind::Xor:
-      if (*E < 0 || *E >= *Width)
+      if (*E >= *Width)
         return "its lane mask " + std::to_string(*E) + " reaches outside the width";
       From = Lane ^ *E;
       break;
     case ShuffleKind::Down:
-      From = *E >= 0 && InSegment + *E < *Width ? Lane + *E : Lane;
+      From = InSegment + *E < *Width ? Lane + *E : Lane;
       break;
     case ShuffleKind::Up:
-      From = *E >= 0 && InSegment - *E >= 0 ? Lane - *E : Lane;
+      From = InSegment - *E >= 0 ? Lane - *E : Lane;
       break;
     }
-    if (*E < 0)
-      return "its offset is negative";
     Source[Lane] = static_cast<unsigned>(From);
   }
   return "";

@@ -72,11 +72,10 @@ ProvenanceInterpreter::SideExits ProvenanceInterpreter::shuffleLoop(const Shuffl
     bool PerThread = true;
     forEachPiece(R, [&](Reduction &Piece) {
       PerThread = PerThread && !Piece.partialOverThreadDims.empty() && Piece.perThreadTerm;
-      Piece.crossedThreads = true;
-      Piece.crossedVia.push_back(L.counter);
     });
     if (!PerThread)
       return Unknown("a partial sum that is the same in every lane would be taken once per lane");
+    markCrossed(R, L.counter);
   }
   State.env[L.value] = AbstractValue::ofData(std::move(V));
   return SideExits{};

@@ -1,5 +1,6 @@
 #include "TreeReduction.h"
 
+#include "AnalysisContext.h"
 #include "ConcreteEval.h"
 
 #include "clang/AST/ASTContext.h"
@@ -65,10 +66,7 @@ ArrayAccesses accessesIn(const clang::Stmt *S, const clang::ValueDecl *Array) {
 bool isBarrierStmt(const clang::Stmt *S) {
   const auto *Call = llvm::dyn_cast<clang::CallExpr>(S);
   const clang::FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
-  if (!FD || !FD->getIdentifier())
-    return false;
-  llvm::StringRef Name = FD->getName();
-  return Name == "__syncthreads" || Name == "__barrier" || Name == "__builtin_amdgcn_s_barrier";
+  return FD && FD->getIdentifier() && isBarrierCallee(FD->getName());
 }
 
 // One level's combination: a[write] = a[self] op a[read], under guards.

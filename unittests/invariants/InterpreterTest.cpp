@@ -4,6 +4,7 @@
 // line, and the test asserts on the values and the path condition there.
 
 #include "../annotations/HipSnippet.h"
+#include "DeviceBuiltins.h"
 #include "analysis/ProvenanceInterpreter.h"
 
 #include "clang/Basic/SourceManager.h"
@@ -15,13 +16,6 @@
 
 namespace ave::inv {
 namespace {
-
-// threadIdx & co as the analysis recognises them, without the HIP headers.
-const char *const Builtins = R"cu(
-struct AveDim3 { unsigned x, y, z; };
-extern __device__ const AveDim3 threadIdx, blockIdx, blockDim, gridDim;
-#define __syncthreads() __builtin_amdgcn_s_barrier()
-)cu";
 
 class ProgramPoints : public AnalysisObserver {
 public:
@@ -80,7 +74,7 @@ using Inspector = std::function<void(std::map<std::string, FlowState> &)>;
 // points to Inspect while the AST and the terms they refer to are alive.
 void statesAt(const std::string &Code, const Inspector &Inspect, AnalysisLog *LogOut = nullptr,
               std::vector<std::string> *Paths = nullptr) {
-  std::string Source = std::string(ann::test::MinimalPrelude) + Builtins + Code;
+  std::string Source = std::string(ann::test::MinimalPrelude) + test::DeviceBuiltins + Code;
   std::map<unsigned, std::string> Names;
   std::istringstream Lines(Source);
   std::string Line;

@@ -3,6 +3,7 @@
 #include "analysis/ShuffleReduction.h"
 
 #include "../annotations/HipSnippet.h"
+#include "DeviceBuiltins.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 
@@ -11,9 +12,8 @@
 namespace ave::inv {
 namespace {
 
-const char *const Builtins = R"cu(
-struct AveDim3 { unsigned x, y, z; };
-extern __device__ const AveDim3 threadIdx, blockIdx, blockDim, gridDim;
+// The shuffles as HIP declares them (a default width of 64).
+const char *const Shuffles = R"cu(
 template <class T> __device__ T __shfl_xor(T v, int m, int w = 64);
 template <class T> __device__ T __shfl_down(T v, unsigned d, int w = 64);
 )cu";
@@ -30,7 +30,7 @@ public:
 
 // The combination of the kernel's only loop, Loop, for a wave of Wave lanes.
 LaneCombination runLanes(const std::string &Loop, unsigned Wave, bool &Matched) {
-  std::string Source = std::string(ann::test::MinimalPrelude) + Builtins +
+  std::string Source = std::string(ann::test::MinimalPrelude) + test::DeviceBuiltins + Shuffles +
                        "__global__ void k(float *Y, float x) {\n  float v = x;\n" + Loop +
                        "\n  Y[threadIdx.x] = v;\n}\n";
   LaneCombination Out;

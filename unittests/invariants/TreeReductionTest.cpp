@@ -3,21 +3,16 @@
 #include "analysis/TreeReduction.h"
 
 #include "../annotations/HipSnippet.h"
+#include "DeviceBuiltins.h"
 
 #include <gtest/gtest.h>
 
 namespace ave::inv {
 namespace {
 
-const char *const Builtins = R"cu(
-struct AveDim3 { unsigned x, y, z; };
-extern __device__ const AveDim3 threadIdx, blockIdx, blockDim, gridDim;
-#define __syncthreads() __builtin_amdgcn_s_barrier()
-)cu";
-
 // The tree over `partial` in a kernel of 8 threads whose body is Body.
 TreeCombination runTree(const std::string &Body, int64_t Threads = 8) {
-  std::string Source = std::string(ann::test::MinimalPrelude) + Builtins +
+  std::string Source = std::string(ann::test::MinimalPrelude) + test::DeviceBuiltins +
                        "__global__ void k(float *Y, int n) {\n" +
                        "  __shared__ float partial[16];\n  int tid = threadIdx.x;\n" +
                        "  partial[tid] = 1.0f;\n  __syncthreads();\n" + Body +

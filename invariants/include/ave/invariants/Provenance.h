@@ -9,6 +9,7 @@
 
 #include "clang/Basic/SourceLocation.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -93,6 +94,16 @@ template <typename Fn> void forEachPiece(Reduction &R, Fn &&F) {
   F(R);
   for (Reduction &Piece : R.earlier)
     F(Piece);
+}
+
+// R and its earlier pieces as combined across threads through Via (a
+// shared array, or a shuffle loop's counter).
+inline void markCrossed(Reduction &R, const clang::ValueDecl *Via) {
+  forEachPiece(R, [&](Reduction &Piece) {
+    Piece.crossedThreads = true;
+    if (std::find(Piece.crossedVia.begin(), Piece.crossedVia.end(), Via) == Piece.crossedVia.end())
+      Piece.crossedVia.push_back(Via);
+  });
 }
 
 // One loop-carried accumulation: a variable at the head of one loop ("what
