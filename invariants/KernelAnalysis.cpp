@@ -117,7 +117,7 @@ KernelAnalysis::KernelAnalysis(clang::ASTContext &Ctx, const ann::KernelAnnotati
       Interp(std::make_unique<ProvenanceInterpreter>(Ctx, Annotations, *Terms, *Solver, Opts)),
       KernelName(kernelDisplayName(*Annotations.kernel)), TimeLimitMs(Opts.kernelTimeLimitMs) {
   auto Start = std::chrono::steady_clock::now();
-  Solver->setDeadline(Start + std::chrono::milliseconds(Opts.kernelTimeLimitMs));
+  Solver->setKernelLimit(Opts.kernelTimeLimitMs);
   Interp->run();
   InterpretMillis =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();
@@ -148,6 +148,7 @@ namespace {
 // Z3's reasons for a check it stopped because of its time budget.
 bool ranOutOfTime(const SolverResult &R) {
   return R.status == SolverResult::Unknown && (R.reason == "canceled" || R.reason == "timeout" ||
+                                               R.reason == "max. resource limit exceeded" ||
                                                R.reason == "the kernel's time limit ran out");
 }
 
@@ -190,13 +191,8 @@ KernelReport KernelAnalysis::solveObligations() {
     if (ranOutOfTime(R) && QuickMs < Solver->timeoutMs())
       Slow.push_back({Index, O});
   }
-  auto Deadline = Start + std::chrono::milliseconds(TimeLimitMs) -
-                  std::chrono::milliseconds(static_cast<long long>(InterpretMillis));
   for (size_t I = 0; I < Slow.size(); ++I) {
-    long long Left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                         Deadline - std::chrono::steady_clock::now())
-                         .count();
-    auto Share = static_cast<unsigned>(std::max<long long>(0, Left / (Slow.size() - I)));
+    unsigned Share = Solver->msLeft() / unsigned(Slow.size() - I);
     if (Share == 0) { // the quick try's "timeout" is really the kernel's limit
       Report.results[Slow[I].first].reason = timeLimitReason();
       continue;
@@ -223,6 +219,7 @@ SolverResult KernelAnalysis::solveOne(const Obligation &O, unsigned MaxMs,
     Observe.push_back(Term);
   SolverResult R = Solver->checkWithin(Terms->allOf(Query), MaxMs, Observe);
   Result.millis += R.millis;
+  Result.work += R.work;
   Result.status = R.status;
   Result.reason = R.reason;
   Result.counterexample.clear();

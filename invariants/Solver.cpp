@@ -7,6 +7,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <chrono>
+#include <climits>
 #include <map>
 #include <set>
 #include <unordered_set>
@@ -151,30 +152,70 @@ struct ObligationSolver::Prepared {
   bool withModel = false;
 };
 
+namespace {
+
+// The context's resource counter so far (Z3 reports it with every solver's
+// statistics); the difference over a check is the work that check did.
+uint64_t workCount(const z3::solver &S) {
+  z3::stats Stats = S.statistics();
+  for (unsigned I = 0; I < Stats.size(); ++I)
+    if (Stats.key(I) == "rlimit count")
+      return Stats.is_uint(I) ? Stats.uint_value(I) : uint64_t(Stats.double_value(I));
+  return 0;
+}
+
+} // namespace
+
+unsigned ObligationSolver::wallTimeout(unsigned BudgetMs) const {
+  uint64_t Wall = uint64_t(BudgetMs) * WallSlack;
+  if (Deadline) {
+    long long Left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                         *Deadline - std::chrono::steady_clock::now())
+                         .count();
+    Wall = std::min<uint64_t>(Wall, uint64_t(std::max(1LL, Left)));
+  }
+  return unsigned(std::min<uint64_t>(Wall, UINT_MAX));
+}
+
+void ObligationSolver::setKernelLimit(unsigned LimitMs) {
+  WorkLimit = uint64_t(LimitMs) * WorkPerMs;
+  WorkUsed = 0;
+  Deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(uint64_t(LimitMs) * WallSlack);
+}
+
+unsigned ObligationSolver::msLeft() const {
+  if (!WorkLimit)
+    return TimeoutMs;
+  if (WorkUsed >= *WorkLimit || (Deadline && std::chrono::steady_clock::now() >= *Deadline))
+    return 0;
+  return unsigned((*WorkLimit - WorkUsed) / WorkPerMs);
+}
+
 std::optional<unsigned> ObligationSolver::budget(unsigned MaxMs, bool Interpretation) const {
   unsigned Budget = MaxMs ? std::min(TimeoutMs, MaxMs) : TimeoutMs;
-  if (!Deadline)
+  if (!WorkLimit)
     return Budget;
-  long long Left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                       *Deadline - std::chrono::steady_clock::now())
-                       .count();
-  if (Left <= 0)
+  unsigned Left = msLeft();
+  if (Left == 0)
     return std::nullopt;
-  // A question of the interpretation gets at most a quarter of the time
+  // A question of the interpretation gets at most a quarter of what is
   // left: one nonlinear "does this vary with the loop?" must not use up the
   // kernel's limit before a single obligation is asked.
   if (Interpretation)
-    Left = std::max<long long>(std::min<long long>(Left, 100), Left / 4);
-  return unsigned(std::min<long long>(Budget, Left));
+    Left = std::max(std::min(Left, 100u), Left / 4);
+  return std::min(Budget, Left);
 }
 
 SolverResult ObligationSolver::run(const Term *Violation, const std::vector<const Term *> &Observe,
                                    bool WithModel, unsigned MaxMs) {
   auto Start = std::chrono::steady_clock::now();
+  const uint64_t WorkBefore = WorkUsed;
   SolverResult Result;
   auto Finish = [&]() -> SolverResult {
     Result.millis =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();
+    Result.work = WorkUsed - WorkBefore;
     return Result;
   };
 
@@ -281,7 +322,8 @@ SolverResult ObligationSolver::solveOnce(Backend &B, const Prepared &Q,
   bool Pushed = false;
   try {
     z3::params Params(B.solver.ctx());
-    Params.set("timeout", Budget);
+    Params.set("rlimit", unsigned(std::min<uint64_t>(uint64_t(Budget) * WorkPerMs, UINT_MAX)));
+    Params.set("timeout", wallTimeout(Budget));
     B.solver.set(Params);
     z3::expr Query = B.encoder.definedness(Q.violation) && B.encoder.condition(Q.violation);
     // A symbol the simplification pinned is gone from the violation but not
@@ -297,7 +339,9 @@ SolverResult ObligationSolver::solveOnce(Backend &B, const Prepared &Q,
       Pushed = true;
     }
     B.solver.add(Query);
+    uint64_t WorkBefore = workCount(B.solver);
     z3::check_result Answer = B.solver.check();
+    WorkUsed += workCount(B.solver) - WorkBefore;
     if (Answer == z3::unsat) {
       Result.status = SolverResult::Proven;
     } else if (Answer == z3::unknown) {

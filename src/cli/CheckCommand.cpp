@@ -105,7 +105,8 @@ nlohmann::json CheckRun::obligationJson(const clang::SourceManager &SM,
                       {"status", inv::statusName(O.status)},
                       {"summary", O.obligation.summary},
                       {"location", pointJson(ave::positionOf(SM, O.obligation.range.getBegin()))},
-                      {"millis", O.millis}};
+                      {"millis", O.millis},
+                      {"solver_work", O.work}};
   if (O.status == inv::SolverResult::Violated) {
     nlohmann::json Cex = {{"values", O.values}, {"notes", nlohmann::json::array()}};
     for (const inv::CounterexampleLine &L : O.counterexample)
@@ -243,11 +244,14 @@ void registerCheckCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Sele
   CLI::App *Check = App.add_subcommand(
       "check", "Prove the annotated and implicit invariants with Z3, or show a counterexample");
   Check->add_option("files", *Files, "HIP source files")->required();
-  Check->add_option("--z3-timeout-ms", Opts->z3TimeoutMs, "Per-query solver timeout")
+  Check
+      ->add_option("--z3-timeout-ms", Opts->z3TimeoutMs,
+                   "Per-query solver budget: ms of solver work (Z3 resource units), so that "
+                   "verdicts do not depend on the machine's load")
       ->capture_default_str();
   Check
       ->add_option("--time-limit-ms", Opts->timeLimitMs,
-                   "Per-kernel limit on analysis and solving; past it, the remaining "
+                   "Per-kernel limit on solving, in ms of solver work; past it, the remaining "
                    "obligations are unproven")
       ->capture_default_str();
   Check->add_flag("!--no-implicit", Opts->implicitInvariants,

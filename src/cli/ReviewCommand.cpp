@@ -179,7 +179,9 @@ void registerReviewCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Sel
       ->capture_default_str();
   Review->add_option("--checks", A->checks, "Lint checks to compare (clang-tidy glob)")
       ->capture_default_str();
-  Review->add_option("--z3-timeout-ms", A->z3TimeoutMs, "Per-query solver timeout (obligations)")
+  Review
+      ->add_option("--z3-timeout-ms", A->z3TimeoutMs,
+                   "Per-query solver budget, ms of solver work (obligations)")
       ->capture_default_str();
   Review
       ->add_option("--lint-z3-timeout-ms", A->lintZ3TimeoutMs,

@@ -200,7 +200,7 @@ void registerRewriteCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Se
                   "Shell command that must succeed on the patched copy ($AVE_PATCHED_FILE)");
   Cmd->add_option("--bench-cmd", O->benchCommand,
                   "Shell command run last on the patched copy ($AVE_PATCHED_FILE)");
-  Cmd->add_option("--z3-timeout-ms", O->z3TimeoutMs, "Per-query solver timeout")
+  Cmd->add_option("--z3-timeout-ms", O->z3TimeoutMs, "Per-query solver budget (ms of solver work)")
       ->capture_default_str();
   Cmd->add_flag("--allow-unproven", O->allowUnproven,
                 "Accept a rewrite of a kernel whose original has unproven obligations (the "

@@ -480,10 +480,10 @@ ave-rewrite's options (before or after the files):
                             the output is in file order either way
   --target gfx942|gfx90a|sm_90
                             the GPU the hardware model describes (default gfx942)
-  --z3-timeout-ms N         per-query solver timeout (default 1000); a timeout gives
-                            no finding, never a guess
-  --time-limit-ms N         per-kernel time for interpretation and solving (default
-                            10000); what is left unsolved when it runs out is unproven
+  --z3-timeout-ms N         per-query solver budget in ms of solver work (default
+                            1000); running out gives no finding, never a guess
+  --time-limit-ms N         per-kernel solver work in ms (default 10000); what is
+                            left unsolved when it runs out is unproven
   --color auto|always|never colored diagnostics (clang-tidy's --use-color)
   -p DIR                    DIR's compile_commands.json; without it, the nearest one
                             above each file that lists it; `-- FLAGS` replaces both

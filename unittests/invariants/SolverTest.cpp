@@ -6,7 +6,9 @@
 #include "ave/invariants/RangeSimplifier.h"
 
 #include <algorithm>
+#include <chrono>
 #include <gtest/gtest.h>
+#include <thread>
 
 namespace ave::inv {
 namespace {
@@ -278,11 +280,41 @@ TEST_F(SolverTest, NonlinearLayoutQueryTimesOutAsUnknown) {
                                           ctx.eq(ctx.add(cube(x), cube(y)), cube(z))});
   SolverResult f = solver.check(fermat);
   EXPECT_EQ(f.status, SolverResult::Unknown);
-  EXPECT_LT(f.millis, 2000.0); // the timeout is honoured
+  // The timeout is honoured: each of its tries (the query, a fresh solver,
+  // three parameter pins) stops at its wall guard.
+  EXPECT_LT(f.millis, 5 * 200.0 * ObligationSolver::WallSlack + 500);
   // The scope was popped: later linear queries still work.
   EXPECT_EQ(solver.check(ctx.lt(K, c(5000))).status, SolverResult::Violated);
   EXPECT_EQ(solver.check(ctx.logicalAnd(ctx.lt(k, c(0)), ctx.eq(k, k2))).status,
             SolverResult::Proven);
+}
+
+// Regression: budgets were wall time, so a CI runner under load left
+// unproven a nonlinear index bound that an idle machine proved
+// (testdata/e2e/Inputs/soundness/index_overflow.hip, productBounded). They
+// are solver work now: waiting spends nothing, and the same question spends
+// the same work on every run.
+TEST_F(SolverTest, KernelLimitIsSolverWorkNotWallTime) {
+  const Term *z = ctx.symbol("z");
+  auto cube = [&](const Term *v) { return ctx.mul(ctx.mul(v, v), v); };
+  const Term *fermat =
+      ctx.allOf(std::vector<const Term *>{ctx.lt(c(0), x), ctx.lt(c(0), y), ctx.lt(c(0), z),
+                                          ctx.eq(ctx.add(cube(x), cube(y)), cube(z))});
+  auto spend = [&]() {
+    ObligationSolver solver(ctx, 100);
+    solver.setKernelLimit(1000);
+    EXPECT_EQ(solver.msLeft(), 1000u);
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    EXPECT_EQ(solver.msLeft(), 1000u); // waiting is not work
+    SolverResult r = solver.check(fermat);
+    EXPECT_EQ(r.status, SolverResult::Unknown);
+    EXPECT_LT(r.millis, 100.0 * ObligationSolver::WallSlack + 500);
+    return solver.msLeft();
+  };
+  unsigned First = spend(), Second = spend();
+  EXPECT_LT(First, 1000u);       // the check spent work ...
+  EXPECT_GE(First, 1000u - 101); // ... at most its 100 ms worth
+  EXPECT_EQ(First, Second);      // and the same on every run
 }
 
 TEST_F(SolverTest, EncodingProblemsAreUnknownWithAReason) {

@@ -43,6 +43,7 @@ struct ObligationResult {
   std::vector<CounterexampleLine> counterexample; // violated: the decoded model
   std::map<std::string, int64_t> values;          // violated: raw model values by name
   double millis = 0;
+  uint64_t work = 0; // Z3 resource units (ObligationSolver::WorkPerMs)
 };
 
 struct KernelReport {

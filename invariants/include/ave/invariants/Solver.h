@@ -7,6 +7,13 @@
 //   unsat   -> Proven
 //   sat     -> Violated, with the model (the counterexample)
 //   unknown -> Unknown with Z3's reason; never reported as proven.
+//
+// Budgets are given in milliseconds but spent as Z3 resource units
+// (`rlimit`), WorkPerMs to the millisecond: a verdict must not depend on how
+// loaded the machine is (a CI runner proved or left unproven the same
+// nonlinear index bound from one run to the next). Wall time only guards:
+// a check stops at WallSlack times its budget, a kernel at WallSlack times
+// its limit.
 #pragma once
 
 #include "ave/invariants/Term.h"
@@ -35,6 +42,8 @@ struct SolverResult {
   /// for evaluate() and Counterexample.
   Assignment assignment;
   double millis = 0;
+  /// Z3 resource units spent over every try (deterministic, unlike millis).
+  uint64_t work = 0;
 };
 
 /// "proven", "violated" or "unproven": how reports spell a status.
@@ -52,9 +61,24 @@ public:
   ObligationSolver(const ObligationSolver &) = delete;
   ObligationSolver &operator=(const ObligationSolver &) = delete;
 
-  /// No query runs past this point in time: one that would start later is
-  /// Unknown at once, one that starts earlier gets at most the time left.
-  void setDeadline(std::chrono::steady_clock::time_point Deadline) { this->Deadline = Deadline; }
+  /// Z3 resource units that stand for one millisecond: the median over the
+  /// obligations of testdata/ that take 20 ms or more on the idle 2-core
+  /// development machine was 482 units/ms (bench/solver_work.py,
+  /// bench/results/solver-work.json).
+  static constexpr uint64_t WorkPerMs = 500;
+  /// How much longer than its budget, in wall time, a check may run before
+  /// it is stopped anyway: a machine that much slower gives other verdicts,
+  /// and so do queries whose work Z3 barely counts (its nonlinear `nlsat`
+  /// ticks rarely: a Fermat cube query spent 19k units in 800 ms).
+  static constexpr unsigned WallSlack = 3;
+
+  /// The kernel's limit: every query from now on spends from `LimitMs`
+  /// worth of solver work (WorkPerMs); one that would start with nothing
+  /// left is Unknown at once, one that starts gets at most what is left.
+  void setKernelLimit(unsigned LimitMs);
+  /// Milliseconds of solver work the kernel has left (all of the per-query
+  /// timeout when there is no kernel limit).
+  unsigned msLeft() const;
 
   /// Asserted for every later query (and its evaluation must be defined).
   void addFact(const Term *Fact);
@@ -83,8 +107,11 @@ private:
   struct Backend;
   struct Prepared;
   Backend &backendFor(bool BitVectors);
-  /// Milliseconds the next check may take; none when the deadline passed.
+  /// Milliseconds of work the next check may take; none when the kernel's
+  /// limit is spent or its wall guard passed.
   std::optional<unsigned> budget(unsigned MaxMs, bool Interpretation) const;
+  /// The wall-clock guard of a check with this budget.
+  unsigned wallTimeout(unsigned BudgetMs) const;
   // Scoped: the query is pushed and popped, keeping the facts for the next
   // one; unscoped (a throwaway solver), Z3 may use its non-incremental
   // tactics, nonlinear ones included.
@@ -102,7 +129,9 @@ private:
 
   TermContext &Ctx; // for simplifying queries before encoding
   unsigned TimeoutMs;
-  std::optional<std::chrono::steady_clock::time_point> Deadline;
+  std::optional<uint64_t> WorkLimit; // the kernel's, in Z3 resource units
+  uint64_t WorkUsed = 0;
+  std::optional<std::chrono::steady_clock::time_point> Deadline; // wall guard
   std::vector<const Term *> Facts;
   bool FactsNeedBitVectors = false;
   // The Z3 context outlives both backends (members die in reverse order).
