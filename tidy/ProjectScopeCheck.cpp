@@ -12,9 +12,7 @@
 // (the function-size and naming checks do not look at parents in system
 // headers); the system headers' own warnings are lost, and the header
 // filter dropped those anyway.
-#include "clang-tidy/ClangTidyCheck.h"
-#include "clang-tidy/ClangTidyModule.h"
-#include "clang-tidy/ClangTidyModuleRegistry.h"
+#include "ProjectScopeCheck.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -39,56 +37,36 @@ void limitToProjectDecls(clang::ASTContext &Context) {
   Context.setTraversalScope(Scope);
 }
 
-class ProjectScopeCheck : public clang::tidy::ClangTidyCheck {
-public:
-  using ClangTidyCheck::ClangTidyCheck;
-
-  void registerPPCallbacks(const clang::SourceManager &, clang::Preprocessor *PP,
-                           clang::Preprocessor *) override {
-    Preprocessor = PP;
-  }
-
-  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override {
-    // Registered so that the match finder calls onStartOfTranslationUnit.
-    Finder->addMatcher(clang::ast_matchers::translationUnitDecl().bind("unit"), this);
-  }
-
-  // Before any check traverses the unit (the naming check walks it from its
-  // own translation-unit match): the ASTContext is the one the precompiled
-  // header's ASTReader reads into, the preprocessor's external source.
-  void onStartOfTranslationUnit() override {
-    Limited = false;
-    if (!Preprocessor || !Preprocessor->getExternalSource() || Preprocessor->getLangOpts().Modules)
-      return;
-    auto &Reader = static_cast<clang::ASTReader &>(*Preprocessor->getExternalSource());
-    limitToProjectDecls(Reader.getContext());
-    Limited = true;
-  }
-
-  // Without a precompiled header: as soon as the traversal reaches the
-  // unit, which RecursiveASTVisitor reads the traversal scope after. Checks
-  // whose own translation-unit match came first have then walked it all.
-  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override {
-    if (!Limited)
-      limitToProjectDecls(*Result.Context);
-  }
-
-private:
-  clang::Preprocessor *Preprocessor = nullptr;
-  bool Limited = false;
-};
-
-class ProjectScopeModule : public clang::tidy::ClangTidyModule {
-public:
-  void addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override {
-    Factories.registerCheck<ProjectScopeCheck>("ave-project-scope");
-  }
-};
-
 } // namespace
 
-} // namespace ave::tidy
+void ProjectScopeCheck::registerPPCallbacks(const clang::SourceManager &, clang::Preprocessor *PP,
+                                            clang::Preprocessor *) {
+  Preprocessor = PP;
+}
 
-static clang::tidy::ClangTidyModuleRegistry::Add<ave::tidy::ProjectScopeModule>
-    ProjectScopeRegistration("ave-project-scope-module",
-                             "Limits matching to declarations outside system headers");
+void ProjectScopeCheck::registerMatchers(clang::ast_matchers::MatchFinder *Finder) {
+  // Registered so that the match finder calls onStartOfTranslationUnit.
+  Finder->addMatcher(clang::ast_matchers::translationUnitDecl().bind("unit"), this);
+}
+
+// Before any check traverses the unit (the naming check walks it from its
+// own translation-unit match): the ASTContext is the one the precompiled
+// header's ASTReader reads into, the preprocessor's external source.
+void ProjectScopeCheck::onStartOfTranslationUnit() {
+  Limited = false;
+  if (!Preprocessor || !Preprocessor->getExternalSource() || Preprocessor->getLangOpts().Modules)
+    return;
+  auto &Reader = static_cast<clang::ASTReader &>(*Preprocessor->getExternalSource());
+  limitToProjectDecls(Reader.getContext());
+  Limited = true;
+}
+
+// Without a precompiled header: as soon as the traversal reaches the unit,
+// which RecursiveASTVisitor reads the traversal scope after. Checks whose
+// own translation-unit match came first have then walked it all.
+void ProjectScopeCheck::check(const clang::ast_matchers::MatchFinder::MatchResult &Result) {
+  if (!Limited)
+    limitToProjectDecls(*Result.Context);
+}
+
+} // namespace ave::tidy
