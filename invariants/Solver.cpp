@@ -178,23 +178,23 @@ unsigned ObligationSolver::wallTimeout(unsigned BudgetMs) const {
 }
 
 void ObligationSolver::setKernelLimit(unsigned LimitMs) {
-  WorkLimit = uint64_t(LimitMs) * WorkPerMs;
-  WorkUsed = 0;
+  KernelLimitMs = LimitMs;
+  SpentMs = 0;
   Deadline =
       std::chrono::steady_clock::now() + std::chrono::milliseconds(uint64_t(LimitMs) * WallSlack);
 }
 
 unsigned ObligationSolver::msLeft() const {
-  if (!WorkLimit)
+  if (!KernelLimitMs)
     return TimeoutMs;
-  if (WorkUsed >= *WorkLimit || (Deadline && std::chrono::steady_clock::now() >= *Deadline))
+  if (SpentMs >= *KernelLimitMs || (Deadline && std::chrono::steady_clock::now() >= *Deadline))
     return 0;
-  return unsigned((*WorkLimit - WorkUsed) / WorkPerMs);
+  return unsigned(*KernelLimitMs - SpentMs);
 }
 
 std::optional<unsigned> ObligationSolver::budget(unsigned MaxMs, bool Interpretation) const {
   unsigned Budget = MaxMs ? std::min(TimeoutMs, MaxMs) : TimeoutMs;
-  if (!WorkLimit)
+  if (!KernelLimitMs)
     return Budget;
   unsigned Left = msLeft();
   if (Left == 0)
@@ -322,7 +322,11 @@ SolverResult ObligationSolver::solveOnce(Backend &B, const Prepared &Q,
   bool Pushed = false;
   try {
     z3::params Params(B.solver.ctx());
-    Params.set("rlimit", unsigned(std::min<uint64_t>(uint64_t(Budget) * WorkPerMs, UINT_MAX)));
+    double Rate =
+        double(B.encoder.mode() == EncodingMode::BitVector32 ? WorkPerMsBitVector : WorkPerMs) /
+        (Scoped ? 1 : 8);
+    auto Work = uint64_t(Budget * Rate);
+    Params.set("rlimit", unsigned(std::min<uint64_t>(std::max<uint64_t>(Work, 1), UINT_MAX)));
     Params.set("timeout", wallTimeout(Budget));
     B.solver.set(Params);
     z3::expr Query = B.encoder.definedness(Q.violation) && B.encoder.condition(Q.violation);
@@ -341,7 +345,9 @@ SolverResult ObligationSolver::solveOnce(Backend &B, const Prepared &Q,
     B.solver.add(Query);
     uint64_t WorkBefore = workCount(B.solver);
     z3::check_result Answer = B.solver.check();
-    WorkUsed += workCount(B.solver) - WorkBefore;
+    uint64_t Spent = workCount(B.solver) - WorkBefore;
+    WorkUsed += Spent;
+    SpentMs += double(Spent) / Rate;
     if (Answer == z3::unsat) {
       Result.status = SolverResult::Proven;
     } else if (Answer == z3::unknown) {

@@ -117,9 +117,15 @@ public:
   // Operator terms some expression computed as signed int: their overflow
   // is undefined, and an index built from them is asked about it.
   TermSet signedArithmetic;
+  // Unsigned results that may go below zero, which C wraps:
+  // select(v >= 0, v, an approximation) (ProvenanceInterpreter::unsignedResult).
+  TermSet unsignedWraps;
   // Warp-shuffle reduction loops the walk met, by counter: how each lane's
   // value combines the wave's partials (ShuffleReduction.h).
   std::map<const clang::ValueDecl *, LaneCombination> laneCombinations;
+  // The statements after the first of a run of shuffle combinations (the
+  // first one transfers the whole run).
+  std::set<const clang::Stmt *> shuffleRunFollowers;
   AnalysisLog log;
 
 private:

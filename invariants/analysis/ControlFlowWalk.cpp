@@ -425,7 +425,8 @@ void ProvenanceInterpreter::visitElement(const clang::Stmt *S, FlowState &State)
         Standalone = Flow->statements.count(Full);
     if (!Standalone)
       return;
-    eval(Ex, State);
+    if (!shuffleRun(Ex, State))
+      eval(Ex, State);
   } else {
     return;
   }

@@ -11,6 +11,8 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
 
+#include <algorithm>
+
 namespace ave::inv {
 
 namespace {
@@ -107,6 +109,76 @@ bool ProvenanceInterpreter::comparedAfterConversion(const clang::Expr *Cast) con
   return BO && BO->isComparisonOp();
 }
 
+namespace {
+
+// Built only from values that are never negative: thread and block ids and
+// sizes, non-negative constants, and + * / % and shifts of them.
+bool nonNegativeByConstruction(const Term *V) {
+  if (V->isConstant())
+    return V->value() >= 0;
+  if (V->isSymbol()) {
+    SymbolKind K = V->symbolKind();
+    return !V->isFresh() && (K == SymbolKind::ThreadIdx || K == SymbolKind::BlockIdx ||
+                             K == SymbolKind::BlockDim || K == SymbolKind::GridDim);
+  }
+  switch (V->kind()) {
+  case TermKind::Add:
+  case TermKind::Mul:
+  case TermKind::Div:
+  case TermKind::Rem:
+  case TermKind::Shr:
+    return std::all_of(V->operands().begin(), V->operands().end(), nonNegativeByConstruction);
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+const Term *ProvenanceInterpreter::nonNegativeOrApproximated(const Term *V, const FlowState &State,
+                                                             const char *Question) {
+  if (nonNegativeByConstruction(V))
+    return V;
+  const Term *NonNegative = T.ge(V, T.constant(0));
+  if (NonNegative->isConstant() && NonNegative->value() != 0)
+    return V;
+  // Ranges next (thread ids, sizes the assumptions bound), then the solver.
+  if (!NonNegative->isConstant()) {
+    RangeSimplifier Ranges(T);
+    Ranges.addFacts(T.allOf(Ctx.kernelFacts));
+    Ranges.addFacts(T.allOf(State.path));
+    if (std::optional<Interval> I = Ranges.interval(V); I && I->lo >= 0)
+      return V;
+    std::vector<const Term *> Negative = Ctx.kernelFacts;
+    Negative.insert(Negative.end(), State.path.begin(), State.path.end());
+    Negative.push_back(T.logicalNot(NonNegative));
+    if (Ctx.ask(Question, T.allOf(Negative)).status == SolverResult::Proven)
+      return V;
+  }
+  const Term *Wrapped = T.approximation(TermContext::ConversionApproximation, SymbolKind::Fresh);
+  return NonNegative->isConstant() ? Wrapped : T.select(NonNegative, V, Wrapped);
+}
+
+const Term *ProvenanceInterpreter::unsignedResult(const clang::Expr *E, const Term *V,
+                                                  const FlowState &State) {
+  // C computes an unsigned int modulo 2^32: a result below zero
+  // (`threadIdx.x - 1` at thread 0, `~x`, `-x`) is 2^32 more, no C int and
+  // so no term: it is a value the analysis does not follow there. Operands
+  // narrower than int are promoted to int and do not wrap. A result at or
+  // above 2^32 is taken as it is (known gap; sizes that large are asked
+  // only of signed int indices).
+  clang::QualType QT = E->getType();
+  if (const auto *CAO = llvm::dyn_cast<clang::CompoundAssignOperator>(E))
+    QT = CAO->getComputationResultType();
+  if (!V || !QT->isUnsignedIntegerOrEnumerationType() || QT->isBooleanType() ||
+      Ctx.ast.getIntWidth(QT) < 32)
+    return V;
+  const Term *Kept = nonNegativeOrApproximated(V, State, "an unsigned result is never below zero");
+  if (Kept != V && Kept->kind() == TermKind::Select)
+    Ctx.unsignedWraps.insert(Kept);
+  return Kept;
+}
+
 const Term *ProvenanceInterpreter::convertedValue(const Term *V, clang::QualType From,
                                                   clang::QualType To, const FlowState &State,
                                                   bool Compared) {
@@ -119,34 +191,20 @@ const Term *ProvenanceInterpreter::convertedValue(const Term *V, clang::QualType
   // the analysis does not follow where it is negative (the wrapped value is
   // no C int): a finding that needs n's value keeps it where n >= 0, and one
   // that needs the wrap is unproven, never decided on the int. In
-  // arithmetic (`n + blockIdx.x`) the wrap is still taken as the int, like
-  // unsigned arithmetic itself (known gap).
+  // arithmetic (`n + blockIdx.x`) the conversion keeps the int, and the
+  // unsigned operator's result is what is asked (unsignedResult).
   clang::ASTContext &AST = Ctx.ast;
   if (To->isBooleanType() || !From->isIntegralOrEnumerationType())
     return V;
   unsigned FromBits = AST.getIntWidth(From), ToBits = AST.getIntWidth(To);
   bool FromSigned = From->isSignedIntegerOrEnumerationType();
   bool ToSigned = To->isSignedIntegerOrEnumerationType();
-  if (FromSigned && !ToSigned && ToBits >= 32 && Compared) {
-    const Term *NonNegative = T.ge(V, T.constant(0));
-    if (NonNegative->isConstant() && NonNegative->value() != 0)
-      return V;
-    // Ranges first (thread ids, sizes the assumptions bound): no solver.
-    RangeSimplifier Ranges(T);
-    Ranges.addFacts(T.allOf(Ctx.kernelFacts));
-    Ranges.addFacts(T.allOf(State.path));
-    if (std::optional<Interval> I = Ranges.interval(V); I && I->lo >= 0)
-      return V;
-    std::vector<const Term *> Negative = Ctx.kernelFacts;
-    Negative.insert(Negative.end(), State.path.begin(), State.path.end());
-    Negative.push_back(T.logicalNot(NonNegative));
-    if (!NonNegative->isConstant() &&
-        Ctx.ask("a converted value is never negative", T.allOf(Negative)).status ==
-            SolverResult::Proven)
-      return V;
-    const Term *Wrapped = T.approximation(TermContext::ConversionApproximation, SymbolKind::Fresh);
-    return NonNegative->isConstant() ? Wrapped : T.select(NonNegative, V, Wrapped);
-  }
+  if (FromSigned && !ToSigned && ToBits >= 32 && Compared)
+    return nonNegativeOrApproximated(V, State, "a converted value is never negative");
+  // `int j = threadIdx.x - 1u`: the wrapped difference converted back to
+  // int is the difference again.
+  if (!FromSigned && ToSigned && FromBits == ToBits && Ctx.unsignedWraps.count(V))
+    return V->operands()[1];
   if (ToBits >= 32 || (ToBits > FromBits && ToSigned) ||
       (ToBits >= FromBits && ToSigned == FromSigned))
     return V;
@@ -349,6 +407,7 @@ AbstractValue ProvenanceInterpreter::evalCompoundAssign(const clang::BinaryOpera
     V = AbstractValue::ofInt(K ? T.make(*K, Operands)
                                : T.approximation("value", SymbolKind::Fresh));
     noteSignedArithmetic(BO, V.term);
+    V.term = unsignedResult(BO, V.term, State);
   } else if (L.kind == AbstractValue::Kind::Pointer && R.kind == AbstractValue::Kind::Int) {
     V = L;
     V.pointer.offset = BO->getOpcode() == clang::BO_SubAssign ? T.sub(L.pointer.offset, R.term)
@@ -400,6 +459,8 @@ AbstractValue ProvenanceInterpreter::evalBinary(const clang::BinaryOperator *BO,
     const Term *Operands[] = {L.term, R.term};
     const Term *Result = K ? T.make(*K, Operands) : T.approximation("value", SymbolKind::Fresh);
     noteSignedArithmetic(BO, Result);
+    if (!BO->isComparisonOp() && !BO->isLogicalOp())
+      Result = unsignedResult(BO, Result, State);
     return AbstractValue::ofInt(Result);
   }
   if (BO->isComparisonOp() || BO->isLogicalOp())
@@ -415,6 +476,7 @@ AbstractValue ProvenanceInterpreter::evalUnary(const clang::UnaryOperator *UO, F
       New = AbstractValue::ofInt(UO->isIncrementOp() ? T.add(V.term, T.constant(1))
                                                      : T.sub(V.term, T.constant(1)));
       noteSignedArithmetic(UO, New.term);
+      New.term = unsignedResult(UO, New.term, State);
     } else if (V.kind == AbstractValue::Kind::Pointer)
       New.pointer.offset = T.add(V.pointer.offset, T.constant(UO->isIncrementOp() ? 1 : -1));
     else
@@ -436,12 +498,12 @@ AbstractValue ProvenanceInterpreter::evalUnary(const clang::UnaryOperator *UO, F
   case clang::UO_Minus: {
     const Term *Negated = T.neg(V.term);
     noteSignedArithmetic(UO, Negated);
-    return AbstractValue::ofInt(Negated);
+    return AbstractValue::ofInt(unsignedResult(UO, Negated, State));
   }
   case clang::UO_Plus:
     return V;
   case clang::UO_Not:
-    return AbstractValue::ofInt(T.bitNot(V.term));
+    return AbstractValue::ofInt(unsignedResult(UO, T.bitNot(V.term), State));
   case clang::UO_LNot:
     return AbstractValue::ofInt(T.logicalNot(V.term));
   default:

@@ -123,6 +123,13 @@ private:
   SideExits visitFor(const clang::ForStmt *For, const CfgLoop &L, FlowState &State);
   // A warp-shuffle reduction loop as one transfer (ShuffleTransfer.cpp).
   SideExits shuffleLoop(const ShuffleLoop &L, FlowState &State);
+  // E, a statement of the kernel body, as the start of a run of shuffle
+  // combinations (done as one transfer) or a later statement of one (done
+  // already): false when it is neither.
+  bool shuffleRun(const clang::Expr *E, FlowState &State);
+  // The combination of L's variable across lanes, crossed through Key.
+  void combineShuffled(const ShuffleLoop &L, const clang::ValueDecl *Key, const clang::Stmt *At,
+                       FlowState &State);
   // The counter's C type holds every value a canonical loop gives it.
   bool counterFits(const clang::VarDecl *Var, const Term *Bound, const Term *Step,
                    const FlowState &State);
@@ -149,6 +156,14 @@ private:
   // target holds it, an approximation where it may not.
   const Term *convertedValue(const Term *V, clang::QualType From, clang::QualType To,
                              const FlowState &State, bool Compared);
+  // V where it is never negative under the kernel's facts and the path
+  // (Question names the solver query), else select(V >= 0, V, a value the
+  // analysis does not follow).
+  const Term *nonNegativeOrApproximated(const Term *V, const FlowState &State,
+                                        const char *Question);
+  // The value of E, computed as V: V itself unless E is unsigned int
+  // arithmetic that may go below zero, which C wraps (nonNegativeOrApproximated).
+  const Term *unsignedResult(const clang::Expr *E, const Term *V, const FlowState &State);
   // Whether the conversion Cast is an operand of a comparison.
   bool comparedAfterConversion(const clang::Expr *Cast) const;
   AbstractValue evalBinary(const clang::BinaryOperator *BO, FlowState &State);

@@ -8,6 +8,8 @@
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <algorithm>
+
 namespace ave::inv {
 
 namespace {
@@ -114,6 +116,28 @@ std::optional<ShuffleLoop> matchShuffleLoop(const clang::ForStmt *F) {
   return L;
 }
 
+std::optional<ShuffleLoop> matchShuffleRun(const clang::CompoundStmt *Body,
+                                           const clang::Stmt *First) {
+  if (!Body)
+    return std::nullopt;
+  const auto *It = std::find(Body->body_begin(), Body->body_end(), First);
+  if (It == Body->body_end())
+    return std::nullopt;
+  ShuffleLoop L;
+  for (; It != Body->body_end(); ++It) {
+    const clang::VarDecl *V = nullptr;
+    const clang::CallExpr *Call = combination(*It, V);
+    if (!Call || (L.value && V != L.value))
+      break;
+    L.value = V;
+    L.steps.push_back(Call);
+    L.statements.push_back(*It);
+  }
+  if (L.steps.empty())
+    return std::nullopt;
+  return L;
+}
+
 namespace {
 
 // The lane each lane reads at the counter's current value, by HIP's rules.
@@ -172,55 +196,93 @@ std::string checkMask(ConcreteEval &Eval, const ShuffleCall &S, unsigned Wave) {
 
 } // namespace
 
-LaneCombination combineLanes(clang::ASTContext &Ast, const clang::FunctionDecl &Kernel,
-                             const ShuffleLoop &L, unsigned Wave,
-                             const std::optional<int64_t> Block[3]) {
-  LaneCombination Out;
-  ConcreteEval Eval(Ast, Kernel.getBody());
-  int64_t Shape[3];
-  for (int D = 0; D < 3; ++D)
-    Shape[D] = Block[D] ? *Block[D] : 0;
-  std::optional<ShuffleCall> S = shuffleCall(L.shuffle);
-  auto Fail = [&](std::string Why) {
-    Out.unmodelled = std::move(Why);
-    Out.times.clear();
-    return Out;
-  };
-  if (Wave == 0 || Wave > 64 || !S)
-    return Fail("the wave size is not known");
-  if (std::string Why = checkMask(Eval, *S, Wave); !Why.empty())
-    return Fail(Why);
-  Out.times.assign(Wave, std::vector<unsigned>(Wave, 0));
+namespace {
+
+// One shuffle-and-combine over the wave: each lane adds what its source
+// lane held before the step.
+std::string applyStep(ConcreteEval &Eval, const ShuffleCall &S, unsigned Wave,
+                      const int64_t Shape[3], std::vector<std::vector<unsigned>> &Times) {
+  std::vector<unsigned> Source(Wave), Next(Wave);
+  if (std::string Why = sourceLanes(Eval, S, Wave, Shape, 0, Source); !Why.empty())
+    return Why;
+  if (std::string Why = sourceLanes(Eval, S, Wave, Shape, 1, Next); !Why.empty() || Next != Source)
+    return "its source lanes differ between waves";
+  std::vector<std::vector<unsigned>> After = Times;
   for (unsigned Lane = 0; Lane < Wave; ++Lane)
-    Out.times[Lane][Lane] = 1;
+    for (unsigned From = 0; From < Wave; ++From)
+      After[Lane][From] += Times[Source[Lane]][From];
+  Times = std::move(After);
+  return "";
+}
+
+// A run of statements: each step once, in order.
+std::string runSteps(ConcreteEval &Eval, const ShuffleLoop &L, unsigned Wave,
+                     const int64_t Shape[3], std::vector<std::vector<unsigned>> &Times) {
+  for (const clang::CallExpr *Step : L.steps) {
+    std::optional<ShuffleCall> S = shuffleCall(Step);
+    if (!S)
+      return "a step is not a shuffle";
+    if (std::string Why = checkMask(Eval, *S, Wave); !Why.empty())
+      return Why;
+    if (std::string Why = applyStep(Eval, *S, Wave, Shape, Times); !Why.empty())
+      return Why;
+  }
+  return "";
+}
+
+// The loop: its counter from the initialiser through the increment.
+std::string runLoop(ConcreteEval &Eval, const ShuffleLoop &L, unsigned Wave, const int64_t Shape[3],
+                    std::vector<std::vector<unsigned>> &Times) {
+  std::optional<ShuffleCall> S = shuffleCall(L.shuffle);
+  if (!S)
+    return "its combination is not a shuffle";
+  if (std::string Why = checkMask(Eval, *S, Wave); !Why.empty())
+    return Why;
   int64_t Zero[3] = {0, 0, 0};
   Eval.setThread(Zero, Shape);
   std::optional<int64_t> Counter = Eval.eval(L.counter->getInit());
   for (unsigned Level = 0;; ++Level) {
     if (!Counter || Level > 64)
-      return Fail("its counter cannot be evaluated over at most 64 steps");
+      return "its counter cannot be evaluated over at most 64 steps";
     Eval.setThread(Zero, Shape);
     Eval.bind(L.counter, *Counter);
     std::optional<int64_t> Go = Eval.eval(L.loop->getCond());
     if (!Go)
-      return Fail("its condition cannot be evaluated");
+      return "its condition cannot be evaluated";
     if (!*Go)
-      return Out;
-    std::vector<unsigned> Source(Wave), Next(Wave);
-    if (std::string Why = sourceLanes(Eval, *S, Wave, Shape, 0, Source); !Why.empty())
-      return Fail(Why);
-    if (std::string Why = sourceLanes(Eval, *S, Wave, Shape, 1, Next);
-        !Why.empty() || Next != Source)
-      return Fail("its source lanes differ between waves");
-    std::vector<std::vector<unsigned>> After = Out.times;
-    for (unsigned Lane = 0; Lane < Wave; ++Lane)
-      for (unsigned From = 0; From < Wave; ++From)
-        After[Lane][From] += Out.times[Source[Lane]][From];
-    Out.times = std::move(After);
+      return "";
+    if (std::string Why = applyStep(Eval, *S, Wave, Shape, Times); !Why.empty())
+      return Why;
     Eval.setThread(Zero, Shape);
     Eval.bind(L.counter, *Counter);
     Counter = Eval.afterIncrement(L.loop->getInc(), L.counter);
   }
+}
+
+} // namespace
+
+LaneCombination combineLanes(clang::ASTContext &Ast, const clang::FunctionDecl &Kernel,
+                             const ShuffleLoop &L, unsigned Wave,
+                             const std::optional<int64_t> Block[3]) {
+  LaneCombination Out;
+  if (Wave == 0 || Wave > 64) {
+    Out.unmodelled = "the wave size is not known";
+    return Out;
+  }
+  ConcreteEval Eval(Ast, Kernel.getBody());
+  int64_t Shape[3];
+  for (int D = 0; D < 3; ++D)
+    Shape[D] = Block[D] ? *Block[D] : 0;
+  Out.times.assign(Wave, std::vector<unsigned>(Wave, 0));
+  for (unsigned Lane = 0; Lane < Wave; ++Lane)
+    Out.times[Lane][Lane] = 1;
+  std::string Why =
+      L.loop ? runLoop(Eval, L, Wave, Shape, Out.times) : runSteps(Eval, L, Wave, Shape, Out.times);
+  if (!Why.empty()) {
+    Out.unmodelled = std::move(Why);
+    Out.times.clear();
+  }
+  return Out;
 }
 
 } // namespace ave::inv

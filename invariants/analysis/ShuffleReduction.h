@@ -14,8 +14,11 @@
 // times each lane's partial reaches it; reduction coverage takes the
 // storing thread's warp with those multiplicities.
 //
-// The recognised form: a `for` at the top level of the kernel body whose
-// body is one combination of a float variable with a shuffle of itself:
+// The recognised forms: a `for` at the top level of the kernel body whose
+// body is one combination of a float variable with a shuffle of itself, or
+// a run of such statements there, one after another (the loop unrolled by
+// hand: `v += __shfl_down(v, 16); v += __shfl_down(v, 8); ...`, or a lone
+// `v += __shfl_xor(v, 1)`):
 // `v += SHFL(v, e)`, `v = v + SHFL(v, e)`, `v = fmaxf(v, SHFL(v, e))` and
 // the like, SHFL one of __shfl, __shfl_xor, __shfl_down, __shfl_up or
 // their _sync forms (with a mask covering the wave), e evaluated from the
@@ -32,7 +35,9 @@
 namespace clang {
 class ASTContext;
 class CallExpr;
+class CompoundStmt;
 class ForStmt;
+class Stmt;
 class FunctionDecl;
 class VarDecl;
 } // namespace clang
@@ -40,14 +45,22 @@ class VarDecl;
 namespace ave::inv {
 
 struct ShuffleLoop {
-  const clang::ForStmt *loop = nullptr;
-  const clang::VarDecl *counter = nullptr;
-  const clang::VarDecl *value = nullptr; // the variable combined with its shuffle
-  const clang::CallExpr *shuffle = nullptr;
+  const clang::ForStmt *loop = nullptr;     // null for a run of statements
+  const clang::VarDecl *counter = nullptr;  // null for a run of statements
+  const clang::VarDecl *value = nullptr;    // the variable combined with its shuffle
+  const clang::CallExpr *shuffle = nullptr; // the loop's shuffle
+  // A run of statements: each one's shuffle, in order.
+  std::vector<const clang::CallExpr *> steps;
+  std::vector<const clang::Stmt *> statements;
 };
 
 // F as a shuffle reduction loop, or nullopt when it is none.
 std::optional<ShuffleLoop> matchShuffleLoop(const clang::ForStmt *F);
+
+// The run of combinations of one variable with its shuffle that starts at
+// First, a statement of Body, or nullopt when First is none.
+std::optional<ShuffleLoop> matchShuffleRun(const clang::CompoundStmt *Body,
+                                           const clang::Stmt *First);
 
 struct LaneCombination {
   // times[l][s]: how many times lane s's partial reaches lane l's value.
@@ -55,7 +68,7 @@ struct LaneCombination {
   std::string unmodelled; // non-empty: the loop is not followed, and why
 };
 
-// The loop run over one wave of Wave lanes, for a block of shape Block
+// The loop (or run) over one wave of Wave lanes, for a block of shape Block
 // (dimensions not fixed are nullopt: an expression that needs them fails).
 LaneCombination combineLanes(clang::ASTContext &Ast, const clang::FunctionDecl &Kernel,
                              const ShuffleLoop &L, unsigned Wave,

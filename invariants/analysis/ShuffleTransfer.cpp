@@ -1,10 +1,11 @@
-// A warp-shuffle reduction loop (ShuffleReduction.h) as one transfer: the
+// A warp-shuffle reduction loop, or a run of shuffle combinations written
+// out one after another (ShuffleReduction.h), as one transfer: the
 // combined variable keeps its per-thread partial sum, marked as crossed to
-// other lanes through the loop, and the loop's lane combination is run once
-// for the target's wave size; reduction coverage takes the storing thread's
-// wave with it. What the combination cannot be made of (a value that is not
-// a per-thread partial sum, lanes holding different coordinates, a loop
-// under a condition) makes the variable unknown, with the reason.
+// other lanes through the loop (the run: through the variable itself), and
+// the lane combination is run once for the target's wave size; reduction
+// coverage takes the storing thread's wave with it. What the combination cannot be made of (a value
+// that is not a per-thread partial sum, lanes holding different coordinates, a loop under a
+// condition) makes the variable unknown, with the reason.
 #include "ProvenanceInterpreter.h"
 
 #include "clang/AST/Stmt.h"
@@ -25,26 +26,45 @@ bool atKernelTopLevel(const clang::Stmt *S, const clang::FunctionDecl *Kernel) {
 
 ProvenanceInterpreter::SideExits ProvenanceInterpreter::shuffleLoop(const ShuffleLoop &L,
                                                                     FlowState &State) {
+  State.env[L.counter] =
+      AbstractValue::ofInt(Ctx.terms.approximation(L.counter->getNameAsString()));
+  combineShuffled(L, L.counter, L.loop, State);
+  return SideExits{};
+}
+
+bool ProvenanceInterpreter::shuffleRun(const clang::Expr *E, FlowState &State) {
+  if (Ctx.shuffleRunFollowers.count(E))
+    return true; // the run's first statement did the whole run
+  const auto *Body = llvm::dyn_cast_or_null<clang::CompoundStmt>(
+      Ctx.annotations.kernel ? Ctx.annotations.kernel->getBody() : nullptr);
+  std::optional<ShuffleLoop> L = matchShuffleRun(Body, E);
+  if (!L)
+    return false;
+  Ctx.shuffleRunFollowers.insert(L->statements.begin() + 1, L->statements.end());
+  combineShuffled(*L, L->value, E, State);
+  return true;
+}
+
+void ProvenanceInterpreter::combineShuffled(const ShuffleLoop &L, const clang::ValueDecl *Key,
+                                            const clang::Stmt *At, FlowState &State) {
   TermContext &T = Ctx.terms;
-  State.env[L.counter] = AbstractValue::ofInt(T.approximation(L.counter->getNameAsString()));
   std::string Name = L.value->getNameAsString();
   auto Unknown = [&](const std::string &Why) {
     State.env[L.value] = AbstractValue::ofData(
         DataValue::unknown("the warp shuffle reduction of '" + Name + "': " + Why));
-    return SideExits{};
   };
-  if (!atKernelTopLevel(L.loop, Ctx.annotations.kernel))
+  if (!atKernelTopLevel(At, Ctx.annotations.kernel))
     return Unknown("it runs under a condition or in a loop, where lanes may be inactive");
-  const LaneCombination &Lanes = Ctx.laneCombinations[L.counter] =
+  const LaneCombination &Lanes = Ctx.laneCombinations[Key] =
       combineLanes(Ctx.ast, *Ctx.annotations.kernel, L, Ctx.opts.waveSize, Ctx.symbols.launchBlock);
   if (!Lanes.unmodelled.empty())
     return Unknown(Lanes.unmodelled);
   auto It = State.env.find(L.value);
   if (It == State.env.end() || It->second.kind != AbstractValue::Kind::Data)
-    return Unknown("its value before the loop is not followed");
+    return Unknown("its value before the shuffles is not followed");
   DataValue V = It->second.data;
   if (V.kind != DataValue::Kind::Tagged)
-    return SideExits{}; // a constant or an unknown stays what it is
+    return; // a constant or an unknown stays what it is
   if (V.reductions.empty())
     return Unknown("it is not a partial sum per thread (each lane's own element combined across "
                    "lanes is not modelled)");
@@ -75,10 +95,9 @@ ProvenanceInterpreter::SideExits ProvenanceInterpreter::shuffleLoop(const Shuffl
     });
     if (!PerThread)
       return Unknown("a partial sum that is the same in every lane would be taken once per lane");
-    markCrossed(R, L.counter);
+    markCrossed(R, Key);
   }
   State.env[L.value] = AbstractValue::ofData(std::move(V));
-  return SideExits{};
 }
 
 } // namespace ave::inv

@@ -121,6 +121,10 @@ std::vector<const LdsAccess *> followedAccesses(clang::ASTContext &Ctx,
         Skipped->push_back({&Acc, Why});
       continue;
     }
+    // Followed where it does not wrap (races found there are real), and not
+    // checked where it does.
+    if (!Acc.partial.empty() && Skipped)
+      Skipped->push_back({&Acc, Acc.partial});
     Plain.push_back(&Acc);
   }
   return Plain;

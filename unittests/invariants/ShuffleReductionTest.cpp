@@ -49,6 +49,51 @@ LaneCombination runLanes(const std::string &Loop, unsigned Wave, bool &Matched) 
   return Out;
 }
 
+// The combination of the run of statements that starts the kernel body
+// after `float v = x;`, for a wave of Wave lanes.
+LaneCombination runStatements(const std::string &Run, unsigned Wave, size_t &Steps) {
+  std::string Source = std::string(ann::test::MinimalPrelude) + test::DeviceBuiltins + Shuffles +
+                       "__global__ void k(float *Y, float x) {\n  float v = x;\n" + Run +
+                       "\n  Y[threadIdx.x] = v;\n}\n";
+  LaneCombination Out;
+  Steps = 0;
+  bool Parsed = ann::test::parseHip(Source, [&](const ann::test::Snippet &S) {
+    const clang::FunctionDecl *K = S.kernel("k");
+    const auto *Body = llvm::cast<clang::CompoundStmt>(K->getBody());
+    std::optional<ShuffleLoop> L = matchShuffleRun(Body, Body->body_begin()[1]);
+    Steps = L ? L->steps.size() : 0;
+    const std::optional<int64_t> Block[3] = {int64_t(Wave), 1, 1};
+    if (L)
+      Out = combineLanes(S.context, *K, *L, Wave, Block);
+  });
+  EXPECT_TRUE(Parsed);
+  return Out;
+}
+
+TEST(ShuffleReduction, UnrolledButterflyIsTheLoop) {
+  size_t Steps = 0;
+  LaneCombination C = runStatements("  v += __shfl_xor(v, 16);\n  v += __shfl_xor(v, 8);\n"
+                                    "  v += __shfl_xor(v, 4);\n  v += __shfl_xor(v, 2);\n"
+                                    "  v = v + __shfl_xor(v, 1);\n  v = v * 2.0f;",
+                                    32, Steps);
+  EXPECT_EQ(Steps, 5u); // the run stops at the first other statement
+  ASSERT_EQ(C.unmodelled, "");
+  for (const std::vector<unsigned> &Lane : C.times)
+    EXPECT_EQ(Lane, std::vector<unsigned>(32, 1));
+}
+
+TEST(ShuffleReduction, LoneShuffleCombinesTwoLanes) {
+  size_t Steps = 0;
+  LaneCombination C = runStatements("  v += __shfl_down(v, 1);", 64, Steps);
+  ASSERT_EQ(Steps, 1u);
+  ASSERT_EQ(C.unmodelled, "");
+  std::vector<unsigned> Lane0(64, 0), Last(64, 0);
+  Lane0[0] = Lane0[1] = 1;
+  Last[63] = 2; // nothing below it to shift in: the lane's own value, twice
+  EXPECT_EQ(C.times[0], Lane0);
+  EXPECT_EQ(C.times[63], Last);
+}
+
 TEST(ShuffleReduction, ButterflyOverTheWaveTakesEveryLaneOnceInEveryLane) {
   bool Matched = false;
   LaneCombination C =

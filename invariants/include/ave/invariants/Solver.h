@@ -61,11 +61,16 @@ public:
   ObligationSolver(const ObligationSolver &) = delete;
   ObligationSolver &operator=(const ObligationSolver &) = delete;
 
-  /// Z3 resource units that stand for one millisecond: the median over the
-  /// obligations of testdata/ that take 20 ms or more on the idle 2-core
-  /// development machine was 482 units/ms (bench/solver_work.py,
-  /// bench/results/solver-work.json).
-  static constexpr uint64_t WorkPerMs = 500;
+  /// Z3 resource units that stand for one millisecond, per encoding. Most
+  /// queries count 480-640 units/ms on the 2-core development
+  /// machine (the median over testdata's obligations of 20 ms or more,
+  /// bench/solver_work.py), but the nonlinear ones that use up their budget
+  /// count 90-150: at 500 those ran into the wall guard first, and
+  /// naive_gemm/reversed_k_index was proven or not from one run to the
+  /// next; at 100 the work stops them. Bit-vector queries count 1200-2700
+  /// (the swizzled tiled_gemm's coverage: 162k units in 59 ms).
+  static constexpr uint64_t WorkPerMs = 100;
+  static constexpr uint64_t WorkPerMsBitVector = 1000;
   /// How much longer than its budget, in wall time, a check may run before
   /// it is stopped anyway: a machine that much slower gives other verdicts,
   /// and so do queries whose work Z3 barely counts (its nonlinear `nlsat`
@@ -115,6 +120,10 @@ private:
   // Scoped: the query is pushed and popped, keeping the facts for the next
   // one; unscoped (a throwaway solver), Z3 may use its non-incremental
   // tactics, nonlinear ones included.
+  // Unscoped, Z3's nonlinear procedure may answer, which counts less work
+  // per millisecond still (a Fermat cube query: 19k units in 800 ms): it
+  // gets an eighth of the budget's work, so that the work and not the wall
+  // guard stops it.
   SolverResult solveOnce(Backend &B, const Prepared &Q, const TermKeyed<int64_t> &Pins,
                          unsigned Budget, bool Scoped = true);
   // Z3's incremental solver gave up ("incomplete", nonlinear arithmetic):
@@ -129,8 +138,9 @@ private:
 
   TermContext &Ctx; // for simplifying queries before encoding
   unsigned TimeoutMs;
-  std::optional<uint64_t> WorkLimit; // the kernel's, in Z3 resource units
-  uint64_t WorkUsed = 0;
+  std::optional<unsigned> KernelLimitMs; // of solver work (setKernelLimit)
+  double SpentMs = 0;                    // the work done so far, in ms of work
+  uint64_t WorkUsed = 0;                 // the same in Z3 resource units
   std::optional<std::chrono::steady_clock::time_point> Deadline; // wall guard
   std::vector<const Term *> Facts;
   bool FactsNeedBitVectors = false;
