@@ -127,8 +127,7 @@ public:
       return;
     if (SM.isWrittenInBuiltinFile(Loc) || SM.isWrittenInCommandLineFile(Loc))
       return; // the compiler's own, -D on the command line
-    Check.checkName(Loc, "MacroDefinition", "macro definition",
-                    Name.getIdentifierInfo()->getName());
+    Check.checkName(Loc, "MacroDefinition", Name.getIdentifierInfo()->getName());
   }
 
 private:
@@ -168,19 +167,17 @@ void NamingCheck::check(const clang::ast_matchers::MatchFinder::MatchResult &Res
   if (const auto *F = llvm::dyn_cast<clang::FunctionDecl>(D->getDeclContext()); F && F->isMain())
     return;
   if (const char *Kind = styleKind(D))
-    checkName(D->getLocation(), Kind, nullptr, D->getName());
+    checkName(D->getLocation(), Kind, D->getName());
 }
 
-void NamingCheck::checkName(clang::SourceLocation Loc, llvm::StringRef Kind, const char *Spelled,
-                            llvm::StringRef Name) {
+void NamingCheck::checkName(clang::SourceLocation Loc, llvm::StringRef Kind, llvm::StringRef Name) {
   std::optional<llvm::StringRef> Case = Convention.get((Kind + "Case").str());
   if (!Case || matchesCase(*Case, Name))
     return;
   if (std::optional<llvm::StringRef> Ignored = Convention.get((Kind + "IgnoredRegexp").str());
       Ignored && llvm::Regex(*Ignored).match(Name))
     return;
-  std::string What = Spelled ? Spelled : spelledKind(Kind);
-  diag(Loc, "invalid case style for %0 '%1' (%2)") << What << Name << *Case;
+  diag(Loc, "invalid case style for %0 '%1' (%2)") << spelledKind(Kind) << Name << *Case;
 }
 
 std::string NamingCheck::spelledKind(llvm::StringRef Kind) {

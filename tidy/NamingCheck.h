@@ -19,10 +19,8 @@ public:
 
   /// Reports Name at Loc unless it has the style .clang-tidy gives Kind
   /// (`Class` for readability-identifier-naming.ClassCase) or matches the
-  /// kind's IgnoredRegexp. Spelled names the kind in the message (derived
-  /// from Kind when null).
-  void checkName(clang::SourceLocation Loc, llvm::StringRef Kind, const char *Spelled,
-                 llvm::StringRef Name);
+  /// kind's IgnoredRegexp.
+  void checkName(clang::SourceLocation Loc, llvm::StringRef Kind, llvm::StringRef Name);
 
 private:
   static std::string spelledKind(llvm::StringRef Kind);

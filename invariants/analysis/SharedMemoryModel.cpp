@@ -13,27 +13,6 @@ namespace ave::inv {
 
 namespace {
 
-// V with each unsigned wrap (AnalysisContext::unsignedWraps: select(v >= 0,
-// v, a value not followed)) replaced by v, its condition added to Where.
-const Term *withoutWraps(AnalysisContext &Ctx, const Term *V, std::vector<const Term *> &Where,
-                         TermMap &Done) {
-  if (auto It = Done.find(V); It != Done.end())
-    return It->second;
-  const Term *Out = V;
-  if (Ctx.unsignedWraps.count(V)) {
-    Where.push_back(withoutWraps(Ctx, V->operands()[0], Where, Done));
-    Out = withoutWraps(Ctx, V->operands()[1], Where, Done);
-  } else if (V->numOperands() > 0 && V->kind() != TermKind::Apply) {
-    std::vector<const Term *> Ops;
-    for (const Term *Op : V->operands())
-      Ops.push_back(withoutWraps(Ctx, Op, Where, Done));
-    if (!std::equal(Ops.begin(), Ops.end(), V->operands().begin()))
-      Out = Ctx.terms.make(V->kind(), Ops);
-  }
-  Done[V] = Out;
-  return Out;
-}
-
 LdsAccess makeAccess(AnalysisContext &Ctx, const clang::ValueDecl *Array, const Term *Index,
                      bool IsWrite, const clang::Expr *Site, const FlowState &State) {
   LdsAccess A;
@@ -46,16 +25,17 @@ LdsAccess makeAccess(AnalysisContext &Ctx, const clang::ValueDecl *Array, const 
     Elem = AT->getElementType();
   if (!Elem->isIncompleteType() && !Elem->isDependentType() && !Elem->isVoidType())
     A.elementBytes = unsigned(Ctx.ast.getTypeSizeInChars(Elem).getQuantity());
-  // The race checks follow the executions without an unsigned wrap: the
-  // wrapped value is no C int, and a race needs both addresses.
-  std::vector<const Term *> NoWrap;
-  TermMap Done;
-  A.address = withoutWraps(Ctx, Index, NoWrap, Done);
+  // The race checks follow the executions where a wrapped integer (an
+  // unsigned result below zero, a negative int compared as unsigned) keeps
+  // its value: the wrapped value is no C int, and a race needs both
+  // addresses (exactBranches, Term.h).
+  std::vector<const Term *> Exact;
+  A.address = exactBranches(Ctx.terms, Index, Exact);
   for (const Term *G : State.path)
-    A.guard.push_back(withoutWraps(Ctx, G, NoWrap, Done));
-  if (!NoWrap.empty())
-    A.partial = "it is followed only where its unsigned arithmetic does not wrap below zero";
-  A.guard.insert(A.guard.end(), NoWrap.begin(), NoWrap.end());
+    A.guard.push_back(exactBranches(Ctx.terms, G, Exact));
+  if (!Exact.empty())
+    A.partial = "it is followed only where its integer arithmetic does not wrap";
+  A.guard.insert(A.guard.end(), Exact.begin(), Exact.end());
   A.loops = Ctx.loopContexts();
   A.interval = Ctx.log.interval();
   A.seq = Ctx.log.nextSeq();

@@ -130,10 +130,9 @@ std::optional<ShuffleLoop> matchShuffleRun(const clang::CompoundStmt *Body,
     if (!Call || (L.value && V != L.value))
       break;
     L.value = V;
-    L.steps.push_back(Call);
     L.statements.push_back(*It);
   }
-  if (L.steps.empty())
+  if (L.statements.empty())
     return std::nullopt;
   return L;
 }
@@ -218,8 +217,10 @@ std::string applyStep(ConcreteEval &Eval, const ShuffleCall &S, unsigned Wave,
 // A run of statements: each step once, in order.
 std::string runSteps(ConcreteEval &Eval, const ShuffleLoop &L, unsigned Wave,
                      const int64_t Shape[3], std::vector<std::vector<unsigned>> &Times) {
-  for (const clang::CallExpr *Step : L.steps) {
-    std::optional<ShuffleCall> S = shuffleCall(Step);
+  for (const clang::Stmt *Step : L.statements) {
+    const clang::VarDecl *V = nullptr;
+    const clang::CallExpr *Call = combination(Step, V);
+    std::optional<ShuffleCall> S = Call ? shuffleCall(Call) : std::nullopt;
     if (!S)
       return "a step is not a shuffle";
     if (std::string Why = checkMask(Eval, *S, Wave); !Why.empty())

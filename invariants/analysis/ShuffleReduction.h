@@ -45,13 +45,11 @@ class VarDecl;
 namespace ave::inv {
 
 struct ShuffleLoop {
-  const clang::ForStmt *loop = nullptr;     // null for a run of statements
-  const clang::VarDecl *counter = nullptr;  // null for a run of statements
-  const clang::VarDecl *value = nullptr;    // the variable combined with its shuffle
-  const clang::CallExpr *shuffle = nullptr; // the loop's shuffle
-  // A run of statements: each one's shuffle, in order.
-  std::vector<const clang::CallExpr *> steps;
-  std::vector<const clang::Stmt *> statements;
+  const clang::ForStmt *loop = nullptr;        // null for a run of statements
+  const clang::VarDecl *counter = nullptr;     // null for a run of statements
+  const clang::VarDecl *value = nullptr;       // the variable combined with its shuffle
+  const clang::CallExpr *shuffle = nullptr;    // the loop's shuffle
+  std::vector<const clang::Stmt *> statements; // a run: its statements, in order
 };
 
 // F as a shuffle reduction loop, or nullopt when it is none.

@@ -3,9 +3,10 @@
 // combined variable keeps its per-thread partial sum, marked as crossed to
 // other lanes through the loop (the run: through the variable itself), and
 // the lane combination is run once for the target's wave size; reduction
-// coverage takes the storing thread's wave with it. What the combination cannot be made of (a value
-// that is not a per-thread partial sum, lanes holding different coordinates, a loop under a
-// condition) makes the variable unknown, with the reason.
+// coverage takes the storing thread's wave with it. What the combination
+// cannot be made of (a value that is not a per-thread partial sum, lanes
+// holding different coordinates, a loop under a condition) makes the
+// variable unknown, with the reason.
 #include "ProvenanceInterpreter.h"
 
 #include "clang/AST/Stmt.h"

@@ -61,7 +61,7 @@ LaneCombination runStatements(const std::string &Run, unsigned Wave, size_t &Ste
     const clang::FunctionDecl *K = S.kernel("k");
     const auto *Body = llvm::cast<clang::CompoundStmt>(K->getBody());
     std::optional<ShuffleLoop> L = matchShuffleRun(Body, Body->body_begin()[1]);
-    Steps = L ? L->steps.size() : 0;
+    Steps = L ? L->statements.size() : 0;
     const std::optional<int64_t> Block[3] = {int64_t(Wave), 1, 1};
     if (L)
       Out = combineLanes(S.context, *K, *L, Wave, Block);

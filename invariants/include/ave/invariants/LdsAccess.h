@@ -60,9 +60,9 @@ struct LdsAccess {
   bool atomic = false; // an atomic read-modify-write (global log)
   bool opaque = false; // a call not modelled may write here (global log)
   // Non-empty: address and guard are those of the executions where the
-  // unsigned arithmetic in them does not wrap below zero (the wrap's
-  // condition is in guard), and this says so. A race found is real; race
-  // freedom is not shown for the other executions.
+  // integer wraps in them keep their values (exactBranches; the conditions
+  // are in guard), and this says so. A race found is real; race freedom is
+  // not shown for the other executions.
   std::string partial;
 };
 
