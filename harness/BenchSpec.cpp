@@ -310,9 +310,27 @@ BenchSpecResult buildBenchSpec(const model::KernelModel &Kernel,
   for (const model::SharedArray &Array : Kernel.sharedArrays)
     if (Array.dynamic)
       Spec.dynamicSharedArrays.push_back(Array.name);
-  for (const ann::BoundPragma &P : Annotations.pragmas)
-    if (P.kernelLevel && P.pragma.kind == ann::PragmaKind::Assume)
-      Spec.assumptions.push_back(P.pragma.predicate);
+  for (const ann::BoundPragma &P : Annotations.pragmas) {
+    if (!P.kernelLevel || P.pragma.kind != ann::PragmaKind::Assume)
+      continue;
+    // `tag(Y) == 0`: the output starts at zero (an atomic accumulation);
+    // the rest are facts over the sizes.
+    std::vector<const ann::Expr *> Facts;
+    for (const ann::Expr *Fact : ann::conjuncts(P.pragma.predicate)) {
+      const clang::ValueDecl *Zeroed = ann::zeroStartOf(*Fact);
+      if (Zeroed && Annotations.tagOn(Zeroed)) {
+        Spec.outputInit = OutputInit::Zero;
+        Spec.outputInitOrigin = "#pragma ave assume " + ann::printExpr(*Fact);
+      } else {
+        Facts.push_back(Fact);
+      }
+    }
+    if (Facts.size() == ann::conjuncts(P.pragma.predicate).size())
+      Spec.assumptions.push_back(P.pragma.predicate); // quoted whole when violated
+    else
+      for (const ann::Expr *Fact : Facts)
+        Spec.assumptions.push_back(*Fact);
+  }
   std::string Error;
   std::optional<Einsum> Einsum = deriveEinsum(Spec.tensors, Error);
   if (!Einsum)

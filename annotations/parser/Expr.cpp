@@ -292,4 +292,25 @@ Result<Expr> parseExpression(std::string_view Text) {
   return Expr;
 }
 
+std::vector<const Expr *> conjuncts(const Expr &P) {
+  if (P.kind != ExprKind::Binary || P.binaryOp != BinaryOp::LogicalAnd)
+    return {&P};
+  std::vector<const Expr *> Out = conjuncts(P.operands[0]);
+  std::vector<const Expr *> Right = conjuncts(P.operands[1]);
+  Out.insert(Out.end(), Right.begin(), Right.end());
+  return Out;
+}
+
+const clang::ValueDecl *zeroStartOf(const Expr &E) {
+  if (E.kind != ExprKind::Binary || E.binaryOp != BinaryOp::Eq)
+    return nullptr;
+  const Expr *Tag = &E.operands[0], *Zero = &E.operands[1];
+  if (!Tag->isCallTo("tag"))
+    std::swap(Tag, Zero);
+  if (!Tag->isCallTo("tag") || Zero->kind != ExprKind::IntLiteral || Zero->value != 0 ||
+      Tag->operands.size() != 1 || Tag->operands[0].kind != ExprKind::Identifier)
+    return nullptr;
+  return Tag->operands[0].resolution.decl;
+}
+
 } // namespace ave::ann

@@ -108,6 +108,9 @@ public:
   std::set<std::string> inputNames, outputNames, contracted;
   // Outputs a store reached, and those that received a non-constant value.
   std::set<const clang::ValueDecl *> storedOutputs, outputsGivenValues;
+  // Outputs an assumption says start at zero (`#pragma ave assume tag(Y) ==
+  // 0`): the neutral element an atomic accumulation into them needs.
+  std::set<const clang::ValueDecl *> outputsStartAtZero;
   std::vector<LoopFrame> loops; // outermost first
   unsigned nextLoopId = 0;
   // Path conjuncts every execution reaching their point satisfies (the

@@ -45,6 +45,16 @@ struct OutputWrite {
   std::vector<const Term *> path;
   std::vector<LoopFrame> loops;
   clang::SourceLocation site;
+  // An atomic accumulation (`atomicAdd(&Y[i], v)`): the contracted
+  // coordinates v carries, as terms of the adding thread (its ids, the
+  // counters of the loops around the add and of the loops that reduced v),
+  // where v is valid and those loops' facts, and the loops; `unmodelled`
+  // says why they could not be followed.
+  bool accumulates = false;
+  std::map<std::string, const Term *> contracted;
+  std::vector<const Term *> addedWhere;
+  std::vector<LoopFrame> reducing;
+  std::string unmodelled;
 };
 
 class AnalysisLog {

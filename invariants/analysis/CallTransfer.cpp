@@ -110,6 +110,13 @@ bool isAtomic(llvm::StringRef Name) {
          Name.starts_with("__atomic") || Name.starts_with("__builtin_amdgcn_global_atomic");
 }
 
+// An atomic add over the whole grid (`atomicAdd_block` is not atomic across
+// blocks).
+bool isGridAtomicAdd(llvm::StringRef Name) {
+  return Name == "atomicAdd" || Name == "atomicAdd_system" || Name == "unsafeAtomicAdd" ||
+         Name == "safeAtomicAdd" || Name == "atomicAddNoRet";
+}
+
 // A `__device__` helper the analysis can inline: its body is declarations
 // with initialisers and one final `return e;`, and no parameter is a
 // non-const reference (writes through it would be lost).
@@ -246,6 +253,22 @@ AbstractValue ProvenanceInterpreter::evalModelledCall(const clang::CallExpr *Cal
                       "warp shuffle '" + Name.str() +
                           "': the value comes from another lane, which is not modelled",
                       State);
+  if (isGridAtomicAdd(Name) && Args.size() == 2 && Args[0].kind == AbstractValue::Kind::Pointer &&
+      Args[0].pointer.offset && Args[0].pointer.lanes == 1 &&
+      Args[1].kind == AbstractValue::Kind::Data) {
+    // An accumulation into a tagged output: `Y[i] += v` by every thread
+    // that adds to element i, checked for coverage across them.
+    auto TI = Ctx.tensors.find(Args[0].pointer.base);
+    if (TI != Ctx.tensors.end() && TI->second.output) {
+      storeScalar({Args[0].pointer.base, Args[0].pointer.offset, 1}, Args[1], Call, State,
+                  /*Accumulates=*/true);
+      return Call->getType()->isVoidType()
+                 ? AbstractValue::none()
+                 : AbstractValue::ofData(DataValue::unknown(
+                       "the value '" + Name.str() +
+                       "' returns (the element before the add) is not modelled"));
+    }
+  }
   if (isAtomic(Name))
     return opaqueCall(Call, Args, "atomic '" + Name.str() + "' is not modelled", State);
   if ((Name == "__ldg" || Name == "__builtin_nontemporal_load") && Args.size() == 1 &&

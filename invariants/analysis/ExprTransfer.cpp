@@ -486,6 +486,17 @@ AbstractValue ProvenanceInterpreter::evalUnary(const clang::UnaryOperator *UO, F
   }
   if (UO->getOpcode() == clang::UO_Deref)
     return evalSubscriptLoad(UO, State);
+  if (UO->getOpcode() == clang::UO_AddrOf) {
+    // `&Y[i]` of a tagged tensor (an atomic's operand): a pointer to the
+    // element, not a load of it. Other addresses keep the element's value
+    // (shared arrays' address-taken accesses are the LDS model's).
+    Address A = addressOf(UO->getSubExpr(), State);
+    if (A.valid() && !Ctx.isSharedArray(A.base) && Ctx.tensors.count(A.base)) {
+      AbstractValue P = AbstractValue::ofPointer(A.base, A.offset);
+      P.pointer.lanes = A.lanes;
+      return P;
+    }
+  }
   AbstractValue V = eval(UO->getSubExpr(), State);
   if (V.kind == AbstractValue::Kind::Data && V.data.isTagged() &&
       UO->getOpcode() == clang::UO_Minus)

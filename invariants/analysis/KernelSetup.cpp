@@ -202,11 +202,30 @@ void ProvenanceInterpreter::applyKernelLevelPragmas(const FlowState &State) {
   for (const ann::BoundPragma &P : Ctx.annotations.pragmas) {
     if (!P.kernelLevel || P.pragma.kind != ann::PragmaKind::Assume)
       continue;
-    if (const Term *F = termForAnnotationInt(P.pragma.predicate, nullptr, State))
-      Ctx.kernelFacts.push_back(F);
-    else
-      Ctx.log.addNote(P.location,
-                      "assumption '" + P.text + "' is not an integer fact; it was not used");
+    // `tag(Y) == 0` conjuncts state an output's initial value; the rest is
+    // an integer fact.
+    std::vector<const ann::Expr *> Facts;
+    for (const ann::Expr *Conjunct : ann::conjuncts(P.pragma.predicate)) {
+      // (Before the tensors are set up: the tag on a pointer to non-const.)
+      const clang::ValueDecl *Tensor = ann::zeroStartOf(*Conjunct);
+      const ann::BoundTag *Tag = Tensor ? Ctx.annotations.tagOn(Tensor) : nullptr;
+      if (Tag && Tag->declKind == ann::TaggedDeclKind::PointerParameter &&
+          !Tensor->getType()->getPointeeType().isConstQualified())
+        Ctx.outputsStartAtZero.insert(Tensor);
+      else
+        Facts.push_back(Conjunct);
+    }
+    bool Whole = Facts.size() == ann::conjuncts(P.pragma.predicate).size();
+    for (const ann::Expr *Conjunct : Facts) {
+      if (const Term *F = termForAnnotationInt(*Conjunct, nullptr, State))
+        Ctx.kernelFacts.push_back(F);
+      else if (Whole && Facts.size() == 1)
+        Ctx.log.addNote(P.location,
+                        "assumption '" + P.text + "' is not an integer fact; it was not used");
+      else
+        Ctx.log.addNote(P.location, "'" + ann::printExpr(*Conjunct) + "' of assumption '" + P.text +
+                                        "' is not an integer fact; it was not used");
+    }
   }
   for (const Term *F : Ctx.kernelFacts)
     Ctx.solver.addFact(F);

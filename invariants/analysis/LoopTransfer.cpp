@@ -157,6 +157,8 @@ ProvenanceInterpreter::visitFor(const clang::ForStmt *For, const CfgLoop &L, Flo
   const Term *Counter = T.freshSymbol(Var->getName().str(), SymbolKind::LoopCounter);
   Frame.span.counter = Counter;
   Frame.span.name = Var->getName().str();
+  Frame.span.start = Init;
+  Frame.span.step = Step;
   Frame.canonical = true;
   if (CmpOp == clang::BO_LE)
     Bound = T.add(Bound, T.constant(1));

@@ -293,7 +293,8 @@ void ProvenanceInterpreter::requireInBounds(const TensorInfo &TI, const LayoutMa
 void ProvenanceInterpreter::storeCase(const TensorInfo &TI, const ProvenanceCase &C,
                                       const Obligation &Base,
                                       const std::map<std::string, const Term *> &Dest,
-                                      const std::vector<const Term *> &SideConditions) {
+                                      const std::vector<const Term *> &SideConditions,
+                                      bool AcrossThreads) {
   for (const std::string &Name : TI.coordNames) {
     Obligation O = Base;
     O.context.push_back(C.validity);
@@ -318,6 +319,8 @@ void ProvenanceInterpreter::storeCase(const TensorInfo &TI, const ProvenanceCase
   }
   // Names the value still carries that the output does not have must have
   // been reduced; a leftover contracted name means a missing reduction.
+  if (AcrossThreads)
+    return;
   for (const auto &[Name, Coordinate] : C.coords) {
     if (std::find(TI.coordNames.begin(), TI.coordNames.end(), Name) != TI.coordNames.end())
       continue;
@@ -495,7 +498,8 @@ void ProvenanceInterpreter::storePrivate(AbstractValue &Array, const Term *Offse
 }
 
 void ProvenanceInterpreter::storeScalar(const Address &A, const AbstractValue &V,
-                                        const clang::Expr *Site, FlowState &State) {
+                                        const clang::Expr *Site, FlowState &State,
+                                        bool Accumulates) {
   if (Ctx.isSharedArray(A.base)) {
     requireSharedInBounds(A.base, A.offset, Site, State, "write");
     Shared.store(A.base, A.offset,
@@ -508,7 +512,9 @@ void ProvenanceInterpreter::storeScalar(const Address &A, const AbstractValue &V
     Shared.recordGlobalAccess(A.base, A.offset, true, Site, State, writtenValue(Ctx.ast, V, Site));
   auto TI = Ctx.tensors.find(A.base);
   if (TI != Ctx.tensors.end()) {
-    if (V.kind == AbstractValue::Kind::Data)
+    if (Accumulates && V.kind == AbstractValue::Kind::Data)
+      accumulateOutput(TI->second, A.offset, V.data, Site, State);
+    else if (V.kind == AbstractValue::Kind::Data)
       storeOutput(TI->second, A.offset, V.data, Site, State);
     else if (TI->second.output && Ctx.opts.implicitInvariants) // writes the element all the same
       Outputs.record(TI->second, A.offset, matchTagLayout(TI->second, A.offset, State), Site,

@@ -1,5 +1,6 @@
 #include "OutputCoverage.h"
 
+#include "WriterSolver.h"
 #include "ave/invariants/RangeSimplifier.h"
 
 #include "clang/AST/ASTContext.h"
@@ -14,387 +15,14 @@
 
 namespace ave::inv {
 
-namespace {
-
-void visitTerms(const Term *Node, TermSet &Seen,
-                const std::function<void(const Term *)> &Callback) {
-  if (!Seen.insert(Node).second)
-    return;
-  Callback(Node);
-  for (const Term *Op : Node->operands())
-    visitTerms(Op, Seen, Callback);
-}
-
-// The writer of one element for one store: the store's thread, block and
-// loop ids as terms of the element. Ids the destination divides by a
-// constant (`tid / 16`, `tid % 16`) are split into their two digits first,
-// so that the destination is linear in what is solved.
-class WriterSolver {
-public:
-  WriterSolver(AnalysisContext &Ctx, const OutputWrite &W) : Ctx(Ctx), T(Ctx.terms), W(W) {}
-
-  // The condition under which the solved writer writes the element, or null
-  // with Why set.
-  const Term *solve(const std::vector<std::pair<std::string, const Term *>> &Element,
-                    std::string &Why);
-
-private:
-  struct Digits {
-    const Term *divisor = nullptr;
-    const Term *high = nullptr, *low = nullptr;
-  };
-  bool classify(std::string &Why);
-  bool splitDigits(std::string &Why);
-  void solveCoordinate(const std::string &Name, const Term *Coordinate, std::string &Why);
-  LayoutMatchResult matchEither(const TagLayout &Layout, const Term *Coordinate);
-  void solveFromLoopStarts();
-  void chooseWitnesses();
-  const Term *boundOf(const Term *Unknown) const;
-  const Term *writesCondition(const std::vector<std::pair<std::string, const Term *>> &Element,
-                              std::string &Why);
-  bool isFixed(const Term *S) const;
-  // Bound / Divisor when a kernel fact gives Bound as a product with it.
-  const Term *quotientOf(const Term *Bound, const Term *Divisor) const;
-
-  AnalysisContext &Ctx;
-  TermContext &T;
-  const OutputWrite &W;
-  std::vector<const Term *> Ids; // thread, block and loop ids of the store
-  TermKeyed<const LoopFrame *> Counters;
-  TermKeyed<Digits> Split;            // ids split into digits
-  TermMap DigitMap;                   // `tid / 16` -> high digit, tid -> 16*high + low
-  std::vector<const Term *> Unknowns; // what is solved: ids and digits
-  TermKeyed<const Term *> Bounds;     // extent of each unknown (for the matcher)
-  TermMap Solved;
-};
-
-bool WriterSolver::isFixed(const Term *S) const {
-  // Launch sizes and parameters: the same for every writer.
-  if (S->isFresh())
-    return false;
-  return S->symbolKind() == SymbolKind::Param || S->symbolKind() == SymbolKind::BlockDim ||
-         S->symbolKind() == SymbolKind::GridDim;
-}
-
-bool WriterSolver::classify(std::string &Why) {
-  std::vector<const Term *> All = W.path;
-  for (const auto &[Name, D] : W.destination)
-    All.push_back(D);
-  const KernelSymbols &K = Ctx.symbols;
-  for (const Term *X : All) {
-    if (!collectApplications(X).empty()) {
-      Why = "its destination or guard reads memory (" + print(collectApplications(X).front()) +
-            "), which the writer solution does not invert";
-      return false;
-    }
-    for (const Term *S : collectSymbols(X)) {
-      if (isFixed(S) || std::find(Ids.begin(), Ids.end(), S) != Ids.end())
-        continue;
-      bool Builtin = false;
-      for (unsigned D = 0; D < 3; ++D)
-        if (S == K.tid[D] || S == K.bid[D]) {
-          Bounds[S] = S == K.tid[D] ? K.bdim[D] : K.gdim[D];
-          Builtin = true;
-        }
-      const LoopFrame *Frame = nullptr;
-      for (const LoopFrame &F : W.loops)
-        if (F.canonical && F.span.counter == S && F.init && F.step)
-          Frame = &F;
-      if (!Builtin && !Frame) {
-        Why = S->baseName() == LeftEarlyName
-                  ? "it runs only on the threads that did not leave a loop before it early "
-                    "(a return or a goto out of the loop), which depends on data"
-                  : "it depends on '" + S->baseName() +
-                        "', a value the analysis approximates, so its writer cannot be solved";
-        return false;
-      }
-      if (Frame) {
-        Counters[S] = Frame;
-        const std::vector<const Term *> &F = Frame->span.facts;
-        Bounds[S] = F.size() > 1 && F[1]->kind() == TermKind::Lt ? F[1]->operand(1) : nullptr;
-      }
-      Ids.push_back(S);
-    }
-  }
-  return true;
-}
-
-bool WriterSolver::splitDigits(std::string &Why) {
-  // `id / d`, `id % d`, `id >> s`, `id & (2^s - 1)` with d fixed.
-  TermKeyed<TermSet> Divisors;
-  std::vector<std::pair<const Term *, std::pair<const Term *, bool>>> Atoms; // atom -> (id, high?)
-  TermSet Seen;
-  auto FixedTerm = [&](const Term *X) {
-    for (const Term *S : collectSymbols(X))
-      if (!isFixed(S))
-        return false;
-    return collectApplications(X).empty();
-  };
-  auto Visit = [&](const Term *N) {
-    if (N->numOperands() != 2)
-      return;
-    const Term *A = N->operand(0), *B = N->operand(1);
-    const Term *Divisor = nullptr;
-    bool High = true;
-    if ((N->kind() == TermKind::Div || N->kind() == TermKind::Rem) && FixedTerm(B)) {
-      Divisor = B;
-      High = N->kind() == TermKind::Div;
-    } else if (N->kind() == TermKind::Shr && B->isConstant() && B->value() >= 0 &&
-               B->value() < 31) {
-      Divisor = T.constant(int64_t(1) << B->value());
-    } else if (N->kind() == TermKind::BitAnd) {
-      if (A->isConstant())
-        std::swap(A, B);
-      if (B->isConstant() && B->value() > 0 && (B->value() & (B->value() + 1)) == 0) {
-        Divisor = T.constant(B->value() + 1);
-        High = false;
-      }
-    }
-    if (!Divisor || std::find(Ids.begin(), Ids.end(), A) == Ids.end())
-      return;
-    Divisors[A].insert(Divisor);
-    Atoms.push_back({N, {A, High}});
-  };
-  for (const Term *X : W.path)
-    visitTerms(X, Seen, Visit);
-  for (const auto &[Name, D] : W.destination)
-    visitTerms(D, Seen, Visit);
-  // `(15*row + col) / N`: a division by a parameter of an expression of
-  // the ids is not split (and would make the question nonlinear).
-  std::string Nonlinear;
-  TermSet Seen2;
-  auto FindNonlinear = [&](const Term *N) {
-    if ((N->kind() == TermKind::Div || N->kind() == TermKind::Rem) &&
-        !N->operand(1)->isConstant() &&
-        std::find(Ids.begin(), Ids.end(), N->operand(0)) == Ids.end())
-      for (const Term *S : collectSymbols(N->operand(0)))
-        if (std::find(Ids.begin(), Ids.end(), S) != Ids.end() && Nonlinear.empty())
-          Nonlinear = print(N);
-  };
-  for (const auto &[Name, D] : W.destination)
-    visitTerms(D, Seen2, FindNonlinear);
-  if (!Nonlinear.empty()) {
-    Why = "its destination divides an expression of the thread and loop ids by a parameter (" +
-          Nonlinear + ")";
-    return false;
-  }
-  for (const auto &[Id, Set] : Divisors) {
-    if (Set.size() > 1) {
-      Why = "'" + Id->baseName() + "' is divided by two different amounts";
-      return false;
-    }
-    Digits Dg;
-    Dg.divisor = *Set.begin();
-    Dg.high = T.freshSymbol(Id->baseName() + "_hi", SymbolKind::Fresh);
-    Dg.low = T.freshSymbol(Id->baseName() + "_lo", SymbolKind::Fresh);
-    Split[Id] = Dg;
-    DigitMap[Id] = T.add(T.mul(Dg.divisor, Dg.high), Dg.low);
-    Bounds[Dg.low] = Dg.divisor;
-    Bounds[Dg.high] = Bounds[Id] ? T.div(Bounds[Id], Dg.divisor) : nullptr;
-    Unknowns.push_back(Dg.high);
-    Unknowns.push_back(Dg.low);
-  }
-  for (const auto &[Atom, Of] : Atoms)
-    DigitMap[Atom] = Of.second ? Split[Of.first].high : Split[Of.first].low;
-  for (const Term *Id : Ids)
-    if (!Split.count(Id))
-      Unknowns.push_back(Id);
-  return true;
-}
-
-const Term *WriterSolver::boundOf(const Term *Unknown) const {
-  auto It = Bounds.find(Unknown);
-  // The matcher uses a bound only for side conditions, which the writes
-  // condition replaces: any positive stand-in will do.
-  return It != Bounds.end() && It->second ? It->second : T.constant(1 << 30);
-}
-
-LayoutMatchResult WriterSolver::matchEither(const TagLayout &Layout, const Term *Coordinate) {
-  LayoutMatchResult M = Ctx.matcher.match(Layout, Coordinate, LayoutMatchStrategy::Division);
-  if (!M.matched)
-    M = Ctx.matcher.match(Layout, Coordinate, LayoutMatchStrategy::Coefficients);
-  return M;
-}
-
-void WriterSolver::solveCoordinate(const std::string &Name, const Term *Coordinate,
-                                   std::string &Why) {
-  const Term *Dest = substitute(T, substitute(T, W.destination.at(Name), DigitMap), Solved);
-  TagLayout Layout;
-  Layout.address = Dest;
-  for (const Term *U : Unknowns)
-    if (!Solved.count(U) && occursIn(U, Dest))
-      Layout.coordinates.push_back({U, boundOf(U)});
-  if (Layout.coordinates.empty())
-    return;
-  LayoutMatchResult M = matchEither(Layout, Coordinate);
-  // A reversed id (`255 - tid`): solved as its mirror image in its range.
-  for (size_t I = 0; !M.matched && I < Layout.coordinates.size(); ++I) {
-    const Term *U = Layout.coordinates[I].symbol;
-    auto B = Bounds.find(U);
-    if (B == Bounds.end() || !B->second)
-      continue;
-    const Term *Mirror = T.freshSymbol(U->baseName() + "_rev", SymbolKind::Fresh);
-    const Term *Last = T.sub(B->second, T.constant(1));
-    TagLayout Reflected = Layout;
-    Reflected.address = substitute(T, Dest, TermMap{{U, T.sub(Last, Mirror)}});
-    Reflected.coordinates[I].symbol = Mirror;
-    LayoutMatchResult R = matchEither(Reflected, Coordinate);
-    if (!R.matched)
-      continue;
-    R.coordinates[U] = T.sub(Last, R.coordinates.at(Mirror));
-    M = R;
-  }
-  if (!M.matched) {
-    if (Why.empty())
-      Why = "its destination coordinate '" + Name + "' (" + print(W.destination.at(Name)) +
-            ") is not solved for the thread, block and loop ids: " + M.reason;
-    return;
-  }
-  for (const LayoutCoordinate &C : Layout.coordinates)
-    Solved[C.symbol] = normalize(T, M.coordinates.at(C.symbol));
-}
-
-void WriterSolver::solveFromLoopStarts() {
-  // `for (i = tid; i < n; i += 64)`: a solved counter fixes the id its start
-  // adds, modulo the step.
-  for (const auto &[Counter, Frame] : Counters) {
-    auto C = Solved.find(Counter);
-    if (C == Solved.end() || Split.count(Counter))
-      continue;
-    const Term *Init = substitute(T, Frame->init, DigitMap);
-    for (const Term *U : Unknowns) {
-      if (Solved.count(U) || !occursIn(U, Init))
-        continue;
-      const Term *Rest = substitute(T, Init, TermMap{{U, T.constant(0)}});
-      Solved[U] = T.rem(T.sub(C->second, substitute(T, Rest, Solved)), Frame->step);
-      break;
-    }
-  }
-}
-
-void WriterSolver::chooseWitnesses() {
-  // Ids the destination does not fix: the first value of their range (a
-  // loop's start, 0 for the rest). The writes condition checks the choice.
-  for (size_t Round = 0; Round <= Unknowns.size(); ++Round)
-    for (const Term *U : Unknowns) {
-      if (Solved.count(U))
-        continue;
-      auto F = Counters.find(U);
-      const Term *Value = F != Counters.end()
-                              ? substitute(T, substitute(T, F->second->init, DigitMap), Solved)
-                              : T.constant(0);
-      bool Open = std::any_of(Unknowns.begin(), Unknowns.end(), [&](const Term *V) {
-        return !Solved.count(V) && occursIn(V, Value);
-      });
-      if (!Open || Round == Unknowns.size())
-        Solved[U] = Value;
-    }
-}
-
-const Term *
-WriterSolver::writesCondition(const std::vector<std::pair<std::string, const Term *>> &Element,
-                              std::string &Why) {
-  TermMap Final;
-  for (const auto &[From, To] : DigitMap)
-    Final[From] = substitute(T, To, Solved);
-  for (const Term *Id : Ids)
-    if (!Split.count(Id))
-      Final[Id] = Solved.at(Id);
-  std::vector<const Term *> Parts;
-  for (const Term *Id : Ids) {
-    const Term *V = Final.at(Id);
-    auto S = Split.find(Id);
-    // `blockIdx.y = H*b + h` of a grid `B * H`: `b < B` is the range
-    // (linear), not `H*b + h < B*H`.
-    const Term *HighBound = S != Split.end() && !S->second.divisor->isConstant()
-                                ? quotientOf(Bounds.at(Id), S->second.divisor)
-                                : nullptr;
-    if (HighBound) {
-      Parts.push_back(T.ge(Solved.at(S->second.high), T.constant(0)));
-      Parts.push_back(T.lt(Solved.at(S->second.high), HighBound));
-    } else if (!Counters.count(Id)) { // a counter's range is in the path
-      Parts.push_back(T.ge(V, T.constant(0)));
-      Parts.push_back(T.lt(V, Bounds.at(Id)));
-    }
-    if (S != Split.end()) {
-      Parts.push_back(T.ge(Solved.at(S->second.low), T.constant(0)));
-      Parts.push_back(T.lt(Solved.at(S->second.low), S->second.divisor));
-      Parts.push_back(T.ge(Solved.at(S->second.high), T.constant(0)));
-    }
-  }
-  for (const Term *P : W.path)
-    Parts.push_back(substitute(T, P, Final));
-  for (const auto &[Name, Coordinate] : Element)
-    Parts.push_back(T.eq(substitute(T, W.destination.at(Name), Final), Coordinate));
-  const Term *Writes = T.allOf(Parts);
-  TermSet ElementSymbols;
-  for (const auto &[Name, Coordinate] : Element)
-    ElementSymbols.insert(Coordinate);
-  for (const Term *S : collectSymbols(Writes))
-    if (!isFixed(S) && !ElementSymbols.count(S)) {
-      Why = "'" + S->baseName() + "' of its writer is not solved";
-      return nullptr;
-    }
-  return Writes;
-}
-
-const Term *WriterSolver::quotientOf(const Term *Bound, const Term *Divisor) const {
-  // Bound is a launch size the launch pragma gives as a product with
-  // Divisor as a factor (`gridDim.y == B * H`): the other factors.
-  if (!Bound)
-    return nullptr;
-  for (const Term *F : Ctx.kernelFacts) {
-    if (F->kind() != TermKind::Eq)
-      continue;
-    const Term *Other = F->operand(0) == Bound   ? F->operand(1)
-                        : F->operand(1) == Bound ? F->operand(0)
-                                                 : nullptr;
-    if (!Other || Other->kind() != TermKind::Mul)
-      continue;
-    std::vector<const Term *> Rest;
-    bool Found = false;
-    for (const Term *Op : Other->operands()) {
-      if (!Found && Op == Divisor)
-        Found = true;
-      else
-        Rest.push_back(Op);
-    }
-    if (!Found || Rest.empty())
-      continue;
-    const Term *Q = Rest.front();
-    for (size_t I = 1; I < Rest.size(); ++I)
-      Q = T.mul(Q, Rest[I]);
-    return Q;
-  }
-  return nullptr;
-}
-
-const Term *WriterSolver::solve(const std::vector<std::pair<std::string, const Term *>> &Element,
-                                std::string &Why) {
-  if (!classify(Why) || !splitDigits(Why))
-    return nullptr;
-  for (const auto &[Name, Coordinate] : Element)
-    solveCoordinate(Name, Coordinate, Why);
-  for (const Term *U : Unknowns)
-    for (const auto &[Name, D] : W.destination)
-      if (!Solved.count(U) && occursIn(U, substitute(T, D, DigitMap)))
-        return nullptr; // Why says which coordinate was not solved
-  solveFromLoopStarts();
-  chooseWitnesses();
-  return writesCondition(Element, Why);
-}
-
-std::string position(const clang::SourceManager &SM, clang::SourceLocation At) {
+std::string lineOf(const clang::SourceManager &SM, clang::SourceLocation At) {
   clang::PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(At));
   return P.isValid() ? "line " + std::to_string(P.getLine()) : "an unknown line";
 }
 
-} // namespace
-
-void OutputCoverage::record(const TensorInfo &TI, const Term *Index, const LayoutMatchResult &M,
-                            const clang::Expr *Site, const FlowState &State) {
-  if (!Ctx.opts.implicitInvariants || !Site)
-    return;
+OutputWrite OutputCoverage::makeWrite(const TensorInfo &TI, const Term *Index,
+                                      const LayoutMatchResult &M, const clang::Expr *Site,
+                                      const FlowState &State) {
   OutputWrite W;
   W.tensor = TI.tag->decl;
   W.index = Index;
@@ -408,7 +36,14 @@ void OutputCoverage::record(const TensorInfo &TI, const Term *Index, const Layou
       W.path.push_back(C);
   W.loops = Ctx.loops;
   W.site = Site->getBeginLoc();
-  Ctx.log.addOutputWrite(std::move(W));
+  return W;
+}
+
+void OutputCoverage::record(const TensorInfo &TI, const Term *Index, const LayoutMatchResult &M,
+                            const clang::Expr *Site, const FlowState &State) {
+  if (!Ctx.opts.implicitInvariants || !Site)
+    return;
+  Ctx.log.addOutputWrite(makeWrite(TI, Index, M, Site, State));
 }
 
 OutputCoverage::Element OutputCoverage::makeElement(const TensorInfo &TI) {
@@ -450,7 +85,7 @@ OutputCoverage::WriterSolution OutputCoverage::solve(const OutputWrite &W, const
   return S;
 }
 
-std::string OutputCoverage::confirm(const clang::ValueDecl *Tensor, const Element &E,
+std::string OutputCoverage::confirm(const std::vector<OutputWrite> &Writes, const Element &E,
                                     const SolverResult &R, std::vector<const Term *> &Pins) {
   TermContext &T = Ctx.terms;
   const clang::SourceManager &SM = Ctx.ast.getSourceManager();
@@ -461,11 +96,12 @@ std::string OutputCoverage::confirm(const clang::ValueDecl *Tensor, const Elemen
   std::string Where;
   TermSet Fixed;
   std::vector<const Term *> Mentioned = E.domain;
-  for (const OutputWrite &W : Ctx.log.outputWrites())
-    if (W.tensor == Tensor) {
-      Mentioned.push_back(W.index);
-      Mentioned.insert(Mentioned.end(), W.path.begin(), W.path.end());
-    }
+  for (const OutputWrite &W : Writes) {
+    Mentioned.push_back(W.index);
+    Mentioned.insert(Mentioned.end(), W.path.begin(), W.path.end());
+    for (const auto &[Name, D] : W.destination)
+      Mentioned.push_back(D);
+  }
   for (const Term *F : Ctx.kernelFacts)
     Mentioned.push_back(F);
   for (const Term *X : Mentioned)
@@ -484,26 +120,67 @@ std::string OutputCoverage::confirm(const clang::ValueDecl *Tensor, const Elemen
   for (const Term *S : Fixed)
     if (std::optional<int64_t> V = Value(S))
       Pins.push_back(T.eq(S, T.constant(*V)));
-  for (const OutputWrite &W : Ctx.log.outputWrites()) {
-    if (W.tensor != Tensor)
-      continue;
+  for (const OutputWrite &W : Writes) {
     std::vector<const Term *> Query = W.path;
     Query.insert(Query.end(), Pins.begin(), Pins.end());
-    Query.push_back(T.eq(W.index, E.address));
+    if (E.address) {
+      Query.push_back(T.eq(W.index, E.address));
+    } else {
+      // An extended element (an accumulation's): by its coordinates.
+      for (const auto &[Name, C] : E.coords)
+        Query.push_back(T.eq(W.destination.at(Name), C));
+    }
     SolverResult Any = Ctx.ask("output writer exists", T.allOf(Query));
     if (Any.status == SolverResult::Violated)
-      return "the store at " + position(SM, W.site) + " can write element (" + Where +
+      return "the store at " + lineOf(SM, W.site) + " can write element (" + Where +
              "), which the writer solution missed";
     if (Any.status == SolverResult::Unknown)
-      return "whether the store at " + position(SM, W.site) + " writes element (" + Where +
+      return "whether the store at " + lineOf(SM, W.site) + " writes element (" + Where +
              ") is not decided: " + Any.reason;
   }
   return "";
 }
 
-void OutputCoverage::emitFor(const clang::ValueDecl *Tensor, const TensorInfo &TI) {
+void OutputCoverage::askEveryElement(Obligation &O, const std::vector<OutputWrite> &Writes,
+                                     const Element &E, const std::string &Done,
+                                     const std::string &Tensor) {
   TermContext &T = Ctx.terms;
   const clang::SourceManager &SM = Ctx.ast.getSourceManager();
+  const Term *Any = T.falseTerm();
+  std::string Unsolved;
+  for (const OutputWrite &W : Writes) {
+    WriterSolution S = solve(W, E);
+    if (S.writes)
+      Any = T.logicalOr(Any, S.writes);
+    else if (Unsolved.empty())
+      Unsolved =
+          "the writer of the store at " + lineOf(SM, W.site) + " is not solved: " + S.unsolved;
+  }
+  std::vector<const Term *> Parts = E.domain;
+  Parts.push_back(T.logicalNot(Any));
+  O.violation = T.allOf(Parts);
+  for (const auto &[Name, C] : E.coords)
+    O.observe.push_back({"element " + Name, C});
+  // Asked during the interpretation: bounded, so that the kernel's time
+  // limit is left to the other obligations (and to this one's re-check).
+  SolverResult R = Ctx.solver.checkWithin(O.violation, 2000);
+  if (R.status == SolverResult::Unknown) {
+    O.violation = nullptr;
+    O.unprovenReason = "whether no element of " + Tensor + " is " + Done + " is not decided (" +
+                       R.reason + ")" + (Unsolved.empty() ? "" : "; " + Unsolved);
+  } else if (R.status == SolverResult::Violated) {
+    std::vector<const Term *> Pins;
+    std::string Missed = confirm(Writes, E, R, Pins);
+    if (Missed.empty())
+      O.context = Pins; // the confirmed element, and only it
+    else
+      O.unconfirmedViolation = "an element of " + Tensor + " may be " + Done +
+                               ", but this is not confirmed: " + Missed +
+                               (Unsolved.empty() ? "" : "; " + Unsolved);
+  }
+}
+
+void OutputCoverage::emitFor(const clang::ValueDecl *Tensor, const TensorInfo &TI) {
   Obligation O;
   O.kind = ObligationKind::OutputWritten;
   O.range = TI.tag->specRange;
@@ -518,40 +195,7 @@ void OutputCoverage::emitFor(const clang::ValueDecl *Tensor, const TensorInfo &T
     return;
   }
   Element E = makeElement(TI);
-  const Term *Any = T.falseTerm();
-  std::string Unsolved;
-  for (const OutputWrite &W : Ctx.log.outputWrites()) {
-    if (W.tensor != Tensor)
-      continue;
-    WriterSolution S = solve(W, E);
-    if (S.writes)
-      Any = T.logicalOr(Any, S.writes);
-    else if (Unsolved.empty())
-      Unsolved =
-          "the writer of the store at " + position(SM, W.site) + " is not solved: " + S.unsolved;
-  }
-  std::vector<const Term *> Parts = E.domain;
-  Parts.push_back(T.logicalNot(Any));
-  O.violation = T.allOf(Parts);
-  for (const auto &[Name, C] : E.coords)
-    O.observe.push_back({"element " + Name, C});
-  // Asked during the interpretation: bounded, so that the kernel's time
-  // limit is left to the other obligations (and to this one's re-check).
-  SolverResult R = Ctx.solver.checkWithin(O.violation, 2000);
-  if (R.status == SolverResult::Unknown) {
-    O.violation = nullptr;
-    O.unprovenReason = "whether every element of " + TI.tensor + " is written is not decided (" +
-                       R.reason + ")" + (Unsolved.empty() ? "" : "; " + Unsolved);
-  } else if (R.status == SolverResult::Violated) {
-    std::vector<const Term *> Pins;
-    std::string Missed = confirm(Tensor, E, R, Pins);
-    if (Missed.empty())
-      O.context = Pins; // the confirmed element, and only it
-    else
-      O.unconfirmedViolation = "an element of " + TI.tensor +
-                               " may be unwritten, but this is not confirmed: " + Missed +
-                               (Unsolved.empty() ? "" : "; " + Unsolved);
-  }
+  askEveryElement(O, writesOf(Tensor), E, "unwritten", TI.tensor);
   Ctx.log.addObligation(std::move(O));
 }
 
@@ -561,9 +205,27 @@ void OutputCoverage::emit() {
   std::set<const clang::ValueDecl *> Stored;
   for (const OutputWrite &W : Ctx.log.outputWrites())
     Stored.insert(W.tensor);
-  for (const auto &[Decl, Info] : Ctx.tensors)
-    if (Info.output && Stored.count(Decl))
+  for (const auto &[Decl, Info] : Ctx.tensors) {
+    if (!Info.output || !Stored.count(Decl))
+      continue;
+    // An output only atomic adds reach is covered by their two questions
+    // (an element whose contracted range is empty keeps its initial 0, the
+    // empty sum, without a write).
+    std::vector<OutputWrite> Writes = writesOf(Decl);
+    auto Accumulates = [](const OutputWrite &W) { return W.accumulates; };
+    if (!std::all_of(Writes.begin(), Writes.end(), Accumulates))
       emitFor(Decl, Info);
+    if (std::any_of(Writes.begin(), Writes.end(), Accumulates))
+      emitAccumulated(Decl, Info);
+  }
+}
+
+std::vector<OutputWrite> OutputCoverage::writesOf(const clang::ValueDecl *Tensor) const {
+  std::vector<OutputWrite> Writes;
+  for (const OutputWrite &W : Ctx.log.outputWrites())
+    if (W.tensor == Tensor)
+      Writes.push_back(W);
+  return Writes;
 }
 
 } // namespace ave::inv

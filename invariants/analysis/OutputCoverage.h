@@ -22,7 +22,14 @@
 #include <utility>
 #include <vector>
 
+namespace clang {
+class SourceManager;
+}
+
 namespace ave::inv {
+
+// "line 12" for At.
+std::string lineOf(const clang::SourceManager &SM, clang::SourceLocation At);
 
 class OutputCoverage {
 public:
@@ -31,7 +38,15 @@ public:
   // Records a store into output TI (any value: a constant store writes too).
   void record(const TensorInfo &TI, const Term *Index, const LayoutMatchResult &M,
               const clang::Expr *Site, const FlowState &State);
-  // After the walk: one output-written obligation per output a store reached.
+  // Records an atomic add of V into output TI (`atomicAdd(&Y[i], v)`);
+  // Unmodelled: why its contracted coordinates are not followed (empty when
+  // they are).
+  void recordAccumulation(const TensorInfo &TI, const Term *Index, const LayoutMatchResult &M,
+                          const DataValue &V, const std::string &Unmodelled,
+                          const clang::Expr *Site, const FlowState &State);
+  // After the walk: one output-written obligation per output a store reached;
+  // for an output accumulated into, the two obligations that each element
+  // of output x contracted domain is added exactly once.
   void emit();
 
 private:
@@ -39,7 +54,7 @@ private:
   struct Element {
     std::vector<std::pair<std::string, const Term *>> coords; // in tag order
     std::vector<const Term *> domain;
-    const Term *address = nullptr; // its flat index in the tag's layout
+    const Term *address = nullptr; // its flat index in the tag's layout; null: extended
   };
   // The writer of Element for one store, or why it has none.
   struct WriterSolution {
@@ -47,13 +62,30 @@ private:
     std::string unsolved;
   };
 
+  OutputWrite makeWrite(const TensorInfo &TI, const Term *Index, const LayoutMatchResult &M,
+                        const clang::Expr *Site, const FlowState &State);
   Element makeElement(const TensorInfo &TI);
+  // AccumulationCoverage.cpp: the element extended by the contracted names
+  // (their bounds from the input tags), the writes extended by their
+  // contracted coordinates, and the two questions.
+  void emitAccumulated(const clang::ValueDecl *Tensor, const TensorInfo &TI);
+  bool extendElement(Element &E, const std::vector<std::string> &Names, std::string &Why);
+  Obligation addedOnceAtMost(const std::vector<OutputWrite> &Writes, const Element &E,
+                             const clang::SourceRange &At);
+  Obligation addedOnceAtLeast(const clang::ValueDecl *Tensor,
+                              const std::vector<OutputWrite> &Writes, const Element &E,
+                              const clang::SourceRange &At);
   WriterSolution solve(const OutputWrite &W, const Element &E);
   void emitFor(const clang::ValueDecl *Tensor, const TensorInfo &TI);
+  // O's violation: an element of E's domain that none of Writes writes,
+  // asked now and confirmed when violated ("every element of Y is Done").
+  void askEveryElement(Obligation &O, const std::vector<OutputWrite> &Writes, const Element &E,
+                       const std::string &Done, const std::string &Tensor);
   // The model's element, checked against every store with the model's
   // parameters: empty when no store can write it, otherwise why not.
-  std::string confirm(const clang::ValueDecl *Tensor, const Element &E, const SolverResult &R,
-                      std::vector<const Term *> &Pins);
+  std::string confirm(const std::vector<OutputWrite> &Writes, const Element &E,
+                      const SolverResult &R, std::vector<const Term *> &Pins);
+  std::vector<OutputWrite> writesOf(const clang::ValueDecl *Tensor) const;
 
   AnalysisContext &Ctx;
 };

@@ -205,8 +205,9 @@ private:
   Address addressOf(const clang::Expr *E, FlowState &State);
   Address subscriptAddress(const clang::ArraySubscriptExpr *AS, FlowState &State);
   AbstractValue loadScalar(const Address &A, const clang::Expr *E, FlowState &State);
+  // Accumulates: an atomic add of V (Site) into the element, not a store.
   void storeScalar(const Address &A, const AbstractValue &V, const clang::Expr *Site,
-                   FlowState &State);
+                   FlowState &State, bool Accumulates = false);
   void storePrivate(AbstractValue &Array, const Term *Offset, const AbstractValue &V,
                     const FlowState &State);
   // Index lies inside the private array on State's path (false when its
@@ -241,9 +242,17 @@ private:
                    const clang::Expr *Site, const FlowState &State);
   // Some case of the stored value is valid wherever the store runs.
   void requireSomeCase(const TensorInfo &TI, const DataValue &V, const Obligation &Base);
+  // AcrossThreads: the value is added atomically, so the coordinates it
+  // carries that the output lacks are summed over the threads that add it
+  // (their coverage is the output's, OutputCoverage), not reduced before.
   void storeCase(const TensorInfo &TI, const ProvenanceCase &C, const Obligation &Base,
                  const std::map<std::string, const Term *> &Dest,
-                 const std::vector<const Term *> &SideConditions);
+                 const std::vector<const Term *> &SideConditions, bool AcrossThreads = false);
+  // `atomicAdd(&Y[i], v)` into a tagged output (AtomicTransfer.cpp).
+  void accumulateOutput(const TensorInfo &TI, const Term *Index, const DataValue &V,
+                        const clang::Expr *Site, const FlowState &State);
+  // Why V's atomic accumulation is not followed; empty when it is.
+  std::string accumulationUnmodelled(const DataValue &V) const;
 
   // Obligations (ObligationBuilder.cpp, AssertionEval.cpp)
   void requireAgreement(const ProvenanceCase &A, const ProvenanceCase &B,

@@ -281,7 +281,11 @@ void reportBundle(const GlobalOptions &G, const HarnessOptions &H,
                << "  shapes: " << Request.shape.text() << " (checked, timed), "
                << Request.oddShape.text() << " (checked)\n"
                << "  launch: " << launchSummary(Request.candidate) << "\n"
-               << GridNotes << "  output before each run: " << Init << "\n"
+               << GridNotes << "  output before each run: " << Init
+               << (Request.candidate.outputInitOrigin.empty()
+                       ? ""
+                       : " (" + Request.candidate.outputInitOrigin + ")")
+               << "\n"
                << "  reference kernel: " << (H.reference.empty() ? "none" : H.reference) << "\n";
   if (Request.reference)
     llvm::outs() << "  reference launch: " << launchSummary(*Request.reference) << "\n";

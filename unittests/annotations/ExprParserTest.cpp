@@ -148,5 +148,34 @@ TEST(ExprParser, SameShapeDistinguishesTrees) {
   EXPECT_TRUE(sameShape(parseOk("a+b"), parseOk(" a + b ")));
 }
 
+TEST(ExprParser, ConjunctsFlattenNestedAnds) {
+  Expr e = parseOk("a > 0 && (b > 0 && c > 0) && (d > 0 || e > 0)");
+  std::vector<const Expr *> parts = conjuncts(e);
+  ASSERT_EQ(parts.size(), 4u);
+  EXPECT_EQ(printExpr(*parts[1]), "b > 0");
+  EXPECT_EQ(printExpr(*parts[3]), "d > 0 || e > 0");
+  EXPECT_EQ(conjuncts(parts[3][0]).size(), 1u);
+}
+
+TEST(ExprParser, ZeroStartIsTagOfANameEqualToZero) {
+  // The declaration is whatever the name resolved to: a marker here.
+  int marker = 0;
+  const auto *decl = reinterpret_cast<const clang::ValueDecl *>(&marker);
+  auto resolved = [&](std::string_view text) {
+    Expr e = parseOk(text);
+    forEachNode(e, [&](const Expr &n) {
+      if (n.kind == ExprKind::Identifier)
+        const_cast<Expr &>(n).resolution.decl = decl;
+    });
+    return e;
+  };
+  EXPECT_EQ(zeroStartOf(resolved("tag(Y) == 0")), decl);
+  EXPECT_EQ(zeroStartOf(resolved("0 == tag(Y)")), decl);
+  EXPECT_EQ(zeroStartOf(resolved("tag(Y) == 1")), nullptr);
+  EXPECT_EQ(zeroStartOf(resolved("tag(Y) <= 0")), nullptr);
+  EXPECT_EQ(zeroStartOf(resolved("tag(Y[0]) == 0")), nullptr);
+  EXPECT_EQ(zeroStartOf(resolved("Y == 0")), nullptr);
+}
+
 } // namespace
 } // namespace ave::ann

@@ -113,6 +113,13 @@ int precedence(BinaryOp Op);
 // parsing the printed text gives a tree equal to `expr` (offsets aside).
 std::string printExpr(const Expr &Expr);
 
+// The `&&` operands of P, nested ones flattened (P itself when it is none).
+std::vector<const Expr *> conjuncts(const Expr &P);
+
+// `tag(Y) == 0` (either way round), an assumption on the initial value of
+// a tensor: the declaration `Y` resolved to, or null.
+const clang::ValueDecl *zeroStartOf(const Expr &E);
+
 // Structural equality ignoring offsets and name resolutions.
 bool sameShape(const Expr &A, const Expr &B);
 

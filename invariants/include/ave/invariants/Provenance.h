@@ -47,6 +47,9 @@ struct ReductionLoop {
   std::vector<const Term *> facts; // bounds and stride of the counter
   const Term *tripCount = nullptr;
   std::string name; // the counter as written
+  // A canonical for's first value and stride (`for (k = a; k < b; k += c)`);
+  // null for a loop the walk widened.
+  const Term *start = nullptr, *step = nullptr;
 
   bool operator==(const ReductionLoop &) const = default;
 };

@@ -1,6 +1,6 @@
 // Calls the analysis does not model make what they touch unproven: a warp
-// shuffle (the value comes from another lane), an atomic (a write the store
-// checks do not see), a helper with control flow (not inlined).
+// shuffle, a helper with control flow (not inlined). The atomic add was one
+// (now modelled): this one adds each element into its neighbour.
 #include <ave/annotations.h>
 #include <hip/hip_runtime.h>
 

@@ -1,0 +1,61 @@
+// The writer of one element of a tagged output, for one store: the
+// store's thread, block and loop ids solved as terms of the element's
+// coordinates. Output coverage (output-written, and the exactly-once
+// coverage of atomic accumulations) asks whether the solved writer writes
+// the element; a wrong or partial solution can only fail to prove.
+// Internal to invariants/.
+#pragma once
+
+#include "AnalysisContext.h"
+#include "AnalysisLog.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ave::inv {
+
+// The writer of one element for one store: the store's thread, block and
+// loop ids as terms of the element. Ids the destination divides by a
+// constant (`tid / 16`, `tid % 16`) are split into their two digits first,
+// so that the destination is linear in what is solved.
+class WriterSolver {
+public:
+  WriterSolver(AnalysisContext &Ctx, const OutputWrite &W) : Ctx(Ctx), T(Ctx.terms), W(W) {}
+
+  // The condition under which the solved writer writes the element, or null
+  // with Why set.
+  const Term *solve(const std::vector<std::pair<std::string, const Term *>> &Element,
+                    std::string &Why);
+
+private:
+  struct Digits {
+    const Term *divisor = nullptr;
+    const Term *high = nullptr, *low = nullptr;
+  };
+  bool classify(std::string &Why);
+  bool splitDigits(std::string &Why);
+  void solveCoordinate(const std::string &Name, const Term *Coordinate, std::string &Why);
+  LayoutMatchResult matchEither(const TagLayout &Layout, const Term *Coordinate);
+  void solveFromLoopStarts();
+  void chooseWitnesses();
+  const Term *boundOf(const Term *Unknown) const;
+  const Term *writesCondition(const std::vector<std::pair<std::string, const Term *>> &Element,
+                              std::string &Why);
+  bool isFixed(const Term *S) const;
+  // Bound / Divisor when a kernel fact gives Bound as a product with it.
+  const Term *quotientOf(const Term *Bound, const Term *Divisor) const;
+
+  AnalysisContext &Ctx;
+  TermContext &T;
+  const OutputWrite &W;
+  std::vector<const Term *> Ids; // thread, block and loop ids of the store
+  TermKeyed<const LoopFrame *> Counters;
+  TermKeyed<Digits> Split;            // ids split into digits
+  TermMap DigitMap;                   // `tid / 16` -> high digit, tid -> 16*high + low
+  std::vector<const Term *> Unknowns; // what is solved: ids and digits
+  TermKeyed<const Term *> Bounds;     // extent of each unknown (for the matcher)
+  TermMap Solved;
+};
+
+} // namespace ave::inv

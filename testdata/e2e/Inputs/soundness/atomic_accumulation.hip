@@ -1,0 +1,161 @@
+// Atomic adds into a tagged output: `atomicAdd(&Y[r], v)` sums v over the
+// threads that add to Y[r]. Each element of the output, for each index of
+// the contracted coordinates, must be added exactly once, and the output
+// must start at 0 (`#pragma ave assume tag(Y) == 0`). Each wrong kernel
+// here was proven or had no store the analysis saw; each correct twin
+// proves.
+#include <ave/annotations.h>
+#include <hip/hip_runtime.h>
+
+// Correct: a row sum, one element of X per thread.
+__global__ void rowSum(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                       float *Y AVE_TAG("Y(r < R) = r"), int R, int C) {
+#pragma ave launch block(64) grid(C / 64, R)
+#pragma ave assume tag(Y) == 0 && C % 64 == 0 && C <= 32768 && R <= 32768
+  int r = blockIdx.y, c = blockIdx.x * 64 + threadIdx.x;
+  atomicAdd(&Y[r], X[r * C + c]);
+}
+
+// Unproven: the same sum, with no initial value for Y.
+__global__ void rowSumNoStart(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                              float *Y AVE_TAG("Y(r < R) = r"), int R, int C) {
+#pragma ave launch block(64) grid(C / 64, R)
+#pragma ave assume C % 64 == 0 && C <= 32768 && R <= 32768
+  int r = blockIdx.y, c = blockIdx.x * 64 + threadIdx.x;
+  atomicAdd(&Y[r], X[r * C + c]);
+}
+
+// Wrong: the grid covers half of each row.
+__global__ void rowSumHalfGrid(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                               float *Y AVE_TAG("Y(r < R) = r"), int R, int C) {
+#pragma ave launch block(64) grid(C / 128, R)
+#pragma ave assume tag(Y) == 0 && C % 128 == 0 && C <= 32768 && R <= 32768
+  int r = blockIdx.y, c = blockIdx.x * 64 + threadIdx.x;
+  atomicAdd(&Y[r], X[r * C + c]);
+}
+
+// Wrong: a block of 64x2 where threadIdx.y is unused adds each element twice.
+__global__ void rowSumTwice(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                            float *Y AVE_TAG("Y(r < R) = r"), int R, int C) {
+#pragma ave launch block(64, 2) grid(C / 64, R)
+#pragma ave assume tag(Y) == 0 && C % 64 == 0 && C <= 32768 && R <= 32768
+  int r = blockIdx.y, c = blockIdx.x * 64 + threadIdx.x;
+  atomicAdd(&Y[r], X[r * C + c]);
+}
+
+// Wrong: blocks of 64 step 32 columns; they overlap (and miss the last 32).
+__global__ void rowSumOverlap(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                              float *Y AVE_TAG("Y(r < R) = r"), int R, int C) {
+#pragma ave launch block(64) grid(C / 64, R)
+#pragma ave assume tag(Y) == 0 && C % 64 == 0 && C <= 32768 && R <= 32768
+  int r = blockIdx.y, c = blockIdx.x * 32 + threadIdx.x;
+  atomicAdd(&Y[r], X[r * C + c]);
+}
+
+// Correct: one block per row, each thread strides over the row.
+__global__ void rowSumStrided(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                              float *Y AVE_TAG("Y(r < R) = r"), int R, int C) {
+#pragma ave launch block(64) grid(1, R)
+#pragma ave assume tag(Y) == 0 && C <= 32768 && R <= 32768
+  int r = blockIdx.y;
+  for (int c = threadIdx.x; c < C; c += 64)
+    atomicAdd(&Y[r], X[r * C + c]);
+}
+
+// Wrong: the stride is 32 for 64 threads, so most columns are added twice.
+__global__ void rowSumStrideShort(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                                  float *Y AVE_TAG("Y(r < R) = r"), int R, int C) {
+#pragma ave launch block(64) grid(1, R)
+#pragma ave assume tag(Y) == 0 && C <= 32768 && R <= 32768
+  int r = blockIdx.y;
+  for (int c = threadIdx.x; c < C; c += 32)
+    atomicAdd(&Y[r], X[r * C + c]);
+}
+
+// Correct: a guarded add with the grid rounded up.
+__global__ void rowSumGuarded(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                              float *Y AVE_TAG("Y(r < R) = r"), int R, int C) {
+#pragma ave launch block(64) grid((C + 63) / 64, R)
+#pragma ave assume tag(Y) == 0 && C >= 1 && C <= 32768 && R <= 32768
+  int r = blockIdx.y, c = blockIdx.x * 64 + threadIdx.x;
+  if (c < C)
+    atomicAdd(&Y[r], X[r * C + c]);
+}
+
+// Wrong: the guard drops the last column.
+__global__ void rowSumGuardShort(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                                 float *Y AVE_TAG("Y(r < R) = r"), int R, int C) {
+#pragma ave launch block(64) grid((C + 63) / 64, R)
+#pragma ave assume tag(Y) == 0 && C >= 1 && C <= 32768 && R <= 32768
+  int r = blockIdx.y, c = blockIdx.x * 64 + threadIdx.x;
+  if (c < C - 1)
+    atomicAdd(&Y[r], X[r * C + c]);
+}
+
+// Correct: split-K. Each block z sums one chunk of K with a loop and adds it.
+__global__ void splitK(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
+                       const float *B AVE_TAG("B(k < K, n < N) = k * N + n"),
+                       float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N, int K) {
+#pragma ave launch block(16, 16) grid(N / 16, M / 16, 4)
+#pragma ave assume tag(C) == 0 && M % 16 == 0 && N % 16 == 0 && K % 4 == 0
+#pragma ave assume M <= 4096 && N <= 4096 && K <= 4096
+  int m = blockIdx.y * 16 + threadIdx.y, n = blockIdx.x * 16 + threadIdx.x;
+  int chunk = K / 4;
+  float acc = 0.0f;
+  for (int k = 0; k < chunk; ++k)
+    acc += A[m * K + blockIdx.z * chunk + k] * B[(blockIdx.z * chunk + k) * N + n];
+  atomicAdd(&C[m * N + n], acc);
+}
+
+// Wrong: each chunk runs one step past its end, into the next chunk.
+__global__ void splitKOverlap(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
+                              const float *B AVE_TAG("B(k < K, n < N) = k * N + n"),
+                              float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N,
+                              int K) {
+#pragma ave launch block(16, 16) grid(N / 16, M / 16, 4)
+#pragma ave assume tag(C) == 0 && M % 16 == 0 && N % 16 == 0 && K % 4 == 0
+#pragma ave assume M <= 4096 && N <= 4096 && K <= 4096
+  int m = blockIdx.y * 16 + threadIdx.y, n = blockIdx.x * 16 + threadIdx.x;
+  int chunk = K / 4;
+  float acc = 0.0f;
+  for (int k = 0; k < chunk; ++k) {
+    int kk = blockIdx.z * chunk + k + (blockIdx.z < 3 && k == chunk - 1 ? 1 : 0);
+    acc += A[m * K + kk] * B[kk * N + n];
+  }
+  atomicAdd(&C[m * N + n], acc);
+}
+
+// Wrong: a grid of 3 chunks of K / 4 leaves the last quarter out.
+__global__ void splitKShort(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
+                            const float *B AVE_TAG("B(k < K, n < N) = k * N + n"),
+                            float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N, int K) {
+#pragma ave launch block(16, 16) grid(N / 16, M / 16, 3)
+#pragma ave assume tag(C) == 0 && M % 16 == 0 && N % 16 == 0 && K % 4 == 0
+#pragma ave assume M <= 4096 && N <= 4096 && K <= 4096
+  int m = blockIdx.y * 16 + threadIdx.y, n = blockIdx.x * 16 + threadIdx.x;
+  int chunk = K / 4;
+  float acc = 0.0f;
+  for (int k = 0; k < chunk; ++k)
+    acc += A[m * K + blockIdx.z * chunk + k] * B[(blockIdx.z * chunk + k) * N + n];
+  atomicAdd(&C[m * N + n], acc);
+}
+
+// Unproven: a count, not a sum of products.
+__global__ void countRows(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                          float *Y AVE_TAG("Y(r < R) = r"), int R, int C) {
+#pragma ave launch block(64) grid(C / 64, R)
+#pragma ave assume tag(Y) == 0 && C % 64 == 0 && C <= 32768 && R <= 32768
+  int r = blockIdx.y;
+  atomicAdd(&Y[r], 1.0f);
+}
+
+// Unproven: Y is stored and accumulated into.
+__global__ void storeThenAdd(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                             float *Y AVE_TAG("Y(r < R) = r"), int R, int C) {
+#pragma ave launch block(64) grid(C / 64, R)
+#pragma ave assume tag(Y) == 0 && C % 64 == 0 && C <= 32768 && R <= 32768
+  int r = blockIdx.y, c = blockIdx.x * 64 + threadIdx.x;
+  if (c == 0)
+    Y[r] = 0.0f;
+  atomicAdd(&Y[r], X[r * C + c]);
+}
