@@ -208,7 +208,9 @@ void WriterSolver::solveCoordinate(const std::string &Name, const Term *Coordina
 
 void WriterSolver::solveFromLoopStarts() {
   // `for (i = tid; i < n; i += 64)`: a solved counter fixes the id its start
-  // adds, modulo the step.
+  // adds, modulo the step. `for (k = z * chunk; k < z * chunk + chunk; ++k)`
+  // (a split-K chunk): the id its start multiplies is the counter's
+  // quotient by that factor.
   for (const auto &[Counter, Frame] : Counters) {
     auto C = Solved.find(Counter);
     if (C == Solved.end() || Split.count(Counter))
@@ -218,7 +220,10 @@ void WriterSolver::solveFromLoopStarts() {
       if (Solved.count(U) || !occursIn(U, Init))
         continue;
       const Term *Rest = substitute(T, Init, TermMap{{U, T.constant(0)}});
-      Solved[U] = T.rem(T.sub(C->second, substitute(T, Rest, Solved)), Frame->step);
+      const Term *Factor =
+          normalize(T, T.sub(substitute(T, Init, TermMap{{U, T.constant(1)}}), Rest));
+      const Term *Offset = T.sub(C->second, substitute(T, Rest, Solved));
+      Solved[U] = Factor->isConstant(1) ? T.rem(Offset, Frame->step) : T.div(Offset, Factor);
       break;
     }
   }

@@ -35,6 +35,7 @@ spec() {
     attention_fwd)
       kernel=attention_fwd
       args=(--shape B=1,H=2,N=128 --einsum attention --param scale=0.125 --score-scale scale) ;;
+    splitk_gemm) kernel=splitk_gemm args=(--shape M=32,N=48,K=64) ;; # C zeroed: assume tag(C) == 0
     mfma_f16_tile) kernel=mfma_f16_tile args=(--shape M=32,N=32,K=32) arch=gfx942 ;; # AMD wave
     *) return 1 ;;
   esac
