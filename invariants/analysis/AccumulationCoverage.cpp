@@ -16,6 +16,7 @@
 #include "clang/Basic/SourceManager.h"
 
 #include <algorithm>
+#include <set>
 
 namespace ave::inv {
 
@@ -56,13 +57,25 @@ void OutputCoverage::recordAccumulation(const TensorInfo &TI, const Term *Index,
     Ctx.log.addOutputWrite(std::move(W));
     return;
   }
-  const ProvenanceCase &C = V.cases.front();
-  W.addedWhere.push_back(C.validity);
-  W.addedWhere.insert(W.addedWhere.end(), C.constraints.begin(), C.constraints.end());
-  for (const auto &[Name, Coordinate] : C.coords)
-    if (std::find(TI.coordNames.begin(), TI.coordNames.end(), Name) == TI.coordNames.end())
-      W.contracted[Name] = Coordinate;
+  // A lone case may carry contracted coordinates of its own (`c` of
+  // X[r * C + c]): they hold where it is valid. Otherwise the cases only
+  // say where the value comes from (the writers behind an LDS read, whose
+  // symbols the reduction's own facts do not need), as for a store's
+  // coverage.
+  for (const ProvenanceCase &C : V.cases)
+    for (const auto &[Name, Coordinate] : C.coords)
+      if (std::find(TI.coordNames.begin(), TI.coordNames.end(), Name) == TI.coordNames.end()) {
+        W.contracted[Name] = Coordinate;
+        W.addedWhere.push_back(C.validity);
+        W.addedWhere.insert(W.addedWhere.end(), C.constraints.begin(), C.constraints.end());
+      }
+  // One record per reduced name: a value combined from several threads
+  // carries one per contribution, all describing the same sum (the store's
+  // coverage asks the first, too).
+  std::set<std::string> Reduced;
   for (const Reduction &R : V.reductions) {
+    if (!Reduced.insert(R.name).second)
+      continue;
     W.contracted[R.name] = R.term;
     W.addedWhere.insert(W.addedWhere.end(), R.constraints.begin(), R.constraints.end());
     if (R.contributes)
@@ -174,40 +187,47 @@ namespace ave::inv {
 
 namespace {
 
-// Two copies of one write's adding point: its thread and block ids, the
-// counters of its loops, and any value the analysis approximates (Approx
-// names one); launch sizes and parameters are shared.
+// Two copies of one write's adding point: its thread and block ids and the
+// counters of its loops (those around the add and those that reduced the
+// value; they tell two points apart), and the symbols its path quantifies
+// (a writer's copy behind an LDS read, a value the analysis approximates:
+// Approx names the first of those); launch sizes and parameters are shared.
 struct AddingPoint {
   TermMap first, second;
-  std::vector<const Term *> ids; // the write's own ids and counters
+  std::vector<const Term *> ids;
   std::string approximated;
 };
 
 AddingPoint addingPoint(TermContext &T, const KernelSymbols &K, const OutputWrite &W) {
   AddingPoint P;
+  auto Copy = [&](const Term *S) {
+    P.first[S] = T.freshCopy(S);
+    P.second[S] = T.freshCopy(S);
+  };
   // Every thread and block id, used or not: a block of 64x2 whose
   // threadIdx.y the add ignores adds each value twice.
   for (unsigned D = 0; D < 3; ++D)
     for (const Term *S : {K.tid[D], K.bid[D]}) {
-      P.first[S] = T.freshCopy(S);
-      P.second[S] = T.freshCopy(S);
+      Copy(S);
       P.ids.push_back(S);
+    }
+  for (const LoopFrame &F : W.loops)
+    if (!P.first.count(F.span.counter)) {
+      Copy(F.span.counter);
+      P.ids.push_back(F.span.counter);
     }
   std::vector<const Term *> All = W.path;
   for (const auto &[Name, D] : W.destination)
     All.push_back(D);
   for (const Term *X : All)
     for (const Term *S : collectSymbols(X)) {
-      SymbolKind K = S->symbolKind();
-      bool Fixed = !S->isFresh() && (K == SymbolKind::Param || K == SymbolKind::BlockDim ||
-                                     K == SymbolKind::GridDim);
+      SymbolKind Kind = S->symbolKind();
+      bool Fixed = !S->isFresh() && (Kind == SymbolKind::Param || Kind == SymbolKind::BlockDim ||
+                                     Kind == SymbolKind::GridDim);
       if (Fixed || P.first.count(S))
         continue;
-      P.first[S] = T.freshCopy(S);
-      P.second[S] = T.freshCopy(S);
-      if (K == SymbolKind::ThreadIdx || K == SymbolKind::BlockIdx || K == SymbolKind::LoopCounter)
-        P.ids.push_back(S);
-      else if (P.approximated.empty())
+      Copy(S);
+      if ((Kind == SymbolKind::Fresh || Kind == SymbolKind::Other) && P.approximated.empty())
         P.approximated = S->baseName();
     }
   return P;

@@ -9,15 +9,25 @@
 
 #include "ProvenanceInterpreter.h"
 
+#include <algorithm>
+
 namespace ave::inv {
 
-std::string ProvenanceInterpreter::accumulationUnmodelled(const DataValue &V) const {
+std::string ProvenanceInterpreter::accumulationUnmodelled(const TensorInfo &TI,
+                                                          const DataValue &V) const {
   if (V.kind == DataValue::Kind::Unknown)
     return V.reason;
   if (V.kind != DataValue::Kind::Tagged)
     return "the value added is not computed from the tagged inputs";
-  if (V.cases.size() != 1)
-    return "the value added has several alternatives (an if/else, a join of paths)";
+  // Several cases (the writers of an LDS element) are alternatives of one
+  // another: fine where none carries a contracted coordinate of its own.
+  for (const ProvenanceCase &C : V.cases)
+    for (const auto &[Name, Coordinate] : C.coords)
+      if (V.cases.size() > 1 &&
+          std::find(TI.coordNames.begin(), TI.coordNames.end(), Name) == TI.coordNames.end())
+        return "the value added has several alternatives (an if/else, a join of paths) that "
+               "carry '" +
+               Name + "'";
   if (V.accumulates() || V.severalContributions)
     return "the value added is a running accumulation, added to more than once per iteration";
   for (const Reduction &R : V.reductions) {
@@ -26,13 +36,36 @@ std::string ProvenanceInterpreter::accumulationUnmodelled(const DataValue &V) co
     if (!R.earlier.empty() || R.applies)
       return "the value added reduces '" + R.name + "' in several pieces or under a condition";
     if (R.crossedThreads)
-      return "the value added combines '" + R.name + "' across threads before the atomic add";
+      return "the value added combines '" + R.name + "' across threads in a way not followed";
     for (const ReductionLoop &L : R.loops)
       if (!L.start || !L.step || !L.tripCount)
         return "the value added reduces '" + R.name + "' in loop '" + L.name +
                "', which is not a canonical for loop that runs to its bound";
   }
   return "";
+}
+
+DataValue ProvenanceInterpreter::overAddingThreads(const DataValue &V, const FlowState &State) {
+  // A partial sum combined across the block (an LDS tree, a shuffle loop)
+  // before one thread adds it: the combined threads join its loops, as a
+  // plain store's coverage takes them, where the combination is followed
+  // and takes each thread once. Otherwise it stays crossed (not followed).
+  DataValue Out = V;
+  for (Reduction &R : Out.reductions) {
+    if (!R.crossedThreads)
+      continue;
+    bool Assumed = false;
+    std::vector<Reduction> Layers = Coverage.overThreads(R, State, &Assumed);
+    if (Assumed || Layers.size() != 1 || !R.earlier.empty()) {
+      R.notModelled = "the value added combines '" + R.name + "' across threads (" +
+                      (Assumed ? "a combination not followed for this launch"
+                               : "some thread's partial taken more than once, or in pieces") +
+                      ")";
+      continue;
+    }
+    R = Layers.front();
+  }
+  return Out;
 }
 
 void ProvenanceInterpreter::accumulateOutput(const TensorInfo &TI, const Term *Index,
@@ -42,8 +75,9 @@ void ProvenanceInterpreter::accumulateOutput(const TensorInfo &TI, const Term *I
     return;
   Ctx.storedOutputs.insert(TI.tag->decl);
   LayoutMatchResult M = matchTagLayout(TI, Index, State);
-  std::string Unmodelled = accumulationUnmodelled(V);
-  Outputs.recordAccumulation(TI, Index, M, V, Unmodelled, Site, State);
+  DataValue Added = overAddingThreads(V, State);
+  std::string Unmodelled = accumulationUnmodelled(TI, Added);
+  Outputs.recordAccumulation(TI, Index, M, Added, Unmodelled, Site, State);
   requireInBounds(TI, M, Site, State, "atomic add");
   requireNoOverflow(TI, Index, Site, State, "atomic add");
   Obligation Start = Ctx.makeObligation(ObligationKind::StoreCoordinates, Site, State);
@@ -59,6 +93,8 @@ void ProvenanceInterpreter::accumulateOutput(const TensorInfo &TI, const Term *I
   Ctx.log.addObligation(std::move(Start));
   Obligation Base = Ctx.makeObligation(ObligationKind::StoreCoordinates, Site, State);
   Base.failure = "atomic add into " + TI.tensor + " has the wrong coordinates";
+  if (V.kind != DataValue::Kind::Neutral)
+    Ctx.outputsGivenValues.insert(TI.tag->decl); // its own reason, not "a constant"
   if (V.kind != DataValue::Kind::Tagged) {
     Base.summary = "value added to " + TI.tensor;
     Base.unprovenReason = V.kind == DataValue::Kind::Unknown
@@ -68,7 +104,6 @@ void ProvenanceInterpreter::accumulateOutput(const TensorInfo &TI, const Term *I
     Ctx.log.addObligation(std::move(Base));
     return;
   }
-  Ctx.outputsGivenValues.insert(TI.tag->decl);
   if (!M.matched) {
     Base.summary = "destination coordinates of " + TI.tensor;
     Base.unprovenReason = "layout of " + TI.tensor + " did not match the index: " + M.reason;

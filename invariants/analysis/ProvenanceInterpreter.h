@@ -251,8 +251,10 @@ private:
   // `atomicAdd(&Y[i], v)` into a tagged output (AtomicTransfer.cpp).
   void accumulateOutput(const TensorInfo &TI, const Term *Index, const DataValue &V,
                         const clang::Expr *Site, const FlowState &State);
+  // V with its partial sums combined across threads taken over them.
+  DataValue overAddingThreads(const DataValue &V, const FlowState &State);
   // Why V's atomic accumulation is not followed; empty when it is.
-  std::string accumulationUnmodelled(const DataValue &V) const;
+  std::string accumulationUnmodelled(const TensorInfo &TI, const DataValue &V) const;
 
   // Obligations (ObligationBuilder.cpp, AssertionEval.cpp)
   void requireAgreement(const ProvenanceCase &A, const ProvenanceCase &B,

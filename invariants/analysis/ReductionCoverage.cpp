@@ -49,7 +49,7 @@ const TreeCombination *ReductionCoverage::treeOf(const Reduction &R) {
 }
 
 std::vector<Reduction> ReductionCoverage::overThreads(const Reduction &Partial,
-                                                      const FlowState &State) {
+                                                      const FlowState &State, bool *Assumed) {
   // A partial sum that reached this store from other threads (through
   // shared memory, or a warp shuffle) is combined over the block's or the
   // wave's threads: they join the iteration space. Where the combination
@@ -61,11 +61,18 @@ std::vector<Reduction> ReductionCoverage::overThreads(const Reduction &Partial,
     return {Partial};
   if (Partial.crossedVia.size() == 1)
     if (auto It = Ctx.laneCombinations.find(Partial.crossedVia.front());
-        It != Ctx.laneCombinations.end())
-      return overLanes(Partial, It->second, State);
+        It != Ctx.laneCombinations.end()) {
+      std::vector<Reduction> Lanes = overLanes(Partial, It->second, State);
+      if (Assumed)
+        *Assumed = UnfollowedWhy.count(Partial.crossedVia.front()) > 0;
+      return Lanes;
+    }
   const TreeCombination *Tree = treeOf(Partial);
-  if (!Tree || !Tree->unmodelled.empty() || !Ctx.flatThread())
+  if (!Tree || !Tree->unmodelled.empty() || !Ctx.flatThread()) {
+    if (Assumed)
+      *Assumed = true;
     return {overEveryThread(Partial)};
+  }
   const Term *Flat = Ctx.terms.freshCopy(Ctx.symbols.tid[0]);
   bool OneDimensional = *Ctx.symbols.launchBlock[1] == 1 && *Ctx.symbols.launchBlock[2] == 1;
   return layers(Partial, Tree->times, Flat, Flat,
@@ -131,6 +138,8 @@ std::vector<Reduction> ReductionCoverage::layers(const Reduction &Partial,
                T.lt(Counter, T.constant(static_cast<int64_t>(Times.size()))),
                memberOf(T, Counter, Set)};
     L.tripCount = T.constant(static_cast<int64_t>(Set.size()));
+    L.start = T.constant(0); // the threads in order, those of Set taken
+    L.step = T.constant(1);
     onThreads(R, ThreadOf);
     if (R.contributes)
       R.contributes = substitute(T, R.contributes, ThreadOf);

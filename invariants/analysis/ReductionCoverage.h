@@ -27,12 +27,14 @@ public:
   // The coverage obligations of Partial, stored at Site.
   void emit(const Reduction &Partial, const clang::Expr *Site, const FlowState &State);
 
-private:
   // A partial sum combined across threads (it crossed shared memory) is
   // taken over the block's threads: the thread ids join its loops, as the
   // LDS tree takes them (a layer per multiplicity) where it is followed,
-  // otherwise every thread once.
-  std::vector<Reduction> overThreads(const Reduction &Partial, const FlowState &State);
+  // otherwise every thread once (Assumed, when given, is then set).
+  std::vector<Reduction> overThreads(const Reduction &Partial, const FlowState &State,
+                                     bool *Assumed = nullptr);
+
+private:
   std::vector<Reduction> overLanes(const Reduction &Partial, const LaneCombination &Lanes,
                                    const FlowState &State);
   Reduction overEveryThread(const Reduction &Partial);

@@ -159,3 +159,88 @@ __global__ void storeThenAdd(const float *X AVE_TAG("X(r < R, c < C) = r * C + c
     Y[r] = 0.0f;
   atomicAdd(&Y[r], X[r * C + c]);
 }
+
+// Correct: each block sums 1024 columns of a row through an LDS tree, and
+// thread 0 adds the block's partial.
+__global__ void blockSums(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                          float *Y AVE_TAG("Y(r < R) = r"), int R, int C) {
+#pragma ave launch block(256) grid(C / 1024, R)
+#pragma ave assume tag(Y) == 0 && C % 1024 == 0 && C <= 32768 && R <= 32768
+  __shared__ float partial[256];
+  int r = blockIdx.y, t = threadIdx.x;
+  float s = 0.0f;
+  for (int j = 0; j < 4; ++j)
+    s += X[r * C + blockIdx.x * 1024 + j * 256 + t];
+  partial[t] = s;
+  __syncthreads();
+  for (int stride = 128; stride > 0; stride /= 2) {
+    if (t < stride)
+      partial[t] += partial[t + stride];
+    __syncthreads();
+  }
+  if (t == 0)
+    atomicAdd(&Y[r], partial[0]);
+}
+
+// Wrong: threads 0 and 1 both add the block's partial.
+__global__ void blockSumsTwoAdders(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                                   float *Y AVE_TAG("Y(r < R) = r"), int R, int C) {
+#pragma ave launch block(256) grid(C / 1024, R)
+#pragma ave assume tag(Y) == 0 && C % 1024 == 0 && C <= 32768 && R <= 32768
+  __shared__ float partial[256];
+  int r = blockIdx.y, t = threadIdx.x;
+  float s = 0.0f;
+  for (int j = 0; j < 4; ++j)
+    s += X[r * C + blockIdx.x * 1024 + j * 256 + t];
+  partial[t] = s;
+  __syncthreads();
+  for (int stride = 128; stride > 0; stride /= 2) {
+    if (t < stride)
+      partial[t] += partial[t + stride];
+    __syncthreads();
+  }
+  if (t < 2)
+    atomicAdd(&Y[r], partial[0]);
+}
+
+// Wrong: the tree starts at stride 64, so threads 128..255 are left out.
+__global__ void blockSumsShortTree(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                                   float *Y AVE_TAG("Y(r < R) = r"), int R, int C) {
+#pragma ave launch block(256) grid(C / 1024, R)
+#pragma ave assume tag(Y) == 0 && C % 1024 == 0 && C <= 32768 && R <= 32768
+  __shared__ float partial[256];
+  int r = blockIdx.y, t = threadIdx.x;
+  float s = 0.0f;
+  for (int j = 0; j < 4; ++j)
+    s += X[r * C + blockIdx.x * 1024 + j * 256 + t];
+  partial[t] = s;
+  __syncthreads();
+  for (int stride = 64; stride > 0; stride /= 2) {
+    if (t < stride)
+      partial[t] += partial[t + stride];
+    __syncthreads();
+  }
+  if (t == 0)
+    atomicAdd(&Y[r], partial[0]);
+}
+
+// Wrong: each block's loop covers 3 of its 4 slices.
+__global__ void blockSumsShortLoop(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                                   float *Y AVE_TAG("Y(r < R) = r"), int R, int C) {
+#pragma ave launch block(256) grid(C / 1024, R)
+#pragma ave assume tag(Y) == 0 && C % 1024 == 0 && C <= 32768 && R <= 32768
+  __shared__ float partial[256];
+  int r = blockIdx.y, t = threadIdx.x;
+  float s = 0.0f;
+  for (int j = 0; j < 3; ++j)
+    s += X[r * C + blockIdx.x * 1024 + j * 256 + t];
+  partial[t] = s;
+  __syncthreads();
+  for (int stride = 128; stride > 0; stride /= 2) {
+    if (t < stride)
+      partial[t] += partial[t + stride];
+    __syncthreads();
+  }
+  if (t == 0)
+    atomicAdd(&Y[r], partial[0]);
+}
