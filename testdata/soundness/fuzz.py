@@ -7,7 +7,8 @@ not compile) and run through its original's harness bundle built for the CPU
 executor (runtime/include/ave/hip_on_cpu), which compares the outputs with
 the tags' einsum at the bundle's shapes. A mutant that is proven but wrong
 on execution is a soundness bug: the run fails and names it. A violated
-mutant that passes execution is listed as an unconfirmed violation.
+mutant that passes execution there is run again at its counterexample's own
+sizes (reproduce.py), and listed with the outcome.
 
     fuzz.py --ave build/ave-rewrite --work DIR [--count N] [--budget-s S]
             [--seed S] [--kernels a,b] [--execute proven|needed|all]
@@ -153,6 +154,8 @@ def parse_args():
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--time-limit-ms", type=int, default=10000)
     p.add_argument("--run-timeout-s", type=int, default=30)
+    p.add_argument("--max-product", type=int, default=1 << 24,
+                   help="largest product of sizes a violated mutant is rerun at (reproduce.py)")
     p.add_argument("--out", default="")
     return p.parse_args()
 
@@ -240,6 +243,15 @@ def main():
                 print(f'{mark}{r["kernel"]}#{r["index"]} {r["operator"]} line {r["line"]} '
                       f'({r["change"]}): check {r["check"]}, execution {r["execution"]}', flush=True)
     table, bugs, unconfirmed, share = summarise(records, args.known_gap)
+    if args.execute != "proven":
+        # Each violated mutant that passes at the bundle's shapes, at its
+        # counterexample's own sizes (reproduce.py).
+        import reproduce
+        for r in unconfirmed:
+            k = kernels[r["kernel"]]
+            r["reproduced"] = reproduce.reproduce(
+                args.ave, k.spec, k.bundle, r["file"], k.spec["kernel"],
+                k.dir / "reproduce" / str(r["index"]), args.max_product)
     gap_records = [r for r in records if r["check"] == "proven" and r["execution"] == "wrong"
                    and known_gap(r, args.known_gap)]
     seconds = time.monotonic() - start
@@ -247,8 +259,12 @@ def main():
     if share is not None:
         print(f"wrong mutants reported violated (not unproven): {share:.0%}")
     for r in unconfirmed:
-        print(f'unconfirmed violation: {r["kernel"]}#{r["index"]} {r["change"]} line {r["line"]}: '
-              f'passes execution ({r["file"]})')
+        again = r.get("reproduced", {})
+        where = f'wrong at its counterexample\'s {again["shape"]}' \
+            if again.get("execution") == "wrong" else \
+            f'passes at {again["shape"]} too' if "shape" in again else again.get("why", "not rerun")
+        print(f'violated but passes at the bundle\'s shapes: {r["kernel"]}#{r["index"]} '
+              f'{r["change"]} line {r["line"]}: {where} ({r["file"]})')
     for r in gap_records:
         print(f'known gap (not counted as a failure): {r["kernel"]}#{r["index"]} {r["change"]} '
               f'line {r["line"]} is proven but leaves outputs unwritten ({r["file"]})')
@@ -261,7 +277,9 @@ def main():
                   "mutants": len(records), "check_x_execution": table,
                   "wrong_reported_violated": share, "soundness_bugs": bugs,
                   "known_gaps": gap_records,
-                  "unconfirmed_violations": unconfirmed}
+                  "unconfirmed_violations": unconfirmed,
+                  "violated_wrong_at_own_parameters": sum(
+                      r.get("reproduced", {}).get("execution") == "wrong" for r in unconfirmed)}
         tmp = pathlib.Path(args.out + ".tmp")
         tmp.write_text(json.dumps(result, indent=1) + "\n")
         tmp.replace(args.out)

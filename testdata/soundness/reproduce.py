@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Runs a violated mutant at its counterexample's parameters.
+
+A violated verdict's counterexample is at its own sizes (`K=25264`), and a
+mutant may pass at the bundle's small shapes and still be wrong there. This
+takes the sizes of each violated obligation's counterexample (the kernel's
+`--shape` names), smallest first, builds a harness bundle of the mutant at
+the first that the harness accepts (its assumptions hold; the product of
+the sizes at most --max-product), and runs it on the CPU executor.
+
+    reproduce.py --ave build/ave-rewrite --results fuzz.json [--work DIR]
+                 [--max-product N] [--out reproduced.json]
+
+reads the unconfirmed violations of a fuzz.py run (their mutant files are
+still in its --work directory) and writes each with `reproduced`: the shape
+and the execution's verdict there, or why it was not run. fuzz.py calls
+`reproduce` for its own unconfirmed violations.
+"""
+import argparse
+import json
+import math
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import fuzz
+
+# Obligations execution does not judge: a race or a divergent barrier may
+# not show in one run of the executor's thread schedule.
+UNJUDGED = {"lds-race-free", "barrier-uniform", "global-race-free"}
+
+
+def size_names(spec):
+    args = spec["args"]
+    shape = args[args.index("--shape") + 1] if "--shape" in args else ""
+    return [part.split("=")[0] for part in shape.split(",") if "=" in part]
+
+
+def counterexample_shapes(ave, path, kernel, names):
+    """The violated obligations' sizes, smallest product first, and whether
+    every violated obligation is one execution does not judge."""
+    out = subprocess.run([ave, "check", str(path), "--format", "json"], capture_output=True,
+                         text=True, timeout=600)
+    try:
+        report = json.loads(out.stdout)
+    except ValueError:
+        return [], False
+    violated = [o for k in report.get("kernels", []) if k.get("kernel") == kernel
+                for o in k.get("obligations", []) if o.get("status") == "violated"]
+    shapes = []
+    for o in violated:
+        values = (o.get("counterexample") or {}).get("values") or {}
+        if all(n in values for n in names):
+            shape = {n: int(values[n]) for n in names}
+            if shape not in shapes:
+                shapes.append(shape)
+    shapes.sort(key=lambda s: math.prod(s.values()))
+    unjudged = bool(violated) and all(o.get("kind") in UNJUDGED for o in violated)
+    return [(s, math.prod(s.values())) for s in shapes], unjudged
+
+
+def reproduce(ave, kernel_spec, base_bundle, path, kernel, work, max_product, timeout=300):
+    names = size_names(kernel_spec)
+    shapes, unjudged = counterexample_shapes(ave, path, kernel, names)
+    if unjudged:
+        return {"execution": "not-run", "why": "a race or a divergent barrier: not judged"}
+    for shape, product in shapes:
+        if product > max_product or min(shape.values()) < 1:
+            continue
+        text = ",".join(f"{n}={v}" for n, v in shape.items())
+        args = list(kernel_spec["args"])
+        args[args.index("--shape") + 1] = text
+        bundle = pathlib.Path(work)
+        shutil.rmtree(bundle, ignore_errors=True)
+        made = subprocess.run([ave, "harness", str(path), "--kernel", kernel, *args, "-o",
+                               str(bundle)], capture_output=True, text=True)
+        if made.returncode != 0:
+            continue  # outside the kernel's assumptions: the next shape
+        # The executor's own objects only (the kernel's must be rebuilt).
+        objects = pathlib.Path(base_bundle) / "cpu-obj"
+        (bundle / "cpu-obj").mkdir(parents=True, exist_ok=True)
+        for name in ("ave_cpu_runtime.o", "ave_cpu_runtime.d", "anchor_none.o", "anchor_none.d",
+                     "flags"):
+            if (objects / name).exists():
+                shutil.copy2(objects / name, bundle / "cpu-obj" / name)
+                (bundle / "cpu-obj" / name).touch()
+        verdict, detail = fuzz.run_bench(bundle, fuzz.bundle_env(kernel_spec), timeout)
+        return {"shape": text, "execution": {"hang": "wrong"}.get(verdict, verdict),
+                "detail": detail[:300]}
+    why = "no counterexample has all of the sizes " + ",".join(names) if not shapes else \
+        f"every counterexample shape is past {max_product} or outside the assumptions"
+    return {"execution": "not-run", "why": why}
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--ave", required=True)
+    p.add_argument("--results", required=True)
+    p.add_argument("--work", default="/tmp/ave-reproduce")
+    p.add_argument("--max-product", type=int, default=1 << 24)
+    p.add_argument("--out", default="")
+    args = p.parse_args()
+    ave = str(pathlib.Path(args.ave).resolve())
+    results = json.loads(pathlib.Path(args.results).read_text())
+    specs = {}
+    out = []
+    for r in results.get("unconfirmed_violations", []):
+        spec = specs.setdefault(r["kernel"], fuzz.spec(r["kernel"]))
+        base = pathlib.Path(r["file"]).parents[1] / "bundle"
+        r["reproduced"] = reproduce(ave, spec, base, r["file"], spec["kernel"],
+                                    pathlib.Path(args.work) / f'{r["kernel"]}-{r["index"]}',
+                                    args.max_product)
+        print(f'{r["kernel"]}#{r["index"]} {r["change"]}: {json.dumps(r["reproduced"])}',
+              flush=True)
+        out.append(r)
+    if args.out:
+        pathlib.Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
