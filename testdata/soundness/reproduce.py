@@ -4,7 +4,7 @@
 A violated verdict's counterexample is at its own sizes (`K=25264`), and a
 mutant may pass at the bundle's small shapes and still be wrong there. This
 takes the sizes of each violated obligation's counterexample (the kernel's
-`--shape` names), smallest first, builds a harness bundle of the mutant at
+`--shape` names; one the model leaves free is the bundle's), smallest first, builds a harness bundle of the mutant at
 the first that the harness accepts (its assumptions hold; the product of
 the sizes at most --max-product), and runs it on the CPU executor.
 
@@ -31,15 +31,17 @@ import fuzz
 UNJUDGED = {"lds-race-free", "barrier-uniform", "global-race-free"}
 
 
-def size_names(spec):
+def bundle_shape(spec):
+    """The sizes of the kernel's bundle, {name: value} in --shape order."""
     args = spec["args"]
     shape = args[args.index("--shape") + 1] if "--shape" in args else ""
-    return [part.split("=")[0] for part in shape.split(",") if "=" in part]
+    return {part.split("=")[0]: int(part.split("=")[1]) for part in shape.split(",") if "=" in part}
 
 
-def counterexample_shapes(ave, path, kernel, names):
-    """The violated obligations' sizes, smallest product first, and whether
-    every violated obligation is one execution does not judge."""
+def counterexample_shapes(ave, path, kernel, defaults):
+    """The violated obligations' sizes, smallest product first (a size the
+    model leaves free is the bundle's), and whether every violated
+    obligation is one execution does not judge."""
     out = subprocess.run([ave, "check", str(path), "--format", "json"], capture_output=True,
                          text=True, timeout=600)
     try:
@@ -51,18 +53,17 @@ def counterexample_shapes(ave, path, kernel, names):
     shapes = []
     for o in violated:
         values = (o.get("counterexample") or {}).get("values") or {}
-        if all(n in values for n in names):
-            shape = {n: int(values[n]) for n in names}
-            if shape not in shapes:
-                shapes.append(shape)
+        shape = {n: int(values.get(n, v)) for n, v in defaults.items()}
+        if any(n in values for n in defaults) and shape not in shapes:
+            shapes.append(shape)
     shapes.sort(key=lambda s: math.prod(s.values()))
     unjudged = bool(violated) and all(o.get("kind") in UNJUDGED for o in violated)
     return [(s, math.prod(s.values())) for s in shapes], unjudged
 
 
 def reproduce(ave, kernel_spec, base_bundle, path, kernel, work, max_product, timeout=300):
-    names = size_names(kernel_spec)
-    shapes, unjudged = counterexample_shapes(ave, path, kernel, names)
+    defaults = bundle_shape(kernel_spec)
+    shapes, unjudged = counterexample_shapes(ave, path, kernel, defaults)
     if unjudged:
         return {"execution": "not-run", "why": "a race or a divergent barrier: not judged"}
     for shape, product in shapes:
@@ -88,7 +89,7 @@ def reproduce(ave, kernel_spec, base_bundle, path, kernel, work, max_product, ti
         verdict, detail = fuzz.run_bench(bundle, fuzz.bundle_env(kernel_spec), timeout)
         return {"shape": text, "execution": {"hang": "wrong"}.get(verdict, verdict),
                 "detail": detail[:300]}
-    why = "no counterexample has all of the sizes " + ",".join(names) if not shapes else \
+    why = "no counterexample gives any of the sizes " + ",".join(defaults) if not shapes else \
         f"every counterexample shape is past {max_product} or outside the assumptions"
     return {"execution": "not-run", "why": why}
 
