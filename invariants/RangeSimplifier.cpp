@@ -287,9 +287,13 @@ const Term *RangeSimplifier::divRem(const Term *T) {
     return T;
   const Term *R = toTerm(Ctx, Rest);
   std::optional<Interval> IR = interval(R);
-  if (!IR || IR->lo < 0 || IR->hi >= C)
+  if (!IR || IR->lo < 0)
     return T;
-  return Div ? toTerm(Ctx, Multiple.dividedExactly(C)) : R;
+  if (IR->hi < C)
+    return Div ? toTerm(Ctx, Multiple.dividedExactly(C)) : R;
+  // A rest of C or more (`(tid + 256*l) / 16` with tid < 256): with x and r
+  // non-negative, x / C = a + r / C and x % C = r % C.
+  return Div ? Ctx.add(toTerm(Ctx, Multiple.dividedExactly(C)), Ctx.div(R, D)) : Ctx.rem(R, D);
 }
 
 // C guarantees (x / c) * c + x % c == x: in a sum, `c*a*(x/c) + a*(x%c)`

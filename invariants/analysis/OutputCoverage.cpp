@@ -76,6 +76,9 @@ OutputCoverage::WriterSolution OutputCoverage::solve(const OutputWrite &W, const
   RangeSimplifier Ranges(Ctx.terms);
   for (const Term *F : Ctx.kernelFacts)
     Ranges.addFacts(F);
+  for (const LoopFrame &F : W.loops) // the store runs inside them
+    for (const Term *Fact : F.span.facts)
+      Ranges.addFacts(Fact);
   for (const Term *&P : Simplified.path)
     P = Ranges.simplify(P);
   for (auto &[Name, D] : Simplified.destination)

@@ -348,6 +348,29 @@ TEST(SolverRangeSimplification, PinnedSymbolsKeepTheirValueInTheModel) {
   EXPECT_TRUE(solver.confirms(query, r));
 }
 
+// A non-negative sum whose rest is not below the divisor splits all the
+// same: (tid + 256*l) / 16 is 16*l + tid / 16 and its % 16 is tid % 16 (a
+// staging loop's e / 16, e % 16, which the output writer solution splits
+// into the digits of tid).
+TEST(SolverRangeSimplification, DivisionOfASumSplitsAtTheMultiple) {
+  TermContext ctx;
+  RangeSimplifier ranges(ctx);
+  const Term *tid = ctx.symbol("tid", SymbolKind::Fresh);
+  const Term *l = ctx.symbol("l", SymbolKind::LoopCounter);
+  ranges.addFacts(
+      ctx.logicalAnd(ctx.logicalAnd(ctx.ge(tid, ctx.constant(0)), ctx.lt(tid, ctx.constant(256))),
+                     ctx.logicalAnd(ctx.ge(l, ctx.constant(0)), ctx.lt(l, ctx.constant(4)))));
+  const Term *c16 = ctx.constant(16);
+  const Term *e = ctx.add(tid, ctx.mul(ctx.constant(256), l));
+  EXPECT_EQ(ranges.simplify(ctx.div(e, c16)),
+            ranges.simplify(ctx.add(ctx.mul(c16, l), ctx.div(tid, c16))));
+  EXPECT_EQ(ranges.simplify(ctx.rem(e, c16)), ranges.simplify(ctx.rem(tid, c16)));
+  // A rest that may be negative is left alone.
+  const Term *s = ctx.symbol("s", SymbolKind::Fresh);
+  const Term *mixed = ctx.div(ctx.add(s, ctx.mul(ctx.constant(256), l)), c16);
+  EXPECT_EQ(ranges.simplify(mixed), mixed);
+}
+
 // The simplifier removes `%` and `/` whose operands are in range and folds
 // `c*(x/c) + x%c` back to x.
 TEST(SolverRangeSimplification, LaneArithmeticFolds) {

@@ -102,3 +102,29 @@ __global__ void one_writer(const float *X AVE_TAG("X(r < R, c < C) = r * C + c")
   if (threadIdx.x == 0)
     Y[blockIdx.x] = acc;
 }
+
+// Correct: each of 256 threads stores four elements of a 64x16 tile, e =
+// tid + 256 * l split as e / 16, e % 16 (the writer is solved once the
+// division of the sum is split: (tid + 256*l) / 16 = 16*l + tid / 16).
+__global__ void tileStore(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                          float *Y AVE_TAG("Y(r < R, c < C) = r * C + c"), int R, int C) {
+#pragma ave launch block(256) grid(C / 16, R / 64)
+#pragma ave assume R % 64 == 0 && C % 16 == 0 && R <= 32768 && C <= 32768
+  int tid = threadIdx.x, r0 = blockIdx.y * 64, c0 = blockIdx.x * 16;
+  for (int l = 0; l < 4; ++l) {
+    int e = tid + l * 256;
+    Y[(r0 + e / 16) * C + c0 + e % 16] = X[(r0 + e / 16) * C + c0 + e % 16];
+  }
+}
+
+// Wrong: two of the four steps; rows 32..63 of each tile stay unwritten.
+__global__ void tileStoreHalf(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                              float *Y AVE_TAG("Y(r < R, c < C) = r * C + c"), int R, int C) {
+#pragma ave launch block(256) grid(C / 16, R / 64)
+#pragma ave assume R % 64 == 0 && C % 16 == 0 && R <= 32768 && C <= 32768
+  int tid = threadIdx.x, r0 = blockIdx.y * 64, c0 = blockIdx.x * 16;
+  for (int l = 0; l < 2; ++l) {
+    int e = tid + l * 256;
+    Y[(r0 + e / 16) * C + c0 + e % 16] = X[(r0 + e / 16) * C + c0 + e % 16];
+  }
+}
