@@ -176,7 +176,24 @@ bool SharedMemoryModel::solveWriterThread(const Term *WriterAddress, const Term 
     }
   if (Dims.empty() && InAddress.empty())
     return false;
-  LayoutMatchResult M = Ctx.matcher.match(Layout, Index);
+  // Coefficients first (readable terms); where their side conditions fail
+  // (a read row `(tid / 16 * 4 + i) * 16 + k` of a tile staged as `tid +
+  // 256 * l`), mixed-radix division.
+  for (LayoutMatchStrategy Strategy :
+       {LayoutMatchStrategy::Coefficients, LayoutMatchStrategy::Division})
+    if (solveWriterLayout(Layout, Index, Strategy, Validity, State, Dims, InAddress, Partial,
+                          Writer, Counters, SideConditions))
+      return true;
+  return false;
+}
+
+bool SharedMemoryModel::solveWriterLayout(
+    const TagLayout &Layout, const Term *Index, LayoutMatchStrategy Strategy, const Term *Validity,
+    const FlowState &State, const std::vector<unsigned> &Dims, const std::vector<size_t> &InAddress,
+    WriterSolution *Partial, std::vector<const Term *> &Writer,
+    std::vector<WriterCounter> &Counters, std::vector<const Term *> &SideConditions) {
+  TermContext &T = Ctx.terms;
+  LayoutMatchResult M = Ctx.matcher.match(Layout, Index, Strategy);
   if (!M.matched)
     return false;
   if (Partial) {

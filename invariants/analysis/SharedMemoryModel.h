@@ -103,6 +103,13 @@ private:
                          const FlowState &State, WriterSolution *Partial,
                          std::vector<const Term *> &Writer, std::vector<WriterCounter> &Counters,
                          std::vector<const Term *> &SideConditions);
+  // One strategy's try of solveWriterThread: the match and its question.
+  bool solveWriterLayout(const TagLayout &Layout, const Term *Index, LayoutMatchStrategy Strategy,
+                         const Term *Validity, const FlowState &State,
+                         const std::vector<unsigned> &Dims, const std::vector<size_t> &InAddress,
+                         WriterSolution *Partial, std::vector<const Term *> &Writer,
+                         std::vector<WriterCounter> &Counters,
+                         std::vector<const Term *> &SideConditions);
 
   AnalysisContext &Ctx;
   std::map<unsigned, std::vector<LdsWrite>> PreviousIterationWrites;
