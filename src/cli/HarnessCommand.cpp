@@ -51,7 +51,8 @@ struct HarnessOptions {
 struct LoadedKernel {
   std::optional<harness::BenchSpec> spec;
   harness::KernelSource source;
-  std::string gridNote; // set when the grid was inferred: how
+  std::string gridNote;   // set when the grid was inferred: how
+  std::string atomicCall; // the first atomic the kernel calls, if any
 };
 
 // The kernel's own launch completed: options first, then grid inference
@@ -91,6 +92,9 @@ std::optional<LoadedKernel> loadKernel(const GlobalOptions &G, const std::string
             continue;
           Found = true;
           model::KernelModel Km = model::buildKernelModel(U.context, *K);
+          for (const model::IntrinsicCall &I : Km.intrinsics)
+            if (I.kind == model::IntrinsicKind::Atomic && Loaded.atomicCall.empty())
+              Loaded.atomicCall = I.name;
           ann::KernelAnnotations A = ann::collectKernelAnnotations(U.context, *K, U.pragmas);
           harness::BenchSpecResult Built = harness::buildBenchSpec(Km, A);
           if (!Built.spec) {
@@ -165,6 +169,11 @@ int buildRequest(const GlobalOptions &G, const HarnessOptions &H, harness::Bundl
       Spec->outputInit = harness::OutputInit::Zero;
       Spec->outputInitOrigin = "--output-init zero";
     }
+  if (Request.candidate.outputInit == harness::OutputInit::Poison && !Candidate->atomicCall.empty())
+    llvm::errs() << "ave-rewrite: note: '" << H.kernel << "' calls " << Candidate->atomicCall
+                 << ": an output it accumulates into starts as NaN in the checked runs; state "
+                    "'#pragma ave assume tag(Y) == 0' for it in the kernel, or pass "
+                    "--output-init zero\n";
   std::optional<harness::Shape> Shape = harness::shapeForSpec(Request.candidate, *Given, Error);
   if (!Shape)
     return fail(Error);
