@@ -421,8 +421,13 @@ std::set<std::string> LoopSummary::reduceOverLoop(DataValue &V, const LoopFrame 
       R.constraints.push_back(C.validity);
       R.loops.push_back(Frame.span);
       R.site = Frame.loop ? Frame.loop->getBeginLoc() : clang::SourceLocation();
+      // A partial per thread: its index, or which indices its loop takes
+      // (`for (j = tid; j < C; j += 128)`: the start is in the facts),
+      // depends on the thread.
       for (unsigned D = 0; D < 3; ++D)
-        if (occursIn(Ctx.symbols.tid[D], R.term))
+        if (occursIn(Ctx.symbols.tid[D], R.term) ||
+            std::any_of(R.constraints.begin(), R.constraints.end(),
+                        [&](const Term *F) { return occursIn(Ctx.symbols.tid[D], F); }))
           R.partialOverThreadDims.push_back(D);
       R.contributes = Contributes;
       R.perThreadTerm = R.term;

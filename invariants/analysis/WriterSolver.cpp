@@ -216,6 +216,8 @@ void WriterSolver::solveFromLoopStarts() {
     if (C == Solved.end() || Split.count(Counter))
       continue;
     const Term *Init = substitute(T, Frame->init, DigitMap);
+    if (solveStartDigits(C->second, Init, Frame->step))
+      continue;
     for (const Term *U : Unknowns) {
       if (Solved.count(U) || !occursIn(U, Init))
         continue;
@@ -227,6 +229,30 @@ void WriterSolver::solveFromLoopStarts() {
       break;
     }
   }
+}
+
+bool WriterSolver::solveStartDigits(const Term *Counter, const Term *Init, const Term *Step) {
+  // `for (j = bx * 64 + lane; j < C; j += 128)`: several ids in the start,
+  // below the step, are the digits of the counter modulo the step (bx =
+  // j % 128 / 64, lane = j % 64), solved as a layout of the start.
+  TermMap Zero;
+  TagLayout Layout;
+  for (const Term *U : Unknowns)
+    if (!Solved.count(U) && occursIn(U, Init)) {
+      Zero[U] = T.constant(0);
+      Layout.coordinates.push_back({U, boundOf(U)});
+    }
+  if (Layout.coordinates.size() < 2)
+    return false;
+  const Term *Rest = substitute(T, Init, Zero);
+  Layout.address = normalize(T, T.sub(Init, Rest));
+  const Term *Offset = T.rem(T.sub(Counter, substitute(T, Rest, Solved)), Step);
+  LayoutMatchResult M = matchEither(Layout, Offset);
+  if (!M.matched)
+    return false;
+  for (const LayoutCoordinate &C : Layout.coordinates)
+    Solved[C.symbol] = normalize(T, M.coordinates.at(C.symbol));
+  return true;
 }
 
 void WriterSolver::chooseWitnesses() {

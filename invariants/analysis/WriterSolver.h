@@ -38,6 +38,9 @@ private:
   void solveCoordinate(const std::string &Name, const Term *Coordinate, std::string &Why);
   LayoutMatchResult matchEither(const TagLayout &Layout, const Term *Coordinate);
   void solveFromLoopStarts();
+  // Several unsolved ids in a solved counter's start: its digits modulo the
+  // step. False when there are fewer than two, or they do not match.
+  bool solveStartDigits(const Term *Counter, const Term *Init, const Term *Step);
   void chooseWitnesses();
   const Term *boundOf(const Term *Unknown) const;
   const Term *writesCondition(const std::vector<std::pair<std::string, const Term *>> &Element,

@@ -244,3 +244,54 @@ __global__ void blockSumsShortLoop(const float *X AVE_TAG("X(r < R, c < C) = r *
   if (t == 0)
     atomicAdd(&Y[r], partial[0]);
 }
+
+// Correct: two blocks per row, each thread striding by the pair's width
+// (the adder's block and thread ids are the digits of j modulo 128).
+__global__ void twoBlocksPerRow(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                                float *Y AVE_TAG("Y(r < R) = r"), int R, int C) {
+#pragma ave launch block(64) grid(2, R)
+#pragma ave assume tag(Y) == 0 && C <= 32768 && R <= 32768
+  int r = blockIdx.y;
+  for (int j = blockIdx.x * 64 + threadIdx.x; j < C; j += 128)
+    atomicAdd(&Y[r], X[r * C + j]);
+}
+
+// Wrong: the second block starts 32 columns in, so the pair overlaps.
+__global__ void twoBlocksPerRowOverlap(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                                       float *Y AVE_TAG("Y(r < R) = r"), int R, int C) {
+#pragma ave launch block(64) grid(2, R)
+#pragma ave assume tag(Y) == 0 && C <= 32768 && R <= 32768
+  int r = blockIdx.y;
+  for (int j = blockIdx.x * 32 + threadIdx.x; j < C; j += 128)
+    atomicAdd(&Y[r], X[r * C + j]);
+}
+
+// Correct (at-least-once unproven): a wave's strided partials combined by
+// shuffles, lane 0 adds.
+__global__ void waveRowSums(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                            float *Y AVE_TAG("Y(r < R) = r"), int R, int C) {
+#pragma ave launch block(64) grid(2, R)
+#pragma ave assume tag(Y) == 0 && C % 128 == 0 && C <= 32768 && R <= 32768
+  int r = blockIdx.y;
+  float s = 0.0f;
+  for (int j = blockIdx.x * 64 + threadIdx.x; j < C; j += 128)
+    s += X[r * C + j];
+  for (int off = 32; off > 0; off /= 2)
+    s += __shfl_down(s, off);
+  if (threadIdx.x == 0)
+    atomicAdd(&Y[r], s);
+}
+
+// Wrong: after a butterfly every lane holds the sum, and every lane adds it.
+__global__ void waveRowSumsAllLanes(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                                    float *Y AVE_TAG("Y(r < R) = r"), int R, int C) {
+#pragma ave launch block(64) grid(2, R)
+#pragma ave assume tag(Y) == 0 && C % 128 == 0 && C <= 32768 && R <= 32768
+  int r = blockIdx.y;
+  float s = 0.0f;
+  for (int j = blockIdx.x * 64 + threadIdx.x; j < C; j += 128)
+    s += X[r * C + j];
+  for (int off = 32; off > 0; off /= 2)
+    s += __shfl_xor(s, off);
+  atomicAdd(&Y[r], s);
+}
