@@ -40,6 +40,52 @@ std::vector<std::string> keysOf(const std::map<std::string, const Term *> &M) {
   return Keys;
 }
 
+// Two copies of one write's adding point: its thread and block ids and the
+// counters of its loops (those around the add and those that reduced the
+// value; they tell two points apart), and the symbols its path quantifies
+// (a writer's copy behind an LDS read, a value the analysis approximates:
+// Approx names the first of those); launch sizes and parameters are shared.
+struct AddingPoint {
+  TermMap first, second;
+  std::vector<const Term *> ids;
+  std::string approximated;
+};
+
+AddingPoint addingPoint(TermContext &T, const KernelSymbols &K, const OutputWrite &W) {
+  AddingPoint P;
+  auto Copy = [&](const Term *S) {
+    P.first[S] = T.freshCopy(S);
+    P.second[S] = T.freshCopy(S);
+  };
+  // Every thread and block id, used or not: a block of 64x2 whose
+  // threadIdx.y the add ignores adds each value twice.
+  for (unsigned D = 0; D < 3; ++D)
+    for (const Term *S : {K.tid[D], K.bid[D]}) {
+      Copy(S);
+      P.ids.push_back(S);
+    }
+  for (const LoopFrame &F : W.loops)
+    if (!P.first.count(F.span.counter)) {
+      Copy(F.span.counter);
+      P.ids.push_back(F.span.counter);
+    }
+  std::vector<const Term *> All = W.path;
+  for (const auto &[Name, D] : W.destination)
+    All.push_back(D);
+  for (const Term *X : All)
+    for (const Term *S : collectSymbols(X)) {
+      SymbolKind Kind = S->symbolKind();
+      bool Fixed = !S->isFresh() && (Kind == SymbolKind::Param || Kind == SymbolKind::BlockDim ||
+                                     Kind == SymbolKind::GridDim);
+      if (Fixed || P.first.count(S))
+        continue;
+      Copy(S);
+      if ((Kind == SymbolKind::Fresh || Kind == SymbolKind::Other) && P.approximated.empty())
+        P.approximated = S->baseName();
+    }
+  return P;
+}
+
 } // namespace
 
 void OutputCoverage::recordAccumulation(const TensorInfo &TI, const Term *Index,
@@ -180,60 +226,6 @@ void OutputCoverage::emitAccumulated(const clang::ValueDecl *Tensor, const Tenso
   Ctx.log.addObligation(std::move(Most));
   Ctx.log.addObligation(std::move(Least));
 }
-
-} // namespace ave::inv
-
-namespace ave::inv {
-
-namespace {
-
-// Two copies of one write's adding point: its thread and block ids and the
-// counters of its loops (those around the add and those that reduced the
-// value; they tell two points apart), and the symbols its path quantifies
-// (a writer's copy behind an LDS read, a value the analysis approximates:
-// Approx names the first of those); launch sizes and parameters are shared.
-struct AddingPoint {
-  TermMap first, second;
-  std::vector<const Term *> ids;
-  std::string approximated;
-};
-
-AddingPoint addingPoint(TermContext &T, const KernelSymbols &K, const OutputWrite &W) {
-  AddingPoint P;
-  auto Copy = [&](const Term *S) {
-    P.first[S] = T.freshCopy(S);
-    P.second[S] = T.freshCopy(S);
-  };
-  // Every thread and block id, used or not: a block of 64x2 whose
-  // threadIdx.y the add ignores adds each value twice.
-  for (unsigned D = 0; D < 3; ++D)
-    for (const Term *S : {K.tid[D], K.bid[D]}) {
-      Copy(S);
-      P.ids.push_back(S);
-    }
-  for (const LoopFrame &F : W.loops)
-    if (!P.first.count(F.span.counter)) {
-      Copy(F.span.counter);
-      P.ids.push_back(F.span.counter);
-    }
-  std::vector<const Term *> All = W.path;
-  for (const auto &[Name, D] : W.destination)
-    All.push_back(D);
-  for (const Term *X : All)
-    for (const Term *S : collectSymbols(X)) {
-      SymbolKind Kind = S->symbolKind();
-      bool Fixed = !S->isFresh() && (Kind == SymbolKind::Param || Kind == SymbolKind::BlockDim ||
-                                     Kind == SymbolKind::GridDim);
-      if (Fixed || P.first.count(S))
-        continue;
-      Copy(S);
-      if ((Kind == SymbolKind::Fresh || Kind == SymbolKind::Other) && P.approximated.empty())
-        P.approximated = S->baseName();
-    }
-  return P;
-}
-
-} // namespace
 
 Obligation OutputCoverage::addedOnceAtMost(const std::vector<OutputWrite> &Writes, const Element &E,
                                            const clang::SourceRange &At) {
