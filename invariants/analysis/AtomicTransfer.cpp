@@ -104,19 +104,7 @@ void ProvenanceInterpreter::accumulateOutput(const TensorInfo &TI, const Term *I
     Ctx.log.addObligation(std::move(Base));
     return;
   }
-  if (!M.matched) {
-    Base.summary = "destination coordinates of " + TI.tensor;
-    Base.unprovenReason = "layout of " + TI.tensor + " did not match the index: " + M.reason;
-    Ctx.log.addObligation(std::move(Base));
-    return;
-  }
-  std::map<std::string, const Term *> Dest;
-  for (auto &[Sym, Value] : M.coordinates)
-    Dest[TI.nameOfSymbol.at(Sym)] = Value;
-  for (const ProvenanceCase &C : V.cases)
-    storeCase(TI, C, Base, Dest, M.sideConditions, /*AcrossThreads=*/true);
-  requireSomeCase(TI, V, Base);
-  requireParameters(TI, V, Base);
+  requireStoredValue(TI, V, M, Base, /*AcrossThreads=*/true);
 }
 
 } // namespace ave::inv

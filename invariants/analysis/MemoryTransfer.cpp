@@ -375,6 +375,26 @@ void ProvenanceInterpreter::requireSomeCase(const TensorInfo &TI, const DataValu
   Ctx.log.addObligation(std::move(O));
 }
 
+bool ProvenanceInterpreter::requireStoredValue(const TensorInfo &TI, const DataValue &V,
+                                               const LayoutMatchResult &M, const Obligation &Base,
+                                               bool AcrossThreads) {
+  if (!M.matched) {
+    Obligation O = Base;
+    O.summary = "destination coordinates of " + TI.tensor;
+    O.unprovenReason = "layout of " + TI.tensor + " did not match the index: " + M.reason;
+    Ctx.log.addObligation(std::move(O));
+    return false;
+  }
+  std::map<std::string, const Term *> Dest;
+  for (auto &[Sym, Value] : M.coordinates)
+    Dest[TI.nameOfSymbol.at(Sym)] = Value;
+  for (const ProvenanceCase &C : V.cases)
+    storeCase(TI, C, Base, Dest, M.sideConditions, AcrossThreads);
+  requireSomeCase(TI, V, Base);
+  requireParameters(TI, V, Base);
+  return true;
+}
+
 void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index, const DataValue &V,
                                         const clang::Expr *Site, const FlowState &State) {
   if (!TI.output || !Ctx.opts.implicitInvariants)
@@ -401,19 +421,8 @@ void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index,
   }
   requireInBounds(TI, M, Site, State, "store");
   requireNoOverflow(TI, Index, Site, State, "store");
-  if (!M.matched) {
-    Base.summary = "destination coordinates of " + TI.tensor;
-    Base.unprovenReason = "layout of " + TI.tensor + " did not match the index: " + M.reason;
-    Ctx.log.addObligation(std::move(Base));
+  if (!requireStoredValue(TI, V, M, Base, /*AcrossThreads=*/false))
     return;
-  }
-  std::map<std::string, const Term *> Dest;
-  for (auto &[Sym, Value] : M.coordinates)
-    Dest[TI.nameOfSymbol.at(Sym)] = Value;
-  for (const ProvenanceCase &C : V.cases)
-    storeCase(TI, C, Base, Dest, M.sideConditions);
-  requireSomeCase(TI, V, Base);
-  requireParameters(TI, V, Base);
   // One coverage question per reduced name and path: the sides of an
   // if/else that reduce differently are each checked under their condition
   // (the first of them alone was, and a wrong side proved); a value combined

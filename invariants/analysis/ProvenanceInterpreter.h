@@ -248,6 +248,11 @@ private:
   void storeCase(const TensorInfo &TI, const ProvenanceCase &C, const Obligation &Base,
                  const std::map<std::string, const Term *> &Dest,
                  const std::vector<const Term *> &SideConditions, bool AcrossThreads = false);
+  // The store obligations of V written at M's coordinates (Base: the
+  // site's): each case's coordinates, some case valid, the parameters
+  // applied. False, with an unproven obligation, when M did not match.
+  bool requireStoredValue(const TensorInfo &TI, const DataValue &V, const LayoutMatchResult &M,
+                          const Obligation &Base, bool AcrossThreads);
   // `atomicAdd(&Y[i], v)` into a tagged output (AtomicTransfer.cpp).
   void accumulateOutput(const TensorInfo &TI, const Term *Index, const DataValue &V,
                         const clang::Expr *Site, const FlowState &State);
