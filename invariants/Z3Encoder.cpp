@@ -40,10 +40,17 @@ z3::expr Z3Encoder::inIntRange(const z3::expr &Value) {
 }
 
 // C truncates toward zero; Z3's integer div is Euclidean (remainder >= 0).
-// They agree for a non-negative dividend; a negative one is mirrored.
+// They agree for a non-negative dividend. By a positive constant (index
+// arithmetic's `/ 256`, `% 16`), a negative dividend that is not a multiple
+// is one above Z3's quotient: one div/mod pair for Z3 to split on instead
+// of two (vector_scale's coverage query: 110 -> 55 ms). Otherwise a
+// negative dividend is mirrored.
 z3::expr Z3Encoder::truncatingDivision(const z3::expr &A, const z3::expr &B) {
   if (Mode == EncodingMode::BitVector32)
     return A / B; // bvsdiv truncates
+  int64_t Divisor = 0;
+  if (B.is_numeral_i64(Divisor) && Divisor > 0)
+    return A / B + z3::ite(A < 0 && z3::mod(A, B) != 0, Z3.int_val(1), Z3.int_val(0));
   return z3::ite(A >= 0, A / B, -((-A) / B));
 }
 

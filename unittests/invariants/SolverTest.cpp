@@ -215,6 +215,36 @@ TEST_F(SolverTest, TruncatingDivisionAndRemainderInBothEncodings) {
   EXPECT_NE(bv.model["x"] % 4, 0);
 }
 
+// The analysis asks some questions twice (an output's coverage while
+// interpreting and again as its obligation). The second ask is answered
+// from the first while the facts are the same; a model only for the same
+// observed terms; a new fact asks Z3 again.
+TEST_F(SolverTest, SameQuestionUnderTheSameFactsIsAnsweredOnce) {
+  ObligationSolver solver(ctx, 5000);
+  solver.addFact(ctx.lt(c(-100), x));
+  solver.addFact(ctx.eq(y, ctx.add(x, c(1))));
+  const Term *notAbove = ctx.le(y, x); // needs Z3: no bound decides it
+  SolverResult first = solver.check(notAbove);
+  ASSERT_EQ(first.status, SolverResult::Proven);
+  EXPECT_GT(first.work, 0u);
+  SolverResult again = solver.decide(notAbove);
+  EXPECT_EQ(again.status, SolverResult::Proven);
+  EXPECT_EQ(again.work, 0u);
+
+  const Term *small = ctx.lt(x, c(-50));
+  SolverResult decided = solver.decide(small);
+  ASSERT_EQ(decided.status, SolverResult::Violated);
+  EXPECT_TRUE(decided.model.empty());
+  const Term *half = ctx.div(x, c(2));
+  SolverResult withModel = solver.check(small, {half});
+  ASSERT_EQ(withModel.status, SolverResult::Violated);
+  EXPECT_TRUE(withModel.model.count(print(half)));
+  EXPECT_EQ(solver.check(small, {half}).work, 0u);
+
+  solver.addFact(ctx.lt(c(-10), x));
+  EXPECT_EQ(solver.check(small, {half}).status, SolverResult::Proven);
+}
+
 TEST_F(SolverTest, UndefinedExecutionsAreNoCounterexamples) {
   ObligationSolver solver(ctx, 5000);
   solver.addFact(ctx.lt(c(0), x));

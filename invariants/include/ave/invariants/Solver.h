@@ -24,6 +24,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace z3 {
@@ -107,8 +108,11 @@ public:
   bool confirms(const Term *Violation, const SolverResult &Result) const;
 
 private:
+  // An answer given before under the same facts, or solve().
   SolverResult run(const Term *Violation, const std::vector<const Term *> &Observe, bool WithModel,
                    unsigned MaxMs = 0);
+  SolverResult solve(const Term *Violation, const std::vector<const Term *> &Observe,
+                     bool WithModel, unsigned MaxMs);
   struct Backend;
   struct Prepared;
   Backend &backendFor(bool BitVectors);
@@ -143,6 +147,13 @@ private:
   uint64_t WorkUsed = 0;                 // the same in Z3 resource units
   std::optional<std::chrono::steady_clock::time_point> Deadline; // wall guard
   std::vector<const Term *> Facts;
+  // Proven and violated answers, by query, number of facts (facts are only
+  // added), whether a model was read and the terms observed: the analysis
+  // asks some questions twice (an output's coverage while interpreting and
+  // again as an obligation; a bound per access and per re-check). An
+  // unknown answer is not kept: the next ask may have more time.
+  using AnswerKey = std::tuple<const Term *, size_t, bool, std::vector<const Term *>>;
+  std::map<AnswerKey, SolverResult> Answers;
   bool FactsNeedBitVectors = false;
   // The Z3 context outlives both backends (members die in reverse order).
   struct Z3State;
