@@ -51,7 +51,27 @@ void setParameters(DataValue &Out, const DataValue &A, const DataValue &B, char 
 
 namespace {
 
+DataValue joinCases(TermContext &T, const Term *Cond, const DataValue &Then, DataValue Else);
+
+// The online softmax's markers survive a join only where both sides agree;
+// a running value rescaled on one side only is not followed.
 DataValue joinData(TermContext &T, const Term *Cond, const DataValue &Then, DataValue Else) {
+  bool Known = Then.kind != DataValue::Kind::Unknown && Else.kind != DataValue::Kind::Unknown;
+  if (Known && Then.rescaledBy != Else.rescaledBy)
+    return DataValue::unknown("a running value is rescaled by exp(m_prev - m) on one path and "
+                              "not the same way on the other (online softmax)");
+  std::optional<MaxShift> Shift =
+      Then.maxShift == Else.maxShift ? Then.maxShift : std::optional<MaxShift>();
+  std::optional<MaxShift> Rescaled = Then.rescaledBy;
+  DataValue Out = joinCases(T, Cond, Then, std::move(Else));
+  if (Out.kind != DataValue::Kind::Unknown) {
+    Out.maxShift = std::move(Shift);
+    Out.rescaledBy = std::move(Rescaled);
+  }
+  return Out;
+}
+
+DataValue joinCases(TermContext &T, const Term *Cond, const DataValue &Then, DataValue Else) {
   if (Then.kind == DataValue::Kind::Unknown || Else.kind == DataValue::Kind::Unknown)
     return DataValue::unknown(Then.kind == DataValue::Kind::Unknown ? Then.reason : Else.reason);
   if (Then.kind == DataValue::Kind::Neutral && Else.kind == DataValue::Kind::Neutral &&

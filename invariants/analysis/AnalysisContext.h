@@ -77,7 +77,18 @@ public:
   ElementDecider privateDecider(const FlowState &State, std::vector<const Term *> Facts = {});
   // Solver time of every ask() so far (counted in the kernel's solver time).
   double askMillis() const { return AskMillis; }
-  AccumulatorId newAccumulator() { return AccumulatorId(++Accumulators); }
+  // A placeholder for a variable carried by the loop entered LoopEntry-th.
+  AccumulatorId newAccumulator(unsigned LoopEntry) {
+    auto Id = AccumulatorId(++Accumulators);
+    AccumulatorLoops[Id] = LoopEntry;
+    return Id;
+  }
+  unsigned newLoopEntry() { return ++LoopEntries; }
+  // Whether two placeholders are carried by the same loop (entry).
+  bool sameLoop(AccumulatorId A, AccumulatorId B) const {
+    auto IA = AccumulatorLoops.find(A), IB = AccumulatorLoops.find(B);
+    return IA != AccumulatorLoops.end() && IB != AccumulatorLoops.end() && IA->second == IB->second;
+  }
   // The copy of symbol S in one of two iterations (Which = 0, 1) of loop
   // LoopId: the same copies every time, so the same question is the same term.
   const Term *iterationCopy(const Term *S, unsigned LoopId, int Which);
@@ -133,6 +144,8 @@ public:
 
 private:
   unsigned Accumulators = 0;
+  unsigned LoopEntries = 0;
+  std::map<AccumulatorId, unsigned> AccumulatorLoops;
   double AskMillis = 0;
   std::map<std::string, std::pair<unsigned, double>> QueryCost; // why -> (count, ms)
   TermKeyed<SolverResult> AskedBefore;

@@ -10,6 +10,7 @@
 // warp shuffles (the value comes from another lane), atomics (a write the
 // store checks do not see) and multi-statement helpers.
 
+#include "OnlineSoftmax.h"
 #include "ProvenanceInterpreter.h"
 
 #include "clang/AST/Decl.h"
@@ -286,10 +287,15 @@ AbstractValue ProvenanceInterpreter::evalModelledCall(const clang::CallExpr *Cal
   const clang::FunctionDecl *FD = Call->getDirectCallee();
   if (isElementwise(Name) && Args.size() == 1) {
     if (Args[0].kind == AbstractValue::Kind::Data) {
+      if (Name.ends_with("__hneg") && Args[0].data.isTagged())
+        return AbstractValue::ofData(DataValue::unknown(
+            "a tagged value is negated, which the tags' einsum (sums of products) does not "
+            "describe"));
       // A nonlinear function of a scaled value is no longer scaled by it.
       AbstractValue Result = Args[0];
       if (!keepsScale(Name))
         Result.data.parameterPower.clear();
+      Result.data.maxShift = shiftAfterFunction(Args[0].data, Name);
       return Result;
     }
     return Call->getType()->isIntegerType()

@@ -1,6 +1,7 @@
 #include "LoopSummary.h"
 
 #include "LoopBodyScan.h"
+#include "OnlineSoftmax.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
@@ -25,6 +26,7 @@ bool isAccumulating(const AbstractValue &V, AccumulatorId Token) {
 CarriedVars LoopSummary::enter(const clang::Stmt *Body, const clang::VarDecl *Counter,
                                Environment &Env) {
   CarriedVars Carried;
+  unsigned Entry = Ctx.newLoopEntry();
   for (const clang::VarDecl *VD : assignedVariables(Body, Counter)) {
     auto It = Env.find(VD);
     if (It == Env.end())
@@ -35,7 +37,7 @@ CarriedVars LoopSummary::enter(const clang::Stmt *Body, const clang::VarDecl *Co
       continue;
     // The loop-head value: "whatever the previous iterations accumulated",
     // identified by a token unique to this variable and loop.
-    AccumulatorId Token = Ctx.newAccumulator();
+    AccumulatorId Token = Ctx.newAccumulator(Entry);
     Carried[VD] = {It->second, Token};
     DataValue Head = DataValue::neutral();
     Head.accumulator = Token;
@@ -243,6 +245,7 @@ void LoopSummary::finish(const LoopFrame &Frame, const CarriedVars &Carried, Flo
         V->kind = V->cases.empty() ? DataValue::Kind::Neutral : DataValue::Kind::Tagged;
       if (std::string Why = initialValueProblem(Pre, *V, Var->getName().str()); !Why.empty())
         *V = DataValue::unknown(std::move(Why));
+      addedToValueBefore(*V, Pre);
     }
     if (!OwnIndex)
       continue;
@@ -257,6 +260,22 @@ void LoopSummary::finish(const LoopFrame &Frame, const CarriedVars &Carried, Flo
     if (It->second.kind == AbstractValue::Kind::Array && It->second.array)
       restrictToLoop(It->second, Entry, Frame);
   }
+}
+
+void LoopSummary::addedToValueBefore(DataValue &V, const DataValue &Pre) {
+  // The loop's contributions are added to the value before it, which an
+  // enclosing loop's online softmax may have rescaled: weights exp(s - m)
+  // summed here must go into a value rescaled to the same m (FlashAttention's
+  // per-tile sums), and anything else into one that was not.
+  if (V.kind == DataValue::Kind::Unknown)
+    return;
+  bool SameLoop = V.maxShift && Ctx.sameLoop(Pre.accumulator, V.maxShift->max);
+  if (std::string Why = contributionReason(Pre, V, SameLoop); !Why.empty()) {
+    V = DataValue::unknown(std::move(Why));
+    return;
+  }
+  V.maxShift = shiftAfterContribution(Pre, V);
+  V.rescaledBy = Pre.rescaledBy;
 }
 
 void LoopSummary::restrictSlots(const LoopFrame &Frame, const CarriedVars &Carried,

@@ -38,6 +38,9 @@ public:
   // After the loop (State.path is the path before it): each accumulation
   // becomes its value before the loop plus the reduced contributions.
   void finish(const LoopFrame &Frame, const CarriedVars &Carried, FlowState &State);
+  // V, the loop's accumulation, added to Pre, the value before the loop:
+  // the online softmax's shifts must agree (OnlineSoftmax.h).
+  void addedToValueBefore(DataValue &V, const DataValue &Pre);
   // Makes the names a loop reduces that the value before it holds at one
   // index (`s = A[m * K]` before a loop from k = 1) pieces of the reduction.
   void initialPieces(DataValue &Pre, const DataValue &After, const LoopFrame &Frame);

@@ -3,6 +3,7 @@
 // accumulation into a loop-carried value (`acc += p`, `m = fmaxf(m, s)`,
 // `acc * correction`).
 
+#include "OnlineSoftmax.h"
 #include "ProvenanceInterpreter.h"
 
 namespace ave::inv {
@@ -99,6 +100,10 @@ DataValue ProvenanceInterpreter::accumulate(DataValue Acc, DataValue Add, const 
   // `acc += 1.0f` in the loop adds a constant per iteration.
   if (std::string Why = offsetReason(Add); !Why.empty())
     return DataValue::unknown(std::move(Why));
+  bool SameLoop = Add.maxShift && Ctx.sameLoop(Acc.accumulator, Add.maxShift->max);
+  if (std::string Why = contributionReason(Acc, Add, SameLoop); !Why.empty())
+    return DataValue::unknown(std::move(Why));
+  std::optional<MaxShift> Shifted = shiftAfterContribution(Acc, Add);
   // A contribution made under a condition of the loop body (`if (c)
   // acc += x`, or after `if (c) continue;`) only counts where it holds.
   if (!Ctx.loops.empty() && State.path.size() > Ctx.loops.back().pathStart) {
@@ -116,6 +121,7 @@ DataValue ProvenanceInterpreter::accumulate(DataValue Acc, DataValue Add, const 
   for (const ProvenanceCase &Factor : Acc.rescales)
     for (const ProvenanceCase &Y : Add.cases)
       requireAgreement(Factor, Y, RescaleExcept, Site, "rescaled accumulation", State);
+  Out.maxShift = Shifted;
   if (Add.kind != DataValue::Kind::Tagged)
     return Out;
   if (Acc.kind == DataValue::Kind::Tagged) {
@@ -146,6 +152,7 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
     return AbstractValue::ofData(A);
   if (B.kind == DataValue::Kind::Unknown)
     return AbstractValue::ofData(B);
+  std::optional<MaxShift> Shift = shiftOfCombination(A, B, Op);
   // `acc + p`, `m = fmaxf(m, s)`: an accumulation into the loop-carried value.
   bool MaxMin = Op == 'M' || Op == 'n';
   bool Accumulating = Op == '+' || Op == '-' || MaxMin;
@@ -153,6 +160,8 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
     DataValue Out = A.accumulates() ? accumulate(std::move(A), std::move(B), Site, State)
                                     : accumulate(std::move(B), std::move(A), Site, State);
     Out.accumulatedBy = Op == '-' ? '+' : Op;
+    if (Shift && Out.kind != DataValue::Kind::Unknown) // `m_prev - m`, `s - m`
+      Out.maxShift = Shift;
     return AbstractValue::ofData(std::move(Out));
   }
   // `acc * correction`: scaling the loop-head value keeps it the running
@@ -163,11 +172,24 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
   if ((Op == '*' || Op == '/') && (PureHead(A) || PureHead(B))) {
     DataValue Out = PureHead(A) ? A : B;
     const DataValue &Factor = PureHead(A) ? B : A;
-    if (Factor.kind == DataValue::Kind::Tagged)
+    if (std::string Why = rescaleReason(Out, Factor, Op); !Why.empty())
+      return AbstractValue::ofData(DataValue::unknown(std::move(Why)));
+    if (Factor.kind == DataValue::Kind::Tagged) {
       Out.rescales.insert(Out.rescales.end(), Factor.cases.begin(), Factor.cases.end());
+      Out.rescaledBy = Factor.maxShift;
+    }
     setParameters(Out, A, B, Op);
     return AbstractValue::ofData(std::move(Out));
   }
+  AbstractValue Out = combinePlain(std::move(A), std::move(B), Op, Site, State);
+  if (Out.kind == AbstractValue::Kind::Data && Out.data.kind != DataValue::Kind::Unknown)
+    Out.data.maxShift = Shift;
+  return Out;
+}
+
+AbstractValue ProvenanceInterpreter::combinePlain(DataValue A, DataValue B, char Op,
+                                                  const clang::Expr *Site, const FlowState &State) {
+  bool MaxMin = Op == 'M' || Op == 'n';
   if (A.kind == DataValue::Kind::Neutral && B.kind == DataValue::Kind::Neutral) {
     // A computed number: its constant, if it has one, is the expression's
     // (eval sets it); a parameter in it stays one.

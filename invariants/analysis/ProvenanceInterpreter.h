@@ -191,6 +191,9 @@ private:
                             const clang::Expr *Site, const FlowState &State);
   DataValue accumulate(DataValue Acc, DataValue Add, const clang::Expr *Site,
                        const FlowState &State);
+  // `a op b` of two data values neither of which is a running value.
+  AbstractValue combinePlain(DataValue A, DataValue B, char Op, const clang::Expr *Site,
+                             const FlowState &State);
   AbstractValue matrixCore(const MatrixLaneModel &M, const AbstractValue &A, const AbstractValue &B,
                            const AbstractValue &Acc, const clang::Expr *Site,
                            const FlowState &State);

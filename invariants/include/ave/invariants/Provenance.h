@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -113,6 +114,23 @@ inline void markCrossed(Reduction &R, const clang::ValueDecl *Via) {
 // the previous iterations accumulated"). A token, compared by value.
 enum class AccumulatorId : unsigned { None = 0 };
 
+// Online softmax: how a value relates to a running max M (an accumulator
+// combined by max). `m_prev - m` (M's loop-head value minus its updated
+// value) is a Decay, `s - m` (a score minus the updated value) a Shift; the
+// exponent may be scaled by constants and parameters before expf/exp2f
+// (`(s - m) * log2e`), and a Shift's weight may multiply a value. A running
+// sum is correct only as `acc * exp(m_prev - m) + exp(s - m) * v` with one
+// M, base and scale (docs/analysis.md, "Online softmax").
+struct MaxShift {
+  enum class Form { Decay, Shift };
+  Form form = Form::Shift;
+  AccumulatorId max = AccumulatorId::None;
+  double factor = 1;                // constants the exponent was scaled by
+  std::multiset<std::string> scale; // parameters it was multiplied by ('/' prefix: divided)
+  int base = 0;                     // 0 before exponentiation; 'e' after (factor in base e)
+  bool operator==(const MaxShift &) const = default;
+};
+
 // The abstract value of a floating-point (or otherwise non-index) expression.
 struct DataValue {
   enum class Kind {
@@ -156,6 +174,11 @@ struct DataValue {
   // The operator that combines contributions into this running value:
   // '+' (also `-=`), 'M' (max) or 'n' (min); 0 before any.
   char accumulatedBy = 0;
+  // The value's relation to a running max (online softmax), if it has one.
+  std::optional<MaxShift> maxShift;
+  // Set by `acc * exp(m_prev - m)`: the running value now carries the
+  // updated max's shift, and what is added to it must carry the same.
+  std::optional<MaxShift> rescaledBy;
 
   static DataValue neutral() { return {}; }
   static DataValue unknown(std::string Why) {
