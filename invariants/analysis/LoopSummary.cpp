@@ -218,8 +218,9 @@ void LoopSummary::finish(const LoopFrame &Frame, const CarriedVars &Carried, Flo
     PrivateArray BeforeFold = OwnIndex ? *It->second.array : PrivateArray();
     DataValue Pre;
     DataValue *V = accumulation(It->second, Entry, Pre, State);
-    if (V) {
+    if (V)
       reduceOverLoop(*V, Frame, State);
+    if (V && V->kind != DataValue::Kind::Unknown) {
       V->rescales.clear(); // checked against every contribution already
       // After the loop: the value before it plus the contributions.
       V->accumulator = Pre.accumulator;
@@ -315,9 +316,11 @@ void LoopSummary::keepSummaries(const CarriedVars &Carried, const Environment &S
   }
 }
 
-bool LoopSummary::variesWithLoop(const Term *Value, const std::vector<const Term *> &Constraints,
-                                 const LoopFrame &Frame, const FlowState &State,
-                                 const TermSet &Fixed) {
+LoopSummary::Variation LoopSummary::variesWithLoop(const Term *Value,
+                                                   const std::vector<const Term *> &Constraints,
+                                                   const LoopFrame &Frame, const FlowState &State,
+                                                   const TermSet &Fixed, const Term **Asked,
+                                                   std::string *Why) {
   // Two iterations, each with its own copy of the counter and of every
   // fresh symbol the value's constraints introduced: can the value differ?
   TermContext &T = Ctx.terms;
@@ -330,7 +333,7 @@ bool LoopSummary::variesWithLoop(const Term *Value, const std::vector<const Term
   // same in every iteration, whatever its constraints say.
   std::vector<const Term *> ValueSymbols = collectSymbols(Value);
   if (std::none_of(ValueSymbols.begin(), ValueSymbols.end(), PerIteration))
-    return false;
+    return Variation::Same;
   // Copied per iteration: the counter and the existential symbols the body
   // introduced (writer-thread copies, inner counters, fresh values); symbols
   // from before the loop (enclosing counters, parameters, slots) are shared.
@@ -351,8 +354,51 @@ bool LoopSummary::variesWithLoop(const Term *Value, const std::vector<const Term
     for (const Term *C : Constraints)
       Query.push_back(substitute(T, C, *M));
   }
-  Query.push_back(T.ne(substitute(T, Value, First), substitute(T, Value, Second)));
-  return Ctx.ask("varies with loop", T.allOf(Query)).status != SolverResult::Proven;
+  const Term *Once = substitute(T, Value, First), *Again = substitute(T, Value, Second);
+  const Term *Question = T.logicalAnd(T.allOf(Query), T.ne(Once, Again));
+  if (Asked)
+    *Asked = Question;
+  SolverResult R = Ctx.ask("varies with loop", Question);
+  if (R.status == SolverResult::Proven)
+    return Variation::Same;
+  std::string Reason = R.status == SolverResult::Unknown
+                           ? "not decided (" + R.reason + ")"
+                           : approximatedVariation(Question, Query, Once, Again);
+  if (Reason.empty())
+    return Variation::Varies;
+  if (Why)
+    *Why = std::move(Reason);
+  return Variation::Undecided;
+}
+
+std::string LoopSummary::approximatedVariation(const Term *Question,
+                                               const std::vector<const Term *> &Context,
+                                               const Term *Once, const Term *Again) {
+  // Two iterations that differ through a value the analysis approximates
+  // (a conversion it does not follow, a load of data) differ for real only
+  // if they differ whatever that value: with everything else as in one
+  // pair that differs, no value of the approximations makes them agree.
+  TermContext &T = Ctx.terms;
+  const Term *Approximated = nullptr;
+  for (const Term *S : collectSymbols(Question))
+    if (!Approximated && S->isApproximation())
+      Approximated = S;
+  if (!Approximated)
+    return "";
+  std::string Why = "the two iterations may differ only through a value the analysis "
+                    "approximates (" +
+                    Approximated->baseName() + ")";
+  SolverResult Pair = Ctx.solver.check(Question);
+  if (Pair.status != SolverResult::Violated)
+    return Why;
+  std::vector<const Term *> Agree = Context;
+  Agree.push_back(T.eq(Once, Again));
+  for (const auto &[Key, Val] : Pair.assignment)
+    if (!(Key->isSymbol() && Key->isApproximation()))
+      Agree.push_back(T.eq(Key, T.constant(Val)));
+  return Ctx.ask("varies through an approximation", T.allOf(Agree)).status == SolverResult::Proven
+             ? ""
+             : Why;
 }
 
 void LoopSummary::extendInnerReductions(DataValue &V, const LoopFrame &Frame,
@@ -371,7 +417,12 @@ void LoopSummary::extendInnerReductions(DataValue &V, const LoopFrame &Frame,
       std::vector<const Term *> Constraints = R.constraints;
       for (const ReductionLoop &L : R.loops)
         Constraints.insert(Constraints.end(), L.facts.begin(), L.facts.end());
-      if (variesWithLoop(R.term, Constraints, Frame, State, Fixed))
+      std::string Why;
+      Variation Moves = variesWithLoop(R.term, Constraints, Frame, State, Fixed, nullptr, &Why);
+      if (Moves == Variation::Undecided && R.notModelled.empty())
+        R.notModelled = "whether the index of '" + R.name + "' moves with loop '" +
+                        Frame.span.name + "' is " + Why;
+      if (Moves != Variation::Same)
         R.loops.push_back(Frame.span);
     });
 }
@@ -418,6 +469,7 @@ std::set<std::string> LoopSummary::reduceOverLoop(DataValue &V, const LoopFrame 
                                                   const FlowState &State) {
   TermContext &T = Ctx.terms;
   std::set<std::string> Dropped;
+  std::map<std::string, const Term *> Evidence; // the question that dropped each
   const Term *Contributes = T.falseTerm();
   for (const ProvenanceCase &C : V.cases)
     Contributes = T.logicalOr(Contributes, C.validity);
@@ -428,11 +480,21 @@ std::set<std::string> LoopSummary::reduceOverLoop(DataValue &V, const LoopFrame 
     std::vector<const Term *> WithValidity = C.constraints;
     WithValidity.push_back(C.validity);
     for (auto CI = C.coords.begin(); CI != C.coords.end();) {
-      if (!variesWithLoop(CI->second, WithValidity, Frame, State)) {
+      const Term *Asked = nullptr;
+      std::string Why;
+      Variation Moves = variesWithLoop(CI->second, WithValidity, Frame, State, {}, &Asked, &Why);
+      if (Moves == Variation::Undecided) {
+        // Neither kept nor summed away: what reads the value is unproven.
+        V = DataValue::unknown("whether coordinate '" + CI->first + "' changes with loop '" +
+                               Frame.span.name + "' is " + Why);
+        return {};
+      }
+      if (Moves == Variation::Same) {
         ++CI;
         continue;
       }
       Dropped.insert(CI->first);
+      Evidence.emplace(CI->first, Asked);
       Reduction R;
       R.name = CI->first;
       R.term = CI->second;
@@ -481,7 +543,11 @@ std::set<std::string> LoopSummary::reduceOverLoop(DataValue &V, const LoopFrame 
     O.summary = "the accumulation over '" + Frame.span.name + "' keeps '" + Name + "' fixed";
     O.failure = "the accumulation over loop '" + Frame.span.name + "' sums over '" + Name +
                 "', a free coordinate of the output";
-    O.violation = T.trueTerm();
+    // Violated only with two iterations that give the coordinate two
+    // values (an answer that relied on an approximated value, or no answer,
+    // leaves it unproven).
+    const Term *Asked = Evidence[Name];
+    O.violation = Asked ? Asked : T.trueTerm();
     Ctx.log.addObligation(std::move(O));
   }
   return Dropped;

@@ -61,11 +61,23 @@ public:
   std::set<std::string> reduceOverLoop(DataValue &V, const LoopFrame &Frame,
                                        const FlowState &State);
   // Whether Value can differ between two iterations of Frame; symbols in
-  // Fixed are the same in both.
-  bool variesWithLoop(const Term *Value, const std::vector<const Term *> &Constraints,
-                      const LoopFrame &Frame, const FlowState &State, const TermSet &Fixed = {});
+  // Fixed are the same in both. Undecided: the solver did not answer, or
+  // its two iterations differ only through a value the analysis
+  // approximates (a conversion it does not follow, a load of data), which
+  // no execution need give; Why says which. Asked, when given, receives the
+  // question put to the solver (null: decided without one).
+  enum class Variation { Same, Varies, Undecided };
+  Variation variesWithLoop(const Term *Value, const std::vector<const Term *> &Constraints,
+                           const LoopFrame &Frame, const FlowState &State,
+                           const TermSet &Fixed = {}, const Term **Asked = nullptr,
+                           std::string *Why = nullptr);
 
 private:
+  // Why a pair of iterations in which a value differs (Question: Context
+  // and Once != Again) need not be real: it differs only through an
+  // approximated value. Empty when it is real.
+  std::string approximatedVariation(const Term *Question, const std::vector<const Term *> &Context,
+                                    const Term *Once, const Term *Again);
   // The accumulated value of a carried variable after the loop, or null.
   DataValue *accumulation(AbstractValue &Now, const CarriedVariable &Carried, DataValue &Pre,
                           const FlowState &State);
