@@ -411,6 +411,16 @@ void LoopSummary::extendInnerReductions(DataValue &V, const LoopFrame &Frame,
     forEachPiece(Whole, [&](Reduction &R) {
       if (R.loops.back().counter == Frame.span.counter)
         return;
+      // A widened loop's iterations are not followed (its assigned
+      // integers are fresh values, the same symbol in every iteration):
+      // whether the index moves with it is not known.
+      if (!Frame.canonical) {
+        if (R.notModelled.empty())
+          R.notModelled = "accumulated across loop '" + Frame.span.name +
+                          "', which is not canonical: whether the index of '" + R.name +
+                          "' moves with its iterations is not known";
+        return;
+      }
       TermSet Fixed;
       for (const ReductionLoop &L : R.loops)
         Fixed.insert(L.counter);
