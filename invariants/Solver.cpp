@@ -24,17 +24,17 @@ struct ObligationSolver::Z3State {
   z3::context context;
 
   void limitNextCheck(unsigned Work, unsigned WallMs) {
-    if (Work != rlimit)
+    if (Work != LastWork)
       Z3_update_param_value(context, "rlimit", std::to_string(Work).c_str());
-    if (WallMs != timeout)
+    if (WallMs != LastWallMs)
       Z3_update_param_value(context, "timeout", std::to_string(WallMs).c_str());
-    rlimit = Work;
-    timeout = WallMs;
+    LastWork = Work;
+    LastWallMs = WallMs;
   }
 
 private:
-  unsigned rlimit = 0;  // as last set; 0 is Z3's "no limit"
-  unsigned timeout = 0; // the same
+  unsigned LastWork = 0;   // as last set; 0 is Z3's "no limit"
+  unsigned LastWallMs = 0; // the same
 };
 
 // One solver per encoding. The integer one serves linear index arithmetic;
