@@ -3,8 +3,8 @@
 // SIGILL/SIGTRAP (__builtin_trap) or SIGABRT (a failed assert) raised on a GPU
 // thread jumps back to the executor, which fails the block with a message
 // naming the kernel, block, thread and the address's place relative to the
-// buffers. The same signal on any other thread goes to the handler that was
-// installed before (by default: the process dies as usual).
+// buffers, or the trap's cause (an array index out of bounds). The same signal on any other thread
+// goes to the handler that was installed before (by default: the process dies as usual).
 #pragma once
 
 #include "local_memory.h"
@@ -76,6 +76,24 @@ inline hipError_t faultCode(int Signal) {
   }
 }
 
+// A trap's cause, from the instruction at Address (SIGILL reports the
+// instruction's own address). clang's array-bounds check (ave-cpu-c++ turns it
+// on) traps with `ud1 0x12(%eax),%eax`: 0x12 is its out-of-bounds kind. Its
+// local-bounds check and __builtin_trap both use `ud2`, as do g++'s checks.
+inline std::string trapText(const void *Address) {
+#if defined(__x86_64__) || defined(__i386__)
+  const auto *Code = static_cast<const unsigned char *>(Address);
+  if (Code && Code[0] == 0x67 && Code[1] == 0x0f && Code[2] == 0xb9 && Code[3] == 0x40 &&
+      Code[4] == 0x12)
+    return "array index out of bounds (an index past an array's declared size; "
+           "the executor's bounds check)";
+#else
+  (void)Address;
+#endif
+  return "trap (__builtin_trap or __trap, or an array index out of bounds: the executor's "
+         "bounds check)";
+}
+
 inline std::string faultText(int Signal, void *Address) {
   switch (Signal) {
   case SIGSEGV:
@@ -94,8 +112,9 @@ inline std::string faultText(int Signal, void *Address) {
   case SIGFPE:
     return "arithmetic fault (SIGFPE: an integer division by zero or INT_MIN / -1)";
   case SIGILL:
-  case SIGTRAP:
-    return "trap (__builtin_trap, or an illegal instruction)";
+    return trapText(Address);
+  case SIGTRAP: // its address is not the instruction's
+    return trapText(nullptr);
   case SIGABRT:
     return "abort (a failed assert, or abort())";
   default:
