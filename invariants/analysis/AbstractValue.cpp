@@ -1,5 +1,7 @@
 #include "AbstractValue.h"
 
+#include "ave/invariants/Polynomial.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <set>
@@ -236,6 +238,45 @@ ElementDecider under(TermContext &T, const Term *Assumed, const ElementDecider &
   };
 }
 
+// Index - Base as Stride * Q + R with R's coefficients in [0, Stride)
+// (`4*i + j` by 4: i and j), when R provably lies in [0, Stride); else
+// the quotient and remainder of the division.
+std::pair<const Term *, const Term *> splitByStride(TermContext &T, const Term *Rel, int64_t Stride,
+                                                    const ElementDecider &Decide) {
+  Polynomial P = toPolynomial(T, Rel);
+  Polynomial Q, R;
+  bool Exact = true;
+  for (const auto &[Mono, Coefficient] : P.terms()) {
+    int64_t Low = ((Coefficient % Stride) + Stride) % Stride;
+    int64_t High = (Coefficient - Low) / Stride;
+    auto NextQ = Q.plus(Polynomial::monomial(Mono, High));
+    auto NextR = R.plus(Polynomial::monomial(Mono, Low));
+    if (!NextQ || !NextR) {
+      Exact = false;
+      break;
+    }
+    Q = *NextQ;
+    R = *NextR;
+  }
+  if (Exact) {
+    const Term *Rest = toTerm(T, R);
+    const Term *Inside = T.logicalAnd(T.ge(Rest, T.constant(0)), T.lt(Rest, T.constant(Stride)));
+    if (decideCondition(Inside, Decide) == 1)
+      return {toTerm(T, Q), Rest};
+  }
+  return {T.div(Rel, T.constant(Stride)), T.rem(Rel, T.constant(Stride))};
+}
+
+// What the slot's indices are at element Index.
+TermMap slotIndices(TermContext &T, const PrivateArray &Arr, const Term *Index,
+                    const ElementDecider &Decide) {
+  const Term *Rel = Arr.slotBase ? normalize(T, T.sub(Index, Arr.slotBase)) : Index;
+  if (!Arr.slotStride)
+    return {{Arr.slotCounter, Rel}};
+  auto [Q, R] = splitByStride(T, Rel, Arr.slotStride, Decide);
+  return {{Arr.slotCounter, Q}, {Arr.slotRemainder, R}};
+}
+
 AbstractValue neverWritten() {
   return AbstractValue::ofData(DataValue::unknown("private array element never written"));
 }
@@ -260,7 +301,7 @@ AbstractValue readElement(TermContext &T, const PrivateArray &Arr, const Term *I
   }
   if (Arr.slotCounter) {
     AbstractValue V = Arr.slotValue;
-    TermMap Map{{Arr.slotCounter, Index}};
+    TermMap Map = slotIndices(T, Arr, Index, Decide);
     if (V.kind == AbstractValue::Kind::Data)
       V.data = substituteData(T, V.data, Map);
     else if (V.kind == AbstractValue::Kind::Int)

@@ -70,9 +70,17 @@ struct AbstractValue {
 
 struct PrivateArray {
   std::map<int64_t, AbstractValue> constantSlots;
-  // Written as slot(counter) for counter in a loop: read at i = value with
-  // counter := i.
+  // Written as slot(counter) for counter in a loop, at element slotBase +
+  // counter (null: 0; `acc[i][j]` in the loop over j is at 4*i + j): read
+  // at element i = value with counter := i - slotBase.
   const Term *slotCounter = nullptr;
+  const Term *slotBase = nullptr;
+  // A slot over two indices (an inner loop's slot folded over its enclosing
+  // loop: `acc[i][j]`): element slotBase + slotStride * slotCounter +
+  // slotRemainder, with 0 <= slotRemainder < slotStride in its domain. 0:
+  // a slot over slotCounter alone.
+  int64_t slotStride = 0;
+  const Term *slotRemainder = nullptr;
   AbstractValue slotValue;
   // Where the slot applies, over slotCounter (null: every element): a loop
   // `for (e = 1; e < 64; ++e) a[e] = ...` writes the elements its counter

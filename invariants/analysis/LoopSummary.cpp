@@ -2,6 +2,7 @@
 
 #include "LoopBodyScan.h"
 #include "OnlineSoftmax.h"
+#include "ave/invariants/Polynomial.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
@@ -78,6 +79,17 @@ DataValue *LoopSummary::accumulation(AbstractValue &Now, const CarriedVariable &
   if (Now.kind == AbstractValue::Kind::Data) {
     V = &Now.data;
     Pre = Before.kind == AbstractValue::Kind::Data ? Before.data : DataValue::neutral();
+  } else if (Folds && keepsTwoIndexSlot(Now, Before, State)) {
+    V = &Now.array->slotValue.data;
+    const PrivateArray &Slot = *Now.array;
+    const Term *Element = Ctx.terms.add(
+        Ctx.terms.mul(Ctx.terms.constant(Slot.slotStride), Slot.slotCounter), Slot.slotRemainder);
+    if (Slot.slotBase)
+      Element = Ctx.terms.add(Slot.slotBase, Element);
+    if (Before.kind == AbstractValue::Kind::Array && Before.array)
+      Pre =
+          readElement(Ctx.terms, *Before.array, Element, elementDecider(Element, Slot.size, State))
+              .data;
   } else if (Folds) {
     // A vector accumulator (matrix-core results) accumulates per element.
     // The element index is the same in every iteration (written as
@@ -101,6 +113,39 @@ DataValue *LoopSummary::accumulation(AbstractValue &Now, const CarriedVariable &
   // Not an accumulation (overwritten each iteration): its value after the
   // loop is the last iteration's, which the body value describes.
   return V && V->accumulator == Carried.token ? V : nullptr;
+}
+
+bool LoopSummary::keepsTwoIndexSlot(AbstractValue &Now, const AbstractValue &Before,
+                                    const FlowState &State) {
+  // A slot over two indices (a folded `acc[i][j]`) that covers every element
+  // stays one: re-reading it at a single element index would turn its
+  // indices into a division and a remainder of it.
+  const PrivateArray &Arr = *Now.array;
+  if (!Arr.slotStride || Arr.slotValue.kind != AbstractValue::Kind::Data || !Arr.size)
+    return false;
+  (void)Before;
+  TermContext &T = Ctx.terms;
+  const Term *Element =
+      T.add(T.mul(T.constant(Arr.slotStride), Arr.slotCounter), Arr.slotRemainder);
+  if (Arr.slotBase)
+    Element = T.add(Arr.slotBase, Element);
+  if (Arr.slotDomain) {
+    // Every element of the array (and only those) is inside the domain.
+    std::vector<const Term *> Query = State.path;
+    Query.push_back(T.ge(Arr.slotRemainder, T.constant(0)));
+    Query.push_back(T.lt(Arr.slotRemainder, T.constant(Arr.slotStride)));
+    Query.push_back(T.ge(Element, T.constant(0)));
+    Query.push_back(T.lt(Element, T.constant(int64_t(Arr.size))));
+    Query.push_back(T.logicalNot(Arr.slotDomain));
+    if (Ctx.ask("two-index slot covers the array", T.allOf(Query)).status != SolverResult::Proven)
+      return false;
+  }
+  auto Whole = std::make_shared<PrivateArray>(Arr);
+  Whole->slotDomain = T.logicalAnd(T.ge(Arr.slotRemainder, T.constant(0)),
+                                   T.lt(Arr.slotRemainder, T.constant(Arr.slotStride)));
+  Whole->below = nullptr;
+  Now.array = std::move(Whole);
+  return true;
 }
 
 void LoopSummary::restrictToLoop(AbstractValue &Now, const CarriedVariable &Carried,
@@ -279,8 +324,102 @@ void LoopSummary::addedToValueBefore(DataValue &V, const DataValue &Pre) {
   V.rescaledBy = Pre.rescaledBy;
 }
 
+namespace {
+
+// Whether Value's terms name Symbol (a slot's base or domain, or its value).
+bool slotMentions(const PrivateArray &Arr, const Term *Symbol) {
+  for (const Term *Part : {Arr.slotBase, Arr.slotDomain}) {
+    if (!Part)
+      continue;
+    std::vector<const Term *> Symbols = collectSymbols(Part);
+    if (std::find(Symbols.begin(), Symbols.end(), Symbol) != Symbols.end())
+      return true;
+  }
+  return false;
+}
+
+} // namespace
+
+bool LoopSummary::foldInnerSlot(AbstractValue &Value, const AbstractValue &Entry,
+                                const LoopFrame &Frame, const FlowState &State) {
+  // The body wrote the array only through an inner loop's slot at base(i) +
+  // c (`acc[i][j]` for j < 4 at 4*i + j), over what it held at the loop's
+  // entry: over the loop, element b0 + s*q + r (0 <= r < s) holds the slot
+  // at i = q, c = r, where base(i) = s*i + b0 and every c lies in [0, s).
+  const PrivateArray &Arr = *Value.array;
+  TermContext &T = Ctx.terms;
+  const Term *I = Frame.span.counter;
+  if (!Frame.canonical || !Frame.span.tripCount || !Arr.slotCounter || !Arr.slotBase ||
+      Arr.slotStride || !Arr.slotDomain || !Arr.constantSlots.empty() || Arr.joinCond ||
+      Entry.kind != AbstractValue::Kind::Array || Arr.below != Entry.array)
+    return false;
+  const Term *B0 = normalize(T, substitute(T, Arr.slotBase, {{I, T.constant(0)}}));
+  const Term *Stride = normalize(T, T.sub(substitute(T, Arr.slotBase, {{I, T.constant(1)}}), B0));
+  if (!Stride->isConstant() || Stride->value() <= 0 ||
+      !normalize(T, T.sub(Arr.slotBase, T.add(B0, T.mul(Stride, I))))->isConstant(0))
+    return false;
+  const Term *C = Arr.slotCounter;
+  std::vector<const Term *> Query = State.path;
+  Query.push_back(Arr.slotDomain);
+  Query.push_back(T.logicalNot(T.logicalAnd(T.ge(C, T.constant(0)), T.lt(C, Stride))));
+  if (Ctx.ask("inner slot within its stride", T.allOf(Query)).status != SolverResult::Proven)
+    return false;
+  // The indices asked for: the same in every iteration of an enclosing
+  // loop (as accumulation()'s element), not values of the body's own.
+  auto Out = std::make_shared<PrivateArray>();
+  Out->size = Arr.size;
+  Out->slotCounter = T.freshSymbol("elem", SymbolKind::Other);
+  Out->slotRemainder = T.freshSymbol("elem", SymbolKind::Other);
+  Out->slotBase = B0->isConstant(0) ? nullptr : B0;
+  Out->slotStride = Stride->value();
+  TermMap Map{{I, Out->slotCounter}, {C, Out->slotRemainder}};
+  Out->slotValue = Arr.slotValue;
+  if (Out->slotValue.kind == AbstractValue::Kind::Data)
+    Out->slotValue.data = substituteData(T, Out->slotValue.data, Map);
+  else if (Out->slotValue.kind == AbstractValue::Kind::Int)
+    Out->slotValue.term = substitute(T, Out->slotValue.term, Map);
+  const Term *Remainder =
+      T.logicalAnd(T.ge(Out->slotRemainder, T.constant(0)), T.lt(Out->slotRemainder, Stride));
+  Out->slotDomain = T.logicalAnd(
+      Remainder, substitute(T, T.logicalAnd(Arr.slotDomain, T.allOf(Frame.span.facts)), Map));
+  // The value's cases hold only at the indices the loops wrote: a later
+  // question about them with the indices still open (an enclosing
+  // accumulation's) has their ranges.
+  if (Out->slotValue.kind == AbstractValue::Kind::Data)
+    for (ProvenanceCase &Case : Out->slotValue.data.cases)
+      Case.constraints.push_back(Out->slotDomain);
+  Out->below = Arr.below;
+  Value.array = std::move(Out);
+  return true;
+}
+
 void LoopSummary::restrictSlots(const LoopFrame &Frame, const CarriedVars &Carried,
-                                FlowState &State) {
+                                const Environment &Entry, FlowState &State) {
+  // An inner loop's slot whose base moves with this loop's counter: over
+  // this loop, one slot over the element; otherwise nothing is known of
+  // what the loop wrote.
+  for (auto &[Var, Value] : State.env) {
+    const auto *VD = llvm::dyn_cast<clang::VarDecl>(Var);
+    if (Value.kind != AbstractValue::Kind::Array || !Value.array ||
+        !slotMentions(*Value.array, Frame.span.counter))
+      continue;
+    auto Before = Entry.find(Var);
+    if (!(VD && Carried.count(VD)) && Before != Entry.end() &&
+        foldInnerSlot(Value, Before->second, Frame, State))
+      continue;
+    auto Arr = std::make_shared<PrivateArray>();
+    Arr->size = Value.array->size;
+    Arr->slotCounter = Ctx.terms.freshSymbol("elem", SymbolKind::Fresh);
+    Arr->slotValue = AbstractValue::ofData(
+        DataValue::unknown("private array written at positions that move with loop '" +
+                           Frame.span.name + "' in a way the analysis does not model"));
+    Value.array = std::move(Arr);
+  }
+  restrictOwnSlots(Frame, Carried, State);
+}
+
+void LoopSummary::restrictOwnSlots(const LoopFrame &Frame, const CarriedVars &Carried,
+                                   FlowState &State) {
   // `a[e] = ...` in the loop over e does not make `a` loop-carried (each
   // iteration writes its own element): the slot, over the counter, lies on
   // the contents from before the loop, and holds only where the counter

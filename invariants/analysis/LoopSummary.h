@@ -49,8 +49,11 @@ public:
   static std::string initialValueProblem(const DataValue &Pre, const DataValue &After,
                                          const std::string &Var);
   // After the loop: the private arrays its body wrote at its own counter
-  // hold the slot only where the counter ranged.
-  void restrictSlots(const LoopFrame &Frame, const CarriedVars &Carried, FlowState &State);
+  // hold the slot only where the counter ranged; an inner loop's slot at a
+  // base that moves with the counter (`acc[i][j]`) becomes one slot over
+  // the element (Entry: the environment at the loop's entry).
+  void restrictSlots(const LoopFrame &Frame, const CarriedVars &Carried, const Environment &Entry,
+                     FlowState &State);
   // A path that leaves the loop early keeps the values it had there, except
   // one still accumulating: that becomes the loop's summary from Summary.
   void keepSummaries(const CarriedVars &Carried, const Environment &Summary,
@@ -73,6 +76,15 @@ public:
                            std::string *Why = nullptr);
 
 private:
+  // restrictSlots' two cases: an inner loop's slot folded over this loop
+  // (false when its shape is not `s*i + b0 + c`, c in [0, s), over the
+  // entry's contents), and slots at this loop's own counter.
+  bool foldInnerSlot(AbstractValue &Value, const AbstractValue &Entry, const LoopFrame &Frame,
+                     const FlowState &State);
+  void restrictOwnSlots(const LoopFrame &Frame, const CarriedVars &Carried, FlowState &State);
+  // accumulation()'s case of a slot over two indices that covers the whole
+  // array: it stays one (true), its domain only its remainder's range.
+  bool keepsTwoIndexSlot(AbstractValue &Now, const AbstractValue &Before, const FlowState &State);
   // Why a pair of iterations in which a value differs (Question: Context
   // and Once != Again) need not be real: it differs only through an
   // approximated value. Empty when it is real.

@@ -322,6 +322,7 @@ ProvenanceInterpreter::SideExits ProvenanceInterpreter::visitLoopBody(const CfgL
                                                                       LoopFrame Frame,
                                                                       FlowState &State) {
   CarriedVars Carried = Summaries.enter(Body, Frame.counterVar, State.env);
+  const Environment Entry = State.env;
   Frame.firstSeq = Ctx.log.nextSeq();
   Frame.firstInterval = Ctx.log.interval();
   Frame.firstTermId = unsigned(T.size());
@@ -341,7 +342,7 @@ ProvenanceInterpreter::SideExits ProvenanceInterpreter::visitLoopBody(const CfgL
   Ctx.loops.pop_back();
   State.path.resize(PathDepth);
   Summaries.finish(Done, Carried, State);
-  Summaries.restrictSlots(Done, Carried, State);
+  Summaries.restrictSlots(Done, Carried, Entry, State);
   // A path that leaves early keeps the values it had there, except one
   // still accumulating (it carries this loop's head token): that is the
   // loop's summary (whose coverage is unproven: the trip count is unknown).

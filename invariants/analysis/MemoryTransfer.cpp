@@ -4,9 +4,12 @@
 // goes to the SharedMemoryModel.
 
 #include "ProvenanceInterpreter.h"
+#include "ave/invariants/Polynomial.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+
+#include <algorithm>
 
 namespace ave::inv {
 
@@ -470,7 +473,10 @@ bool ProvenanceInterpreter::privateInBounds(const PrivateArray &Arr, const Term 
 
 void ProvenanceInterpreter::storePrivate(AbstractValue &Array, const Term *Offset,
                                          const AbstractValue &V, const FlowState &State) {
-  // Copy on write: saved environments (branches, loop passes) share it.
+  // Copy on write: saved environments (branches, loop passes) share it. The
+  // contents before the write stay one storage: a slot laid over them keeps
+  // it (LoopSummary::foldInnerSlot compares it with the loop entry's).
+  std::shared_ptr<PrivateArray> Before = Array.array;
   Array.array = std::make_shared<PrivateArray>(*Array.array);
   PrivateArray &Arr = *Array.array;
   if (!privateInBounds(Arr, Offset, State)) {
@@ -482,18 +488,26 @@ void ProvenanceInterpreter::storePrivate(AbstractValue &Array, const Term *Offse
         "private array written at an index that may lie outside it (" + print(Offset) + ")"));
     return;
   }
+  const Term *Base = slotBaseOf(Offset);
   if (Offset->isConstant()) {
     Arr.constantSlots[Offset->value()] = V;
-  } else if (Offset->isSymbol() && !Ctx.loops.empty() && Offset == Ctx.loops.back().span.counter) {
-    // Over what it held before (LoopSummary gives the slot its domain when
-    // the loop ends), unless it is the same slot written again.
-    if (Arr.slotCounter != Offset || !Arr.constantSlots.empty() || Arr.joinCond) {
-      auto Below = std::make_shared<PrivateArray>(std::move(Arr));
+  } else if (Base) {
+    // At the innermost loop's counter plus a base the loop does not change
+    // (`a[e]`, `acc[i][j]` in the loop over j): over what it held before
+    // (LoopSummary gives the slot its domain when the loop ends), unless it
+    // is the same slot written again.
+    const Term *Counter = Ctx.loops.back().span.counter;
+    if (Base->isConstant(0))
+      Base = nullptr;
+    if (Arr.slotCounter != Counter || Arr.slotBase != Base || Arr.slotStride ||
+        !Arr.constantSlots.empty() || Arr.joinCond) {
+      unsigned Size = Arr.size;
       Arr = PrivateArray();
-      Arr.size = Below->size;
-      Arr.below = std::move(Below);
+      Arr.size = Size;
+      Arr.below = std::move(Before);
     }
-    Arr.slotCounter = Offset;
+    Arr.slotCounter = Counter;
+    Arr.slotBase = Base;
     Arr.slotValue = V;
     Arr.slotDomain = nullptr;
   } else {
@@ -504,6 +518,34 @@ void ProvenanceInterpreter::storePrivate(AbstractValue &Array, const Term *Offse
     Arr.slotValue = AbstractValue::ofData(
         DataValue::unknown("private array written at an index the analysis does not model"));
   }
+}
+
+const Term *ProvenanceInterpreter::slotBaseOf(const Term *Offset) {
+  // Offset = Base + counter of the innermost loop, Base free of it: the
+  // difference is normalised, so `4*i + j - j` is `4*i`. Base may name only
+  // what no iteration changes: the launch's indices, parameters and the
+  // enclosing loops' counters (a widened integer is one symbol for the
+  // value in every iteration).
+  if (Ctx.loops.empty() || Offset->isConstant())
+    return nullptr;
+  const Term *Counter = Ctx.loops.back().span.counter;
+  const Term *Base = normalize(T, T.sub(Offset, Counter));
+  for (const Term *S : collectSymbols(Base)) {
+    bool Enclosing = std::any_of(Ctx.loops.begin(), Ctx.loops.end() - 1,
+                                 [S](const LoopFrame &F) { return F.span.counter == S; });
+    switch (S->symbolKind()) {
+    case SymbolKind::ThreadIdx:
+    case SymbolKind::BlockIdx:
+    case SymbolKind::BlockDim:
+    case SymbolKind::GridDim:
+    case SymbolKind::Param:
+      break;
+    default:
+      if (!Enclosing)
+        return nullptr;
+    }
+  }
+  return Base;
 }
 
 void ProvenanceInterpreter::storeScalar(const Address &A, const AbstractValue &V,

@@ -211,6 +211,10 @@ private:
   // Accumulates: an atomic add of V (Site) into the element, not a store.
   void storeScalar(const Address &A, const AbstractValue &V, const clang::Expr *Site,
                    FlowState &State, bool Accumulates = false);
+  // The element a store at Offset writes relative to the innermost loop's
+  // counter (Offset - counter), when the loop does not change it; null
+  // otherwise.
+  const Term *slotBaseOf(const Term *Offset);
   void storePrivate(AbstractValue &Array, const Term *Offset, const AbstractValue &V,
                     const FlowState &State);
   // Index lies inside the private array on State's path (false when its
