@@ -81,6 +81,9 @@ struct PrivateArray {
   // a slot over slotCounter alone.
   int64_t slotStride = 0;
   const Term *slotRemainder = nullptr;
+  // The slot is one element, slotBase (slotDomain: slotCounter == 0): a
+  // write the innermost loop does not move (`acc[i]` in the loop over k).
+  bool point = false;
   AbstractValue slotValue;
   // Where the slot applies, over slotCounter (null: every element): a loop
   // `for (e = 1; e < 64; ++e) a[e] = ...` writes the elements its counter

@@ -79,6 +79,14 @@ DataValue *LoopSummary::accumulation(AbstractValue &Now, const CarriedVariable &
   if (Now.kind == AbstractValue::Kind::Data) {
     V = &Now.data;
     Pre = Before.kind == AbstractValue::Kind::Data ? Before.data : DataValue::neutral();
+  } else if (Folds && keepsPoint(Now, Carried)) {
+    // One element accumulated (`acc[i] += x` in the loop over k): a scalar
+    // accumulation at that element; the others keep what they held before.
+    V = &Now.array->slotValue.data;
+    if (Before.kind == AbstractValue::Kind::Array && Before.array)
+      Pre = readElement(Ctx.terms, *Before.array, Now.array->slotBase,
+                        elementDecider(Now.array->slotBase, Now.array->size, State))
+                .data;
   } else if (Folds && keepsTwoIndexSlot(Now, Before, State)) {
     V = &Now.array->slotValue.data;
     const PrivateArray &Slot = *Now.array;
@@ -113,6 +121,23 @@ DataValue *LoopSummary::accumulation(AbstractValue &Now, const CarriedVariable &
   // Not an accumulation (overwritten each iteration): its value after the
   // loop is the last iteration's, which the body value describes.
   return V && V->accumulator == Carried.token ? V : nullptr;
+}
+
+bool LoopSummary::keepsPoint(AbstractValue &Now, const CarriedVariable &Carried) {
+  // The body wrote one element the loop does not move, over the loop-head
+  // placeholder alone: after the loop that element holds the slot's value,
+  // every other one what it held before the loop.
+  const PrivateArray &Arr = *Now.array;
+  const PrivateArray *Head = Arr.below.get();
+  if (!Arr.point || Arr.slotValue.kind != AbstractValue::Kind::Data || !Head || Head->below ||
+      Head->joinCond || Head->slotDomain || !Head->constantSlots.empty() ||
+      Head->slotValue.kind != AbstractValue::Kind::Data ||
+      Head->slotValue.data.accumulator != Carried.token)
+    return false;
+  auto After = std::make_shared<PrivateArray>(Arr);
+  After->below = Carried.before.kind == AbstractValue::Kind::Array ? Carried.before.array : nullptr;
+  Now.array = std::move(After);
+  return true;
 }
 
 bool LoopSummary::keepsTwoIndexSlot(AbstractValue &Now, const AbstractValue &Before,
@@ -365,21 +390,27 @@ bool LoopSummary::foldInnerSlot(AbstractValue &Value, const AbstractValue &Entry
   if (Ctx.ask("inner slot within its stride", T.allOf(Query)).status != SolverResult::Proven)
     return false;
   // The indices asked for: the same in every iteration of an enclosing
-  // loop (as accumulation()'s element), not values of the body's own.
+  // loop (as accumulation()'s element), not values of the body's own. A
+  // stride of 1 leaves c = 0 (a point, `acc[i]` written in the loop over
+  // k): one index, which an enclosing loop can fold again.
   auto Out = std::make_shared<PrivateArray>();
   Out->size = Arr.size;
   Out->slotCounter = T.freshSymbol("elem", SymbolKind::Other);
-  Out->slotRemainder = T.freshSymbol("elem", SymbolKind::Other);
   Out->slotBase = B0->isConstant(0) ? nullptr : B0;
-  Out->slotStride = Stride->value();
-  TermMap Map{{I, Out->slotCounter}, {C, Out->slotRemainder}};
+  TermMap Map{{I, Out->slotCounter}, {C, T.constant(0)}};
+  if (Stride->value() > 1) {
+    Out->slotRemainder = T.freshSymbol("elem", SymbolKind::Other);
+    Out->slotStride = Stride->value();
+    Map[C] = Out->slotRemainder;
+  }
   Out->slotValue = Arr.slotValue;
   if (Out->slotValue.kind == AbstractValue::Kind::Data)
     Out->slotValue.data = substituteData(T, Out->slotValue.data, Map);
   else if (Out->slotValue.kind == AbstractValue::Kind::Int)
     Out->slotValue.term = substitute(T, Out->slotValue.term, Map);
-  const Term *Remainder =
-      T.logicalAnd(T.ge(Out->slotRemainder, T.constant(0)), T.lt(Out->slotRemainder, Stride));
+  const Term *Remainder = Out->slotRemainder ? T.logicalAnd(T.ge(Out->slotRemainder, T.constant(0)),
+                                                            T.lt(Out->slotRemainder, Stride))
+                                             : T.trueTerm();
   Out->slotDomain = T.logicalAnd(
       Remainder, substitute(T, T.logicalAnd(Arr.slotDomain, T.allOf(Frame.span.facts)), Map));
   // The value's cases hold only at the indices the loops wrote: a later

@@ -85,6 +85,10 @@ private:
   // accumulation()'s case of a slot over two indices that covers the whole
   // array: it stays one (true), its domain only its remainder's range.
   bool keepsTwoIndexSlot(AbstractValue &Now, const AbstractValue &Before, const FlowState &State);
+  // accumulation()'s case of one element written (`acc[i]` in the loop over
+  // k) over the loop head alone: it stays that element's slot, over the
+  // contents before the loop (true).
+  bool keepsPoint(AbstractValue &Now, const CarriedVariable &Carried);
   // Why a pair of iterations in which a value differs (Question: Context
   // and Once != Again) need not be real: it differs only through an
   // approximated value. Empty when it is real.

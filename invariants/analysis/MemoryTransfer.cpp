@@ -510,6 +510,20 @@ void ProvenanceInterpreter::storePrivate(AbstractValue &Array, const Term *Offse
     Arr.slotBase = Base;
     Arr.slotValue = V;
     Arr.slotDomain = nullptr;
+  } else if (!Ctx.loops.empty() && fixedInInnermostLoop(Offset)) {
+    // One element the innermost loop does not move (`acc[i] += x` in the
+    // loop over k): a slot at that element alone, whose counter is 0.
+    if (!Arr.point || Arr.slotBase != Offset || !Arr.constantSlots.empty() || Arr.joinCond) {
+      unsigned Size = Arr.size;
+      Arr = PrivateArray();
+      Arr.size = Size;
+      Arr.below = std::move(Before);
+      Arr.slotCounter = T.freshSymbol("elem", SymbolKind::Other);
+      Arr.slotBase = Offset;
+      Arr.slotDomain = T.eq(Arr.slotCounter, T.constant(0));
+      Arr.point = true;
+    }
+    Arr.slotValue = V;
   } else {
     unsigned Size = Arr.size;
     Arr = PrivateArray();
@@ -520,17 +534,11 @@ void ProvenanceInterpreter::storePrivate(AbstractValue &Array, const Term *Offse
   }
 }
 
-const Term *ProvenanceInterpreter::slotBaseOf(const Term *Offset) {
-  // Offset = Base + counter of the innermost loop, Base free of it: the
-  // difference is normalised, so `4*i + j - j` is `4*i`. Base may name only
-  // what no iteration changes: the launch's indices, parameters and the
-  // enclosing loops' counters (a widened integer is one symbol for the
-  // value in every iteration).
-  if (Ctx.loops.empty() || Offset->isConstant())
-    return nullptr;
-  const Term *Counter = Ctx.loops.back().span.counter;
-  const Term *Base = normalize(T, T.sub(Offset, Counter));
-  for (const Term *S : collectSymbols(Base)) {
+bool ProvenanceInterpreter::fixedInInnermostLoop(const Term *Index) const {
+  // Index names only what no iteration of the innermost loop changes: the
+  // launch's indices, parameters and the enclosing loops' counters (a
+  // widened integer is one symbol for the value in every iteration).
+  for (const Term *S : collectSymbols(Index)) {
     bool Enclosing = std::any_of(Ctx.loops.begin(), Ctx.loops.end() - 1,
                                  [S](const LoopFrame &F) { return F.span.counter == S; });
     switch (S->symbolKind()) {
@@ -542,10 +550,19 @@ const Term *ProvenanceInterpreter::slotBaseOf(const Term *Offset) {
       break;
     default:
       if (!Enclosing)
-        return nullptr;
+        return false;
     }
   }
-  return Base;
+  return true;
+}
+
+const Term *ProvenanceInterpreter::slotBaseOf(const Term *Offset) {
+  // Offset = Base + counter of the innermost loop, Base free of it: the
+  // difference is normalised, so `4*i + j - j` is `4*i`.
+  if (Ctx.loops.empty() || Offset->isConstant())
+    return nullptr;
+  const Term *Base = normalize(T, T.sub(Offset, Ctx.loops.back().span.counter));
+  return fixedInInnermostLoop(Base) ? Base : nullptr;
 }
 
 void ProvenanceInterpreter::storeScalar(const Address &A, const AbstractValue &V,

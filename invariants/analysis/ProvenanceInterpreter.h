@@ -215,6 +215,8 @@ private:
   // counter (Offset - counter), when the loop does not change it; null
   // otherwise.
   const Term *slotBaseOf(const Term *Offset);
+  // Index names nothing an iteration of the innermost loop changes.
+  bool fixedInInnermostLoop(const Term *Index) const;
   void storePrivate(AbstractValue &Array, const Term *Offset, const AbstractValue &V,
                     const FlowState &State);
   // Index lies inside the private array on State's path (false when its
