@@ -3,8 +3,11 @@
 #include "ave/invariants/Polynomial.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <set>
+#include <sstream>
+#include <string>
 
 namespace ave::inv {
 
@@ -28,6 +31,23 @@ bool sameValue(const AbstractValue &A, const AbstractValue &B) {
   return false;
 }
 
+std::string storedArithmeticProblem(const DataValue &V) {
+  if (!V.isTagged())
+    return "";
+  if (!V.nonlinear.empty())
+    return "the value went through '" + V.nonlinear +
+           "', a nonlinear function the tags' einsum does not have";
+  if (V.scaleIsOne())
+    return "";
+  if (std::isnan(V.scale))
+    return "the value's constant factor differs between its terms or paths (`x + 2.0f * y`, "
+           "`c ? x : 2.0f * x`), which the tags' einsum does not describe";
+  std::ostringstream Out;
+  Out << "the value carries the constant factor " << V.scale
+      << " (`2.0f * x`, `x / 4.0f`), which the tags' einsum does not have";
+  return Out.str();
+}
+
 void setParameters(DataValue &Out, const DataValue &A, const DataValue &B, char Op) {
   std::set<std::string> Names = A.parameters;
   Names.insert(B.parameters.begin(), B.parameters.end());
@@ -48,6 +68,8 @@ void setParameters(DataValue &Out, const DataValue &A, const DataValue &B, char 
       Misapplied.insert(Name);
   Out.parameters = std::move(Names);
   Out.parameterPower = std::move(Power);
+  if (Out.nonlinear.empty())
+    Out.nonlinear = !A.nonlinear.empty() ? A.nonlinear : B.nonlinear;
   Out.misappliedParameters = std::move(Misapplied);
 }
 
@@ -83,9 +105,13 @@ DataValue joinCases(TermContext &T, const Term *Cond, const DataValue &Then, Dat
     setParameters(Else, Else, Then, '+');
     return Else;
   }
-  // Each side's cases survive under its path condition.
+  // Each side's cases survive under its path condition; paths that leave
+  // different constant factors leave none (NaN, reported at the store).
   DataValue Joined;
   Joined.kind = DataValue::Kind::Tagged;
+  Joined.scale = Then.isTagged() ? Then.scale : Else.scale;
+  if (Then.isTagged() && Else.isTagged() && !DataValue::sameScale(Then.scale, Else.scale))
+    Joined.scale = std::nan("");
   Joined.accumulator = Then.accumulates() ? Then.accumulator : Else.accumulator;
   for (ProvenanceCase C : Then.cases) {
     C.validity = T.logicalAnd(C.validity, Cond);

@@ -102,6 +102,11 @@ struct PrivateArray {
 // either (then the element's value is the join of both).
 using ElementDecider = std::function<int(const Term *)>;
 
+// Why a tagged value stored into an output is not the einsum's: a nonlinear
+// function (DataValue::nonlinear) or a constant factor other than 1
+// (DataValue::scale) on the way; "" when neither.
+std::string storedArithmeticProblem(const DataValue &V);
+
 // Lattice equality: two paths that left a variable alone hold the same value.
 bool sameValue(const AbstractValue &A, const AbstractValue &B);
 

@@ -95,6 +95,12 @@ void ProvenanceInterpreter::accumulateOutput(const TensorInfo &TI, const Term *I
   Base.failure = "atomic add into " + TI.tensor + " has the wrong coordinates";
   if (V.kind != DataValue::Kind::Neutral)
     Ctx.outputsGivenValues.insert(TI.tag->decl); // its own reason, not "a constant"
+  if (std::string Factor = storedArithmeticProblem(V); !Factor.empty()) {
+    Obligation Scaled = Base;
+    Scaled.summary = "arithmetic of the value added to " + TI.tensor;
+    Scaled.unprovenReason = std::move(Factor);
+    Ctx.log.addObligation(std::move(Scaled));
+  }
   if (V.kind != DataValue::Kind::Tagged) {
     Base.summary = "value added to " + TI.tensor;
     Base.unprovenReason = V.kind == DataValue::Kind::Unknown

@@ -293,9 +293,19 @@ AbstractValue ProvenanceInterpreter::evalModelledCall(const clang::CallExpr *Cal
             "describe"));
       // A nonlinear function of a scaled value is no longer scaled by it.
       AbstractValue Result = Args[0];
-      if (!keepsScale(Name))
+      if (!keepsScale(Name)) {
         Result.data.parameterPower.clear();
+        Result.data.scale = 1.0;
+      }
       Result.data.maxShift = shiftAfterFunction(Args[0].data, Name);
+      // exp(s - m) of an online softmax is followed (OnlineSoftmax.h);
+      // another nonlinear function of a tagged value is not the einsum's.
+      bool Conversion = keepsScale(Name) && !Name.contains("abs");
+      bool SoftmaxWeight = Args[0].data.shiftedByMax && Name.contains("exp");
+      if (!Conversion && !SoftmaxWeight && Args[0].data.isTagged() && !Result.data.maxShift &&
+          Result.data.nonlinear.empty())
+        Result.data.nonlinear = Name.str();
+      Result.data.shiftedByMax = false;
       return Result;
     }
     return Call->getType()->isIntegerType()

@@ -295,7 +295,11 @@ void LoopSummary::finish(const LoopFrame &Frame, const CarriedVars &Carried, Flo
       // After the loop: the value before it plus the contributions.
       V->accumulator = Pre.accumulator;
       setParameters(*V, *V, Pre, '+');
+      bool MixedScales =
+          Pre.isTagged() && V->isTagged() && !DataValue::sameScale(Pre.scale, V->scale);
       if (Pre.kind == DataValue::Kind::Tagged) {
+        if (!V->isTagged())
+          V->scale = Pre.scale;
         initialPieces(Pre, *V, Frame);
         V->cases.insert(V->cases.begin(), Pre.cases.begin(), Pre.cases.end());
         V->reduced.insert(Pre.reduced.begin(), Pre.reduced.end());
@@ -316,6 +320,8 @@ void LoopSummary::finish(const LoopFrame &Frame, const CarriedVars &Carried, Flo
         V->kind = V->cases.empty() ? DataValue::Kind::Neutral : DataValue::Kind::Tagged;
       if (std::string Why = initialValueProblem(Pre, *V, Var->getName().str()); !Why.empty())
         *V = DataValue::unknown(std::move(Why));
+      if (MixedScales && V->kind != DataValue::Kind::Unknown)
+        V->scale = std::nan(""); // the value before and what the loop adds differ
       addedToValueBefore(*V, Pre);
     }
     if (!OwnIndex)

@@ -422,6 +422,13 @@ void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index,
     Ctx.log.addObligation(std::move(Base));
     return;
   }
+  if (std::string Factor = storedArithmeticProblem(V); !Factor.empty()) {
+    // The coordinates are still checked: a wrong index stays violated.
+    Obligation Scaled = Base;
+    Scaled.summary = "stored value's arithmetic";
+    Scaled.unprovenReason = std::move(Factor);
+    Ctx.log.addObligation(std::move(Scaled));
+  }
   requireInBounds(TI, M, Site, State, "store");
   requireNoOverflow(TI, Index, Site, State, "store");
   if (!requireStoredValue(TI, V, M, Base, /*AcrossThreads=*/false))

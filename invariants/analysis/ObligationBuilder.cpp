@@ -6,6 +6,8 @@
 #include "OnlineSoftmax.h"
 #include "ProvenanceInterpreter.h"
 
+#include <cmath>
+
 namespace ave::inv {
 
 bool ProvenanceInterpreter::contradicts(const Term *A, const Term *B) {
@@ -93,6 +95,32 @@ std::string factorReason(const DataValue &Other) {
   return "";
 }
 
+// Scales V (a tagged value) by Other's constant for `V * Other` or `V /
+// Other` ('*' or '/'). A parameter is followed by its power
+// (setParameters); a factor with no known constant is not checked; one of
+// several constants (a factor that depends on the path) leaves the factor
+// unknown (NaN: reported where the value is stored).
+void applyConstantFactor(DataValue &V, const DataValue &Other, char Op) {
+  if (Other.kind != DataValue::Kind::Neutral || Other.accumulates() || Other.fromParameter() ||
+      Other.constants.empty())
+    return;
+  double C = Other.constants.front();
+  for (double D : Other.constants)
+    if (!DataValue::sameScale(D, C))
+      C = std::nan("");
+  V.scale = Op == '*' ? V.scale * C : V.scale / C;
+}
+
+// The factor of `A Op B` for two tagged values: a sum, difference or max of
+// values scaled differently (`x + 2.0f * y`) has none (NaN).
+double combinedScale(const DataValue &A, const DataValue &B, char Op) {
+  if (Op == '*')
+    return A.scale * B.scale;
+  if (Op == '/')
+    return A.scale / B.scale;
+  return DataValue::sameScale(A.scale, B.scale) ? A.scale : std::nan("");
+}
+
 } // namespace
 
 DataValue ProvenanceInterpreter::accumulate(DataValue Acc, DataValue Add, const clang::Expr *Site,
@@ -114,6 +142,8 @@ DataValue ProvenanceInterpreter::accumulate(DataValue Acc, DataValue Add, const 
   }
   DataValue Out = Acc;
   setParameters(Out, Out, Add, '+');
+  if (Add.isTagged())
+    Out.scale = Acc.isTagged() ? combinedScale(Acc, Add, '+') : Add.scale;
   // The running value was rescaled (online softmax): the factor belongs to
   // the rows the contribution does.
   std::set<std::string> RescaleExcept = Ctx.contracted;
@@ -210,10 +240,18 @@ AbstractValue ProvenanceInterpreter::combinePlain(DataValue A, DataValue B, char
   }
   if (A.kind == DataValue::Kind::Neutral) {
     setParameters(B, A, B, Op);
+    // `2.0f * x`; `1.0f / l` has the factor 1 / l's (the analysis does not
+    // tell a reciprocal from the value: `o * (1.0f / l)` is `o / l`).
+    if (Op == '/')
+      B.scale = 1.0 / B.scale;
+    if (Op == '*' || Op == '/')
+      applyConstantFactor(B, A, '*');
     return AbstractValue::ofData(std::move(B));
   }
   if (B.kind == DataValue::Kind::Neutral) {
     setParameters(A, A, B, Op);
+    if (Op == '*' || Op == '/')
+      applyConstantFactor(A, B, Op);
     return AbstractValue::ofData(std::move(A));
   }
   // Two tagged values: the names they share must agree, except names one of
@@ -234,6 +272,8 @@ AbstractValue ProvenanceInterpreter::combinePlain(DataValue A, DataValue B, char
     }
   Out.reduced = Except;
   setParameters(Out, A, B, Op);
+  Out.scale = combinedScale(A, B, Op);
+  Out.shiftedByMax = Op == '-' && B.accumulatedBy == 'M' && !B.accumulates();
   if (Op == '+') {
     // `a + b` of two partial sums: each name both reduce is one reduction
     // in pieces (the halves of K in two accumulators).

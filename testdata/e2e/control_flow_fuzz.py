@@ -18,7 +18,7 @@ def gen_stmt(d, r, loopdepth, labels):
     k = r.choice(['assign','assign','if','ifelse','for','while','do','switch','brk','cont','ret','gotof'] if d < 3 else ['assign','assign','brk','cont'])
     ind = '  ' * (d + 1)
     if k == 'assign':
-        return ind + r.choice(['v = X[i];','v = v + 0.0f;','v = v * 2.0f;','j += 1;','j = j * 2 + mode;','v = fmaxf(v, X[i]);']) + '\n'
+        return ind + r.choice(['v = X[i];','v = v + 0.0f;','v = 1.0f * v;','j += 1;','j = j * 2 + mode;','v = fmaxf(v, X[i]);']) + '\n'
     if k == 'if':
         return ind + f'if ({r.choice(["mode > 2","j < 4","(mode & 1) && j > 0","mode == 3 || j == 1"])}) {{\n' + gen_block(d+1, r, loopdepth, labels) + ind + '}\n'
     if k == 'ifelse':

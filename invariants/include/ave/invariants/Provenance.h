@@ -10,6 +10,7 @@
 #include "clang/Basic/SourceLocation.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <set>
@@ -170,6 +171,17 @@ struct DataValue {
   // soundness fuzzer's attention mutant with `s = s * scale;` twice).
   std::map<std::string, int> parameterPower;
   std::set<std::string> misappliedParameters;
+  // The constant factor a tagged value carries (`2.0f * x`: 2, `x / 4.0f`:
+  // 0.25), outside a nonlinear function (`expf` starts it again at 1). The
+  // tags' einsum has none: a stored value's must be 1 (scaleIsOne).
+  double scale = 1.0;
+  // The nonlinear function a tagged value went through outside an online
+  // softmax's exp(s - m) (`sqrtf(acc)`, `expf(acc)`): "" when none. The
+  // tags' einsum has none either.
+  std::string nonlinear;
+  // `s - m` with m a max reduction (`fmaxf` over a loop): the exponent of a
+  // softmax weight, whose exponential is followed like a running max's.
+  bool shiftedByMax = false;
   bool fromParameter() const { return kind == Kind::Neutral && !parameters.empty(); }
   // The operator that combines contributions into this running value:
   // '+' (also `-=`), 'M' (max) or 'n' (min); 0 before any.
@@ -188,6 +200,9 @@ struct DataValue {
     return V;
   }
   bool isTagged() const { return kind == Kind::Tagged; }
+  // 1 up to float rounding (`x * 0.1f * 10.0f`).
+  static bool sameScale(double A, double B) { return std::fabs(A - B) <= 1e-6 * std::fabs(B); }
+  bool scaleIsOne() const { return sameScale(scale, 1.0); }
   bool accumulates() const { return accumulator != AccumulatorId::None; }
   // Structural: two branches that left a variable alone join to itself.
   bool operator==(const DataValue &) const = default;

@@ -12,7 +12,7 @@ __global__ void goto_out_wrong(const float *X AVE_TAG("X(i < N) = i"), float *Y 
       goto done;
     }
   }
-  v = v * 2.0f;
+  v = v + 0.0f;
 done:
   Y[i] = v;
 }

@@ -32,7 +32,7 @@ __global__ void goto_out_of_loop(const float *X AVE_TAG("X(i < N) = i"),
     if (mode == q)
       goto done;
   }
-  v = v * 2.0f;
+  v = v + 0.0f;
 done:
 found:
   Y[i] = v;

@@ -11,7 +11,7 @@ __global__ void good(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
 #pragma ave launch block(64) grid(C / 64, R)
 #pragma ave assume C % 64 == 0 && R >= 1 && C <= 32768 && R <= 32768
   int r = blockIdx.y, c = blockIdx.x * 64 + threadIdx.x;
-  Y[index2(r, c, C)] = 2.0f * at(X, index2(r, c, C));
+  Y[index2(r, c, C)] = at(X, index2(r, c, C));
 }
 
 __global__ void bad(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
@@ -19,5 +19,5 @@ __global__ void bad(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
 #pragma ave launch block(64) grid(C / 64, R)
 #pragma ave assume C % 64 == 0 && R >= 1 && C <= 32768 && R <= 32768
   int r = blockIdx.y, c = blockIdx.x * 64 + threadIdx.x;
-  Y[index2(r, c, C)] = 2.0f * at(X, index2(c, r, R));
+  Y[index2(r, c, C)] = at(X, index2(c, r, R));
 }
