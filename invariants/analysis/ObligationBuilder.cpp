@@ -62,6 +62,18 @@ void ProvenanceInterpreter::requireAgreement(const ProvenanceCase &A, const Prov
     O.context.insert(O.context.end(), B.constraints.begin(), B.constraints.end());
     O.violation = T.ne(TA, TB);
     O.observe = {{"left " + Name, TA}, {"right " + Name, TB}};
+    // A coordinate built from a value the analysis approximates (a widened
+    // loop's counter) may be one a loop it did not follow reduces: the
+    // operands then need not agree, even where the approximation cancels
+    // out of the question (the soundness fuzzer's block_reduce#23, a short
+    // counter: violated, and correct).
+    for (const Term *Side : {TA, TB})
+      for (const Term *S : collectSymbols(Side))
+        if (S->isApproximation() && O.unprovenReason.empty())
+          O.unprovenReason = "'" + Name + "' comes from a value the analysis approximates (" +
+                             print(S) +
+                             "): a loop it does not follow may reduce it, so the operands "
+                             "need not agree";
     O.origins = A.origins;
     O.origins.insert(O.origins.end(), B.origins.begin(), B.origins.end());
     Ctx.log.addObligation(std::move(O));
