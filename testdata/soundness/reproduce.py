@@ -6,7 +6,10 @@ mutant may pass at the bundle's small shapes and still be wrong there. This
 takes the sizes of each violated obligation's counterexample (the kernel's
 `--shape` names; one the model leaves free is the bundle's), smallest first, builds a harness bundle of the mutant at
 the first that the harness accepts (its assumptions hold; the product of
-the sizes at most --max-product), and runs it on the CPU executor.
+the sizes at most --max-product), and runs it on the CPU executor. When
+every counterexample is too large (Z3 may pick N = 32768), the mutant is
+checked again with each size bounded (`#pragma ave assume N <= 255`, the
+product then under --max-product) and run at that counterexample.
 
     reproduce.py --ave build/ave-rewrite --results fuzz.json [--work DIR]
                  [--max-product N] [--out reproduced.json]
@@ -61,11 +64,26 @@ def counterexample_shapes(ave, path, kernel, defaults):
     return [(s, math.prod(s.values())) for s in shapes], unjudged
 
 
-def reproduce(ave, kernel_spec, base_bundle, path, kernel, work, max_product, timeout=300):
-    defaults = bundle_shape(kernel_spec)
-    shapes, unjudged = counterexample_shapes(ave, path, kernel, defaults)
-    if unjudged:
-        return {"execution": "not-run", "why": "a race or a divergent barrier: not judged"}
+def bounded_copy(path, names, bound, work):
+    """A copy of the mutant with `#pragma ave assume NAME <= bound` for every
+    size after its first assumption, or None. A counterexample under more
+    assumptions is one under the mutant's own, at sizes small enough to run."""
+    lines = pathlib.Path(path).read_text().splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        if "#pragma ave assume" not in line and "AVE_ASSUME(" not in line:
+            continue
+        while lines[i].rstrip().endswith("\\") and i + 1 < len(lines):
+            i += 1
+        extra = "#pragma ave assume " + " && ".join(f"{n} <= {bound}" for n in names) + "\n"
+        copy = pathlib.Path(work).parent / ("bounded-" + pathlib.Path(path).name)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_text("".join(lines[:i + 1] + [extra] + lines[i + 1:]))
+        return copy
+    return None
+
+
+def run_first(ave, kernel_spec, base_bundle, path, kernel, work, shapes, max_product, timeout):
+    """Runs the mutant at the first of shapes the harness accepts; None if none."""
     for shape, product in shapes:
         if product > max_product or min(shape.values()) < 1:
             continue
@@ -89,6 +107,30 @@ def reproduce(ave, kernel_spec, base_bundle, path, kernel, work, max_product, ti
         verdict, detail = fuzz.run_bench(bundle, fuzz.bundle_env(kernel_spec), timeout)
         return {"shape": text, "execution": {"hang": "wrong"}.get(verdict, verdict),
                 "detail": detail[:300]}
+    return None
+
+
+def reproduce(ave, kernel_spec, base_bundle, path, kernel, work, max_product, timeout=300):
+    defaults = bundle_shape(kernel_spec)
+    shapes, unjudged = counterexample_shapes(ave, path, kernel, defaults)
+    if unjudged:
+        return {"execution": "not-run", "why": "a race or a divergent barrier: not judged"}
+    ran = run_first(ave, kernel_spec, base_bundle, path, kernel, work, shapes, max_product,
+                    timeout)
+    if ran:
+        return ran
+    # Z3 may pick N = 32768 where N = 64 would do: ask again with every size
+    # bounded so that their product stays under max_product, and run the
+    # mutant itself at the smaller counterexample.
+    bound = max(16, int(max_product ** (1.0 / max(1, len(defaults)))))
+    bounded = bounded_copy(path, defaults, bound, work) if shapes else None
+    if bounded:
+        small, _ = counterexample_shapes(ave, bounded, kernel, defaults)
+        ran = run_first(ave, kernel_spec, base_bundle, path, kernel, work, small, max_product,
+                        timeout)
+        if ran:
+            ran["bounded"] = f"counterexample asked again with every size <= {bound}"
+            return ran
     why = "no counterexample gives any of the sizes " + ",".join(defaults) if not shapes else \
         f"every counterexample shape is past {max_product} or outside the assumptions"
     return {"execution": "not-run", "why": why}
