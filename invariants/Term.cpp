@@ -142,6 +142,19 @@ const Term *TermContext::symbol(const std::string &Name, SymbolKind Kind, unsign
   return intern(std::move(T));
 }
 
+bool isLaunchOrParameter(SymbolKind Kind) {
+  switch (Kind) {
+  case SymbolKind::ThreadIdx:
+  case SymbolKind::BlockIdx:
+  case SymbolKind::BlockDim:
+  case SymbolKind::GridDim:
+  case SymbolKind::Param:
+    return true;
+  default:
+    return false;
+  }
+}
+
 const Term *TermContext::builtin(SymbolKind Kind, unsigned Dim) {
   const char *Base = "sym";
   switch (Kind) {

@@ -173,6 +173,25 @@ AbstractValue joinValues(TermContext &T, const Term *Cond, const AbstractValue &
   return Else;
 }
 
+AbstractValue substituteValue(TermContext &T, AbstractValue V, const TermMap &Map) {
+  if (V.kind == AbstractValue::Kind::Data)
+    V.data = substituteData(T, V.data, Map);
+  else if (V.kind == AbstractValue::Kind::Int)
+    V.term = substitute(T, V.term, Map);
+  return V;
+}
+
+const Term *twoIndexElement(TermContext &T, const PrivateArray &Arr) {
+  const Term *Element =
+      T.add(T.mul(T.constant(Arr.slotStride), Arr.slotCounter), Arr.slotRemainder);
+  return Arr.slotBase ? T.add(Arr.slotBase, Element) : Element;
+}
+
+const Term *remainderInRange(TermContext &T, const PrivateArray &Arr) {
+  return T.logicalAnd(T.ge(Arr.slotRemainder, T.constant(0)),
+                      T.lt(Arr.slotRemainder, T.constant(Arr.slotStride)));
+}
+
 DataValue substituteData(TermContext &T, const DataValue &V, const TermMap &Map) {
   DataValue Out = V;
   for (std::vector<ProvenanceCase> *Cases : {&Out.cases, &Out.rescales})
@@ -326,12 +345,8 @@ AbstractValue readElement(TermContext &T, const PrivateArray &Arr, const Term *I
     return joinValues(T, Arr.joinCond, Then, std::move(Else));
   }
   if (Arr.slotCounter) {
-    AbstractValue V = Arr.slotValue;
     TermMap Map = slotIndices(T, Arr, Index, Decide);
-    if (V.kind == AbstractValue::Kind::Data)
-      V.data = substituteData(T, V.data, Map);
-    else if (V.kind == AbstractValue::Kind::Int)
-      V.term = substitute(T, V.term, Map);
+    AbstractValue V = substituteValue(T, Arr.slotValue, Map);
     if (!Arr.slotDomain)
       return V;
     const Term *Inside = substitute(T, Arr.slotDomain, Map);

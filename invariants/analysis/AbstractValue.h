@@ -132,6 +132,14 @@ AbstractValue joinValues(TermContext &T, const Term *Cond, const AbstractValue &
 
 // The value with every term (cases, origins, reductions) rewritten by Map.
 DataValue substituteData(TermContext &T, const DataValue &V, const TermMap &Map);
+// The same for any value: an integer's term, a data value's terms.
+AbstractValue substituteValue(TermContext &T, AbstractValue V, const TermMap &Map);
+
+// A slot over two indices (PrivateArray::slotStride): the element its
+// indices name, slotBase + slotStride * slotCounter + slotRemainder, and
+// the range its remainder index keeps to, 0 <= slotRemainder < slotStride.
+const Term *twoIndexElement(TermContext &T, const PrivateArray &Arr);
+const Term *remainderInRange(TermContext &T, const PrivateArray &Arr);
 
 // Element Index of a private array: a constant slot, or the loop-written
 // slot with its counter replaced by Index where Index lies in the slot's

@@ -87,17 +87,13 @@ DataValue *LoopSummary::accumulation(AbstractValue &Now, const CarriedVariable &
       Pre = readElement(Ctx.terms, *Before.array, Now.array->slotBase,
                         elementDecider(Now.array->slotBase, Now.array->size, State))
                 .data;
-  } else if (Folds && keepsTwoIndexSlot(Now, Before, State)) {
+  } else if (Folds && keepsTwoIndexSlot(Now, State)) {
     V = &Now.array->slotValue.data;
-    const PrivateArray &Slot = *Now.array;
-    const Term *Element = Ctx.terms.add(
-        Ctx.terms.mul(Ctx.terms.constant(Slot.slotStride), Slot.slotCounter), Slot.slotRemainder);
-    if (Slot.slotBase)
-      Element = Ctx.terms.add(Slot.slotBase, Element);
+    const Term *Element = twoIndexElement(Ctx.terms, *Now.array);
     if (Before.kind == AbstractValue::Kind::Array && Before.array)
-      Pre =
-          readElement(Ctx.terms, *Before.array, Element, elementDecider(Element, Slot.size, State))
-              .data;
+      Pre = readElement(Ctx.terms, *Before.array, Element,
+                        elementDecider(Element, Now.array->size, State))
+                .data;
   } else if (Folds) {
     // A vector accumulator (matrix-core results) accumulates per element.
     // The element index is the same in every iteration (written as
@@ -140,25 +136,19 @@ bool LoopSummary::keepsPoint(AbstractValue &Now, const CarriedVariable &Carried)
   return true;
 }
 
-bool LoopSummary::keepsTwoIndexSlot(AbstractValue &Now, const AbstractValue &Before,
-                                    const FlowState &State) {
+bool LoopSummary::keepsTwoIndexSlot(AbstractValue &Now, const FlowState &State) {
   // A slot over two indices (a folded `acc[i][j]`) that covers every element
   // stays one: re-reading it at a single element index would turn its
   // indices into a division and a remainder of it.
   const PrivateArray &Arr = *Now.array;
   if (!Arr.slotStride || Arr.slotValue.kind != AbstractValue::Kind::Data || !Arr.size)
     return false;
-  (void)Before;
   TermContext &T = Ctx.terms;
-  const Term *Element =
-      T.add(T.mul(T.constant(Arr.slotStride), Arr.slotCounter), Arr.slotRemainder);
-  if (Arr.slotBase)
-    Element = T.add(Arr.slotBase, Element);
+  const Term *Element = twoIndexElement(T, Arr);
   if (Arr.slotDomain) {
     // Every element of the array (and only those) is inside the domain.
     std::vector<const Term *> Query = State.path;
-    Query.push_back(T.ge(Arr.slotRemainder, T.constant(0)));
-    Query.push_back(T.lt(Arr.slotRemainder, T.constant(Arr.slotStride)));
+    Query.push_back(remainderInRange(T, Arr));
     Query.push_back(T.ge(Element, T.constant(0)));
     Query.push_back(T.lt(Element, T.constant(int64_t(Arr.size))));
     Query.push_back(T.logicalNot(Arr.slotDomain));
@@ -166,8 +156,7 @@ bool LoopSummary::keepsTwoIndexSlot(AbstractValue &Now, const AbstractValue &Bef
       return false;
   }
   auto Whole = std::make_shared<PrivateArray>(Arr);
-  Whole->slotDomain = T.logicalAnd(T.ge(Arr.slotRemainder, T.constant(0)),
-                                   T.lt(Arr.slotRemainder, T.constant(Arr.slotStride)));
+  Whole->slotDomain = remainderInRange(T, Arr);
   Whole->below = nullptr;
   Now.array = std::move(Whole);
   return true;
@@ -371,7 +360,7 @@ bool slotMentions(const PrivateArray &Arr, const Term *Symbol) {
 
 } // namespace
 
-bool LoopSummary::foldInnerSlot(AbstractValue &Value, const AbstractValue &Entry,
+bool LoopSummary::foldInnerSlot(AbstractValue &Value, const std::shared_ptr<PrivateArray> &Entry,
                                 const LoopFrame &Frame, const FlowState &State) {
   // The body wrote the array only through an inner loop's slot at base(i) +
   // c (`acc[i][j]` for j < 4 at 4*i + j), over what it held at the loop's
@@ -381,8 +370,8 @@ bool LoopSummary::foldInnerSlot(AbstractValue &Value, const AbstractValue &Entry
   TermContext &T = Ctx.terms;
   const Term *I = Frame.span.counter;
   if (!Frame.canonical || !Frame.span.tripCount || !Arr.slotCounter || !Arr.slotBase ||
-      Arr.slotStride || !Arr.slotDomain || !Arr.constantSlots.empty() || Arr.joinCond ||
-      Entry.kind != AbstractValue::Kind::Array || Arr.below != Entry.array)
+      Arr.slotStride || !Arr.slotDomain || !Arr.constantSlots.empty() || Arr.joinCond || !Entry ||
+      Arr.below != Entry)
     return false;
   const Term *B0 = normalize(T, substitute(T, Arr.slotBase, {{I, T.constant(0)}}));
   const Term *Stride = normalize(T, T.sub(substitute(T, Arr.slotBase, {{I, T.constant(1)}}), B0));
@@ -409,14 +398,8 @@ bool LoopSummary::foldInnerSlot(AbstractValue &Value, const AbstractValue &Entry
     Out->slotStride = Stride->value();
     Map[C] = Out->slotRemainder;
   }
-  Out->slotValue = Arr.slotValue;
-  if (Out->slotValue.kind == AbstractValue::Kind::Data)
-    Out->slotValue.data = substituteData(T, Out->slotValue.data, Map);
-  else if (Out->slotValue.kind == AbstractValue::Kind::Int)
-    Out->slotValue.term = substitute(T, Out->slotValue.term, Map);
-  const Term *Remainder = Out->slotRemainder ? T.logicalAnd(T.ge(Out->slotRemainder, T.constant(0)),
-                                                            T.lt(Out->slotRemainder, Stride))
-                                             : T.trueTerm();
+  Out->slotValue = substituteValue(T, Arr.slotValue, Map);
+  const Term *Remainder = Out->slotRemainder ? remainderInRange(T, *Out) : T.trueTerm();
   Out->slotDomain = T.logicalAnd(
       Remainder, substitute(T, T.logicalAnd(Arr.slotDomain, T.allOf(Frame.span.facts)), Map));
   // The value's cases hold only at the indices the loops wrote: a later
@@ -430,8 +413,16 @@ bool LoopSummary::foldInnerSlot(AbstractValue &Value, const AbstractValue &Entry
   return true;
 }
 
+EntryArrays LoopSummary::arraysOf(const Environment &Env) {
+  EntryArrays Arrays;
+  for (const auto &[Var, Value] : Env)
+    if (Value.kind == AbstractValue::Kind::Array && Value.array)
+      Arrays.emplace(Var, Value.array);
+  return Arrays;
+}
+
 void LoopSummary::restrictSlots(const LoopFrame &Frame, const CarriedVars &Carried,
-                                const Environment &Entry, FlowState &State) {
+                                const EntryArrays &Entry, FlowState &State) {
   // An inner loop's slot whose base moves with this loop's counter: over
   // this loop, one slot over the element; otherwise nothing is known of
   // what the loop wrote.

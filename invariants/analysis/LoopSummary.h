@@ -27,6 +27,8 @@ struct CarriedVariable {
   AccumulatorId token = AccumulatorId::None;
 };
 using CarriedVars = std::map<const clang::VarDecl *, CarriedVariable>;
+// The private arrays at a loop's entry.
+using EntryArrays = std::map<const clang::ValueDecl *, std::shared_ptr<PrivateArray>>;
 
 class LoopSummary {
 public:
@@ -51,9 +53,12 @@ public:
   // After the loop: the private arrays its body wrote at its own counter
   // hold the slot only where the counter ranged; an inner loop's slot at a
   // base that moves with the counter (`acc[i][j]`) becomes one slot over
-  // the element (Entry: the environment at the loop's entry).
-  void restrictSlots(const LoopFrame &Frame, const CarriedVars &Carried, const Environment &Entry,
+  // the element (Entry: the private arrays at the loop's entry).
+  void restrictSlots(const LoopFrame &Frame, const CarriedVars &Carried, const EntryArrays &Entry,
                      FlowState &State);
+  // The private arrays of Env, by storage (copied on write, so one storage
+  // is one value): what restrictSlots compares with.
+  static EntryArrays arraysOf(const Environment &Env);
   // A path that leaves the loop early keeps the values it had there, except
   // one still accumulating: that becomes the loop's summary from Summary.
   void keepSummaries(const CarriedVars &Carried, const Environment &Summary,
@@ -79,12 +84,12 @@ private:
   // restrictSlots' two cases: an inner loop's slot folded over this loop
   // (false when its shape is not `s*i + b0 + c`, c in [0, s), over the
   // entry's contents), and slots at this loop's own counter.
-  bool foldInnerSlot(AbstractValue &Value, const AbstractValue &Entry, const LoopFrame &Frame,
-                     const FlowState &State);
+  bool foldInnerSlot(AbstractValue &Value, const std::shared_ptr<PrivateArray> &Entry,
+                     const LoopFrame &Frame, const FlowState &State);
   void restrictOwnSlots(const LoopFrame &Frame, const CarriedVars &Carried, FlowState &State);
   // accumulation()'s case of a slot over two indices that covers the whole
   // array: it stays one (true), its domain only its remainder's range.
-  bool keepsTwoIndexSlot(AbstractValue &Now, const AbstractValue &Before, const FlowState &State);
+  bool keepsTwoIndexSlot(AbstractValue &Now, const FlowState &State);
   // accumulation()'s case of one element written (`acc[i]` in the loop over
   // k) over the loop head alone: it stays that element's slot, over the
   // contents before the loop (true).

@@ -322,7 +322,7 @@ ProvenanceInterpreter::SideExits ProvenanceInterpreter::visitLoopBody(const CfgL
                                                                       LoopFrame Frame,
                                                                       FlowState &State) {
   CarriedVars Carried = Summaries.enter(Body, Frame.counterVar, State.env);
-  const Environment Entry = State.env;
+  const EntryArrays Entry = LoopSummary::arraysOf(State.env);
   Frame.firstSeq = Ctx.log.nextSeq();
   Frame.firstInterval = Ctx.log.interval();
   Frame.firstTermId = unsigned(T.size());

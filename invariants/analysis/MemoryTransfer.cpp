@@ -548,17 +548,8 @@ bool ProvenanceInterpreter::fixedInInnermostLoop(const Term *Index) const {
   for (const Term *S : collectSymbols(Index)) {
     bool Enclosing = std::any_of(Ctx.loops.begin(), Ctx.loops.end() - 1,
                                  [S](const LoopFrame &F) { return F.span.counter == S; });
-    switch (S->symbolKind()) {
-    case SymbolKind::ThreadIdx:
-    case SymbolKind::BlockIdx:
-    case SymbolKind::BlockDim:
-    case SymbolKind::GridDim:
-    case SymbolKind::Param:
-      break;
-    default:
-      if (!Enclosing)
-        return false;
-    }
+    if (!isLaunchOrParameter(S->symbolKind()) && !Enclosing)
+      return false;
   }
   return true;
 }

@@ -40,19 +40,9 @@ size_t commonLoops(const LdsAccess &A, const LdsAccess &B) {
 } // namespace
 
 bool hasOnlyLaunchSymbols(const Term *T) {
-  for (const Term *S : collectSymbols(T)) {
-    switch (S->symbolKind()) {
-    case SymbolKind::ThreadIdx:
-    case SymbolKind::BlockIdx:
-    case SymbolKind::BlockDim:
-    case SymbolKind::GridDim:
-    case SymbolKind::Param:
-    case SymbolKind::LoopCounter:
-      continue;
-    default:
+  for (const Term *S : collectSymbols(T))
+    if (!isLaunchOrParameter(S->symbolKind()) && S->symbolKind() != SymbolKind::LoopCounter)
       return false;
-    }
-  }
   return true;
 }
 

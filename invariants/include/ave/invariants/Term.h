@@ -70,6 +70,9 @@ enum class SymbolKind {
 };
 
 bool isComparison(TermKind Kind);
+// threadIdx, blockIdx, blockDim, gridDim or a kernel parameter: fixed for a
+// thread's whole run.
+bool isLaunchOrParameter(SymbolKind Kind);
 bool isBitwise(TermKind Kind); // & | ^ << >> ~: need the bit-vector encoding
 
 class Term {
