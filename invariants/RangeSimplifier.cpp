@@ -45,6 +45,7 @@ void RangeSimplifier::tighten(const Term *Sym, std::optional<int64_t> Lo,
 void RangeSimplifier::addFacts(const Term *Fact) {
   std::vector<const Term *> Conjuncts;
   collectConjuncts(Fact, Conjuncts);
+  Sources.insert(Conjuncts.begin(), Conjuncts.end());
   // Two rounds: a bound like `tid < blockDim.x` is usable once blockDim.x
   // is pinned by `blockDim.x == 64`.
   for (int Round = 0; Round < 2; ++Round) {
@@ -243,8 +244,8 @@ std::optional<Interval> RangeSimplifier::interval(const Term *T) {
     // dividends included (`M / 16` with M only bounded above).
     if (T->kind() == TermKind::Div)
       return Interval{X->lo / C, X->hi / C};
-    if (X->lo < 0)
-      return std::nullopt;
+    if (X->lo < 0) // C's remainder takes the dividend's sign
+      return Interval{std::max(X->lo, 1 - C), X->hi > 0 ? std::min(X->hi, C - 1) : 0};
     return X->hi < C ? *X : Interval{0, C - 1};
   }
   case TermKind::Select: {
@@ -296,6 +297,41 @@ const Term *RangeSimplifier::divRem(const Term *T) {
   return Div ? Ctx.add(toTerm(Ctx, Multiple.dividedExactly(C)), Ctx.div(R, D)) : Ctx.rem(R, D);
 }
 
+// The quotient's pair one digit lower: `c*a*(x/c) + d*a*((x%c)/d)`, with d
+// dividing c, is `a*x - a*(x%d)`. C guarantees (y/d)*d == y - y%d, and
+// (x%c)%d == x%d when d divides c (both remainders take the sign of x). A
+// vector store's writer leaves this behind: element c of a float4 store at
+// 4*(256*blockIdx.x + 4*threadIdx.x) + j is written when
+// `(c-j)/256*256 + (c-j)%256/4*4 + j == c`, which is `(c-j)%4 == 0`.
+static std::optional<Polynomial> foldLowerDigit(TermContext &Ctx, const Polynomial &P) {
+  for (const auto &[Mono, Coeff] : P.terms()) {
+    if (Mono.size() != 1 || Mono[0]->kind() != TermKind::Div)
+      continue;
+    const Term *Rem = Mono[0]->operand(0), *D = Mono[0]->operand(1);
+    if (Rem->kind() != TermKind::Rem || !D->isConstant() || D->value() <= 0)
+      continue;
+    const Term *X = Rem->operand(0), *C = Rem->operand(1);
+    if (!C->isConstant() || C->value() <= 0 || C->value() % D->value() != 0 ||
+        Coeff % D->value() != 0)
+      continue;
+    int64_t A = Coeff / D->value();
+    Monomial QuotMono{Ctx.div(X, C)};
+    if (P.coefficientOf(QuotMono) != A * C->value())
+      continue;
+    std::optional<Polynomial> Out = P.minus(Polynomial::monomial(Mono, Coeff));
+    if (Out)
+      Out = Out->minus(Polynomial::monomial(QuotMono, A * C->value()));
+    std::optional<Polynomial> XPoly = toPolynomial(Ctx, X).scaled(A);
+    if (Out && XPoly)
+      Out = Out->plus(*XPoly);
+    if (Out)
+      Out = Out->minus(Polynomial::monomial(Monomial{Ctx.rem(X, D)}, A));
+    if (Out)
+      return Out;
+  }
+  return std::nullopt;
+}
+
 // C guarantees (x / c) * c + x % c == x: in a sum, `c*a*(x/c) + a*(x%c)`
 // folds back to `a*x`, which is what lane arithmetic like
 // `4*(kk/4) + kk%4` leaves behind once the ranges are applied.
@@ -303,6 +339,8 @@ static const Term *foldDivRemPairs(TermContext &Ctx, const Term *Sum) {
   if (Sum->kind() != TermKind::Add)
     return Sum;
   Polynomial P = toPolynomial(Ctx, Sum);
+  if (std::optional<Polynomial> Lower = foldLowerDigit(Ctx, P))
+    return foldDivRemPairs(Ctx, toTerm(Ctx, *Lower));
   for (const auto &[Mono, Coeff] : P.terms()) {
     if (Mono.size() != 1 || Mono[0]->kind() != TermKind::Rem)
       continue;
@@ -440,6 +478,97 @@ const Term *RangeSimplifier::foldBoundedPart(const Term *Sum) {
   return Ctx.add(toTerm(Ctx, Rest), Affine);
 }
 
+// `a + x == b + x` is `a == b`: an equation whose sides share summands (a
+// writer's exactness condition once its digits folded, `-((c-1) % 4) + c ==
+// c`) loses them, and one summand left is solved for (`(c-1) % 4 == 0`).
+static const Term *cancelEquation(TermContext &Ctx, const Term *Cmp) {
+  if (Cmp->kind() != TermKind::Eq && Cmp->kind() != TermKind::Ne)
+    return Cmp;
+  Polynomial Left = toPolynomial(Ctx, Cmp->operand(0));
+  Polynomial Right = toPolynomial(Ctx, Cmp->operand(1));
+  std::optional<Polynomial> Diff = Left.minus(Right);
+  if (!Diff || Diff->terms().size() >= Left.terms().size() + Right.terms().size())
+    return Cmp; // nothing cancelled
+  bool Equal = Cmp->kind() == TermKind::Eq;
+  int64_t Constant = Diff->constantPart();
+  std::optional<Polynomial> Rest = Diff->minus(Polynomial::constant(Constant));
+  if (!Rest)
+    return Cmp;
+  if (Rest->isZero())
+    return (Constant == 0) == Equal ? Ctx.trueTerm() : Ctx.falseTerm();
+  const Term *Lhs = toTerm(Ctx, *Rest);
+  int64_t Rhs = -Constant;
+  if (Rest->terms().size() == 1) {
+    const auto &[Mono, Coeff] = *Rest->terms().begin();
+    if (Rhs % Coeff != 0)
+      return Equal ? Ctx.falseTerm() : Ctx.trueTerm();
+    Lhs = toTerm(Ctx, Polynomial::monomial(Mono, 1));
+    Rhs /= Coeff;
+  }
+  return Equal ? Ctx.eq(Lhs, Ctx.constant(Rhs)) : Ctx.ne(Lhs, Ctx.constant(Rhs));
+}
+
+const Term *RangeSimplifier::remainderOfShifted(const Term *Cmp) {
+  // (y + k) % m == 0  <=>  y % m == (-k) mod m, for y >= 0 and a constant
+  // m > 0: four components of a vector store ask it of c, c-1, c-2 and c-3,
+  // and Z3 then splits one remainder instead of four.
+  if (Cmp->kind() != TermKind::Eq && Cmp->kind() != TermKind::Ne)
+    return Cmp;
+  const Term *Rem = Cmp->operand(0);
+  if (Rem->kind() != TermKind::Rem || !Cmp->operand(1)->isConstant(0) ||
+      !Rem->operand(1)->isConstant() || Rem->operand(1)->value() <= 0)
+    return Cmp;
+  Polynomial X = toPolynomial(Ctx, Rem->operand(0));
+  int64_t K = X.constantPart(), M = Rem->operand(1)->value();
+  std::optional<Polynomial> Y = X.minus(Polynomial::constant(K));
+  if (K == 0 || !Y)
+    return Cmp;
+  const Term *YTerm = toTerm(Ctx, *Y);
+  std::optional<Interval> IY = interval(YTerm);
+  if (!IY || IY->lo < 0)
+    return Cmp;
+  const Term *Residue = Ctx.constant(((-K) % M + M) % M);
+  const Term *YRem = Ctx.rem(YTerm, Rem->operand(1));
+  return Cmp->kind() == TermKind::Eq ? Ctx.eq(YRem, Residue) : Ctx.ne(YRem, Residue);
+}
+
+const Term *RangeSimplifier::decideByIntervals(const Term *Cmp) {
+  // A comparison the bounds were read from stays: folded by its own bound
+  // it would drop that bound from the query.
+  if (!isComparison(Cmp->kind()) || Sources.count(Cmp))
+    return Cmp;
+  std::optional<Interval> A = interval(Cmp->operand(0)), B = interval(Cmp->operand(1));
+  if (!A || !B)
+    return Cmp;
+  std::optional<bool> Known;
+  switch (Cmp->kind()) {
+  case TermKind::Lt:
+    Known = A->hi < B->lo ? std::optional(true) : A->lo >= B->hi ? std::optional(false) : Known;
+    break;
+  case TermKind::Le:
+    Known = A->hi <= B->lo ? std::optional(true) : A->lo > B->hi ? std::optional(false) : Known;
+    break;
+  case TermKind::Gt:
+    Known = A->lo > B->hi ? std::optional(true) : A->hi <= B->lo ? std::optional(false) : Known;
+    break;
+  case TermKind::Ge:
+    Known = A->lo >= B->hi ? std::optional(true) : A->hi < B->lo ? std::optional(false) : Known;
+    break;
+  case TermKind::Eq:
+  case TermKind::Ne:
+    if (A->hi < B->lo || B->hi < A->lo)
+      Known = Cmp->kind() == TermKind::Ne;
+    else if (A->lo == A->hi && B->lo == B->hi)
+      Known = Cmp->kind() == TermKind::Eq;
+    break;
+  default:
+    break;
+  }
+  if (!Known)
+    return Cmp;
+  return *Known ? Ctx.trueTerm() : Ctx.falseTerm();
+}
+
 const Term *RangeSimplifier::quotientComparison(const Term *Cmp) {
   TermKind K = Cmp->kind();
   if (K != TermKind::Lt && K != TermKind::Le && K != TermKind::Gt && K != TermKind::Ge)
@@ -463,12 +592,27 @@ const Term *RangeSimplifier::quotientComparison(const Term *Cmp) {
   if (ByPositive(A, TermKind::Rem) && Strict && B == A->operand(1))
     return Ctx.trueTerm(); // x % y < y
   if (ByPositive(B, TermKind::Rem) && !Strict && A->isConstant(0))
-    return Ctx.trueTerm();          // 0 <= x % y
+    return Ctx.trueTerm(); // 0 <= x % y
+  // x / c < B  <=>  x < c * B for a constant c > 0, where x >= 0, or where
+  // x > -c (its quotient is then 0) and B >= 1: a bound on a store's block
+  // index (`(c - 1) / 256 < gridDim.x`) becomes linear.
+  if (A->kind() == TermKind::Div && A->operand(1)->isConstant() && A->operand(1)->value() > 0) {
+    const Term *Bound = Strict ? B : Ctx.add(B, Ctx.constant(1));
+    std::optional<Interval> X = interval(A->operand(0)), IB = interval(Bound);
+    int64_t C = A->operand(1)->value();
+    if (X && (X->lo >= 0 || (X->lo > -C && IB && IB->lo >= 1)))
+      return Ctx.lt(A->operand(0), Ctx.mul(Bound, A->operand(1)));
+  }
   if (ByPositive(A, TermKind::Div)) // x / y < B  <=>  x < y * B
     return Ctx.lt(A->operand(0), Ctx.mul(A->operand(1), Strict ? B : Ctx.add(B, Ctx.constant(1))));
   if (ByPositive(B, TermKind::Div)) // A <= x / y  <=>  y * A <= x
     return Ctx.le(Ctx.mul(B->operand(1), Strict ? Ctx.add(A, Ctx.constant(1)) : A), B->operand(0));
   return Cmp;
+}
+
+const Term *RangeSimplifier::comparison(const Term *Original, const Term *Cmp) {
+  Cmp = remainderOfShifted(quotientComparison(cancelEquation(Ctx, Cmp)));
+  return Sources.count(Original) ? Cmp : decideByIntervals(Cmp);
 }
 
 const Term *RangeSimplifier::rewrite(const Term *T) {
@@ -503,7 +647,7 @@ const Term *RangeSimplifier::rewrite(const Term *T) {
   else if (Out->kind() == TermKind::Add)
     Out = foldBoundedPart(foldDivRemPairs(Ctx, Out));
   else
-    Out = quotientComparison(Out);
+    Out = comparison(T, Out);
   Memo[T] = Out;
   return Out;
 }

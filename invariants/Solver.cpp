@@ -1,41 +1,22 @@
 #include "ave/invariants/Solver.h"
 
 #include "Z3Encoder.h"
+#include "Z3Pool.h"
 #include "ave/invariants/Counterexample.h"
 #include "ave/invariants/RangeSimplifier.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
 #include <climits>
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <unordered_set>
 
 namespace ave::inv {
-
-// Z3 reads a check's `rlimit` and `timeout` from the solver's parameters,
-// and where the solver has none, from the context's. Setting them on the
-// solver re-initialises its engine: 1.3 ms a query on the development
-// machine, more than a check of lane arithmetic takes (0.3-0.6 ms). The
-// context's are two stored numbers. So the solvers carry no limits of their
-// own and every check sets the context's.
-struct ObligationSolver::Z3State {
-  z3::context context;
-
-  void limitNextCheck(unsigned Work, unsigned WallMs) {
-    if (Work != LastWork)
-      Z3_update_param_value(context, "rlimit", std::to_string(Work).c_str());
-    if (WallMs != LastWallMs)
-      Z3_update_param_value(context, "timeout", std::to_string(WallMs).c_str());
-    LastWork = Work;
-    LastWallMs = WallMs;
-  }
-
-private:
-  unsigned LastWork = 0;   // as last set; 0 is Z3's "no limit"
-  unsigned LastWallMs = 0; // the same
-};
 
 // One solver per encoding. The integer one serves linear index arithmetic;
 // the bit-vector one is created on the first query with bitwise operators
@@ -83,15 +64,15 @@ const char *statusName(SolverResult::Status S) {
 }
 
 ObligationSolver::ObligationSolver(TermContext &Ctx, unsigned TimeoutMs)
-    : Ctx(Ctx), TimeoutMs(TimeoutMs), State(std::make_unique<Z3State>()) {}
+    : Ctx(Ctx), TimeoutMs(TimeoutMs), State(std::make_unique<Z3Lease>()) {}
 
 ObligationSolver::~ObligationSolver() = default;
 
 ObligationSolver::Backend &ObligationSolver::backendFor(bool BitVectors) {
   std::unique_ptr<Backend> &Slot = BitVectors ? BitVectorBackend : IntegerBackend;
   if (!Slot) {
-    Slot = std::make_unique<Backend>(State->context, BitVectors ? EncodingMode::BitVector32
-                                                                : EncodingMode::Integer);
+    Slot = std::make_unique<Backend>((*State)->context, BitVectors ? EncodingMode::BitVector32
+                                                                   : EncodingMode::Integer);
     for (const Term *Fact : Facts)
       Slot->assertFact(Fact);
   }
@@ -237,9 +218,11 @@ SolverResult ObligationSolver::run(const Term *Violation, const std::vector<cons
     Known.millis =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();
     Known.work = 0;
+    MillisSpent += Known.millis;
     return Known;
   }
   SolverResult Result = solve(Violation, Observe, WithModel, MaxMs);
+  MillisSpent += Result.millis;
   if (Result.status == SolverResult::Proven)
     Answers.emplace(std::move(Any), Result);
   else if (Result.status == SolverResult::Violated)
@@ -305,6 +288,7 @@ SolverResult ObligationSolver::solve(const Term *Violation,
     return Finish();
   }
   Result = solveOnce(Backend, Q, {}, *Budget);
+  traceQuery(Q, Result);
   if (Result.status == SolverResult::Unknown &&
       llvm::StringRef(Result.reason).starts_with("incomplete"))
     retryOnFreshSolver(&Backend == BitVectorBackend.get(), Q, MaxMs, Result);
@@ -313,12 +297,22 @@ SolverResult ObligationSolver::solve(const Term *Violation,
   return Finish();
 }
 
+void ObligationSolver::traceQuery(const Prepared &Q, const SolverResult &R) const {
+  // AVE_TRACE_SOLVER=1: every first try, as asked and as Z3 got it.
+  static const bool Trace = std::getenv("AVE_TRACE_SOLVER") != nullptr;
+  if (!Trace)
+    return;
+  llvm::errs() << "ave-solver: " << statusName(R.status) << " " << llvm::format("%.1f", R.millis)
+               << " ms " << R.reason << "\n  asked: " << print(Q.original)
+               << "\n  to z3: " << print(Q.violation) << "\n";
+}
+
 void ObligationSolver::retryOnFreshSolver(bool BitVectors, const Prepared &Q, unsigned MaxMs,
                                           SolverResult &Result) {
   std::optional<unsigned> Budget = budget(MaxMs, !Q.withModel);
   if (!Budget)
     return;
-  Backend Fresh(State->context, BitVectors ? EncodingMode::BitVector32 : EncodingMode::Integer);
+  Backend Fresh((*State)->context, BitVectors ? EncodingMode::BitVector32 : EncodingMode::Integer);
   for (const Term *Fact : Facts)
     Fresh.assertFact(Fact);
   if (!Fresh.factError.empty())
@@ -365,8 +359,8 @@ SolverResult ObligationSolver::solveOnce(Backend &B, const Prepared &Q,
         double(B.encoder.mode() == EncodingMode::BitVector32 ? WorkPerMsBitVector : WorkPerMs) /
         (Scoped ? 1 : 8);
     auto Work = uint64_t(Budget * Rate);
-    State->limitNextCheck(unsigned(std::min<uint64_t>(std::max<uint64_t>(Work, 1), UINT_MAX)),
-                          wallTimeout(Budget));
+    (*State)->limitNextCheck(unsigned(std::min<uint64_t>(std::max<uint64_t>(Work, 1), UINT_MAX)),
+                             wallTimeout(Budget));
     z3::expr Query = B.encoder.definedness(Q.violation) && B.encoder.condition(Q.violation);
     // A symbol the simplification pinned is gone from the violation but not
     // from the facts asserted before it: pin it there too, or the model

@@ -73,7 +73,6 @@ SolverResult AnalysisContext::ask(const char *Why, const Term *Query) {
   auto &[Count, Millis] = QueryCost[Why];
   ++Count;
   Millis += R.millis;
-  AskMillis += R.millis;
   return R;
 }
 

@@ -76,7 +76,6 @@ public:
   // what else holds of the element index (its range, a lane formula's).
   ElementDecider privateDecider(const FlowState &State, std::vector<const Term *> Facts = {});
   // Solver time of every ask() so far (counted in the kernel's solver time).
-  double askMillis() const { return AskMillis; }
   // A placeholder for a variable carried by the loop entered LoopEntry-th.
   AccumulatorId newAccumulator(unsigned LoopEntry) {
     auto Id = AccumulatorId(++Accumulators);
@@ -146,7 +145,6 @@ private:
   unsigned Accumulators = 0;
   unsigned LoopEntries = 0;
   std::map<AccumulatorId, unsigned> AccumulatorLoops;
-  double AskMillis = 0;
   std::map<std::string, std::pair<unsigned, double>> QueryCost; // why -> (count, ms)
   TermKeyed<SolverResult> AskedBefore;
   std::map<std::tuple<const Term *, unsigned, int>, const Term *> IterationCopies;

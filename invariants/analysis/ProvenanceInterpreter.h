@@ -64,7 +64,6 @@ public:
   AnalysisContext &context() { return Ctx; }
   AnalysisLog &log() { return Ctx.log; }
   const std::vector<const Term *> &kernelFacts() const { return Ctx.kernelFacts; }
-  double askMillis() const { return Ctx.askMillis(); }
   const KernelSymbols &symbols() const { return Ctx.symbols; }
 
 private:

@@ -6,6 +6,7 @@
 #include "ave/annotations/KernelAnnotations.h"
 #include "ave/invariants/KernelAnalysis.h"
 #include "ave/invariants/ObligationFinding.h"
+#include "ave/invariants/Solver.h"
 #include "ave/invariants/lds/LaunchContext.h"
 #include "ave/invariants/lds/SharedMemoryObligations.h"
 #include "ave/lint/OutputFormats.h"
@@ -232,6 +233,7 @@ int CheckRun::finish(const GlobalOptions &G, const frontend::FrontendResult &R,
 } // namespace
 
 int runCheck(const GlobalOptions &G, const CheckOptions &C, const std::vector<std::string> &Files) {
+  inv::warmSolversInBackground(); // while the files parse
   CheckRun Run(G, C);
   frontend::FrontendResult R = frontend::parseHipFiles(
       Files, G.frontend, [&](frontend::ParsedUnit &U) { Run.checkUnit(U); });

@@ -4,6 +4,7 @@
 
 #include "CLI/CLI.hpp"
 #include "Commands.h"
+#include "ave/invariants/Solver.h"
 #include "ave/lint/LintDriver.h"
 
 namespace ave::cli {
@@ -20,6 +21,7 @@ void registerLintCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selec
   Lint->callback([&G, &Selected, Lint] {
     auto Args = std::make_shared<std::vector<std::string>>(Lint->remaining());
     Selected = [&G, Args] {
+      inv::warmSolversInBackground(); // while clang-tidy parses
       lint::LintInvocation Inv;
       Inv.args = *Args;
       Inv.target = G.frontend.args.target;

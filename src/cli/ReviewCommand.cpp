@@ -6,6 +6,7 @@
 #include "CLI/CLI.hpp"
 #include "Commands.h"
 #include "ave/frontend/PreambleCache.h"
+#include "ave/invariants/Solver.h"
 #include "ave/review/Review.h"
 #include "ave/review/ReviewOutput.h"
 #include "ave/support/AtomicWrite.h"
@@ -114,6 +115,7 @@ int runReviewCommand(const GlobalOptions &G, const ReviewArgs &A) {
     llvm::errs() << "ave-rewrite review: error: " << Problem << "\n";
     return 2;
   }
+  inv::warmSolversInBackground(); // while the files parse
   std::set<review::Severity> FailOn;
   if (!parseFailOn(A.failOn, FailOn)) {
     llvm::errs() << "ave-rewrite review: error: --fail-on takes error, warning, note (comma "

@@ -8,6 +8,7 @@
 #include "ave/agent/RewritePipeline.h"
 #include "ave/agent/RewriteReport.h"
 #include "ave/agent/TargetCompile.h"
+#include "ave/invariants/Solver.h"
 #include "ave/rewriters/Registry.h"
 #include "ave/rewriters/TestHooks.h"
 #include "ave/support/FileUpdate.h"
@@ -134,6 +135,7 @@ int runRewrite(const GlobalOptions &G, const RewriteOptions &O) {
     printRewriterList(G.format == OutputFormat::Json);
     return 0;
   }
+  inv::warmSolversInBackground(); // while the file parses
   auto Fail = [](const std::string &Message) {
     llvm::errs() << "ave-rewrite rewrite: error: " << Message << "\n";
     return 2;

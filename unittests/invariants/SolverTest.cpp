@@ -401,6 +401,57 @@ TEST(SolverRangeSimplification, DivisionOfASumSplitsAtTheMultiple) {
   EXPECT_EQ(ranges.simplify(mixed), mixed);
 }
 
+// Element c of a float4 store to 4*(256*blockIdx.x + 4*threadIdx.x) + j is
+// written when `(c-j)/256*256 + (c-j)%256/4*4 + j == c`: the lower digit
+// folds, the equation cancels and the remainder of the shifted coordinate
+// becomes one of c itself. Each rewrite keeps the value for every c.
+TEST(SolverRangeSimplification, VectorStoreWriterFoldsToOneRemainder) {
+  TermContext Terms;
+  RangeSimplifier Ranges(Terms);
+  const Term *C = Terms.symbol("c", SymbolKind::Fresh);
+  const Term *Size = Terms.symbol("C", SymbolKind::Param);
+  Ranges.addFacts(Terms.logicalAnd(Terms.ge(C, Terms.constant(0)), Terms.lt(C, Size)));
+  Ranges.addFacts(Terms.le(Size, Terms.constant(2048)));
+  for (int64_t J = 0; J < 4; ++J) {
+    const Term *X = Terms.sub(C, Terms.constant(J));
+    const Term *Tile = Terms.mul(Terms.div(X, Terms.constant(256)), Terms.constant(256));
+    const Term *Lane = Terms.mul(Terms.div(Terms.rem(X, Terms.constant(256)), Terms.constant(4)),
+                                 Terms.constant(4));
+    const Term *Written = Terms.eq(Terms.add(Terms.add(Tile, Lane), Terms.constant(J)), C);
+    const Term *InLane = Terms.lt(Terms.div(Terms.rem(X, Terms.constant(256)), Terms.constant(4)),
+                                  Terms.constant(64));
+    const Term *InGrid = Terms.lt(Terms.div(X, Terms.constant(256)), Terms.constant(8));
+    const Term *Question = Terms.logicalAnd(Terms.logicalAnd(Written, InLane), InGrid);
+    const Term *Simple = Ranges.simplify(Question);
+    EXPECT_EQ(print(Simple),
+              print(Terms.logicalAnd(Terms.eq(Terms.rem(C, Terms.constant(4)), Terms.constant(J)),
+                                     Terms.lt(X, Terms.constant(2048)))))
+        << "j=" << J;
+    for (int64_t V = 0; V < 2048; ++V) {
+      Assignment At{{C, V}, {Size, 2048}};
+      ASSERT_EQ(evaluate(Question, At), evaluate(Simple, At)) << "j=" << J << " c=" << V;
+    }
+  }
+}
+
+// A comparison the bounds were read from is never decided by those bounds:
+// `x < 10` stays (folding it would drop the only bound on x), the same
+// comparison nested in a disjunction does not give a bound and folds.
+TEST(SolverRangeSimplification, BoundsDoNotDecideTheirOwnSource) {
+  TermContext Terms;
+  RangeSimplifier Ranges(Terms);
+  const Term *X = Terms.symbol("x", SymbolKind::Fresh);
+  const Term *Y = Terms.symbol("y", SymbolKind::Fresh);
+  const Term *Below = Terms.lt(X, Terms.constant(10));
+  const Term *Within = Terms.lt(X, Terms.constant(20));
+  std::vector<const Term *> Conjuncts{Terms.ge(X, Terms.constant(0)), Below,
+                                      Terms.logicalOr(Within, Terms.eq(Y, X))};
+  const Term *Query = Terms.allOf(Conjuncts);
+  Ranges.addFacts(Query);
+  EXPECT_EQ(print(Ranges.simplify(Query)),
+            print(Terms.logicalAnd(Terms.ge(X, Terms.constant(0)), Below)));
+}
+
 // The simplifier removes `%` and `/` whose operands are in range and folds
 // `c*(x/c) + x%c` back to x.
 TEST(SolverRangeSimplification, LaneArithmeticFolds) {
@@ -611,6 +662,56 @@ TEST(SolverRangeSimplification, OverflowFoldsWhereTheLaunchAndAssumptionsBoundTh
   RangeSimplifier open(ctx);
   open.addFacts(ctx.allOf(launch));
   EXPECT_FALSE(open.simplify(question)->isConstant());
+}
+
+// Kernels share warm Z3 contexts (Z3Pool.h): what one kernel asserted must
+// be gone when the next one leases the same solvers.
+TEST(SolverPool, AKernelsFactsDoNotReachTheNextKernel) {
+  TermContext Terms;
+  const Term *X = Terms.symbol("x", SymbolKind::Param);
+  const Term *NotOne = Terms.logicalNot(Terms.eq(X, Terms.constant(1)));
+  const Term *OddBitClear =
+      Terms.eq(Terms.bitAnd(X, Terms.constant(1)), Terms.constant(0)); // bit-vector solver
+  warmSolversInBackground();
+  {
+    ObligationSolver First(Terms, 5000);
+    First.addFact(Terms.eq(X, Terms.constant(1)));
+    EXPECT_EQ(First.check(NotOne).status, SolverResult::Proven);
+    EXPECT_EQ(First.check(OddBitClear).status, SolverResult::Proven);
+  }
+  for (int Kernel = 0; Kernel < 3; ++Kernel) {
+    ObligationSolver Next(Terms, 5000);
+    EXPECT_EQ(Next.check(NotOne).status, SolverResult::Violated) << "kernel " << Kernel;
+    EXPECT_EQ(Next.check(OddBitClear).status, SolverResult::Violated) << "kernel " << Kernel;
+  }
+}
+
+TEST(SolverPool, KernelsAnalysedAtTheSameTimeHaveTheirOwnSolvers) {
+  TermContext Terms;
+  const Term *X = Terms.symbol("x", SymbolKind::Param);
+  ObligationSolver One(Terms, 5000), Two(Terms, 5000);
+  One.addFact(Terms.eq(X, Terms.constant(1)));
+  Two.addFact(Terms.eq(X, Terms.constant(2)));
+  EXPECT_EQ(One.check(Terms.eq(X, Terms.constant(2))).status, SolverResult::Proven);
+  EXPECT_EQ(Two.check(Terms.eq(X, Terms.constant(1))).status, SolverResult::Proven);
+  EXPECT_EQ(Two.check(Terms.eq(X, Terms.constant(2))).status, SolverResult::Violated);
+}
+
+// --timing's "solver" is every question, asked through any entry point.
+TEST(SolverTiming, EveryQuestionCounts) {
+  TermContext Terms;
+  const Term *X = Terms.symbol("x", SymbolKind::Param);
+  const Term *Y = Terms.symbol("y", SymbolKind::Param);
+  ObligationSolver Solver(Terms, 5000);
+  EXPECT_EQ(Solver.millisSpent(), 0);
+  Solver.decide(Terms.lt(X, Y));
+  double AfterDecide = Solver.millisSpent();
+  EXPECT_GT(AfterDecide, 0);
+  Solver.checkWithin(Terms.lt(Y, X), 100);
+  double AfterCheckWithin = Solver.millisSpent();
+  EXPECT_GT(AfterCheckWithin, AfterDecide);
+  Solver.check(Terms.eq(X, Terms.mul(Y, Y)));
+  EXPECT_GT(Solver.millisSpent(), AfterCheckWithin);
 }
 
 } // namespace ave::inv

@@ -39,11 +39,18 @@ private:
   const Term *rewrite(const Term *T);
   const Term *divRem(const Term *T);
   const Term *quotientComparison(const Term *Cmp);
+  // The comparison rules in turn, on `Cmp`, the rewritten `Original`.
+  const Term *comparison(const Term *Original, const Term *Cmp);
+  const Term *remainderOfShifted(const Term *Cmp);
+  // A comparison the intervals decide (`(c - 1) % 256 / 4 < 64`), unless
+  // it is one the bounds came from.
+  const Term *decideByIntervals(const Term *Cmp);
   const Term *linearOverBox(const Term *T);
   const Term *foldBoundedPart(const Term *Sum);
 
   TermContext &Ctx;
   TermKeyed<Interval> Bounds;
+  TermSet Sources; // the conjuncts given to addFacts: bounds come from them
   TermKeyed<const Term *> Memo;
   TermKeyed<const Term *> Linearized; // null: not affine on its box
 };

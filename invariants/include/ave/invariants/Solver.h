@@ -1,7 +1,9 @@
 // The Z3 side of obligations. One ObligationSolver per kernel: the facts
 // every obligation shares (thread/block bounds, assumptions, loop bounds) are
 // asserted once, and each obligation runs in its own push/pop scope. That is
-// what keeps an obligation at a few milliseconds (DESIGN.md, "Speed").
+// what keeps an obligation at a few milliseconds (DESIGN.md, "Speed"). The
+// Z3 context and solvers come warm from a pool (Z3Pool.h) that makes them
+// on another thread, so that their fixed costs overlap other work.
 //
 // A query is "is there an execution where the obligation fails?":
 //   unsat   -> Proven
@@ -53,6 +55,13 @@ const char *statusName(SolverResult::Status S);
 /// The linked Z3's version, "4.8.12".
 std::string solverVersion();
 
+/// Starts making the first kernel's warm Z3 context on another thread
+/// (Z3Pool.h): a command calls it before it parses, so that Z3's 50-70 ms
+/// of fixed costs overlap the front end instead of following it.
+void warmSolversInBackground();
+
+class Z3Lease;
+
 class ObligationSolver {
 public:
   /// Every term passed in must come from `ctx`; `timeoutMs` bounds each
@@ -89,6 +98,9 @@ public:
   /// Asserted for every later query (and its evaluation must be defined).
   void addFact(const Term *Fact);
   const std::vector<const Term *> &facts() const { return Facts; }
+  /// Wall milliseconds of every question asked so far (answers given from
+  /// memory included, at what looking them up cost).
+  double millisSpent() const { return MillisSpent; }
   unsigned timeoutMs() const { return TimeoutMs; }
 
   /// Searches for an execution satisfying the facts in which `violation`
@@ -138,12 +150,14 @@ private:
   void retryOnFreshSolver(bool BitVectors, const Prepared &Q, unsigned MaxMs, SolverResult &Result);
   void retryWithParametersPinned(Backend &B, const Prepared &Q, unsigned MaxMs,
                                  SolverResult &Result);
+  void traceQuery(const Prepared &Q, const SolverResult &R) const;
   void readModel(Backend &B, const Prepared &Q, const z3::model &Model, SolverResult &Result) const;
 
   TermContext &Ctx; // for simplifying queries before encoding
   unsigned TimeoutMs;
   std::optional<unsigned> KernelLimitMs; // of solver work (setKernelLimit)
   double SpentMs = 0;                    // the work done so far, in ms of work
+  double MillisSpent = 0;                // wall time of run(), see millisSpent()
   uint64_t WorkUsed = 0;                 // the same in Z3 resource units
   std::optional<std::chrono::steady_clock::time_point> Deadline; // wall guard
   std::vector<const Term *> Facts;
@@ -156,8 +170,7 @@ private:
   std::map<AnswerKey, SolverResult> Answers;
   bool FactsNeedBitVectors = false;
   // The Z3 context outlives both backends (members die in reverse order).
-  struct Z3State;
-  std::unique_ptr<Z3State> State;
+  std::unique_ptr<Z3Lease> State;
   std::unique_ptr<Backend> IntegerBackend;
   std::unique_ptr<Backend> BitVectorBackend;
 };
