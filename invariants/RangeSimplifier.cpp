@@ -532,6 +532,41 @@ const Term *RangeSimplifier::remainderOfShifted(const Term *Cmp) {
   return Cmp->kind() == TermKind::Eq ? Ctx.eq(YRem, Residue) : Ctx.ne(YRem, Residue);
 }
 
+const Term *RangeSimplifier::foldParityPairs(const Term *Sum) {
+  // x % 2 + (x + k) % 2 is 1 for an odd k and x, x + k >= 0: exactly one of
+  // them is odd. A double buffer's two halves, `16 * (t % 2)` and
+  // `16 * ((t - 1) % 2)`, add up to 16.
+  if (Sum->kind() != TermKind::Add)
+    return Sum;
+  Polynomial P = toPolynomial(Ctx, Sum);
+  for (const auto &[First, Coeff] : P.terms()) {
+    if (First.size() != 1 || First[0]->kind() != TermKind::Rem ||
+        !First[0]->operand(1)->isConstant(2))
+      continue;
+    Polynomial X = toPolynomial(Ctx, First[0]->operand(0));
+    for (const auto &[Second, Other] : P.terms()) {
+      if (Second.size() != 1 || Second[0]->kind() != TermKind::Rem || Second == First ||
+          Other != Coeff || !Second[0]->operand(1)->isConstant(2))
+        continue;
+      std::optional<Polynomial> Shift = toPolynomial(Ctx, Second[0]->operand(0)).minus(X);
+      if (!Shift || !Shift->isConstant() || Shift->constantPart() % 2 == 0)
+        continue;
+      std::optional<Interval> A = interval(First[0]->operand(0));
+      std::optional<Interval> B = interval(Second[0]->operand(0));
+      if (!A || !B || A->lo < 0 || B->lo < 0)
+        continue;
+      std::optional<Polynomial> Out = P.minus(Polynomial::monomial(First, Coeff));
+      if (Out)
+        Out = Out->minus(Polynomial::monomial(Second, Coeff));
+      if (Out)
+        Out = Out->plus(Polynomial::constant(Coeff));
+      if (Out)
+        return toTerm(Ctx, *Out);
+    }
+  }
+  return Sum;
+}
+
 const Term *RangeSimplifier::decideByIntervals(const Term *Cmp) {
   // A comparison the bounds were read from stays: folded by its own bound
   // it would drop that bound from the query.
@@ -645,7 +680,7 @@ const Term *RangeSimplifier::rewrite(const Term *T) {
   if (Out->kind() == TermKind::Div || Out->kind() == TermKind::Rem)
     Out = divRem(Out);
   else if (Out->kind() == TermKind::Add)
-    Out = foldBoundedPart(foldDivRemPairs(Ctx, Out));
+    Out = foldBoundedPart(foldDivRemPairs(Ctx, foldParityPairs(Out)));
   else
     Out = comparison(T, Out);
   Memo[T] = Out;

@@ -434,6 +434,37 @@ TEST(SolverRangeSimplification, VectorStoreWriterFoldsToOneRemainder) {
   }
 }
 
+// A double buffer's halves: 16*(t%2) + 16*((t-1)%2) is 16 where t >= 1,
+// and stays as it is where t - 1 may be negative (-1 % 2 is -1 in C).
+TEST(SolverRangeSimplification, DoubleBufferHalvesAddUp) {
+  TermContext Terms;
+  const Term *T = Terms.symbol("t", SymbolKind::LoopCounter);
+  const Term *Ty = Terms.symbol("ty", SymbolKind::ThreadIdx, 1);
+  auto Half = [&](const Term *X) {
+    return Terms.mul(Terms.constant(16), Terms.rem(X, Terms.constant(2)));
+  };
+  const Term *Row =
+      Terms.add(Terms.add(Terms.add(Half(T), Half(Terms.sub(T, Terms.constant(1)))), Ty),
+                Terms.constant(-16));
+  for (int64_t Low : {1, 0}) {
+    RangeSimplifier Ranges(Terms);
+    Ranges.addFacts(
+        Terms.logicalAnd(Terms.ge(T, Terms.constant(Low)), Terms.lt(T, Terms.constant(100))));
+    Ranges.addFacts(
+        Terms.logicalAnd(Terms.ge(Ty, Terms.constant(0)), Terms.lt(Ty, Terms.constant(16))));
+    const Term *Simple = Ranges.simplify(Row);
+    if (Low == 1)
+      EXPECT_EQ(Simple, Ty) << print(Simple);
+    else
+      EXPECT_NE(Simple, Ty) << print(Simple);
+    for (int64_t V = Low; V < 100; ++V)
+      for (int64_t Y : {0, 7, 15}) {
+        Assignment At{{T, V}, {Ty, Y}};
+        ASSERT_EQ(evaluate(Row, At), evaluate(Simple, At)) << "t=" << V << " ty=" << Y;
+      }
+  }
+}
+
 // A comparison the bounds were read from is never decided by those bounds:
 // `x < 10` stays (folding it would drop the only bound on x), the same
 // comparison nested in a disjunction does not give a bound and folds.

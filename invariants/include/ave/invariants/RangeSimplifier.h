@@ -47,6 +47,7 @@ private:
   const Term *decideByIntervals(const Term *Cmp);
   const Term *linearOverBox(const Term *T);
   const Term *foldBoundedPart(const Term *Sum);
+  const Term *foldParityPairs(const Term *Sum);
 
   TermContext &Ctx;
   TermKeyed<Interval> Bounds;
