@@ -2,6 +2,8 @@
 
 #include "ave/invariants/Polynomial.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -303,7 +305,13 @@ const Term *RangeSimplifier::divRem(const Term *T) {
 // vector store's writer leaves this behind: element c of a float4 store at
 // 4*(256*blockIdx.x + 4*threadIdx.x) + j is written when
 // `(c-j)/256*256 + (c-j)%256/4*4 + j == c`, which is `(c-j)%4 == 0`.
-static std::optional<Polynomial> foldLowerDigit(TermContext &Ctx, const Polynomial &P) {
+// Every rule below builds new operators; each must stay inside int wherever
+// the query can be defined (`Fits`: its interval is known), or Z3 would read
+// a definedness condition into it that the question as asked does not have.
+using FitsInInt = llvm::function_ref<bool(const Term *)>;
+
+static std::optional<Polynomial> foldLowerDigit(TermContext &Ctx, const Polynomial &P,
+                                                FitsInInt Fits) {
   for (const auto &[Mono, Coeff] : P.terms()) {
     if (Mono.size() != 1 || Mono[0]->kind() != TermKind::Div)
       continue;
@@ -326,7 +334,7 @@ static std::optional<Polynomial> foldLowerDigit(TermContext &Ctx, const Polynomi
       Out = Out->plus(*XPoly);
     if (Out)
       Out = Out->minus(Polynomial::monomial(Monomial{Ctx.rem(X, D)}, A));
-    if (Out)
+    if (Out && Fits(toTerm(Ctx, *Out)))
       return Out;
   }
   return std::nullopt;
@@ -335,12 +343,12 @@ static std::optional<Polynomial> foldLowerDigit(TermContext &Ctx, const Polynomi
 // C guarantees (x / c) * c + x % c == x: in a sum, `c*a*(x/c) + a*(x%c)`
 // folds back to `a*x`, which is what lane arithmetic like
 // `4*(kk/4) + kk%4` leaves behind once the ranges are applied.
-static const Term *foldDivRemPairs(TermContext &Ctx, const Term *Sum) {
+static const Term *foldDivRemPairs(TermContext &Ctx, const Term *Sum, FitsInInt Fits) {
   if (Sum->kind() != TermKind::Add)
     return Sum;
   Polynomial P = toPolynomial(Ctx, Sum);
-  if (std::optional<Polynomial> Lower = foldLowerDigit(Ctx, P))
-    return foldDivRemPairs(Ctx, toTerm(Ctx, *Lower));
+  if (std::optional<Polynomial> Lower = foldLowerDigit(Ctx, P, Fits))
+    return foldDivRemPairs(Ctx, toTerm(Ctx, *Lower), Fits);
   for (const auto &[Mono, Coeff] : P.terms()) {
     if (Mono.size() != 1 || Mono[0]->kind() != TermKind::Rem)
       continue;
@@ -363,7 +371,7 @@ static const Term *foldDivRemPairs(TermContext &Ctx, const Term *Sum) {
     std::optional<Polynomial> Folded = Without->plus(*XPoly);
     if (!Folded)
       continue;
-    return foldDivRemPairs(Ctx, toTerm(Ctx, *Folded));
+    return foldDivRemPairs(Ctx, toTerm(Ctx, *Folded), Fits);
   }
   return Sum;
 }
@@ -481,7 +489,7 @@ const Term *RangeSimplifier::foldBoundedPart(const Term *Sum) {
 // `a + x == b + x` is `a == b`: an equation whose sides share summands (a
 // writer's exactness condition once its digits folded, `-((c-1) % 4) + c ==
 // c`) loses them, and one summand left is solved for (`(c-1) % 4 == 0`).
-static const Term *cancelEquation(TermContext &Ctx, const Term *Cmp) {
+static const Term *cancelEquation(TermContext &Ctx, const Term *Cmp, FitsInInt Fits) {
   if (Cmp->kind() != TermKind::Eq && Cmp->kind() != TermKind::Ne)
     return Cmp;
   Polynomial Left = toPolynomial(Ctx, Cmp->operand(0));
@@ -497,6 +505,8 @@ static const Term *cancelEquation(TermContext &Ctx, const Term *Cmp) {
   if (Rest->isZero())
     return (Constant == 0) == Equal ? Ctx.trueTerm() : Ctx.falseTerm();
   const Term *Lhs = toTerm(Ctx, *Rest);
+  if (!Fits(Lhs))
+    return Cmp;
   int64_t Rhs = -Constant;
   if (Rest->terms().size() == 1) {
     const auto &[Mono, Coeff] = *Rest->terms().begin();
@@ -560,7 +570,7 @@ const Term *RangeSimplifier::foldParityPairs(const Term *Sum) {
         Out = Out->minus(Polynomial::monomial(Second, Coeff));
       if (Out)
         Out = Out->plus(Polynomial::constant(Coeff));
-      if (Out)
+      if (Out && interval(toTerm(Ctx, *Out)))
         return toTerm(Ctx, *Out);
     }
   }
@@ -635,8 +645,9 @@ const Term *RangeSimplifier::quotientComparison(const Term *Cmp) {
     const Term *Bound = Strict ? B : Ctx.add(B, Ctx.constant(1));
     std::optional<Interval> X = interval(A->operand(0)), IB = interval(Bound);
     int64_t C = A->operand(1)->value();
-    if (X && (X->lo >= 0 || (X->lo > -C && IB && IB->lo >= 1)))
-      return Ctx.lt(A->operand(0), Ctx.mul(Bound, A->operand(1)));
+    const Term *Scaled = Ctx.mul(Bound, A->operand(1));
+    if (X && (X->lo >= 0 || (X->lo > -C && IB && IB->lo >= 1)) && interval(Scaled))
+      return Ctx.lt(A->operand(0), Scaled);
   }
   if (ByPositive(A, TermKind::Div)) // x / y < B  <=>  x < y * B
     return Ctx.lt(A->operand(0), Ctx.mul(A->operand(1), Strict ? B : Ctx.add(B, Ctx.constant(1))));
@@ -646,7 +657,8 @@ const Term *RangeSimplifier::quotientComparison(const Term *Cmp) {
 }
 
 const Term *RangeSimplifier::comparison(const Term *Original, const Term *Cmp) {
-  Cmp = remainderOfShifted(quotientComparison(cancelEquation(Ctx, Cmp)));
+  auto Fits = [this](const Term *T) { return interval(T).has_value(); };
+  Cmp = remainderOfShifted(quotientComparison(cancelEquation(Ctx, Cmp, Fits)));
   return Sources.count(Original) ? Cmp : decideByIntervals(Cmp);
 }
 
@@ -677,10 +689,11 @@ const Term *RangeSimplifier::rewrite(const Term *T) {
     Changed = Changed || Ops.back() != Op;
   }
   const Term *Out = Changed ? Ctx.rebuild(T, Ops) : T;
+  auto Fits = [this](const Term *X) { return interval(X).has_value(); };
   if (Out->kind() == TermKind::Div || Out->kind() == TermKind::Rem)
     Out = divRem(Out);
   else if (Out->kind() == TermKind::Add)
-    Out = foldBoundedPart(foldDivRemPairs(Ctx, foldParityPairs(Out)));
+    Out = foldBoundedPart(foldDivRemPairs(Ctx, foldParityPairs(Out), Fits));
   else
     Out = comparison(T, Out);
   Memo[T] = Out;
