@@ -570,8 +570,9 @@ const Term *RangeSimplifier::foldParityPairs(const Term *Sum) {
         Out = Out->minus(Polynomial::monomial(Second, Coeff));
       if (Out)
         Out = Out->plus(Polynomial::constant(Coeff));
-      if (Out && interval(toTerm(Ctx, *Out)))
-        return toTerm(Ctx, *Out);
+      const Term *Folded = Out ? toTerm(Ctx, *Out) : nullptr;
+      if (Folded && interval(Folded))
+        return Folded;
     }
   }
   return Sum;

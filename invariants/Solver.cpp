@@ -64,15 +64,15 @@ const char *statusName(SolverResult::Status S) {
 }
 
 ObligationSolver::ObligationSolver(TermContext &Ctx, unsigned TimeoutMs)
-    : Ctx(Ctx), TimeoutMs(TimeoutMs), State(std::make_unique<Z3Lease>()) {}
+    : Ctx(Ctx), TimeoutMs(TimeoutMs), State(takeWarmZ3()) {}
 
 ObligationSolver::~ObligationSolver() = default;
 
 ObligationSolver::Backend &ObligationSolver::backendFor(bool BitVectors) {
   std::unique_ptr<Backend> &Slot = BitVectors ? BitVectorBackend : IntegerBackend;
   if (!Slot) {
-    Slot = std::make_unique<Backend>((*State)->context, BitVectors ? EncodingMode::BitVector32
-                                                                   : EncodingMode::Integer);
+    Slot = std::make_unique<Backend>(State->context, BitVectors ? EncodingMode::BitVector32
+                                                                : EncodingMode::Integer);
     for (const Term *Fact : Facts)
       Slot->assertFact(Fact);
   }
@@ -312,7 +312,7 @@ void ObligationSolver::retryOnFreshSolver(bool BitVectors, const Prepared &Q, un
   std::optional<unsigned> Budget = budget(MaxMs, !Q.withModel);
   if (!Budget)
     return;
-  Backend Fresh((*State)->context, BitVectors ? EncodingMode::BitVector32 : EncodingMode::Integer);
+  Backend Fresh(State->context, BitVectors ? EncodingMode::BitVector32 : EncodingMode::Integer);
   for (const Term *Fact : Facts)
     Fresh.assertFact(Fact);
   if (!Fresh.factError.empty())
@@ -359,8 +359,8 @@ SolverResult ObligationSolver::solveOnce(Backend &B, const Prepared &Q,
         double(B.encoder.mode() == EncodingMode::BitVector32 ? WorkPerMsBitVector : WorkPerMs) /
         (Scoped ? 1 : 8);
     auto Work = uint64_t(Budget * Rate);
-    (*State)->limitNextCheck(unsigned(std::min<uint64_t>(std::max<uint64_t>(Work, 1), UINT_MAX)),
-                             wallTimeout(Budget));
+    State->limitNextCheck(unsigned(std::min<uint64_t>(std::max<uint64_t>(Work, 1), UINT_MAX)),
+                          wallTimeout(Budget));
     z3::expr Query = B.encoder.definedness(Q.violation) && B.encoder.condition(Q.violation);
     // A symbol the simplification pinned is gone from the violation but not
     // from the facts asserted before it: pin it there too, or the model

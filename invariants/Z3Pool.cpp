@@ -89,9 +89,7 @@ void WarmZ3::limitNextCheck(unsigned Work, unsigned WallMs) {
   LastWallMs = WallMs;
 }
 
-Z3Lease::Z3Lease() : Entry(Z3Pool::instance().take()) {}
-
-Z3Lease::~Z3Lease() = default;
+std::unique_ptr<WarmZ3> takeWarmZ3() { return Z3Pool::instance().take(); }
 
 void warmSolversInBackground() { Z3Pool::instance().warmInBackground(); }
 

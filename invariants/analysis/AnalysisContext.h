@@ -75,7 +75,6 @@ public:
   // element is the slot's, 0 when it is not, -1 when not decided. Facts:
   // what else holds of the element index (its range, a lane formula's).
   ElementDecider privateDecider(const FlowState &State, std::vector<const Term *> Facts = {});
-  // Solver time of every ask() so far (counted in the kernel's solver time).
   // A placeholder for a variable carried by the loop entered LoopEntry-th.
   AccumulatorId newAccumulator(unsigned LoopEntry) {
     auto Id = AccumulatorId(++Accumulators);

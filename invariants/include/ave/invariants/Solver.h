@@ -1,9 +1,9 @@
 // The Z3 side of obligations. One ObligationSolver per kernel: the facts
 // every obligation shares (thread/block bounds, assumptions, loop bounds) are
 // asserted once, and each obligation runs in its own push/pop scope. That is
-// what keeps an obligation at a few milliseconds (DESIGN.md, "Speed"). The
-// Z3 context and solvers come warm from a pool (Z3Pool.h) that makes them
-// on another thread, so that their fixed costs overlap other work.
+// what keeps an obligation at a few milliseconds (DESIGN.md, "Speed"). Its Z3
+// context comes warmed up (Z3Pool.h); the first kernel's is made on another
+// thread while the command parses, so that its fixed costs overlap that.
 //
 // A query is "is there an execution where the obligation fails?":
 //   unsat   -> Proven
@@ -60,7 +60,7 @@ std::string solverVersion();
 /// of fixed costs overlap the front end instead of following it.
 void warmSolversInBackground();
 
-class Z3Lease;
+struct WarmZ3;
 
 class ObligationSolver {
 public:
@@ -170,7 +170,7 @@ private:
   std::map<AnswerKey, SolverResult> Answers;
   bool FactsNeedBitVectors = false;
   // The Z3 context outlives both backends (members die in reverse order).
-  std::unique_ptr<Z3Lease> State;
+  std::unique_ptr<WarmZ3> State;
   std::unique_ptr<Backend> IntegerBackend;
   std::unique_ptr<Backend> BitVectorBackend;
 };
