@@ -11,18 +11,35 @@ namespace ave::inv {
 
 namespace {
 
-// One check in each encoding's operators (integer division and remainder, a
-// product, bit operations) on throwaway solvers: what the context pays on
-// its first checks is paid here. The kernel's own solvers are new: Z3 sets a
-// solver up for the logic of its first check (linear or not), and a warm-up
-// formula must not choose that for the kernel (a linear at-most-once query
-// of testdata's waveRowSums was then "incomplete").
+// Checks on throwaway solvers, asked the way a kernel's solver asks
+// (facts, then push, question, check, pop), in each encoding's operators:
+// linear integer arithmetic with division and remainder by constants, a
+// product of unknowns, and bit operations. A context's first check of each
+// kind costs 8-10 ms more than later ones (the code Z3 runs for it is paged
+// in and its tables made); here that is paid while the front end parses.
+// Each formula is chosen to be easy: a hard one (an earlier warm-up mixed a
+// product with division) took 175 ms. The kernel's own solvers are new: Z3
+// sets a solver up for the logic of its first check (linear or not), and a
+// warm-up formula must not choose that for the kernel (a linear at-most-once
+// query of testdata's waveRowSums was then "incomplete").
 void warmUp(z3::context &C) {
   z3::expr X = C.int_const("ave_warm_x");
   z3::expr Y = C.int_const("ave_warm_y");
-  z3::solver Integer(C);
-  Integer.add(X >= 0 && X < 4096 && Y >= 1 && Y <= 64 && X / 16 + X % 16 == Y * 3 && X * Y > 100);
-  (void)Integer.check();
+  z3::expr Z = C.int_const("ave_warm_z");
+  z3::solver Linear(C);
+  Linear.add(X >= 0 && X < 4096 && Y >= 1 && Y <= 64 && X / 16 == Z && X % 16 == 0);
+  for (int Bound : {7, 9}) {
+    Linear.push();
+    Linear.add(!(Y >= 0 && Z * 16 + Y < X) && Y < Bound);
+    (void)Linear.check();
+    Linear.pop();
+  }
+  z3::solver Product(C);
+  Product.add(X >= 1 && X <= 64 && Y >= 1 && Y <= 64);
+  Product.push();
+  Product.add(X * Y == Z && Z > 100 && Z % 16 == 4 && Z / 16 < X);
+  (void)Product.check();
+  Product.pop();
   z3::expr B = C.bv_const("ave_warm_b", 32);
   z3::solver BitVector(C);
   BitVector.add((B & C.bv_val(7, 32)) == C.bv_val(3, 32) && z3::ult(B, C.bv_val(1024, 32)) &&
