@@ -45,13 +45,39 @@ z3::expr Z3Encoder::inIntRange(const z3::expr &Value) {
 // is one above Z3's quotient: one div/mod pair for Z3 to split on instead
 // of two (vector_scale's coverage query: 110 -> 55 ms). Otherwise a
 // negative dividend is mirrored.
+//
+// In 32 bits, bvsdiv is a divider circuit once Z3 bit-blasts it: a launch's
+// `gridDim.x == C / 32` made transpose_swizzle's first bit-vector check take
+// 30 ms. By 2^k it is what compilers emit instead, a shift of the dividend
+// biased by 2^k - 1 when negative (an adder and shifts), and the remainder
+// follows from it; the unit test proves both equal to bvsdiv/bvsrem.
 z3::expr Z3Encoder::truncatingDivision(const z3::expr &A, const z3::expr &B) {
-  if (Mode == EncodingMode::BitVector32)
+  if (Mode == EncodingMode::BitVector32) {
+    if (std::optional<unsigned> Shift = powerOfTwoShift(B)) {
+      if (*Shift == 0)
+        return A;
+      z3::expr Bias = z3::lshr(z3::ashr(A, 31), numeral(32 - *Shift));
+      return z3::ashr(A + Bias, numeral(*Shift));
+    }
     return A / B; // bvsdiv truncates
+  }
   int64_t Divisor = 0;
   if (B.is_numeral_i64(Divisor) && Divisor > 0)
     return A / B + z3::ite(A < 0 && z3::mod(A, B) != 0, Z3.int_val(1), Z3.int_val(0));
   return z3::ite(A >= 0, A / B, -((-A) / B));
+}
+
+std::optional<unsigned> Z3Encoder::powerOfTwoShift(const z3::expr &Divisor) {
+  int64_t Value = 0;
+  if (!Divisor.is_numeral_i64(Value))
+    return std::nullopt;
+  // A 32-bit numeral reads back unsigned: INT_MIN is 2^31, not a power here.
+  if (Value <= 0 || Value > (int64_t(1) << 30) || (Value & (Value - 1)) != 0)
+    return std::nullopt;
+  unsigned Shift = 0;
+  while ((int64_t(1) << Shift) != Value)
+    ++Shift;
+  return Shift;
 }
 
 z3::func_decl Z3Encoder::function(const Term *Application) {
@@ -117,7 +143,7 @@ z3::expr Z3Encoder::encodeInteger(const Term *T) {
   case TermKind::Div:
     return truncatingDivision(Op(0), Op(1));
   case TermKind::Rem:
-    if (Bv)
+    if (Bv && !powerOfTwoShift(Op(1)))
       return z3::srem(Op(0), Op(1)); // sign of the dividend, like C
     return Op(0) - Op(1) * truncatingDivision(Op(0), Op(1));
   case TermKind::Neg:

@@ -52,6 +52,7 @@ private:
   z3::expr numeral(int64_t Value);
   z3::expr inIntRange(const z3::expr &Value);
   z3::expr truncatingDivision(const z3::expr &A, const z3::expr &B);
+  static std::optional<unsigned> powerOfTwoShift(const z3::expr &Divisor);
   z3::func_decl function(const Term *Application);
 
   z3::context &Z3;

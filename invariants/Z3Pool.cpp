@@ -11,8 +11,9 @@ namespace ave::inv {
 
 namespace {
 
-// Checks on throwaway solvers, asked the way a kernel's solver asks
-// (facts, then push, question, check, pop), in each encoding's operators:
+// Checks on throwaway solvers of the kind a kernel's solver is (Z3's
+// incremental SMT core, Solver.cpp), asked the way it asks (facts, then
+// push, question, check, pop), in each encoding's operators:
 // linear integer arithmetic with division and remainder by constants, a
 // product of unknowns, and bit operations. A context's first check of each
 // kind costs 8-10 ms more than later ones (the code Z3 runs for it is paged
@@ -26,7 +27,7 @@ void warmUp(z3::context &C) {
   z3::expr X = C.int_const("ave_warm_x");
   z3::expr Y = C.int_const("ave_warm_y");
   z3::expr Z = C.int_const("ave_warm_z");
-  z3::solver Linear(C);
+  z3::solver Linear(C, z3::solver::simple());
   Linear.add(X >= 0 && X < 4096 && Y >= 1 && Y <= 64 && X / 16 == Z && X % 16 == 0);
   for (int Bound : {7, 9}) {
     Linear.push();
@@ -34,17 +35,21 @@ void warmUp(z3::context &C) {
     (void)Linear.check();
     Linear.pop();
   }
-  z3::solver Product(C);
+  z3::solver Product(C, z3::solver::simple());
   Product.add(X >= 1 && X <= 64 && Y >= 1 && Y <= 64);
   Product.push();
   Product.add(X * Y == Z && Z > 100 && Z % 16 == 4 && Z / 16 < X);
   (void)Product.check();
   Product.pop();
   z3::expr B = C.bv_const("ave_warm_b", 32);
-  z3::solver BitVector(C);
-  BitVector.add((B & C.bv_val(7, 32)) == C.bv_val(3, 32) && z3::ult(B, C.bv_val(1024, 32)) &&
-                (B ^ z3::lshr(B, 3)) != C.bv_val(0, 32));
+  z3::expr D = C.bv_const("ave_warm_d", 32);
+  z3::solver BitVector(C, z3::solver::simple());
+  BitVector.add(z3::ult(B, C.bv_val(1024, 32)) && z3::ult(D, C.bv_val(32, 32)));
+  BitVector.push();
+  BitVector.add((B & C.bv_val(7, 32)) == C.bv_val(3, 32) &&
+                (B ^ D) + D * C.bv_val(32, 32) == (D ^ z3::lshr(B, 3)) + B * C.bv_val(32, 32));
   (void)BitVector.check();
+  BitVector.pop();
 }
 
 class Z3Pool {
