@@ -56,15 +56,13 @@ constexpr std::pair<const char *, const char *> ExitCodes[] = {
     {"harness", "Exit codes: 0 the bundle was written; 2 usage or input error."},
 };
 
-} // namespace
-
-int main(int argc, char **argv) {
+void tuneMalloc() {
   // One malloc arena for every thread. The Z3 context is made and warmed on
   // another thread while the front end parses (Z3Pool.h); in an arena of its
   // own, the memory that warm-up freed cannot serve the main thread, whose
   // first solver then faults in fresh pages: 11 ms of naive_gemm's 20 ms of
-  // analysis on this VM, 3 ms with one arena. Nothing here mallocs from two
-  // threads at once for long (the other threads wait on child processes).
+  // analysis on this VM, 3 ms with one arena. The warm-up and the parse then
+  // share the arena's lock; `check` of naive_gemm took 0.28 s either way.
   mallopt(M_ARENA_MAX, 1);
   // Freed memory stays for reuse rather than going back to the system (a
   // large block of its own through mmap, or the heap's top trimmed): a
@@ -73,6 +71,25 @@ int main(int argc, char **argv) {
   // micro-benchmark; lint over testdata -j 1: 2.3-2.6 s before, 2.3 s after).
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
   mallopt(M_TRIM_THRESHOLD, 256 << 20);
+}
+
+// Through the environment, so that lint's child processes and review's
+// parses follow them too (support/CacheDir.h, frontend/PreambleCache.h).
+void exportCacheSettings(const std::string &CacheDir, bool NoCache) {
+  if (!CacheDir.empty()) {
+    llvm::SmallString<256> Abs(CacheDir);
+    llvm::sys::fs::make_absolute(Abs);
+    setenv("AVE_REWRITE_CACHE_DIR", Abs.c_str(), 1);
+    setenv("AVE_PCH_CACHE", (Abs + "/pch").str().c_str(), 1);
+  }
+  if (NoCache)
+    setenv("AVE_PCH_CACHE", "off", 1);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  tuneMalloc();
   // LLVM's crash handlers first, so that the out-of-stack handler installed
   // later (LargeStack.h) sees a fault before they do.
   llvm::sys::PrintStackTraceOnErrorSignal(argv[0]);
@@ -146,16 +163,7 @@ int main(int argc, char **argv) {
     return 2;
   }
 
-  // Through the environment, so that lint's child processes and review's
-  // parses follow it too (support/CacheDir.h, frontend/PreambleCache.h).
-  if (!CacheDir.empty()) {
-    llvm::SmallString<256> Abs(CacheDir);
-    llvm::sys::fs::make_absolute(Abs);
-    setenv("AVE_REWRITE_CACHE_DIR", Abs.c_str(), 1);
-    setenv("AVE_PCH_CACHE", (Abs + "/pch").str().c_str(), 1);
-  }
-  if (NoCache)
-    setenv("AVE_PCH_CACHE", "off", 1);
+  exportCacheSettings(CacheDir, NoCache);
   G.frontend.args.target = *ave::frontend::parseTarget(TargetName);
   G.frontend.args.resourceDir = ave::frontend::defaultResourceDir();
   G.frontend.args.includeDirs.push_back(ave::frontend::annotationsIncludeDir());
