@@ -306,7 +306,7 @@ const Term *RangeSimplifier::divRem(const Term *T) {
 // 4*(256*blockIdx.x + 4*threadIdx.x) + j is written when
 // `(c-j)/256*256 + (c-j)%256/4*4 + j == c`, which is `(c-j)%4 == 0`.
 // Every rule below builds new operators; each must stay inside int wherever
-// the query can be defined (`Fits`: its interval is known), or Z3 would read
+// the query can be defined (`Fits`: RangeSimplifier::fitsInInt), or Z3 would read
 // a definedness condition into it that the question as asked does not have.
 using FitsInInt = llvm::function_ref<bool(const Term *)>;
 
@@ -571,7 +571,7 @@ const Term *RangeSimplifier::foldParityPairs(const Term *Sum) {
       if (Out)
         Out = Out->plus(Polynomial::constant(Coeff));
       const Term *Folded = Out ? toTerm(Ctx, *Out) : nullptr;
-      if (Folded && interval(Folded))
+      if (Folded && fitsInInt(Folded))
         return Folded;
     }
   }
@@ -647,7 +647,7 @@ const Term *RangeSimplifier::quotientComparison(const Term *Cmp) {
     std::optional<Interval> X = interval(A->operand(0)), IB = interval(Bound);
     int64_t C = A->operand(1)->value();
     const Term *Scaled = Ctx.mul(Bound, A->operand(1));
-    if (X && (X->lo >= 0 || (X->lo > -C && IB && IB->lo >= 1)) && interval(Scaled))
+    if (X && (X->lo >= 0 || (X->lo > -C && IB && IB->lo >= 1)) && fitsInInt(Scaled))
       return Ctx.lt(A->operand(0), Scaled);
   }
   if (ByPositive(A, TermKind::Div)) // x / y < B  <=>  x < y * B
@@ -657,8 +657,10 @@ const Term *RangeSimplifier::quotientComparison(const Term *Cmp) {
   return Cmp;
 }
 
+bool RangeSimplifier::fitsInInt(const Term *T) { return interval(T).has_value(); }
+
 const Term *RangeSimplifier::comparison(const Term *Original, const Term *Cmp) {
-  auto Fits = [this](const Term *T) { return interval(T).has_value(); };
+  auto Fits = [this](const Term *T) { return fitsInInt(T); };
   Cmp = remainderOfShifted(quotientComparison(cancelEquation(Ctx, Cmp, Fits)));
   return Sources.count(Original) ? Cmp : decideByIntervals(Cmp);
 }
@@ -690,7 +692,7 @@ const Term *RangeSimplifier::rewrite(const Term *T) {
     Changed = Changed || Ops.back() != Op;
   }
   const Term *Out = Changed ? Ctx.rebuild(T, Ops) : T;
-  auto Fits = [this](const Term *X) { return interval(X).has_value(); };
+  auto Fits = [this](const Term *X) { return fitsInInt(X); };
   if (Out->kind() == TermKind::Div || Out->kind() == TermKind::Rem)
     Out = divRem(Out);
   else if (Out->kind() == TermKind::Add)

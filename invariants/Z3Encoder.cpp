@@ -2,6 +2,8 @@
 
 #include "ave/invariants/CIntSemantics.h"
 
+#include "llvm/ADT/bit.h"
+
 #include <unordered_set>
 #include <vector>
 
@@ -74,10 +76,7 @@ std::optional<unsigned> Z3Encoder::powerOfTwoShift(const z3::expr &Divisor) {
   // A 32-bit numeral reads back unsigned: INT_MIN is 2^31, not a power here.
   if (Value <= 0 || Value > (int64_t(1) << 30) || (Value & (Value - 1)) != 0)
     return std::nullopt;
-  unsigned Shift = 0;
-  while ((int64_t(1) << Shift) != Value)
-    ++Shift;
-  return Shift;
+  return unsigned(llvm::countr_zero(uint64_t(Value)));
 }
 
 z3::func_decl Z3Encoder::function(const Term *Application) {

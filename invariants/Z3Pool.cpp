@@ -23,6 +23,10 @@ namespace {
 // sets a solver up for the logic of its first check (linear or not), and a
 // warm-up formula must not choose that for the kernel (a linear at-most-once
 // query of testdata's waveRowSums was then "incomplete").
+// The order in which these terms and solvers are made is part of the
+// context's history too: folding the three into one helper that builds
+// each question before its solver moved a model-dependent verdict (the
+// splitk overlapping_chunks mutant's at-least-once, violated -> unproven).
 void warmUp(z3::context &C) {
   z3::expr X = C.int_const("ave_warm_x");
   z3::expr Y = C.int_const("ave_warm_y");

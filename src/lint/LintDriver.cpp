@@ -423,12 +423,6 @@ void collectChildren(std::vector<LintChild> &Children, const ParsedArgs &P, Lint
       llvm::sys::fs::remove(F);
 }
 
-// -j N: N children `ave-rewrite lint`, each on its share of consecutive
-// files, run in one process like -j 1. A child per file paid the process
-// start, the Z3 warm-up and the preamble's load once per file: on testdata's
-// 12 files -j 2 took 3.97 s, more than -j 1's 3.46 s on this 2-core VM.
-// Shares are consecutive, so the children's text in child order is file
-// order; their diagnostics come back through files.
 // A child's "[i/n] Processing file F." lines (clang's, for a run of more
 // than one file) counted in the whole run, as -j 1 prints them.
 std::string renumberProgress(llvm::StringRef Text, size_t Begin, size_t Total) {
@@ -461,6 +455,29 @@ std::vector<LintChild> shareFiles(size_t Files, unsigned Jobs) {
   return Children;
 }
 
+// A finished child's text: its stdout (text format only), then its stderr
+// with the progress lines -j 1 would print.
+void printChildOutput(const LintChild &C, const ParsedArgs &P) {
+  if (P.format == Format::Text) {
+    if (auto B = llvm::MemoryBuffer::getFile(C.out))
+      llvm::outs() << (*B)->getBuffer();
+  }
+  llvm::outs().flush();
+  if (C.end - C.begin == 1) { // clang prints no progress for a run of one file
+    llvm::SmallString<256> Path(P.files[C.begin]);
+    llvm::sys::fs::make_absolute(Path);
+    llvm::errs() << "[" << C.end << "/" << P.files.size() << "] Processing file " << Path << ".\n";
+  }
+  if (auto B = llvm::MemoryBuffer::getFile(C.err))
+    llvm::errs() << renumberProgress((*B)->getBuffer(), C.begin, P.files.size());
+}
+
+// -j N: N children `ave-rewrite lint`, each on its share of consecutive
+// files, run in one process like -j 1. A child per file paid the process
+// start, the Z3 warm-up and the preamble's load once per file: on testdata's
+// 12 files -j 2 took 3.97 s, more than -j 1's 3.46 s on this 2-core VM.
+// Shares are consecutive, so the children's text in child order is file
+// order; their diagnostics come back through files.
 LintResult runInChildren(const LintInvocation &Inv, const ParsedArgs &P) {
   LintResult R;
   R.files = P.files;
@@ -472,19 +489,7 @@ LintResult runInChildren(const LintInvocation &Inv, const ParsedArgs &P) {
   for (LintChild &C : Children) {
     llvm::sys::ProcessInfo Done = llvm::sys::Wait(C.info, std::nullopt);
     C.rc = Done.ReturnCode;
-    if (P.format == Format::Text) {
-      if (auto B = llvm::MemoryBuffer::getFile(C.out))
-        llvm::outs() << (*B)->getBuffer();
-    }
-    llvm::outs().flush();
-    if (C.end - C.begin == 1) { // clang prints no progress for a run of one file
-      llvm::SmallString<256> Path(P.files[C.begin]);
-      llvm::sys::fs::make_absolute(Path);
-      llvm::errs() << "[" << C.end << "/" << P.files.size() << "] Processing file " << Path
-                   << ".\n";
-    }
-    if (auto B = llvm::MemoryBuffer::getFile(C.err))
-      llvm::errs() << renumberProgress((*B)->getBuffer(), C.begin, P.files.size());
+    printChildOutput(C, P);
   }
   collectChildren(Children, P, R);
   return R;
