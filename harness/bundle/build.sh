@@ -10,7 +10,9 @@
 # A --cpu build checks the kernel against the reference on the host; it has
 # no vendor BLAS anchor and makes no timing claims (./bench implies
 # --skip-timing). Its run-time settings (wave size 32 or 64, block order,
-# watchdog) are the executor's environment variables (runtime/README.md).
+# watchdog) are the executor's environment variables (runtime/README.md);
+# AVE_CPU_RACES=1 at build time (--cpu, clang) makes a data race on shared
+# memory fail the launch.
 set -euo pipefail
 cd "$(dirname "$0")"
 compiler=${1:-}
@@ -47,10 +49,12 @@ case $compiler in
     flags=(-O1 -fno-strict-aliasing -I include -I .)
     [ "${ARCH:-}" = gfx942 ] && flags+=(-DAVE_CPU_ARCH_GFX942)
     mkdir -p cpu-obj
-    # Objects built with other flags (another ARCH) are not reused.
-    if [ "$(cat cpu-obj/flags 2>/dev/null)" != "${flags[*]}" ]; then
+    # Objects built with other flags (another ARCH, or with or without
+    # AVE_CPU_RACES=1: the race check on shared memory) are not reused.
+    record="${flags[*]} races=${AVE_CPU_RACES:-0}"
+    if [ "$(cat cpu-obj/flags 2>/dev/null)" != "$record" ]; then
       rm -f cpu-obj/*.o cpu-obj/*.d cpu-obj/*.pch
-      echo "${flags[*]}" >cpu-obj/flags
+      echo "$record" >cpu-obj/flags
     fi
     # A precompiled header names the files it was built from by absolute
     # path: one made before the bundle moved is made again.

@@ -3,8 +3,12 @@
 # CPU executor (`ave-rewrite harness`, then ./build.sh --cpu and ./bench):
 # the kernel must pass against its tags' einsum (or attention) at two small
 # shapes, and every tag-mismatch and reduction-coverage mutant of it
-# (testdata/README.md) must be rejected. lds-race mutants are not judged (a
-# race need not show on a run); CPU_BUNDLES_RACES=1 runs and reports them.
+# (testdata/README.md) must be rejected. The bundles are built with the
+# executor's race check (AVE_CPU_RACES=1, ave_cpu/race_check.h; the default
+# when the compiler is clang): the kernel must run without a data race on
+# shared memory, and each lds-race mutant must fail with one. With
+# AVE_CPU_RACES=0 (or g++) lds-race mutants are not judged: a race need not
+# change the output of one run.
 #
 #   cpu_bundles.sh list SRC                 the kernel stems of SRC/testdata
 #   cpu_bundles.sh spec STEM                kernel, wave size, ARCH, harness
@@ -60,6 +64,11 @@ if ! spec "$stem"; then
   exit 1
 fi
 export AVE_CPU_WAVE_SIZE=$wave AVE_CPU_QUIET=1 ARCH=$arch
+if [ -z "${AVE_CPU_RACES:-}" ]; then
+  AVE_CPU_RACES=0
+  "${CXX:-clang++-19}" --version 2>/dev/null | grep -q clang && AVE_CPU_RACES=1
+fi
+export AVE_CPU_RACES
 dir=$work/$stem
 rm -rf "$dir"
 mkdir -p "$dir" "$work/shared"
@@ -92,7 +101,7 @@ run() { # bundle-dir label expected-exit
   out=$(cd "$1" && ./bench --seed 20261130 --trials 1 --out result.json 2>&1)
   rc=$?
   verdict=$(printf '%s\n' "$out" | grep '^bench: .* \(pass\|rejected\)' | head -1)
-  if [ "$3" = any ] || [ "$rc" = "$3" ]; then
+  if [ "$rc" = "$3" ]; then
     printf 'ok    %-58s rc=%d %s\n' "$2" "$rc" "$verdict"
   else
     printf 'FAIL  %-58s rc=%d (expected %s) %s\n' "$2" "$rc" "$3" "$verdict"
@@ -113,8 +122,8 @@ for mutant in "$src/testdata/mutants/$stem"/*.hip; do
   case $expect in
     tag-mismatch | reduction-coverage) expected=1 ;;
     lds-race)
-      [ "${CPU_BUNDLES_RACES:-0}" = 1 ] || { printf 'skip  %-58s (lds-race: not judged)\n' "$name"; continue; }
-      expected=any ;;
+      [ "$AVE_CPU_RACES" = 1 ] || { printf 'skip  %-58s (lds-race: not judged)\n' "$name"; continue; }
+      expected=1 ;;
     *) echo "FAIL $name: no EXPECT line"; failures=$((failures + 1)); continue ;;
   esac
   cp "$mutant" "$candidate"

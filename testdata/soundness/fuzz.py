@@ -5,8 +5,10 @@ Every testdata kernel is mutated (mutate.py); each mutant is classified by
 `ave-rewrite check` (proven / violated / unproven, or invalid when it does
 not compile) and run through its original's harness bundle built for the CPU
 executor (runtime/include/ave/hip_on_cpu), which compares the outputs with
-the tags' einsum at the bundle's shapes. A mutant that is proven but wrong
-on execution is a soundness bug: the run fails and names it. A violated
+the tags' einsum at the bundle's shapes; with clang the bundles are built
+with the executor's race check (AVE_CPU_RACES=1), so a data race on shared
+memory fails the run too. A mutant that is proven but wrong on execution is
+a soundness bug: the run fails and names it. A violated
 mutant that passes execution there is run again at its counterexample's own
 sizes (reproduce.py), and listed with the outcome.
 
@@ -25,6 +27,7 @@ setup failure.
 """
 import argparse
 import concurrent.futures
+import functools
 import json
 import os
 import pathlib
@@ -49,9 +52,24 @@ def spec(stem):
     return {"kernel": kernel, "wave": wave, "arch": arch, "args": args}
 
 
+@functools.cache
+def clang_builds():
+    """Whether bundles build with clang, which the race check needs."""
+    cxx = os.environ.get("CXX") or shutil.which("clang++-19") or "clang++"
+    try:
+        out = subprocess.run([cxx, "--version"], capture_output=True, text=True)
+    except OSError:
+        return False
+    return "clang" in out.stdout
+
+
 def bundle_env(kernel_spec):
+    """The executor's settings for a kernel's bundle: its wave size and ARCH,
+    and (with clang) the race check on shared memory, so that a race fails
+    the run whether or not it changes the output."""
     env = dict(os.environ, AVE_CPU_WAVE_SIZE=kernel_spec["wave"], AVE_CPU_QUIET="1",
                ARCH=kernel_spec["arch"])
+    env.setdefault("AVE_CPU_RACES", "1" if clang_builds() else "0")
     return env
 
 

@@ -29,9 +29,13 @@ import sys
 
 import fuzz
 
-# Obligations execution does not judge: a race or a divergent barrier may
-# not show in one run of the executor's thread schedule.
-UNJUDGED = {"lds-race-free", "barrier-uniform", "global-race-free"}
+# Obligations execution does not judge: the executor runs blocks one after
+# another, so a race between blocks on global memory never shows.
+UNJUDGED = {"global-race-free"}
+# Judged at any shape (the bundle's too): a race on shared memory, with the
+# executor's race check (AVE_CPU_RACES=1), and a divergent barrier, which
+# the executor always reports.
+ANY_SHAPE = {"lds-race-free": {"AVE_CPU_RACES": "1"}, "barrier-uniform": {}}
 
 
 def bundle_shape(spec):
@@ -43,25 +47,30 @@ def bundle_shape(spec):
 
 def counterexample_shapes(ave, path, kernel, defaults):
     """The violated obligations' sizes, smallest product first (a size the
-    model leaves free is the bundle's), and whether every violated
-    obligation is one execution does not judge."""
+    model leaves free is the bundle's; the bundle's own shape for a race or
+    a divergent barrier), whether every violated obligation is one execution
+    does not judge, and the settings the build and run need."""
     out = subprocess.run([ave, "check", str(path), "--format", "json"], capture_output=True,
                          text=True, timeout=600)
     try:
         report = json.loads(out.stdout)
     except ValueError:
-        return [], False
+        return [], False, {}
     violated = [o for k in report.get("kernels", []) if k.get("kernel") == kernel
                 for o in k.get("obligations", []) if o.get("status") == "violated"]
     shapes = []
     for o in violated:
         values = (o.get("counterexample") or {}).get("values") or {}
         shape = {n: int(values.get(n, v)) for n, v in defaults.items()}
-        if any(n in values for n in defaults) and shape not in shapes:
+        judged_anywhere = o.get("kind") in ANY_SHAPE
+        if (judged_anywhere or any(n in values for n in defaults)) and shape not in shapes:
             shapes.append(shape)
     shapes.sort(key=lambda s: math.prod(s.values()))
     unjudged = bool(violated) and all(o.get("kind") in UNJUDGED for o in violated)
-    return [(s, math.prod(s.values())) for s in shapes], unjudged
+    settings = {}
+    for o in violated:
+        settings.update(ANY_SHAPE.get(o.get("kind"), {}))
+    return [(s, math.prod(s.values())) for s in shapes], unjudged, settings
 
 
 def bounded_copy(path, names, bound, work):
@@ -82,8 +91,10 @@ def bounded_copy(path, names, bound, work):
     return None
 
 
-def run_first(ave, kernel_spec, base_bundle, path, kernel, work, shapes, max_product, timeout):
-    """Runs the mutant at the first of shapes the harness accepts; None if none."""
+def run_first(ave, kernel_spec, base_bundle, path, kernel, work, shapes, max_product, timeout,
+              settings):
+    """Runs the mutant at the first of shapes the harness accepts, built and
+    run with the executor's settings; None if none."""
     for shape, product in shapes:
         if product > max_product or min(shape.values()) < 1:
             continue
@@ -104,19 +115,23 @@ def run_first(ave, kernel_spec, base_bundle, path, kernel, work, shapes, max_pro
             if (objects / name).exists():
                 shutil.copy2(objects / name, bundle / "cpu-obj" / name)
                 (bundle / "cpu-obj" / name).touch()
-        verdict, detail = fuzz.run_bench(bundle, fuzz.bundle_env(kernel_spec), timeout)
-        return {"shape": text, "execution": {"hang": "wrong"}.get(verdict, verdict),
-                "detail": detail[:300]}
+        env = dict(fuzz.bundle_env(kernel_spec), **settings)
+        verdict, detail = fuzz.run_bench(bundle, env, timeout)
+        ran = {"shape": text, "execution": {"hang": "wrong"}.get(verdict, verdict),
+               "detail": detail[:300]}
+        if settings:
+            ran["settings"] = settings
+        return ran
     return None
 
 
 def reproduce(ave, kernel_spec, base_bundle, path, kernel, work, max_product, timeout=300):
     defaults = bundle_shape(kernel_spec)
-    shapes, unjudged = counterexample_shapes(ave, path, kernel, defaults)
+    shapes, unjudged, settings = counterexample_shapes(ave, path, kernel, defaults)
     if unjudged:
-        return {"execution": "not-run", "why": "a race or a divergent barrier: not judged"}
+        return {"execution": "not-run", "why": "a race on global memory: not judged"}
     ran = run_first(ave, kernel_spec, base_bundle, path, kernel, work, shapes, max_product,
-                    timeout)
+                    timeout, settings)
     if ran:
         return ran
     # Z3 may pick N = 32768 where N = 64 would do: ask again with every size
@@ -125,9 +140,9 @@ def reproduce(ave, kernel_spec, base_bundle, path, kernel, work, max_product, ti
     bound = max(16, int(max_product ** (1.0 / max(1, len(defaults)))))
     bounded = bounded_copy(path, defaults, bound, work) if shapes else None
     if bounded:
-        small, _ = counterexample_shapes(ave, bounded, kernel, defaults)
+        small, _, settings = counterexample_shapes(ave, bounded, kernel, defaults)
         ran = run_first(ave, kernel_spec, base_bundle, path, kernel, work, small, max_product,
-                        timeout)
+                        timeout, settings)
         if ran:
             ran["bounded"] = f"counterexample asked again with every size <= {bound}"
             return ran

@@ -66,6 +66,15 @@ public:
 
   std::string threadName(unsigned Linear) const;
 
+  // For the race check (race_check.h), read by the running GPU thread: the
+  // barriers the block has completed, the last one's site, and the
+  // collectives Linear's warp has completed. Two accesses between which
+  // neither count moved are unordered.
+  uint64_t barrierEpoch() const { return BarrierGeneration; }
+  bool anyBarrierDone() const { return BarrierDone; }
+  std::string lastBarrierText() const { return siteText(LastBarrierSite); }
+  uint64_t warpEpoch(unsigned Linear) const { return Warps[Linear / Dims.WaveSize].Syncs; }
+
 private:
   enum class Activity { Running, AtBarrier, InCollective, Exited };
   struct ThreadState {
@@ -90,6 +99,7 @@ private:
     unsigned Index = 0;
     unsigned Lanes = 0; // lanes that exist (the last warp may be partial)
     uint64_t Live = 0;  // existing lanes that have not exited
+    uint64_t Syncs = 0; // collectives completed (never reset: an epoch)
     std::vector<Group> Groups;
   };
 
@@ -117,6 +127,8 @@ private:
   unsigned BarrierArrived = 0;
   uint64_t BarrierGeneration = 0;
   std::source_location BarrierSite;
+  std::source_location LastBarrierSite; // the last completed barrier (BarrierDone)
+  bool BarrierDone = false;
   BarrierOp BarrierKind = BarrierOp::Sync;
   int BarrierCount = 0;
   int BarrierResult = 0;

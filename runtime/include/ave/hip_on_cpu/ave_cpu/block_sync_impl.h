@@ -44,6 +44,7 @@ inline void BlockSync::reset(const Shape &S) {
   BarrierArrived = 0;
   BarrierCount = 0;
   BarrierResult = 0;
+  BarrierDone = false;
   Failed = false;
   FailureCode = hipSuccess;
   FailureMessage.clear();
@@ -190,6 +191,8 @@ inline int BlockSync::barrier(unsigned Linear, BarrierOp Op, int Predicate,
     Blocked -= BarrierArrived - 1;
     BarrierArrived = 0;
     ++BarrierGeneration;
+    LastBarrierSite = BarrierSite;
+    BarrierDone = true;
     for (ThreadState &S : Threads)
       if (S.What == Activity::AtBarrier)
         S.What = Activity::Running;
@@ -282,6 +285,7 @@ inline void BlockSync::releaseLocked(Warp &W, Group &G, unsigned Waiters) {
   Blocked -= Waiters;
   G.InUse = false;
   ++G.Generation;
+  ++W.Syncs;
 }
 
 inline void BlockSync::collective(unsigned Linear, bool Masked, uint64_t Mask, const char *Name,

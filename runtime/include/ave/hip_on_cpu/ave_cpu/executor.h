@@ -13,6 +13,7 @@
 #include "faults.h"
 #include "local_memory.h"
 #include "platform.h"
+#include "race_check.h"
 #include "runtime_api.h"
 #include "settings.h"
 #include "thread_context.h"
@@ -108,6 +109,9 @@ private:
   hipError_t runBlock(const KernelLaunch &L, const Settings &S, uint3 Block) {
     Sync.reset({L.Block.x, L.Block.y, L.Block.z, S.WaveSize});
     localMemory().poison();
+#if defined(AVE_CPU_RACE_CHECK)
+    raceCheck().reset(Sync, localMemory().requested());
+#endif
     unsigned Threads = L.Block.x * L.Block.y * L.Block.z;
     BlockRunner::Body Body = [&](unsigned Linear) { runThread(L, S, Block, Linear); };
     auto Limit = std::chrono::milliseconds(int64_t(S.TimeoutSeconds * 1000));
@@ -123,6 +127,9 @@ private:
       std::fflush(stderr);
       std::_Exit(124);
     }
+#if defined(AVE_CPU_RACE_CHECK)
+    raceCheck().finish();
+#endif
     if (!Sync.failed())
       return hipSuccess;
     std::string Message = Where + ": " + Sync.failureMessage();
