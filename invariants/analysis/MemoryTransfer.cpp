@@ -173,12 +173,14 @@ AbstractValue ProvenanceInterpreter::loadScalar(const Address &A, const clang::E
     return loadGlobal(TI->second, A.offset, E, State);
   auto Local = State.env.find(A.base);
   if (Local != State.env.end() && Local->second.kind == AbstractValue::Kind::Array) {
-    if (!privateInBounds(*Local->second.array, A.offset, State))
+    if (!privateInBounds(*Local->second.array, A.offset, State)) {
+      requirePrivateInBounds(A.base, Local->second.array->size, A.offset, E, State, "read");
       return E->getType()->isIntegralOrEnumerationType()
                  ? AbstractValue::ofInt(T.freshSymbol("elem", SymbolKind::Fresh))
                  : AbstractValue::ofData(DataValue::unknown(
                        "private array read at an index that may lie outside it (" +
                        print(A.offset) + ")"));
+    }
     AbstractValue V = readElement(T, *Local->second.array, A.offset, Ctx.privateDecider(State));
     if (V.kind == AbstractValue::Kind::Data && E->getType()->isIntegralOrEnumerationType())
       return AbstractValue::ofInt(T.freshSymbol("elem", SymbolKind::Fresh));
@@ -478,8 +480,9 @@ bool ProvenanceInterpreter::privateInBounds(const PrivateArray &Arr, const Term 
   return Ctx.ask("private access in bounds", T.allOf(Query)).status == SolverResult::Proven;
 }
 
-void ProvenanceInterpreter::storePrivate(AbstractValue &Array, const Term *Offset,
-                                         const AbstractValue &V, const FlowState &State) {
+void ProvenanceInterpreter::storePrivate(const clang::ValueDecl *Decl, AbstractValue &Array,
+                                         const Term *Offset, const AbstractValue &V,
+                                         const clang::Expr *Site, const FlowState &State) {
   // Copy on write: saved environments (branches, loop passes) share it. The
   // contents before the write stay one storage: a slot laid over them keeps
   // it (LoopSummary::foldInnerSlot compares it with the loop entry's).
@@ -487,6 +490,7 @@ void ProvenanceInterpreter::storePrivate(AbstractValue &Array, const Term *Offse
   Array.array = std::make_shared<PrivateArray>(*Array.array);
   PrivateArray &Arr = *Array.array;
   if (!privateInBounds(Arr, Offset, State)) {
+    requirePrivateInBounds(Decl, Arr.size, Offset, Site, State, "write");
     unsigned Size = Arr.size;
     Arr = PrivateArray();
     Arr.size = Size;
@@ -589,7 +593,7 @@ void ProvenanceInterpreter::storeScalar(const Address &A, const AbstractValue &V
   }
   auto Local = State.env.find(A.base);
   if (Local != State.env.end() && Local->second.kind == AbstractValue::Kind::Array)
-    storePrivate(Local->second, A.offset, V, State);
+    storePrivate(A.base, Local->second, A.offset, V, Site, State);
 }
 
 void ProvenanceInterpreter::assignMember(const clang::MemberExpr *ME, AbstractValue V,

@@ -216,8 +216,9 @@ private:
   const Term *slotBaseOf(const Term *Offset);
   // Index names nothing an iteration of the innermost loop changes.
   bool fixedInInnermostLoop(const Term *Index) const;
-  void storePrivate(AbstractValue &Array, const Term *Offset, const AbstractValue &V,
-                    const FlowState &State);
+  // Writes V into Decl's private array at Offset (Site: the assignment).
+  void storePrivate(const clang::ValueDecl *Decl, AbstractValue &Array, const Term *Offset,
+                    const AbstractValue &V, const clang::Expr *Site, const FlowState &State);
   // Index lies inside the private array on State's path (false when its
   // size is not known).
   bool privateInBounds(const PrivateArray &Arr, const Term *Index, const FlowState &State);
@@ -234,9 +235,16 @@ private:
   void requireNoOverflow(const TensorInfo &TI, const Term *Index, const clang::Expr *Site,
                          const FlowState &State, const char *Access);
   // An `in-bounds` obligation at Site: the element of a shared array of
-  // known size lies inside it (SharedBounds.cpp).
+  // known size lies inside it (ArrayBounds.cpp).
   void requireSharedInBounds(const clang::ValueDecl *Array, const Term *Offset,
                              const clang::Expr *Site, const FlowState &State, const char *Access);
+  // The same for a private array of Elements elements, asked where
+  // privateInBounds could not show the element inside (ArrayBounds.cpp).
+  void requirePrivateInBounds(const clang::ValueDecl *Array, uint64_t Elements, const Term *Offset,
+                              const clang::Expr *Site, const FlowState &State, const char *Access);
+  void requireElementInBounds(const clang::ValueDecl *Array, uint64_t Elements, const Term *Offset,
+                              const clang::Expr *Site, const FlowState &State, const char *Access,
+                              const char *Space);
   // An unproven obligation for each float parameter of the kernel that
   // does not reach V, stored into TI (ParameterReach.cpp).
   void requireParameters(const TensorInfo &TI, const DataValue &V, const Obligation &Base);

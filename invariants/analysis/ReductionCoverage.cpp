@@ -350,7 +350,40 @@ Obligation ReductionCoverage::complete(const std::vector<Reduction> &Pieces, con
     if (Pieces.size() == 1)
       O.observe.push_back({"iteration contributes", Contributes});
   }
+  if (const Term *Loose = looseCounter(Pieces))
+    O.unconfirmedViolation =
+        "whether an iteration contributes depends on the counter of loop '" + Loose->baseName() +
+        "', which has ended and which the analysis does not link to the element stored, so "
+        "the skipped iteration found is not known to be real";
   return O;
+}
+
+const Term *ReductionCoverage::looseCounter(const std::vector<Reduction> &Pieces) const {
+  // A guard inside an inner loop that wrote a private array slot
+  // (`for (e ...) if (e < 4) acc[e] += ...` in the loop over k) can reach
+  // here with that inner loop's counter, not the slot read: free, it
+  // "skips" an iteration that belongs to another element.
+  for (const Reduction &R : Pieces) {
+    if (!R.contributes)
+      continue;
+    for (const Term *S : collectSymbols(R.contributes)) {
+      if (S->symbolKind() != SymbolKind::LoopCounter)
+        continue;
+      bool Bound = occursIn(S, R.term) ||
+                   std::any_of(R.loops.begin(), R.loops.end(),
+                               [&](const ReductionLoop &L) { return L.counter == S; }) ||
+                   std::any_of(R.constraints.begin(), R.constraints.end(),
+                               [&](const Term *C) {
+                                 // (the case's validity is among them: not a range)
+                                 return !occursIn(C, R.contributes) && occursIn(S, C);
+                               }) ||
+                   std::any_of(Ctx.loops.begin(), Ctx.loops.end(),
+                               [&](const LoopFrame &F) { return F.span.counter == S; });
+      if (!Bound)
+        return S;
+    }
+  }
+  return nullptr;
 }
 
 void ReductionCoverage::emit(const Reduction &Whole, const clang::Expr *Site,

@@ -59,6 +59,10 @@ private:
 
   // Whether some iteration may add nothing (Skipped satisfiable on the path).
   bool maySkip(const Term *Skipped, const Term *Applies, const FlowState &State);
+  // A loop counter that whether an iteration contributes depends on, but
+  // that neither the reduced index, the reduction's loops and ranges nor
+  // an enclosing loop binds (null if none).
+  const Term *looseCounter(const std::vector<Reduction> &Pieces) const;
 
   AnalysisContext &Ctx;
   std::map<const clang::ValueDecl *, TreeCombination> Trees;
