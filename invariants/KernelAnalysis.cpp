@@ -42,6 +42,8 @@ const char *obligationKindName(ObligationKind K) {
     return "output-written";
   case ObligationKind::IndexOverflow:
     return "index-overflow";
+  case ObligationKind::LoopEnds:
+    return "loop-ends";
   }
   return "obligation";
 }

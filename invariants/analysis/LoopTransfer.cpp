@@ -217,6 +217,8 @@ ProvenanceInterpreter::SideExits ProvenanceInterpreter::visitWhileLike(const Cfg
     std::set<const clang::VarDecl *> ByInc = assignedVariables(Inc);
     Assigned.insert(ByInc.begin(), ByInc.end());
   }
+  if (!llvm::isa<clang::DoStmt>(L.stmt))
+    requireLoopEnds(L.stmt, Cond, Body, Assigned, State);
   const Term *Counter = T.freshSymbol("iter", SymbolKind::LoopCounter);
   // A halving counter (`s /= 2`, `s >>= k`, as in tree reductions) is exact:
   // in iteration `iter` it is init >> (k * iter), so the previous

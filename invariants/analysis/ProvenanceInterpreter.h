@@ -134,6 +134,10 @@ private:
                    const FlowState &State);
   SideExits visitWhileLike(const CfgLoop &L, const clang::Expr *Cond, const clang::Stmt *Body,
                            FlowState &State);
+  // A `loop-ends` obligation for a loop whose condition nothing in it can
+  // change (LoopTermination.cpp). Assigned: what the body and step assign.
+  void requireLoopEnds(const clang::Stmt *Loop, const clang::Expr *Cond, const clang::Stmt *Body,
+                       const std::set<const clang::VarDecl *> &Assigned, FlowState &State);
   SideExits visitLoopBody(const CfgLoop &L, const clang::Stmt *Body, LoopFrame Frame,
                           FlowState &State);
   // One iteration of L's body from State: State becomes the join of the

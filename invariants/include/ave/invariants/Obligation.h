@@ -28,6 +28,7 @@ enum class ObligationKind {
   BarrierUniform,     // a guarded barrier is reached by all threads or none
   OutputWritten,      // every element of a tagged output is written by some thread
   IndexOverflow,      // no signed-int operator of a global access's index overflows
+  LoopEnds,           // a loop whose condition nothing in it changes is not entered
 };
 
 const char *obligationKindName(ObligationKind K);
