@@ -80,6 +80,10 @@ void SharedMemoryModel::recordAccess(const clang::ValueDecl *Array, const Term *
                                      WrittenValue Written) {
   LdsAccess A = makeAccess(Ctx, Array, Index, IsWrite, Site, State);
   A.value = Written;
+  // A call the analysis does not model, given the array's address, may
+  // write any element: its access is at the address's base only.
+  if (IsWrite && llvm::isa_and_nonnull<clang::CallExpr>(Site))
+    A.opaque = !isAtomicCall(Site);
   Ctx.log.addAccess(std::move(A));
 }
 
@@ -409,8 +413,10 @@ AbstractValue SharedMemoryModel::load(const clang::ValueDecl *Array, const Term 
   Ctx.log.nextSeq();
   std::vector<const Term *> Reaches;
   std::vector<Candidate> Candidates = candidates(Array);
-  if (Candidates.empty())
+  if (Candidates.empty()) {
+    requireSomeWrite(Array, Site, State);
     return AbstractValue::ofData(DataValue::unknown("shared array read before any write"));
+  }
   DataValue Result;
   // Writes that can reach the read so far shadow older ones only in the
   // iterations they cover: `Covered` is the condition under which a newer

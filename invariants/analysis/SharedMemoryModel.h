@@ -56,6 +56,13 @@ public:
 private:
   const std::set<const clang::ValueDecl *> &externArrays();
   std::optional<std::set<const clang::ValueDecl *>> ExternArrays;
+  // Nothing in the kernel can write Array: every use of it is a read
+  // (SharedNeverWritten.cpp).
+  bool writtenNowhere(const clang::ValueDecl *Array);
+  std::map<const clang::ValueDecl *, bool> WrittenNowhere;
+  // A read of an array written nowhere: a violated lds-read-written.
+  void requireSomeWrite(const clang::ValueDecl *Array, const clang::Expr *Site,
+                        const FlowState &State);
   // The obligation that one of the reaching writes holds the element
   // (Reaches: each write's condition for being the writer).
   void requireWriter(const clang::ValueDecl *Array, const std::vector<const Term *> &Reaches,

@@ -115,6 +115,11 @@ std::vector<const LdsAccess *> followedAccesses(clang::ASTContext &Ctx,
         Skipped->push_back({&Acc, "its address is taken (an atomic or a pointer handed on)"});
       continue;
     }
+    if (Acc.opaque) {
+      if (Skipped)
+        Skipped->push_back({&Acc, "a call the analysis does not model is given its address"});
+      continue;
+    }
     std::string Why = whyNotFollowable(Acc);
     if (!Why.empty()) {
       if (Skipped)

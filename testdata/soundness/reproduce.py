@@ -33,9 +33,12 @@ import fuzz
 # another, so a race between blocks on global memory never shows.
 UNJUDGED = {"global-race-free"}
 # Judged at any shape (the bundle's too): a race on shared memory, with the
-# executor's race check (AVE_CPU_RACES=1), and a divergent barrier, which
-# the executor always reports.
-ANY_SHAPE = {"lds-race-free": {"AVE_CPU_RACES": "1"}, "barrier-uniform": {}}
+# executor's race check (AVE_CPU_RACES=1); a read of shared memory no thread
+# wrote, with its strict reads (AVE_CPU_UNWRITTEN_READS=1); and a divergent
+# barrier, which the executor always reports.
+ANY_SHAPE = {"lds-race-free": {"AVE_CPU_RACES": "1"},
+             "lds-read-written": {"AVE_CPU_RACES": "1", "AVE_CPU_UNWRITTEN_READS": "1"},
+             "barrier-uniform": {}}
 
 
 def bundle_shape(spec):
@@ -62,9 +65,10 @@ def counterexample_shapes(ave, path, kernel, defaults):
     for o in violated:
         values = (o.get("counterexample") or {}).get("values") or {}
         shape = {n: int(values.get(n, v)) for n, v in defaults.items()}
-        judged_anywhere = o.get("kind") in ANY_SHAPE
-        if (judged_anywhere or any(n in values for n in defaults)) and shape not in shapes:
+        if any(n in values for n in defaults) and shape not in shapes:
             shapes.append(shape)
+        if o.get("kind") in ANY_SHAPE and defaults not in shapes:
+            shapes.append(dict(defaults))
     shapes.sort(key=lambda s: math.prod(s.values()))
     unjudged = bool(violated) and all(o.get("kind") in UNJUDGED for o in violated)
     settings = {}

@@ -6,6 +6,7 @@
 // writers wins), so only the check can catch them. Built with clang and
 // run at wave sizes 32 and 64 (CMakeLists.txt); exit 0 when every case holds.
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <hip/hip_runtime.h>
 
@@ -85,12 +86,23 @@ __global__ void dynamicStage(const float *In, float *Out, int Barrier) {
   Out[T] = Stage[127 - T];
 }
 
-// The launch's outcome: failed with a race, or ran.
-static int expect(const char *Name, bool WantRace) {
+// Reads a tile half of whose rows are staged (Rows == 2: all of it).
+__global__ void halfStaged(float *Out, int Rows) {
+  __shared__ float Tile[2][64];
+  int T = int(threadIdx.x);
+  for (int R = 0; R < Rows; ++R)
+    Tile[R][T] = float(T);
+  __syncthreads();
+  Out[T] = Tile[1][T];
+}
+
+// The launch's outcome: failed with Needle in its reason, or ran.
+static int expect(const char *Name, bool WantRace,
+                  const char *Needle = "data race on shared memory") {
   hipError_t E = hipDeviceSynchronize();
   const char *Text = E == hipSuccess ? "" : hipGetErrorString(E);
   (void)hipGetLastError();
-  bool Race = std::strstr(Text, "data race on shared memory") != nullptr;
+  bool Race = std::strstr(Text, Needle) != nullptr;
   if (WantRace != Race || (!WantRace && E != hipSuccess)) {
     std::printf("%s: %s\n", Name, WantRace ? (*Text ? Text : "ran without a race") : Text);
     return 1;
@@ -118,6 +130,17 @@ int main() {
     hipLaunchKernelGGL(dynamicStage, dim3(2), dim3(128), 512, 0, In, Out, !Racy);
     Failures += expect(Racy ? "dynamicStage without barrier" : "dynamicStage", Racy);
   }
+  // AVE_CPU_UNWRITTEN_READS=1: a read of shared memory no thread wrote
+  // fails; without it the half-staged tile reads poison silently.
+  hipLaunchKernelGGL(halfStaged, dim3(1), dim3(64), 0, 0, Out, 1);
+  Failures += expect("halfStaged without the setting", false);
+  setenv("AVE_CPU_UNWRITTEN_READS", "1", 1);
+  for (int Rows = 1; Rows <= 2; ++Rows) {
+    hipLaunchKernelGGL(halfStaged, dim3(1), dim3(64), 0, 0, Out, Rows);
+    Failures += expect(Rows == 1 ? "halfStaged" : "fullyStaged", Rows == 1,
+                       "read of shared memory no thread wrote");
+  }
+  unsetenv("AVE_CPU_UNWRITTEN_READS");
   std::printf("%s\n", Failures ? "FAILED" : "ok");
   return Failures ? 1 : 0;
 }

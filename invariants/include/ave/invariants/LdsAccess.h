@@ -58,7 +58,7 @@ struct LdsAccess {
   clang::SourceRange range;
   WrittenValue value;  // writes only
   bool atomic = false; // an atomic read-modify-write (global log)
-  bool opaque = false; // a call not modelled may write here (global log)
+  bool opaque = false; // a call not modelled may write here (not followed)
   // Non-empty: address and guard are those of the executions where the
   // integer wraps in them keep their values (exactBranches; the conditions
   // are in guard), and this says so. A race found is real; race freedom is

@@ -27,6 +27,10 @@
 // the executor's own poisoning are not instrumented (a plain access racing
 // an atomic is not reported). The first race fails the launch
 // (hipErrorLaunchFailure) with the threads, the offset and the barrier.
+// With AVE_CPU_UNWRITTEN_READS=1 at run time, a read of a byte no thread of
+// the block has written fails the launch too (a GPU returns what an earlier
+// kernel left there; the soundness fuzzer confirms lds-read-written
+// verdicts with it).
 #pragma once
 
 #if defined(AVE_CPU_RACE_CHECK)
@@ -38,6 +42,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 
 #define AVE_CPU_NO_RACE_CHECK __attribute__((no_sanitize("thread")))
@@ -61,6 +67,8 @@ public:
     }
     std::fill(CellData, CellData + CellCount, Cell{});
     Reported = false;
+    const char *Unwritten = std::getenv("AVE_CPU_UNWRITTEN_READS");
+    UnwrittenReads = Unwritten && std::strcmp(Unwritten, "1") == 0;
     Waiting.Active = false;
   }
 
@@ -89,6 +97,8 @@ public:
       Cell &C = CellData[I];
       if (Write && conflicts(C.Reader, Now, T.WaveSize))
         return report(T.Linear, I, Write, C.Reader, false);
+      if (!Write && UnwrittenReads && C.Writer.Thread == 0)
+        return reportUnwritten(T.Linear, I);
       if (conflicts(C.Writer, Now, T.WaveSize)) {
         if (!Write || End - Index > sizeof Waiting.Before)
           return report(T.Linear, I, Write, C.Writer, true);
@@ -157,10 +167,7 @@ private:
 
   void report(unsigned Thread, std::size_t Index, bool Write, const Stamp &Other, bool OtherWrote) {
     Reported = true;
-    bool Static = Index < StaticBytes;
-    std::string Where =
-        Static ? "byte " + std::to_string(Index) + " of static __shared__ memory"
-               : "byte " + std::to_string(Index - StaticBytes) + " of dynamic shared memory";
+    std::string Where = where(Index);
     std::string Since = Block->anyBarrierDone()
                             ? "since the __syncthreads() at " + Block->lastBarrierText()
                             : "before the first __syncthreads()";
@@ -174,8 +181,22 @@ private:
                                            Since + ")");
   }
 
+  std::string where(std::size_t Index) const {
+    return Index < StaticBytes
+               ? "byte " + std::to_string(Index) + " of static __shared__ memory"
+               : "byte " + std::to_string(Index - StaticBytes) + " of dynamic shared memory";
+  }
+
+  void reportUnwritten(unsigned Thread, std::size_t Index) {
+    Reported = true;
+    Block->fail(hipErrorLaunchFailure,
+                "read of shared memory no thread wrote: " + Block->threadName(Thread) + " reads " +
+                    where(Index) + ", which no thread of the block wrote before");
+  }
+
   BlockSync *Block = nullptr;
   WaitingWrite Waiting;
+  bool UnwrittenReads = false; // AVE_CPU_UNWRITTEN_READS=1
   std::uintptr_t StaticBase = 0, DynamicBase = 0;
   std::size_t StaticBytes = 0, DynamicSize = 0;
   // A plain array, never freed: the hooks must not call instrumented code,
