@@ -59,24 +59,24 @@ bool SharedMemoryModel::writtenNowhere(const clang::ValueDecl *Array) {
                 Ctx.annotations.kernel->getBody();
   if (Result) {
     struct Uses : clang::RecursiveASTVisitor<Uses> {
-      const clang::ValueDecl *Array;
-      std::vector<const clang::DeclRefExpr *> Found;
-      bool Asm = false;
+      const clang::ValueDecl *array = nullptr;
+      std::vector<const clang::DeclRefExpr *> found;
+      bool sawAsm = false;
       bool VisitDeclRefExpr(clang::DeclRefExpr *Ref) {
-        if (Ref->getDecl() == Array)
-          Found.push_back(Ref);
+        if (Ref->getDecl() == array)
+          found.push_back(Ref);
         return true;
       }
       bool VisitAsmStmt(clang::AsmStmt *) {
-        Asm = true;
+        sawAsm = true;
         return true;
       }
     } U;
-    U.Array = Array;
+    U.array = Array;
     U.TraverseStmt(Ctx.annotations.kernel->getBody());
     Result =
-        !U.Asm && std::all_of(U.Found.begin(), U.Found.end(),
-                              [&](const clang::DeclRefExpr *R) { return onlyRead(Ctx.ast, R); });
+        !U.sawAsm && std::all_of(U.found.begin(), U.found.end(),
+                                 [&](const clang::DeclRefExpr *R) { return onlyRead(Ctx.ast, R); });
   }
   WrittenNowhere.emplace(Array, Result);
   return Result;
