@@ -133,11 +133,14 @@ void ProvenanceInterpreter::requireLoopEnds(const clang::Stmt *Loop, const clang
   std::set<const clang::VarDecl *> Reads;
   if (!pureReads(Cond, Reads))
     return;
-  for (const clang::VarDecl *VD : Reads) {
+  for (const clang::VarDecl *VD : Reads)
     if (Assigned.count(VD))
       return;
+  // Every variable read is a local or parameter of the one function the
+  // loop is in: its body is scanned once for aliases of any of them.
+  if (!Reads.empty()) {
     const auto *Function =
-        llvm::dyn_cast_or_null<clang::FunctionDecl>(VD->getParentFunctionOrMethod());
+        llvm::dyn_cast_or_null<clang::FunctionDecl>((*Reads.begin())->getParentFunctionOrMethod());
     if (!Function || mayAlias(Function->getBody(), Reads))
       return;
   }

@@ -13,6 +13,17 @@ namespace ave::inv {
 
 namespace {
 
+bool isAtomicCall(const clang::Expr *Site) {
+  const auto *Call = llvm::dyn_cast_or_null<clang::CallExpr>(Site);
+  const clang::FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier())
+    return false;
+  llvm::StringRef Name = FD->getName();
+  return Name.starts_with("atomic") || Name.starts_with("unsafeAtomic") ||
+         Name.starts_with("safeAtomic") || Name.starts_with("__hip_atomic") ||
+         Name.starts_with("__atomic") || Name.starts_with("__builtin_amdgcn_global_atomic");
+}
+
 LdsAccess makeAccess(AnalysisContext &Ctx, const clang::ValueDecl *Array, const Term *Index,
                      bool IsWrite, const clang::Expr *Site, const FlowState &State) {
   LdsAccess A;
@@ -39,21 +50,17 @@ LdsAccess makeAccess(AnalysisContext &Ctx, const clang::ValueDecl *Array, const 
   A.loops = Ctx.loopContexts();
   A.interval = Ctx.log.interval();
   A.seq = Ctx.log.nextSeq();
+  // A call storing through an address it was given: an atomic is a
+  // read-modify-write of that element; any other call the analysis does not
+  // model may write any element (the access is at the address's base only).
+  if (IsWrite && llvm::isa_and_nonnull<clang::CallExpr>(Site)) {
+    A.atomic = isAtomicCall(Site);
+    A.opaque = !A.atomic;
+  }
   A.expr = Site;
   if (Site)
     A.range = Site->getSourceRange();
   return A;
-}
-
-bool isAtomicCall(const clang::Expr *Site) {
-  const auto *Call = llvm::dyn_cast_or_null<clang::CallExpr>(Site);
-  const clang::FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
-  if (!FD || !FD->getIdentifier())
-    return false;
-  llvm::StringRef Name = FD->getName();
-  return Name.starts_with("atomic") || Name.starts_with("unsafeAtomic") ||
-         Name.starts_with("safeAtomic") || Name.starts_with("__hip_atomic") ||
-         Name.starts_with("__atomic") || Name.starts_with("__builtin_amdgcn_global_atomic");
 }
 
 // The statement holding Call is one of the function body's own statements
@@ -80,10 +87,6 @@ void SharedMemoryModel::recordAccess(const clang::ValueDecl *Array, const Term *
                                      WrittenValue Written) {
   LdsAccess A = makeAccess(Ctx, Array, Index, IsWrite, Site, State);
   A.value = Written;
-  // A call the analysis does not model, given the array's address, may
-  // write any element: its access is at the address's base only.
-  if (IsWrite && llvm::isa_and_nonnull<clang::CallExpr>(Site))
-    A.opaque = !isAtomicCall(Site);
   Ctx.log.addAccess(std::move(A));
 }
 
@@ -92,12 +95,6 @@ void SharedMemoryModel::recordGlobalAccess(const clang::ValueDecl *Buffer, const
                                            const FlowState &State, WrittenValue Written) {
   LdsAccess A = makeAccess(Ctx, Buffer, Index, IsWrite, Site, State);
   A.value = Written;
-  // A call storing through a pointer it was given: an atomic is a
-  // read-modify-write of that element; any other call may write anywhere.
-  if (IsWrite && llvm::isa_and_nonnull<clang::CallExpr>(Site)) {
-    A.atomic = isAtomicCall(Site);
-    A.opaque = !A.atomic;
-  }
   Ctx.log.addGlobalAccess(std::move(A));
 }
 

@@ -57,7 +57,7 @@ struct LdsAccess {
   const clang::Expr *expr = nullptr; // the subscript expression
   clang::SourceRange range;
   WrittenValue value;  // writes only
-  bool atomic = false; // an atomic read-modify-write (global log)
+  bool atomic = false; // an atomic read-modify-write through a call
   bool opaque = false; // a call not modelled may write here (not followed)
   // Non-empty: address and guard are those of the executions where the
   // integer wraps in them keep their values (exactBranches; the conditions
