@@ -32,6 +32,18 @@ runtime=$1
 shift
 cxx=include/hip_on_cpu/ave-cpu-c++
 flags=(-O1 -fno-strict-aliasing -I include -I . ${AVE_EQ_FLAGS:-})
+# The race check on shared memory (ave_cpu/race_check.h): on whenever the
+# executor's compiler is clang (ave-cpu-c++ picks CXX, else clang++-19, else
+# clang++), unless AVE_CPU_RACES says. Threads here run one at a time and
+# hand over only at barriers, so a patch that loses a barrier often gives
+# the same values: the race is what shows it.
+if [ -z "${AVE_CPU_RACES:-}" ]; then
+  probe=${CXX:-$(command -v clang++-19 || command -v clang++ || echo c++)}
+  AVE_CPU_RACES=0
+  "$probe" --version 2>/dev/null | grep -q clang && AVE_CPU_RACES=1
+fi
+export AVE_CPU_RACES
+runtime=${runtime%.o}-races$AVE_CPU_RACES.o
 if [ ! -f "$runtime" ]; then
   (
     flock 9
@@ -42,6 +54,12 @@ if [ ! -f "$runtime" ]; then
   ) 9>"$runtime.lock" || exit 5
 fi
 mkdir -p eq-obj
+# Objects built with other flags (the race check on or off) are not reused.
+record="${flags[*]} races=$AVE_CPU_RACES"
+if [ "$(cat eq-obj/flags 2>/dev/null)" != "$record" ]; then
+  rm -f eq-obj/*.o eq-obj/*.d eq-obj/*.pch
+  echo "$record" >eq-obj/flags
+fi
 # What every unit parses first, precompiled once per bundle (with clang; the
 # candidate's launcher, the one unit rebuilt per patch, then takes ~1 s less).
 printf '%s\n' '#include <hip/hip_runtime.h>' '#include <ave/annotations.h>' '#include "problem.h"' \

@@ -9,6 +9,7 @@
 #include "ave/harness/BenchSpec.h"
 #include "ave/invariants/Term.h"
 #include "ave/model/ModelBuilder.h"
+#include "ave/rewriters/TestHooks.h"
 #include "ave/support/InterruptCleanup.h"
 
 #include "clang/AST/ASTContext.h"
@@ -115,6 +116,7 @@ RewriteStep applyOne(const frontend::FileFlags &Flags, const std::string &Text,
                               rw::RewriteRequest Request{U.context, K, Spec.parameters,
                                                          Advisor ? &*Advisor : nullptr, &U.pragmas};
                               rw::RewriteResult R = Spec.rewriter->run(Request);
+                              rw::testing::applyInjectedEdits(Request, R);
                               if (!R.error.empty()) {
                                 Step.error = R.error;
                                 return;

@@ -442,6 +442,13 @@ void ReductionCoverage::emit(const Reduction &Whole, const clang::Expr *Site,
         Why += " (it crossed several shared arrays)";
       Injective.provenOnlyUnderAssumption = Why;
       Complete.provenOnlyUnderAssumption = Why;
+      // Nor does a violation found under that assumption stand: where the
+      // reader itself walks the threads' partials (`for (x ...) total +=
+      // partial[x]` in one thread), taking every thread once as well
+      // counts each partial once per iteration: a double count, and a
+      // shortfall, that execution does not show.
+      Injective.unconfirmedViolation = Why;
+      Complete.unconfirmedViolation = Why;
     }
     if (!R.notModelled.empty()) {
       Injective.unprovenReason = R.notModelled;

@@ -149,6 +149,8 @@ int runRewrite(const GlobalOptions &G, const RewriteOptions &O) {
     rw::testing::injectBug(rw::testing::InjectedBug::SwizzleWritesOnly);
   else if (O.injectBug == "accept-escapes")
     rw::testing::injectBug(rw::testing::InjectedBug::AcceptEscapes);
+  else if (O.injectBug == "drop-barrier")
+    rw::testing::injectBug(rw::testing::InjectedBug::DropBarrier);
 
   // --in-place: lock and read the file now; it is written only if it is
   // still what was read when the patch is accepted (support/FileUpdate.h).
@@ -219,7 +221,7 @@ void registerRewriteCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Se
                 "Run every stage even after one failed (per-kernel results)");
   // Test-only: proves the pipeline rejects a rewrite that breaks the data flow.
   Cmd->add_option("--inject-bug", O->injectBug)
-      ->check(CLI::IsMember({"swizzle-writes-only", "accept-escapes"}))
+      ->check(CLI::IsMember({"swizzle-writes-only", "accept-escapes", "drop-barrier"}))
       ->group("");
   Cmd->callback([&G, &Selected, O] { Selected = [&G, O] { return runRewrite(G, *O); }; });
 }

@@ -59,8 +59,9 @@ struct Obligation {
   std::string unconfirmedViolation;
   // Set when the question rests on an assumption the analysis does not
   // check (an LDS tree combining each thread's partial once): a Proven
-  // answer is reported unproven with this reason; a violation, found even
-  // under the assumption, stands.
+  // answer is reported unproven with this reason. (Where a violation found
+  // under the assumption is not a real one either, unconfirmedViolation is
+  // set too.)
   std::string provenOnlyUnderAssumption;
 };
 

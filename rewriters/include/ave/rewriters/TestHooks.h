@@ -3,15 +3,27 @@
 // with a counterexample. Never set outside tests.
 #pragma once
 
+namespace ave::rw {
+struct RewriteRequest;
+struct RewriteResult;
+} // namespace ave::rw
+
 namespace ave::rw::testing {
 
 enum class InjectedBug {
   None,
   SwizzleWritesOnly, // lds-swizzle rewrites the stores but not the loads
   AcceptEscapes,     // the layout rewriters ignore uses whose address escapes
+  DropBarrier,       // the first candidate also removes the kernel's first __syncthreads()
 };
 
 void injectBug(InjectedBug Bug);
 InjectedBug injectedBug();
+
+// With DropBarrier injected: adds to the first candidate of `Result` an edit
+// that turns the kernel's first `__syncthreads()` statement into `(void)0`
+// (a missing barrier: a race the execution stage's race check must catch).
+// Does nothing otherwise, or when the kernel has no barrier to drop.
+void applyInjectedEdits(const RewriteRequest &Request, RewriteResult &Result);
 
 } // namespace ave::rw::testing

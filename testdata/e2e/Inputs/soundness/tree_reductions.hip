@@ -156,3 +156,48 @@ __global__ void rows_repeated(const float *X AVE_TAG("X(r < R, c < C) = r * C + 
   if (tid == 0)
     Y[r] = partial[0];
 }
+
+// Correct, and not a tree: thread 0 adds the 256 partial sums one after the
+// other. Taking every thread once on top of the loop over the slots (the
+// assumption for a combination that is not modelled) counts each partial
+// 256 times: that was reported violated, which execution does not show.
+__global__ void serial_sum(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                           float *Y AVE_TAG("Y(r < R) = r"), int R, int C) {
+  AVE_LAUNCH(block(256) grid(R))
+  AVE_ASSUME(R >= 1 && C % 256 == 0 && C >= 256 && C <= 32768 && R <= 32768)
+  __shared__ float partial[256];
+  int tid = threadIdx.x;
+  int r = blockIdx.x;
+  float sum = 0.0f;
+  for (int c0 = 0; c0 < C; c0 += 256)
+    sum += X[r * C + c0 + tid];
+  partial[tid] = sum;
+  __syncthreads();
+  if (tid == 0) {
+    float total = 0.0f;
+    for (int x = 0; x < 256; ++x)
+      total += partial[x];
+    Y[r] = total;
+  }
+}
+
+// Wrong twin: the last partial is left out. Unproven, like the correct one.
+__global__ void serial_sum_short(const float *X AVE_TAG("X(r < R, c < C) = r * C + c"),
+                                 float *Y AVE_TAG("Y(r < R) = r"), int R, int C) {
+  AVE_LAUNCH(block(256) grid(R))
+  AVE_ASSUME(R >= 1 && C % 256 == 0 && C >= 256 && C <= 32768 && R <= 32768)
+  __shared__ float partial[256];
+  int tid = threadIdx.x;
+  int r = blockIdx.x;
+  float sum = 0.0f;
+  for (int c0 = 0; c0 < C; c0 += 256)
+    sum += X[r * C + c0 + tid];
+  partial[tid] = sum;
+  __syncthreads();
+  if (tid == 0) {
+    float total = 0.0f;
+    for (int x = 0; x < 255; ++x)
+      total += partial[x];
+    Y[r] = total;
+  }
+}
