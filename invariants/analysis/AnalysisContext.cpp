@@ -117,7 +117,7 @@ std::string AnalysisContext::text(const clang::Stmt *S) const {
 }
 
 bool AnalysisContext::isSharedArray(const clang::ValueDecl *D) const {
-  return D && D->hasAttr<clang::CUDASharedAttr>();
+  return D && (D->hasAttr<clang::CUDASharedAttr>() || SharedMembers.count(D));
 }
 
 const Term *AnalysisContext::builtinSymbol(llvm::StringRef Builtin, int D) const {

@@ -27,6 +27,9 @@
 namespace clang {
 class ASTContext;
 class Expr;
+class FieldDecl;
+class MemberExpr;
+class RecordDecl;
 class Stmt;
 class ValueDecl;
 } // namespace clang
@@ -96,7 +99,15 @@ public:
   Obligation makeObligation(ObligationKind K, const clang::Expr *Site,
                             const FlowState &State) const;
   std::string text(const clang::Stmt *S) const;
+  // A __shared__ variable, or a member array of a __shared__ struct that
+  // sharedMemberArray resolved.
   bool isSharedArray(const clang::ValueDecl *D) const;
+  // `t.a` where `t` is a __shared__ struct variable (not a union) and `a`
+  // one of its member arrays: an LDS array of its own, identified by the
+  // member's declaration (SharedStructMembers.cpp). Null for anything else,
+  // and where another __shared__ variable of the kernel has the same
+  // struct type (one declaration would then stand for two arrays).
+  const clang::FieldDecl *sharedMemberArray(const clang::MemberExpr *ME) const;
   // `threadIdx`/`blockIdx`/`blockDim`/`gridDim` dimension D, or null.
   const Term *builtinSymbol(llvm::StringRef Builtin, int D) const;
   // The thread's flat id in its block (x fastest), over the thread ids,
@@ -147,6 +158,10 @@ private:
   std::map<std::string, std::pair<unsigned, double>> QueryCost; // why -> (count, ms)
   TermKeyed<SolverResult> AskedBefore;
   std::map<std::tuple<const Term *, unsigned, int>, const Term *> IterationCopies;
+  // The kernel's __shared__ struct variables by their struct type (how many
+  // of each), found on the first question; the member arrays resolved.
+  mutable std::optional<std::map<const clang::RecordDecl *, unsigned>> SharedStructs;
+  mutable std::set<const clang::ValueDecl *> SharedMembers;
 };
 
 } // namespace ave::inv

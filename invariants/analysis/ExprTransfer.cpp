@@ -240,6 +240,21 @@ AbstractValue ProvenanceInterpreter::evalCast(const clang::CastExpr *CE, FlowSta
 }
 
 AbstractValue ProvenanceInterpreter::evalMember(const clang::MemberExpr *ME, FlowState &State) {
+  // `t.a` of a __shared__ struct: the member array, an LDS array of its own.
+  if (const clang::FieldDecl *Member = Ctx.sharedMemberArray(ME))
+    return AbstractValue::ofPointer(Member, T.constant(0));
+  if (const auto *Base = llvm::dyn_cast<clang::DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
+      Base && Ctx.isSharedArray(Base->getDecl()) && Base->getDecl()->getType()->isRecordType()) {
+    // Any other member of a __shared__ struct (a scalar, a union's member,
+    // a struct two variables have): its memory is not followed.
+    std::string Why = "member '" + ME->getMemberDecl()->getNameAsString() + "' of __shared__ '" +
+                      Base->getDecl()->getNameAsString() +
+                      "': only the member arrays of a __shared__ struct (not a union) that no "
+                      "other __shared__ variable of the kernel shares the type of are modelled";
+    if (ME->getType()->isIntegralOrEnumerationType())
+      return AbstractValue::ofInt(T.approximation("member", SymbolKind::Fresh));
+    return AbstractValue::ofData(DataValue::unknown(Why));
+  }
   // `v.x` of a float4-style vector: its element.
   const clang::Expr *Root = nullptr;
   int Field = vectorFieldIndex(ME, Root);

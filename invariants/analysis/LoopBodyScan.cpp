@@ -105,6 +105,17 @@ private:
     E = E->IgnoreParenImpCasts();
     while (const auto *AS = llvm::dyn_cast<clang::ArraySubscriptExpr>(E))
       E = AS->getBase()->IgnoreParenImpCasts();
+    // A member array of a __shared__ struct (`t.a[i]`) is its own array
+    // (SharedStructMembers.cpp); any other member stands for the struct.
+    if (const auto *ME = llvm::dyn_cast<clang::MemberExpr>(E)) {
+      const auto *Owner = llvm::dyn_cast<clang::DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
+      if (!Owner || !Owner->getDecl()->hasAttr<clang::CUDASharedAttr>())
+        return nullptr;
+      if (llvm::isa<clang::FieldDecl>(ME->getMemberDecl()) &&
+          ME->getMemberDecl()->getType()->isConstantArrayType())
+        return ME->getMemberDecl();
+      return Owner->getDecl();
+    }
     if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(E))
       if (DRE->getDecl()->hasAttr<clang::CUDASharedAttr>())
         return DRE->getDecl();

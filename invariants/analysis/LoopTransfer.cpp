@@ -332,6 +332,7 @@ ProvenanceInterpreter::SideExits ProvenanceInterpreter::visitLoopBody(const CfgL
   State.path.insert(State.path.end(), Frame.span.facts.begin(), Frame.span.facts.end());
   Frame.pathStart = State.path.size();
   Ctx.loops.push_back(Frame);
+  LoopPointers Pointers = inductPointers(L, Body, State);
   if (readsSharedBeforeWriting(Body, Ctx.loops.back().writesShared))
     learnPreviousIteration(L, State);
   std::vector<FlowState> Breaks;
@@ -345,6 +346,7 @@ ProvenanceInterpreter::SideExits ProvenanceInterpreter::visitLoopBody(const CfgL
   State.path.resize(PathDepth);
   Summaries.finish(Done, Carried, State);
   Summaries.restrictSlots(Done, Carried, Entry, State);
+  pointersAfterLoop(Pointers, Done, L.leavesEarly || !Sides.empty(), State);
   // A path that leaves early keeps the values it had there, except one
   // still accumulating (it carries this loop's head token): that is the
   // loop's summary (whose coverage is unproven: the trip count is unknown).

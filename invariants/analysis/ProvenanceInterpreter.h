@@ -148,6 +148,19 @@ private:
   // First pass over a body whose reads can see the previous iteration's
   // shared-memory writes: learns those writes, then rolls its outputs back.
   void learnPreviousIteration(const CfgLoop &L, const FlowState &State);
+  // Pointers the loop assigns (PointerInduction.cpp): one that moves by the
+  // same launch-fixed amount every iteration (`*a++`, `b += N`) takes its
+  // value in iteration i, entry + i * step; any other gets an unknown
+  // offset into the same memory, or an unknown value.
+  struct LoopPointers {
+    std::map<const clang::VarDecl *, PointerValue> entry;
+    std::map<const clang::VarDecl *, const Term *> step; // the inductive ones
+  };
+  LoopPointers inductPointers(const CfgLoop &L, const clang::Stmt *Body, FlowState &State);
+  // Their values once the loop is done: entry + trip count * step where
+  // both are known, otherwise an unknown offset into the same memory.
+  void pointersAfterLoop(const LoopPointers &P, const LoopFrame &Done, bool LeftEarly,
+                         FlowState &State);
   void joinBreaks(std::vector<FlowState> &Breaks, const CarriedVars &Carried, size_t PathDepth,
                   FlowState &State);
 
