@@ -4,8 +4,9 @@
 // proves, in one loop and across a tiled pair of loops; forgetting to move
 // b, or moving a by 2, is violated. A pointer reset in the body, one moved
 // under a condition, and one moved in a loop that is not a canonical `for`
-// are not followed (unproven; the last was reported violated, as was every
-// pointer walk: the loop read the entry element K times).
+// are not followed (unproven). A pointer assigned in a loop kept its entry
+// value: every walk read one element K times (violated), and the reset one
+// was proven.
 #include <ave/annotations.h>
 #include <hip/hip_runtime.h>
 
@@ -94,8 +95,7 @@ __global__ void reset_in_body(const float *A AVE_TAG("A(m < M, k < K) = m * K + 
   const float *b = B + col;
   float acc = 0.0f;
   for (int k = 0; k < K; ++k) {
-    acc += a[k] * *b;
-    b += N;
+    acc += a[k] * B[k * N + col];
     a = A;
   }
   C[row * N + col] = acc;
