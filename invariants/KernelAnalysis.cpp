@@ -139,6 +139,9 @@ const std::vector<LdsAccess> &KernelAnalysis::globalAccesses() const {
 const std::vector<BarrierSite> &KernelAnalysis::barriers() const {
   return Interp->log().barriers();
 }
+const std::set<std::string> &KernelAnalysis::unfollowedSyncs() const {
+  return Interp->log().unfollowedSyncs();
+}
 const std::vector<AnalysisNote> &KernelAnalysis::notes() const { return Interp->log().notes(); }
 const Term *KernelAnalysis::threadIdx(unsigned D) const { return Interp->symbols().tid[D]; }
 const Term *KernelAnalysis::blockIdx(unsigned D) const { return Interp->symbols().bid[D]; }

@@ -28,6 +28,7 @@ namespace clang {
 class ASTContext;
 class Expr;
 class FieldDecl;
+class FunctionDecl;
 class MemberExpr;
 class RecordDecl;
 class Stmt;
@@ -40,6 +41,11 @@ namespace ave::inv {
 int componentIndex(llvm::StringRef Name);
 // `__syncthreads` and the block barriers it is spelled as.
 bool isBarrierCallee(llvm::StringRef Name);
+// Whether a helper synchronises the block (BarrierHelpers.cpp): its body
+// is barriers alone (a barrier where it is called), or has one among other
+// statements (not followed).
+enum class HelperSync { None, OnlyBarriers, SomeBarrier };
+HelperSync helperSync(const clang::FunctionDecl *Helper, unsigned Depth = 0);
 
 // A tagged pointer parameter (or array): its layout over coordinate symbols.
 struct TensorInfo {

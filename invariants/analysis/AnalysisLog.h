@@ -83,6 +83,11 @@ public:
   // Loop `Id` ended in the current interval: the records made inside it
   // learn where it ended.
   void closeLoop(unsigned Id);
+  // A call that may synchronise the block in a way the walk does not follow
+  // (a helper with __syncthreads() among other statements): races and
+  // barrier uniformity are then not decided. Never rolled back.
+  void addUnfollowedSync(std::string Why) { UnfollowedSyncs.insert(std::move(Why)); }
+  const std::set<std::string> &unfollowedSyncs() const { return UnfollowedSyncs; }
   // True the first time the walk enters the statement a pragma precedes.
   bool enterPragmaTarget(const clang::Stmt *S) { return PragmaTargets.insert(S).second; }
   bool enteredPragmaTarget(const clang::Stmt *S) const { return PragmaTargets.count(S); }
@@ -110,6 +115,7 @@ private:
   std::vector<LdsWrite> LdsWrites;
   std::vector<OutputWrite> OutputWrites;
   std::set<const clang::Stmt *> PragmaTargets;
+  std::set<std::string> UnfollowedSyncs;
   unsigned Interval = 0;
   unsigned Seq = 0;
 };

@@ -203,10 +203,17 @@ AbstractValue ProvenanceInterpreter::inlineCall(const clang::CallExpr *Call,
 
 AbstractValue ProvenanceInterpreter::evalCall(const clang::CallExpr *Call, FlowState &State) {
   llvm::StringRef Name = calleeName(Call);
-  if (isBarrierCallee(Name)) {
+  HelperSync Sync = helperSync(Call->getDirectCallee());
+  if (isBarrierCallee(Name) || Sync == HelperSync::OnlyBarriers) {
     Shared.barrier(Call, State);
     return AbstractValue::none();
   }
+  if (Sync == HelperSync::SomeBarrier)
+    Ctx.log.addUnfollowedSync(
+        "the call to '" + Name.str() + "' at line " +
+        std::to_string(Ctx.ast.getSourceManager().getPresumedLineNumber(Call->getBeginLoc())) +
+        " calls __syncthreads() among other statements, which the analysis "
+        "does not follow into");
   // A number the compiler folds (`INFINITY` is `__builtin_inff()`): no
   // data from anywhere (eval records its value).
   llvm::APFloat Folded(0.0);

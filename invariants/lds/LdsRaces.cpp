@@ -141,6 +141,14 @@ std::vector<LdsRace> findLdsRaces(KernelAnalysis &A, clang::ASTContext &Ctx,
                                   const SharedCheckOptions &Opts,
                                   std::vector<SkippedAccess> *Skipped) {
   std::vector<LdsRace> Races;
+  if (!A.unfollowedSyncs().empty()) {
+    // A call may synchronise the block in a way the walk did not follow:
+    // the barrier intervals are not known, so no pair is decided.
+    if (Skipped)
+      for (const LdsAccess &Acc : A.ldsAccesses())
+        Skipped->push_back({&Acc, *A.unfollowedSyncs().begin()});
+    return Races;
+  }
   std::vector<const LdsAccess *> Plain = followedAccesses(Ctx, A.ldsAccesses(), Skipped);
   ThreadPair P(A, Opts.launch, &Opts.launchContext);
   TermContext &T = P.terms();

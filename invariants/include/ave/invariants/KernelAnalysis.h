@@ -10,6 +10,7 @@
 #include "clang/Basic/SourceLocation.h"
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -82,6 +83,9 @@ public:
   // `__device__` variables), in the same form.
   const std::vector<LdsAccess> &globalAccesses() const;
   const std::vector<BarrierSite> &barriers() const;
+  // Why synchronisation was not followed somewhere (a helper that calls
+  // __syncthreads() among other statements); empty when it was everywhere.
+  const std::set<std::string> &unfollowedSyncs() const;
   const std::vector<AnalysisNote> &notes() const;
   const Term *threadIdx(unsigned Dim) const;
   const Term *blockIdx(unsigned Dim) const;
