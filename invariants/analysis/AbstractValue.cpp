@@ -362,13 +362,20 @@ AbstractValue readElement(TermContext &T, const PrivateArray &Arr, const Term *I
       return AbstractValue::ofInt(T.freshSymbol("elem", SymbolKind::Fresh));
     return joinValues(T, Inside, V, std::move(Old));
   }
-  // `float4 acc = {0, 0, 0, 0}` read at any index: every slot is neutral.
-  if (!Arr.constantSlots.empty() &&
+  // `float4 acc = {0, 0, 0, 0}` read at any index: every slot is neutral,
+  // and the value is any of theirs (its constants are all of theirs: a slot
+  // that starts a sum at 1.0f is an initial value to reject, and was lost
+  // here). A slot no initialiser wrote leaves the element unknown.
+  if (!Arr.constantSlots.empty() && (!Arr.size || Arr.constantSlots.size() >= Arr.size) &&
       std::all_of(Arr.constantSlots.begin(), Arr.constantSlots.end(), [](const auto &S) {
         return S.second.kind == AbstractValue::Kind::Data &&
                S.second.data.kind == DataValue::Kind::Neutral && !S.second.data.accumulates();
-      }))
-    return AbstractValue::ofData(DataValue::neutral());
+      })) {
+    DataValue Any = DataValue::neutral();
+    for (const auto &[Slot, Value] : Arr.constantSlots)
+      Any = joinCases(T, T.trueTerm(), Value.data, std::move(Any));
+    return AbstractValue::ofData(std::move(Any));
+  }
   return AbstractValue::ofData(DataValue::unknown("private array element never written"));
 }
 

@@ -111,6 +111,9 @@ private:
   void enterItem(const clang::Stmt *S, FlowState &State);
 
   // Statements and loops (StmtTransfer.cpp, LoopTransfer.cpp)
+  // The slots of a private array from its initialiser list, from slot First.
+  void initialiseSlots(const clang::InitListExpr *IL, clang::QualType Type, int64_t First,
+                       PrivateArray &Arr, FlowState &State);
   void declare(const clang::VarDecl *VD, FlowState &State);
   void applyPragma(const ann::BoundPragma &P, FlowState &State);
   void applyAssumption(const ann::BoundPragma &P, FlowState &State);

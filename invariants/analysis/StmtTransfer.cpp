@@ -110,6 +110,46 @@ unsigned elementCount(clang::ASTContext &Ast, clang::QualType Type) {
 
 } // namespace
 
+void ProvenanceInterpreter::initialiseSlots(const clang::InitListExpr *IL, clang::QualType Type,
+                                            int64_t First, PrivateArray &Arr, FlowState &State) {
+  // `float acc[2][2] = {{0.0f, 0.0f}, {0.0f, 0.0f}}` row by row, and the
+  // elements a list leaves out (`= {0.0f}`, `= {}`) are zero, as in C.
+  const clang::ConstantArrayType *Rows = Ctx.ast.getAsConstantArrayType(Type);
+  if (!Rows) {
+    for (unsigned I = 0; I < IL->getNumInits(); ++I)
+      Arr.constantSlots[First + I] = eval(IL->getInit(I), State);
+    return;
+  }
+  const clang::QualType Row = Rows->getElementType();
+  const int64_t RowSize = std::max<int64_t>(1, elementCount(Ctx.ast, Row));
+  for (uint64_t I = 0; I < Rows->getSize().getZExtValue(); ++I) {
+    const int64_t At = First + int64_t(I) * RowSize;
+    const clang::Expr *Init = I < IL->getNumInits() ? IL->getInit(unsigned(I)) : nullptr;
+    if (const auto *Inner =
+            llvm::dyn_cast_or_null<clang::InitListExpr>(Init ? Init->IgnoreImplicit() : nullptr)) {
+      initialiseSlots(Inner, Row, At, Arr, State);
+      continue;
+    }
+    if (Init && !llvm::isa<clang::ImplicitValueInitExpr>(Init)) {
+      if (RowSize == 1)
+        Arr.constantSlots[At] = eval(Init, State);
+      continue; // a row from one expression: not followed (its slots stay unknown)
+    }
+    // Left out: zero (a row of zeros too), for an arithmetic element type.
+    clang::QualType Scalar = Row;
+    while (const clang::ConstantArrayType *Inner = Ctx.ast.getAsConstantArrayType(Scalar))
+      Scalar = Inner->getElementType();
+    AbstractValue Zero = AbstractValue::ofData(DataValue::neutral());
+    Zero.data.constants = {0.0};
+    if (Scalar->isIntegralOrEnumerationType())
+      Zero = AbstractValue::ofInt(T.constant(0));
+    else if (!Scalar->isRealFloatingType())
+      continue;
+    for (int64_t E = 0; E < RowSize; ++E)
+      Arr.constantSlots[At + E] = Zero;
+  }
+}
+
 void ProvenanceInterpreter::declare(const clang::VarDecl *VD, FlowState &State) {
   if (Ctx.isSharedArray(VD))
     return;
@@ -118,8 +158,7 @@ void ProvenanceInterpreter::declare(const clang::VarDecl *VD, FlowState &State) 
     Arr->size = elementCount(Ctx.ast, VD->getType());
     if (const auto *IL = llvm::dyn_cast_or_null<clang::InitListExpr>(
             VD->getInit() ? VD->getInit()->IgnoreImplicit() : nullptr))
-      for (unsigned I = 0; I < IL->getNumInits(); ++I)
-        Arr->constantSlots[I] = eval(IL->getInit(I), State);
+      initialiseSlots(IL, VD->getType(), 0, *Arr, State);
     State.env[VD] = AbstractValue::ofArray(std::move(Arr));
     return;
   }
