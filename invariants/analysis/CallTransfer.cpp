@@ -203,8 +203,16 @@ AbstractValue ProvenanceInterpreter::inlineCall(const clang::CallExpr *Call,
 
 AbstractValue ProvenanceInterpreter::evalCall(const clang::CallExpr *Call, FlowState &State) {
   llvm::StringRef Name = calleeName(Call);
-  HelperSync Sync = helperSync(Call->getDirectCallee());
-  if (isBarrierCallee(Name) || Sync == HelperSync::OnlyBarriers) {
+  const bool Barrier = isBarrierCallee(Name);
+  HelperSync Sync = HelperSync::None;
+  if (const clang::FunctionDecl *Callee = Call->getDirectCallee(); Callee && !Barrier) {
+    // Once per helper: a call in a loop body is evaluated on every pass.
+    auto [Known, New] = HelperSyncs.try_emplace(Callee, HelperSync::None);
+    if (New)
+      Known->second = helperSync(Callee);
+    Sync = Known->second;
+  }
+  if (Barrier || Sync == HelperSync::OnlyBarriers) {
     Shared.barrier(Call, State);
     return AbstractValue::none();
   }

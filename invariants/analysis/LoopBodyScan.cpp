@@ -143,6 +143,15 @@ std::set<const clang::VarDecl *> assignedVariables(const clang::Stmt *S,
   return V.vars;
 }
 
+std::set<const clang::VarDecl *> assignedInLoop(const clang::Stmt *Loop, const clang::Stmt *Body) {
+  std::set<const clang::VarDecl *> Assigned = assignedVariables(Body);
+  if (const auto *For = llvm::dyn_cast<clang::ForStmt>(Loop); For && For->getInc()) {
+    std::set<const clang::VarDecl *> ByInc = assignedVariables(For->getInc());
+    Assigned.insert(ByInc.begin(), ByInc.end());
+  }
+  return Assigned;
+}
+
 bool readsSharedBeforeWriting(const clang::Stmt *Body,
                               std::set<const clang::ValueDecl *> &Written) {
   SharedReadBeforeWrite V;

@@ -21,6 +21,9 @@ namespace ave::inv {
 std::set<const clang::VarDecl *> assignedVariables(const clang::Stmt *S,
                                                    const clang::VarDecl *OwnCounter = nullptr);
 
+// What a loop assigns: its body's variables, and a `for`'s step's.
+std::set<const clang::VarDecl *> assignedInLoop(const clang::Stmt *Loop, const clang::Stmt *Body);
+
 // True when Body reads a shared array before writing it *and* writes it
 // later. Written receives every shared array Body writes.
 bool readsSharedBeforeWriting(const clang::Stmt *Body, std::set<const clang::ValueDecl *> &Written);

@@ -210,13 +210,10 @@ ProvenanceInterpreter::SideExits ProvenanceInterpreter::visitWhileLike(const Cfg
                                                                        FlowState &State) {
   // Widening: every integer the body assigns becomes an unconstrained
   // symbol at the loop head; the loop condition holds inside the body.
-  std::set<const clang::VarDecl *> Assigned = assignedVariables(Body);
+  std::set<const clang::VarDecl *> Assigned = assignedInLoop(L.stmt, Body);
   const clang::Expr *Inc = nullptr;
-  if (const auto *For = llvm::dyn_cast<clang::ForStmt>(L.stmt); For && For->getInc()) {
+  if (const auto *For = llvm::dyn_cast<clang::ForStmt>(L.stmt))
     Inc = For->getInc();
-    std::set<const clang::VarDecl *> ByInc = assignedVariables(Inc);
-    Assigned.insert(ByInc.begin(), ByInc.end());
-  }
   if (!llvm::isa<clang::DoStmt>(L.stmt))
     requireLoopEnds(L.stmt, Cond, Body, Assigned, State);
   const Term *Counter = T.freshSymbol("iter", SymbolKind::LoopCounter);

@@ -13,8 +13,8 @@
 // becomes unknown where it may change memory.
 
 #include "LoopBodyScan.h"
-#include "ave/invariants/Polynomial.h"
 #include "ProvenanceInterpreter.h"
+#include "ave/invariants/Polynomial.h"
 
 #include "clang/AST/Stmt.h"
 
@@ -36,11 +36,13 @@ bool launchFixed(const Term *Step) {
 ProvenanceInterpreter::LoopPointers
 ProvenanceInterpreter::inductPointers(const CfgLoop &L, const clang::Stmt *Body, FlowState &State) {
   LoopPointers Out;
-  std::set<const clang::VarDecl *> Assigned = assignedVariables(Body);
-  if (const auto *For = llvm::dyn_cast<clang::ForStmt>(L.stmt); For && For->getInc()) {
-    std::set<const clang::VarDecl *> ByInc = assignedVariables(For->getInc());
-    Assigned.insert(ByInc.begin(), ByInc.end());
-  }
+  // Only a local pointer can be assigned: without one, nothing to scan.
+  if (std::none_of(State.env.begin(), State.env.end(), [](const auto &Entry) {
+        return Entry.second.kind == AbstractValue::Kind::Pointer &&
+               llvm::isa<clang::VarDecl>(Entry.first);
+      }))
+    return Out;
+  std::set<const clang::VarDecl *> Assigned = assignedInLoop(L.stmt, Body);
   FlowState Scratch = State;
   std::map<const clang::VarDecl *, const Term *> Start;
   for (const clang::VarDecl *VD : Assigned) {

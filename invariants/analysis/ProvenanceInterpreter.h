@@ -331,7 +331,8 @@ private:
   OutputCoverage Outputs;
   std::unique_ptr<ControlFlow> Flow;
   AnalysisObserver *Observer = nullptr;
-  unsigned InlineDepth = 0; // __device__ helpers being inlined
+  unsigned InlineDepth = 0;                                      // __device__ helpers being inlined
+  std::map<const clang::FunctionDecl *, HelperSync> HelperSyncs; // helperSync, once per callee
   // Expressions being evaluated, innermost last: eval() recurses into
   // operands, so an expression nested deeper than MaxExprDepth is not
   // evaluated (its value is unknown) rather than overflowing the stack.
