@@ -33,15 +33,10 @@ shift
 cxx=include/hip_on_cpu/ave-cpu-c++
 flags=(-O1 -fno-strict-aliasing -I include -I . ${AVE_EQ_FLAGS:-})
 # The race check on shared memory (ave_cpu/race_check.h): on whenever the
-# executor's compiler is clang (ave-cpu-c++ picks CXX, else clang++-19, else
-# clang++), unless AVE_CPU_RACES says. Threads here run one at a time and
-# hand over only at barriers, so a patch that loses a barrier often gives
-# the same values: the race is what shows it.
-if [ -z "${AVE_CPU_RACES:-}" ]; then
-  probe=${CXX:-$(command -v clang++-19 || command -v clang++ || echo c++)}
-  AVE_CPU_RACES=0
-  "$probe" --version 2>/dev/null | grep -q clang && AVE_CPU_RACES=1
-fi
+# executor's compiler can build it (clang), unless AVE_CPU_RACES says.
+# Threads here run one at a time and hand over only at barriers, so a patch
+# that loses a barrier often gives the same values: the race is what shows it.
+[ -n "${AVE_CPU_RACES:-}" ] || AVE_CPU_RACES=$("$cxx" --races-supported)
 export AVE_CPU_RACES
 runtime=${runtime%.o}-races$AVE_CPU_RACES.o
 if [ ! -f "$runtime" ]; then
