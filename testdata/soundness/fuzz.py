@@ -15,6 +15,7 @@ sizes (reproduce.py), and listed with the outcome.
     fuzz.py --ave build/ave-rewrite --work DIR [--count N] [--budget-s S]
             [--seed S] [--kernels a,b] [--execute proven|needed|all]
             [--jobs J] [--bundles DIR] [--order 1|2] [--out results.json]
+            [--journal FILE]
 
 --execute proven runs only the proven mutants (the soundness claim: CI);
 needed adds the violated ones (their counterexamples); all runs every valid
@@ -22,10 +23,17 @@ mutant, for the counts table in bench/. --bundles reuses the bundles that
 runtime/tests/cpu_bundles.sh built (DIR/STEM/bundle) instead of building
 them again. --order 2 adds mutants with two changes on different lines. Mutants are drawn in a
 seeded order, and a time budget stops drawing (CI: a bounded sample).
+--journal appends each classified mutant to FILE as it completes (one JSON
+line each, after a header naming the seed, order and the ave-rewrite binary's
+SHA-256); a later run with the same journal skips the mutants already there
+and counts them in its summary, so a long run survives an interruption and
+can be continued. A journal made with another binary, seed or order is
+refused.
 Exit: 0 no soundness bug, 1 a bug or fewer mutants than --min-mutants, 2
 setup failure.
 """
 import argparse
+import hashlib
 import concurrent.futures
 import functools
 import json
@@ -175,7 +183,58 @@ def parse_args():
     p.add_argument("--max-product", type=int, default=1 << 24,
                    help="largest product of sizes a violated mutant is rerun at (reproduce.py)")
     p.add_argument("--out", default="")
+    p.add_argument("--journal", default="", help="append records here; resume from it")
     return p.parse_args()
+
+
+def binary_digest(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def source_commit():
+    out = subprocess.run(["git", "-C", str(ROOT), "describe", "--always", "--dirty"],
+                         capture_output=True, text=True)
+    return out.stdout.strip() or "unknown"
+
+
+class Journal:
+    """Records appended as they complete, after a header that names what
+    they were made with; reopening it returns the records already made."""
+
+    def __init__(self, path, header):
+        self.path, self.header, self.lock = pathlib.Path(path), header, threading.Lock()
+
+    def load(self):
+        """The records already in the journal, or an error text."""
+        if not self.path.exists():
+            with self.path.open("w") as f:
+                f.write(json.dumps(self.header) + "\n")
+            return [], None
+        text = self.path.read_text()
+        if text and not text.endswith("\n"):
+            # A record cut short by an interruption: drop it, so that the
+            # next one starts on a line of its own (that mutant runs again).
+            text = text[:text.rfind("\n") + 1]
+            self.path.write_text(text)
+        lines = text.splitlines()
+        header = json.loads(lines[0]) if lines else {}
+        keys = ("seed", "order", "ave_sha256")
+        if any(header.get(k) != self.header[k] for k in keys):
+            return [], (f"journal {self.path} was made with " +
+                        ", ".join(f"{k}={header.get(k)}" for k in keys) + "; this run has " +
+                        ", ".join(f"{k}={self.header[k]}" for k in keys))
+        records = []
+        for line in lines[1:]:
+            records.append(json.loads(line))
+        return records, None
+
+    def append(self, record):
+        with self.lock, self.path.open("a") as f:
+            f.write(json.dumps(record) + "\n")
 
 
 def classify(args, kernel, index, m):
@@ -237,7 +296,20 @@ def main():
     random.Random(args.seed).shuffle(pool)
     if args.count:
         pool = pool[:args.count]
-    start, records = time.monotonic(), []
+    start, records, journal = time.monotonic(), [], None
+    commit = source_commit()
+    if args.journal:
+        journal = Journal(args.journal, {"seed": args.seed, "order": args.order,
+                                         "ave_sha256": binary_digest(args.ave), "commit": commit})
+        records, error = journal.load()
+        if error:
+            print(f"fuzz: {error}", file=sys.stderr)
+            return 2
+        done_keys = {(r["kernel"], r["index"]) for r in records}
+        records = [r for r in records if r["kernel"] in kernels]
+        pool = [item for item in pool if (item[0], item[1]) not in done_keys]
+        print(f"fuzz: {len(records)} mutants from {args.journal}; {len(pool)} to draw", flush=True)
+    resumed = len(records)
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
         pending = set()
         items = iter(pool)
@@ -256,6 +328,8 @@ def main():
             for f in done:
                 r = f.result()
                 records.append(r)
+                if journal:
+                    journal.append(r)
                 mark = "BUG " if r["check"] == "proven" and r["execution"] == "wrong" \
                     and not known_gap(r, args.known_gap) else ""
                 print(f'{mark}{r["kernel"]}#{r["index"]} {r["operator"]} line {r["line"]} '
@@ -273,7 +347,8 @@ def main():
     gap_records = [r for r in records if r["check"] == "proven" and r["execution"] == "wrong"
                    and known_gap(r, args.known_gap)]
     seconds = time.monotonic() - start
-    print(f"\n{len(records)} mutants in {seconds:.0f} s; check x execution: {json.dumps(table)}")
+    print(f"\n{len(records)} mutants ({resumed} from the journal, {len(records) - resumed} in "
+          f"{seconds:.0f} s); check x execution: {json.dumps(table)}")
     if share is not None:
         print(f"wrong mutants reported violated (not unproven): {share:.0%}")
     for r in unconfirmed:
@@ -292,7 +367,9 @@ def main():
     if args.out:
         result = {"command": " ".join(sys.argv), "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                   "machine": f"{os.cpu_count()} cores", "seconds": round(seconds, 1),
-                  "mutants": len(records), "check_x_execution": table,
+                  "commit": commit, "ave_sha256": binary_digest(args.ave),
+                  "mutants": len(records), "from_journal": resumed,
+                  "check_x_execution": table,
                   "wrong_reported_violated": share, "soundness_bugs": bugs,
                   "known_gaps": gap_records,
                   "unconfirmed_violations": unconfirmed,
