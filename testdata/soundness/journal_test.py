@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""fuzz.py's journal: records survive an interruption, a run resumes from
+them, and a journal made with another binary, seed or order is refused."""
+import json
+import pathlib
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import fuzz  # noqa: E402
+
+HEADER = {"seed": 1, "order": 2, "ave_sha256": "aa", "commit": "c"}
+
+
+class JournalTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.path = pathlib.Path(self.dir.name) / "j.jsonl"
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_new_journal_starts_with_its_header(self):
+        records, error = fuzz.Journal(self.path, HEADER).load()
+        self.assertEqual((records, error), ([], None))
+        self.assertEqual(json.loads(self.path.read_text().splitlines()[0]), HEADER)
+
+    def test_records_come_back(self):
+        j = fuzz.Journal(self.path, HEADER)
+        j.load()
+        j.append({"kernel": "k", "index": 3})
+        j.append({"kernel": "k", "index": 5})
+        records, error = fuzz.Journal(self.path, HEADER).load()
+        self.assertIsNone(error)
+        self.assertEqual([r["index"] for r in records], [3, 5])
+
+    def test_a_cut_short_record_is_dropped_and_the_next_starts_a_line(self):
+        j = fuzz.Journal(self.path, HEADER)
+        j.load()
+        j.append({"kernel": "k", "index": 3})
+        with self.path.open("a") as f:
+            f.write('{"kernel": "k", "ind')
+        again = fuzz.Journal(self.path, HEADER)
+        records, _ = again.load()
+        self.assertEqual([r["index"] for r in records], [3])
+        again.append({"kernel": "k", "index": 4})
+        records, _ = fuzz.Journal(self.path, HEADER).load()
+        self.assertEqual([r["index"] for r in records], [3, 4])
+
+    def test_another_binary_seed_or_order_is_refused(self):
+        fuzz.Journal(self.path, HEADER).load()
+        for key, value in (("ave_sha256", "bb"), ("seed", 2), ("order", 1)):
+            _, error = fuzz.Journal(self.path, dict(HEADER, **{key: value})).load()
+            self.assertIn(f"{key}=", error or "", key)
+
+    def test_the_commit_alone_does_not_matter(self):
+        fuzz.Journal(self.path, HEADER).load()
+        _, error = fuzz.Journal(self.path, dict(HEADER, commit="other")).load()
+        self.assertIsNone(error)
+
+
+if __name__ == "__main__":
+    unittest.main()
