@@ -35,8 +35,7 @@ std::string storedArithmeticProblem(const DataValue &V) {
   if (!V.isTagged())
     return "";
   if (!V.nonlinear.empty())
-    return "the value went through '" + V.nonlinear +
-           "', a nonlinear function the tags' einsum does not have";
+    return "the value went through " + V.nonlinear + ", which the tags' einsum does not have";
   if (V.scaleIsOne())
     return "";
   if (std::isnan(V.scale))

@@ -45,6 +45,10 @@ struct OutputWrite {
   std::vector<const Term *> path;
   std::vector<LoopFrame> loops;
   clang::SourceLocation site;
+  // A store of a value with no tagged source (`C[i] = 0.0f`): it writes
+  // the element, but no computed value; output-written does not count it,
+  // and it must be overwritten (ConstantOutputStores.cpp).
+  bool constant = false;
   // An atomic accumulation (`atomicAdd(&Y[i], v)`): the contracted
   // coordinates v carries, as terms of the adding thread (its ids, the
   // counters of the loops around the add and of the loops that reduced v),

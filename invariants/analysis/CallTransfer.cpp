@@ -319,7 +319,7 @@ AbstractValue ProvenanceInterpreter::evalModelledCall(const clang::CallExpr *Cal
       bool SoftmaxWeight = Args[0].data.shiftedByMax && Name.contains("exp");
       if (!Conversion && !SoftmaxWeight && Args[0].data.isTagged() && !Result.data.maxShift &&
           Result.data.nonlinear.empty())
-        Result.data.nonlinear = Name.str();
+        Result.data.nonlinear = "'" + Name.str() + "', a nonlinear function";
       Result.data.shiftedByMax = false;
       return Result;
     }

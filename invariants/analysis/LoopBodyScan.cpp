@@ -33,13 +33,31 @@ public:
     return true;
   }
   bool VisitUnaryOperator(clang::UnaryOperator *UO) {
+    // A local whose address is taken (`int *p = &k; ++*p;`) can change
+    // through the pointer, which the scan does not follow: it counts as
+    // assigned.
     if (UO->isIncrementDecrementOp())
+      note(UO->getSubExpr());
+    else if (UO->getOpcode() == clang::UO_AddrOf &&
+             llvm::isa<clang::DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts()))
       note(UO->getSubExpr());
     return true;
   }
-  // Matrix-core helpers that accumulate into their first argument.
+  // A non-const reference bound to a local (`int &r = k; r += 2;`), by a
+  // declaration or as a call's argument, can change it the same way.
+  bool VisitVarDecl(clang::VarDecl *VD) {
+    if (bindsMutableReference(VD->getType()) && VD->getInit())
+      note(VD->getInit());
+    return true;
+  }
+  // Matrix-core helpers that accumulate into their first argument; any
+  // callee's non-const reference parameter.
   bool VisitCallExpr(clang::CallExpr *Call) {
     const clang::FunctionDecl *FD = Call->getDirectCallee();
+    if (FD)
+      for (unsigned I = 0; I < Call->getNumArgs() && I < FD->getNumParams(); ++I)
+        if (bindsMutableReference(FD->getParamDecl(I)->getType()))
+          note(Call->getArg(I));
     if (FD && FD->getIdentifier() && Call->getNumArgs() > 0)
       if (const MatrixLaneModel *M = findMatrixLaneModel(FD->getName());
           M && M->family == MatrixCoreFamily::NvidiaMmaM16N8K16)
@@ -48,6 +66,9 @@ public:
   }
 
 private:
+  static bool bindsMutableReference(clang::QualType Ty) {
+    return Ty->isReferenceType() && !Ty.getNonReferenceType().isConstQualified();
+  }
   void note(const clang::Expr *E) {
     E = E->IgnoreParenImpCasts();
     // An element of a private array (`acc[i][j] += ...`): the array.
@@ -145,9 +166,21 @@ std::set<const clang::VarDecl *> assignedVariables(const clang::Stmt *S,
 
 std::set<const clang::VarDecl *> assignedInLoop(const clang::Stmt *Loop, const clang::Stmt *Body) {
   std::set<const clang::VarDecl *> Assigned = assignedVariables(Body);
-  if (const auto *For = llvm::dyn_cast<clang::ForStmt>(Loop); For && For->getInc()) {
-    std::set<const clang::VarDecl *> ByInc = assignedVariables(For->getInc());
-    Assigned.insert(ByInc.begin(), ByInc.end());
+  auto Add = [&](const clang::Stmt *S) {
+    if (!S)
+      return;
+    std::set<const clang::VarDecl *> More = assignedVariables(S);
+    Assigned.insert(More.begin(), More.end());
+  };
+  // The condition runs every iteration too (`for (k = K; k-- > 0;)`,
+  // `while (i++ < n)`).
+  if (const auto *For = llvm::dyn_cast<clang::ForStmt>(Loop)) {
+    Add(For->getInc());
+    Add(For->getCond());
+  } else if (const auto *While = llvm::dyn_cast<clang::WhileStmt>(Loop)) {
+    Add(While->getCond());
+  } else if (const auto *Do = llvm::dyn_cast<clang::DoStmt>(Loop)) {
+    Add(Do->getCond());
   }
   return Assigned;
 }

@@ -16,12 +16,15 @@ class VarDecl;
 namespace ave::inv {
 
 // Local variables S assigns (=, op=, ++, --, and the accumulator argument of
-// the mma.sync helper). An element write `a[e] = ...` indexed by OwnCounter
+// the mma.sync helper), and those it may change another way: whose address
+// it takes, or that it binds to a non-const reference (a declaration, a
+// call's argument). An element write `a[e] = ...` indexed by OwnCounter
 // writes a new element each iteration and does not carry `a`.
 std::set<const clang::VarDecl *> assignedVariables(const clang::Stmt *S,
                                                    const clang::VarDecl *OwnCounter = nullptr);
 
-// What a loop assigns: its body's variables, and a `for`'s step's.
+// What a loop assigns: its body's variables, its condition's, and a `for`'s
+// step's.
 std::set<const clang::VarDecl *> assignedInLoop(const clang::Stmt *Loop, const clang::Stmt *Body);
 
 // True when Body reads a shared array before writing it *and* writes it

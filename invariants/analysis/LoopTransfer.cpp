@@ -140,6 +140,18 @@ ProvenanceInterpreter::visitFor(const clang::ForStmt *For, const CfgLoop &L, Flo
     if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(Cond->getLHS()->IgnoreParenImpCasts()))
       Var = llvm::dyn_cast<clang::VarDecl>(DRE->getDecl());
     CmpOp = Cond->getOpcode();
+    // The counter changes only by the step: a body or condition that
+    // assigns it (`k += (k == 3)`, `k-- > 0`), takes its address or binds a
+    // reference to it makes the loop one the analysis widens.
+    std::set<const clang::VarDecl *> Changed = assignedVariables(For->getBody());
+    std::set<const clang::VarDecl *> ByCond = assignedVariables(For->getCond());
+    Changed.insert(ByCond.begin(), ByCond.end());
+    if (Changed.count(Var)) {
+      Ctx.log.addNote(For->getForLoc(), "the counter '" + Var->getName().str() +
+                                            "' also changes in the loop's body or condition "
+                                            "(or through a pointer or reference to it)");
+      Var = nullptr;
+    }
     if (Var && (CmpOp == clang::BO_LT || CmpOp == clang::BO_LE)) {
       auto It = State.env.find(Var);
       if (It != State.env.end() && It->second.kind == AbstractValue::Kind::Int)
@@ -147,7 +159,7 @@ ProvenanceInterpreter::visitFor(const clang::ForStmt *For, const CfgLoop &L, Flo
       // The bound is evaluated once, here: it must not change with the
       // iterations (`k < k + chunk` reads the counter; the soundness
       // fuzzer's splitk_gemm mutant was proven with it taken as k0 + chunk).
-      if (!readsAnyOf(Cond->getRHS(), Var, assignedVariables(For->getBody())))
+      if (!readsAnyOf(Cond->getRHS(), Var, assignedInLoop(For, For->getBody())))
         Bound = evalInt(Cond->getRHS(), State);
       bool Negative = false;
       if (const clang::Expr *StepExpr = stepOf(For->getInc(), Var, Negative)) {

@@ -408,7 +408,7 @@ void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index,
   // Every store writes its element, whatever the value: output-written
   // counts them all.
   LayoutMatchResult M = matchTagLayout(TI, Index, State);
-  Outputs.record(TI, Index, M, Site, State);
+  Outputs.record(TI, Index, M, Site, State, V.kind == DataValue::Kind::Neutral);
   if (V.kind == DataValue::Kind::Neutral) {
     // Initialisation with a constant: nothing to match, but it must hit C.
     requireInBounds(TI, M, Site, State, "store");
@@ -587,8 +587,8 @@ void ProvenanceInterpreter::storeScalar(const Address &A, const AbstractValue &V
     else if (V.kind == AbstractValue::Kind::Data)
       storeOutput(TI->second, A.offset, V.data, Site, State);
     else if (TI->second.output && Ctx.opts.implicitInvariants) // writes the element all the same
-      Outputs.record(TI->second, A.offset, matchTagLayout(TI->second, A.offset, State), Site,
-                     State);
+      Outputs.record(TI->second, A.offset, matchTagLayout(TI->second, A.offset, State), Site, State,
+                     /*Constant=*/true);
     return;
   }
   auto Local = State.env.find(A.base);

@@ -229,6 +229,27 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
   return Out;
 }
 
+namespace {
+
+// Why `a + b` or `a - b` of two tagged values is not a term of the tags'
+// einsum, which is a sum of products of one element of each input: a sum of
+// values of different inputs (`A[..] + B[..]`: it merged their coordinates
+// like a product, and was proven), or a difference (`acc - acc`, `p0 - p1`);
+// "" for a sum of partial results over the same inputs (two accumulators).
+std::string sumProblem(const DataValue &A, const DataValue &B, char Op) {
+  if (Op == '-')
+    return "a difference of two tagged values (`x - y`)";
+  if (Op != '+')
+    return "";
+  for (const ProvenanceCase &X : A.cases)
+    for (const ProvenanceCase &Y : B.cases)
+      if (X.tensors != Y.tensors)
+        return "a sum of values of different tensors (`a + b`)";
+  return "";
+}
+
+} // namespace
+
 AbstractValue ProvenanceInterpreter::combinePlain(DataValue A, DataValue B, char Op,
                                                   const clang::Expr *Site, const FlowState &State) {
   bool MaxMin = Op == 'M' || Op == 'n';
@@ -286,6 +307,8 @@ AbstractValue ProvenanceInterpreter::combinePlain(DataValue A, DataValue B, char
   setParameters(Out, A, B, Op);
   Out.scale = combinedScale(A, B, Op);
   Out.shiftedByMax = Op == '-' && B.accumulatedBy == 'M' && !B.accumulates();
+  if (Out.nonlinear.empty() && !Out.shiftedByMax)
+    Out.nonlinear = sumProblem(A, B, Op);
   if (Op == '+') {
     // `a + b` of two partial sums: each name both reduce is one reduction
     // in pieces (the halves of K in two accumulators).

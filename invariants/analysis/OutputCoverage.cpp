@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <iterator>
 #include <optional>
 #include <set>
 
@@ -40,10 +41,12 @@ OutputWrite OutputCoverage::makeWrite(const TensorInfo &TI, const Term *Index,
 }
 
 void OutputCoverage::record(const TensorInfo &TI, const Term *Index, const LayoutMatchResult &M,
-                            const clang::Expr *Site, const FlowState &State) {
+                            const clang::Expr *Site, const FlowState &State, bool Constant) {
   if (!Ctx.opts.implicitInvariants || !Site)
     return;
-  Ctx.log.addOutputWrite(makeWrite(TI, Index, M, Site, State));
+  OutputWrite W = makeWrite(TI, Index, M, Site, State);
+  W.constant = Constant;
+  Ctx.log.addOutputWrite(std::move(W));
 }
 
 OutputCoverage::Element OutputCoverage::makeElement(const TensorInfo &TI) {
@@ -213,9 +216,26 @@ void OutputCoverage::emitFor(const clang::ValueDecl *Tensor, const TensorInfo &T
     Ctx.log.addObligation(std::move(O));
     return;
   }
+  // Only a computed value counts: an element that only a constant store
+  // reaches (`if (c == 3) C[i] = 0.0f; else C[i] = acc;`) is not the
+  // einsum's. An output that only constants reach is unproven apart
+  // (SpecificationChecks.cpp); its stores are all counted.
+  std::vector<OutputWrite> Writes = writesOf(Tensor), Computed;
+  std::copy_if(Writes.begin(), Writes.end(), std::back_inserter(Computed),
+               [](const OutputWrite &W) { return !W.constant; });
+  bool Constants = !Computed.empty() && Computed.size() < Writes.size();
+  if (Constants) {
+    O.summary = "every element of " + TI.tensor + " is given a computed value by some thread";
+    O.failure = "an element of " + TI.tensor +
+                " that no thread gives a computed value (a "
+                "constant store may reach it)";
+  }
   Element E = makeElement(TI);
-  askEveryElement(O, writesOf(Tensor), E, "unwritten", TI.tensor);
+  askEveryElement(O, Constants ? Computed : Writes, E,
+                  Constants ? "given no computed value" : "unwritten", TI.tensor);
   Ctx.log.addObligation(std::move(O));
+  if (Constants)
+    emitConstantStores(Tensor, TI);
 }
 
 void OutputCoverage::emit() {

@@ -35,9 +35,10 @@ class OutputCoverage {
 public:
   explicit OutputCoverage(AnalysisContext &Ctx) : Ctx(Ctx) {}
 
-  // Records a store into output TI (any value: a constant store writes too).
+  // Records a store into output TI; Constant: of a value with no tagged
+  // source (`C[i] = 0.0f`).
   void record(const TensorInfo &TI, const Term *Index, const LayoutMatchResult &M,
-              const clang::Expr *Site, const FlowState &State);
+              const clang::Expr *Site, const FlowState &State, bool Constant);
   // Records an atomic add of V into output TI (`atomicAdd(&Y[i], v)`);
   // Unmodelled: why its contracted coordinates are not followed (empty when
   // they are).
@@ -77,6 +78,9 @@ private:
                               const clang::SourceRange &At);
   WriterSolution solve(const OutputWrite &W, const Element &E);
   void emitFor(const clang::ValueDecl *Tensor, const TensorInfo &TI);
+  // ConstantOutputStores.cpp: each constant store into an output that also
+  // gets computed values is overwritten later by one of the same thread.
+  void emitConstantStores(const clang::ValueDecl *Tensor, const TensorInfo &TI);
   // O's violation: an element of E's domain that none of Writes writes,
   // asked now and confirmed when violated ("every element of Y is Done").
   void askEveryElement(Obligation &O, const std::vector<OutputWrite> &Writes, const Element &E,
