@@ -175,6 +175,7 @@ DataValue ProvenanceInterpreter::accumulate(DataValue Acc, DataValue Add, const 
     Out.severalContributions = true;
   } else {
     Out.cases = Add.cases;
+    Out.severalContributions = Add.severalContributions; // `acc += x + y`
   }
   Out.kind = DataValue::Kind::Tagged;
   Out.reduced.insert(Add.reduced.begin(), Add.reduced.end());
@@ -231,21 +232,45 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
 
 namespace {
 
-// Why `a + b` or `a - b` of two tagged values is not a term of the tags'
-// einsum, which is a sum of products of one element of each input: a sum of
-// values of different inputs (`A[..] + B[..]`: it merged their coordinates
-// like a product, and was proven), or a difference (`acc - acc`, `p0 - p1`);
-// "" for a sum of partial results over the same inputs (two accumulators).
-std::string sumProblem(const DataValue &A, const DataValue &B, char Op) {
-  if (Op == '-')
-    return "a difference of two tagged values (`x - y`)";
-  if (Op != '+')
-    return "";
+bool sharesTensor(const DataValue &A, const DataValue &B) {
   for (const ProvenanceCase &X : A.cases)
     for (const ProvenanceCase &Y : B.cases)
-      if (X.tensors != Y.tensors)
-        return "a sum of values of different tensors (`a + b`)";
-  return "";
+      for (const std::string &Name : X.tensors)
+        if (Y.tensors.count(Name))
+          return true;
+  return false;
+}
+
+// Why combining two tagged values with Op gives no term of the tags'
+// einsum, a sum of products of one element of each input; "" when it may.
+// - a sum of values of different inputs (`A[..] + B[..]`, which was merged
+//   like a product and proven) or of a value with itself (`p + p`: twice);
+// - a difference (`acc - acc`, `even - odd`);
+// - a product of a value with itself (`acc * acc`, and `a * a * b`: two
+//   unreduced reads of one input), or a quotient (`acc / acc`).
+// Partial sums over the same inputs (`even + odd`) and `o * (1.0f / l)` of
+// attention (o and l share Q and K, both reduced) are fine.
+std::string combinationProblem(const DataValue &A, const DataValue &B, char Op) {
+  switch (Op) {
+  case '-':
+    return "a difference of two tagged values (`x - y`)";
+  case '+':
+    if (A == B)
+      return "a sum of a value with itself (`x + x`)";
+    for (const ProvenanceCase &X : A.cases)
+      for (const ProvenanceCase &Y : B.cases)
+        if (X.tensors != Y.tensors)
+          return "a sum of values of different tensors (`a + b`)";
+    return "";
+  case '*':
+    if (A == B || (sharesTensor(A, B) && A.reduced.empty() && B.reduced.empty()))
+      return "a product of a value of one tensor with itself (`a * a`)";
+    return "";
+  case '/':
+    return A == B ? "a quotient of a value by itself (`x / x`)" : "";
+  default:
+    return "";
+  }
 }
 
 } // namespace
@@ -294,21 +319,35 @@ AbstractValue ProvenanceInterpreter::combinePlain(DataValue A, DataValue B, char
   std::string What = Op == '*' ? "product" : Op == '/' ? "quotient" : MaxMin ? "max/min" : "sum";
   DataValue Out;
   Out.kind = DataValue::Kind::Tagged;
+  // A sum is its terms, each checked as any value is where it is stored or
+  // accumulated; they must agree on the names they do not sum over (`a0 *
+  // b0 + a1 * b1` of a K loop unrolled by hand differs in k only). Merged
+  // like a product's, the terms' k disagreed and the correct kernel was
+  // violated.
+  std::set<std::string> Agree = Except;
+  if (Op == '+')
+    Agree.insert(Ctx.contracted.begin(), Ctx.contracted.end());
   for (const ProvenanceCase &X : A.cases)
     for (const ProvenanceCase &Y : B.cases) {
       // The prologue's case of one operand never meets the loop's case of
       // the other: their validities exclude each other.
       if (contradicts(X.validity, Y.validity))
         continue;
-      requireAgreement(X, Y, Except, Site, What, State);
-      Out.cases.push_back(mergeCases(X, Y));
+      requireAgreement(X, Y, Agree, Site, What, State);
+      if (Op != '+')
+        Out.cases.push_back(mergeCases(X, Y));
     }
+  if (Op == '+') {
+    Out.cases = A.cases;
+    Out.cases.insert(Out.cases.end(), B.cases.begin(), B.cases.end());
+    Out.severalContributions = true;
+  }
   Out.reduced = Except;
   setParameters(Out, A, B, Op);
   Out.scale = combinedScale(A, B, Op);
   Out.shiftedByMax = Op == '-' && B.accumulatedBy == 'M' && !B.accumulates();
   if (Out.nonlinear.empty() && !Out.shiftedByMax)
-    Out.nonlinear = sumProblem(A, B, Op);
+    Out.nonlinear = combinationProblem(A, B, Op);
   if (Op == '+') {
     // `a + b` of two partial sums: each name both reduce is one reduction
     // in pieces (the halves of K in two accumulators).
