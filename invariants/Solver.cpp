@@ -172,6 +172,30 @@ uint64_t workCount(const z3::solver &S) {
   return 0;
 }
 
+// The most distinct terms a question may have. A value the analysis keeps
+// combining with itself (an LDS tree that adds a slot to itself) grows
+// without bound; past this, simplifying and encoding it took minutes and
+// gigabytes before the kernel's time limit could apply.
+constexpr size_t MaxQuestionNodes = 200000;
+
+// Whether Root has at most MaxQuestionNodes distinct terms (stops counting
+// past it).
+bool withinTermLimit(const Term *Root) {
+  std::unordered_set<const Term *> Seen;
+  std::vector<const Term *> Work{Root};
+  while (!Work.empty()) {
+    const Term *T = Work.back();
+    Work.pop_back();
+    if (!Seen.insert(T).second)
+      continue;
+    if (Seen.size() > MaxQuestionNodes)
+      return false;
+    for (const Term *Op : T->operands())
+      Work.push_back(Op);
+  }
+  return true;
+}
+
 } // namespace
 
 unsigned ObligationSolver::wallTimeout(unsigned BudgetMs) const {
@@ -255,6 +279,11 @@ SolverResult ObligationSolver::solve(const Term *Violation,
     return Result;
   };
 
+  if (!withinTermLimit(Violation)) {
+    Result.reason = "the question is too large to ask (more than " +
+                    std::to_string(MaxQuestionNodes) + " distinct terms)";
+    return Finish();
+  }
   // Interval reasoning removes the `/` and `%` whose operands are already
   // in range (lane and tile arithmetic) before Z3 has to case-split on them.
   Prepared Q;

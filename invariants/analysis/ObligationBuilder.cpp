@@ -232,6 +232,11 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
 
 namespace {
 
+// The most terms a sum of tagged values keeps (a K loop unrolled by 16 in
+// one expression); a sum of more is unknown, so that repeated sums cannot
+// grow without bound.
+constexpr size_t MaxSumTerms = 16;
+
 bool sharesTensor(const DataValue &A, const DataValue &B) {
   for (const ProvenanceCase &X : A.cases)
     for (const ProvenanceCase &Y : B.cases)
@@ -247,7 +252,8 @@ bool sharesTensor(const DataValue &A, const DataValue &B) {
 //   like a product and proven) or of a value with itself (`p + p`: twice);
 // - a difference (`acc - acc`, `even - odd`);
 // - a product of a value with itself (`acc * acc`, and `a * a * b`: two
-//   unreduced reads of one input), or a quotient (`acc / acc`).
+//   unreduced reads of one input), or a quotient (`acc / acc`);
+// - a max or min of two values that is no running max's step.
 // Partial sums over the same inputs (`even + odd`) and `o * (1.0f / l)` of
 // attention (o and l share Q and K, both reduced) are fine.
 std::string combinationProblem(const DataValue &A, const DataValue &B, char Op) {
@@ -268,6 +274,19 @@ std::string combinationProblem(const DataValue &A, const DataValue &B, char Op) 
     return "";
   case '/':
     return A == B ? "a quotient of a value by itself (`x / x`)" : "";
+  case 'M':
+  case 'n':
+    // A running max (`m = fmaxf(m, s)`) is an accumulation, not this; an
+    // LDS tree combining partial sums with fmaxf was proven a sum. The max
+    // of an element with itself is the element (two sums with the same
+    // free coordinates are no one element: they may sum different parts).
+    if (!A.reduced.empty() || !B.reduced.empty())
+      return "a max or min of two tagged values (`fmaxf(x, y)`) outside a running max";
+    for (const ProvenanceCase &X : A.cases)
+      for (const ProvenanceCase &Y : B.cases)
+        if (X.coords != Y.coords || X.tensors != Y.tensors)
+          return "a max or min of two tagged values (`fmaxf(x, y)`) outside a running max";
+    return "";
   default:
     return "";
   }
@@ -338,9 +357,15 @@ AbstractValue ProvenanceInterpreter::combinePlain(DataValue A, DataValue B, char
         Out.cases.push_back(mergeCases(X, Y));
     }
   if (Op == '+') {
+    // `x + x` keeps x's terms (and is marked below): a tree that adds a
+    // slot to itself would double them per level.
     Out.cases = A.cases;
-    Out.cases.insert(Out.cases.end(), B.cases.begin(), B.cases.end());
+    if (!(A == B))
+      Out.cases.insert(Out.cases.end(), B.cases.begin(), B.cases.end());
     Out.severalContributions = true;
+    if (Out.cases.size() > MaxSumTerms)
+      return AbstractValue::ofData(DataValue::unknown(
+          "a sum of more than " + std::to_string(MaxSumTerms) + " tagged terms is not followed"));
   }
   Out.reduced = Except;
   setParameters(Out, A, B, Op);
