@@ -277,6 +277,7 @@ def summarise(records, gaps):
 
 def main():
     args = parse_args()
+    commit = source_commit()  # now: later commits may land while bundles build
     args.ave = str(pathlib.Path(args.ave).resolve())
     stems = [s for s in args.kernels.split(",") if s] or sorted(
         p.stem for p in (ROOT / "testdata").glob("*.hip"))
@@ -297,7 +298,6 @@ def main():
     if args.count:
         pool = pool[:args.count]
     start, records, journal = time.monotonic(), [], None
-    commit = source_commit()
     if args.journal:
         journal = Journal(args.journal, {"seed": args.seed, "order": args.order,
                                          "ave_sha256": binary_digest(args.ave), "commit": commit})
