@@ -24,11 +24,11 @@ runtime/tests/cpu_bundles.sh built (DIR/STEM/bundle) instead of building
 them again. --order 2 adds mutants with two changes on different lines. Mutants are drawn in a
 seeded order, and a time budget stops drawing (CI: a bounded sample).
 --journal appends each classified mutant to FILE as it completes (one JSON
-line each, after a header naming the seed, order and the ave-rewrite binary's
-SHA-256); a later run with the same journal skips the mutants already there
+line each, after a header naming the seed, order and the SHA-256 of the
+ave-rewrite binary and of mutate.py); a later run with the same journal skips the mutants already there
 and counts them in its summary, so a long run survives an interruption and
-can be continued. A journal made with another binary, seed or order is
-refused.
+can be continued. A journal made with another binary, mutator, seed or
+order is refused.
 Exit: 0 no soundness bug, 1 a bug or fewer mutants than --min-mutants, 2
 setup failure.
 """
@@ -222,11 +222,14 @@ class Journal:
             self.path.write_text(text)
         lines = text.splitlines()
         header = json.loads(lines[0]) if lines else {}
-        keys = ("seed", "order", "ave_sha256")
-        if any(header.get(k) != self.header[k] for k in keys):
+        # The mutator's digest decides which mutant an index is (a journal
+        # from before it was recorded is taken as made with this one).
+        keys = ("seed", "order", "ave_sha256") + (
+            ("mutate_sha256",) if "mutate_sha256" in header else ())
+        if any(header.get(k) != self.header.get(k) for k in keys):
             return [], (f"journal {self.path} was made with " +
                         ", ".join(f"{k}={header.get(k)}" for k in keys) + "; this run has " +
-                        ", ".join(f"{k}={self.header[k]}" for k in keys))
+                        ", ".join(f"{k}={self.header.get(k)}" for k in keys))
         records = []
         for line in lines[1:]:
             records.append(json.loads(line))
@@ -300,7 +303,9 @@ def main():
     start, records, journal = time.monotonic(), [], None
     if args.journal:
         journal = Journal(args.journal, {"seed": args.seed, "order": args.order,
-                                         "ave_sha256": binary_digest(args.ave), "commit": commit})
+                                         "ave_sha256": binary_digest(args.ave),
+                                         "mutate_sha256": binary_digest(mutate.__file__),
+                                         "commit": commit})
         records, error = journal.load()
         if error:
             print(f"fuzz: {error}", file=sys.stderr)

@@ -10,7 +10,7 @@ import unittest
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import fuzz  # noqa: E402
 
-HEADER = {"seed": 1, "order": 2, "ave_sha256": "aa", "commit": "c"}
+HEADER = {"seed": 1, "order": 2, "ave_sha256": "aa", "mutate_sha256": "mm", "commit": "c"}
 
 
 class JournalTest(unittest.TestCase):
@@ -50,9 +50,16 @@ class JournalTest(unittest.TestCase):
 
     def test_another_binary_seed_or_order_is_refused(self):
         fuzz.Journal(self.path, HEADER).load()
-        for key, value in (("ave_sha256", "bb"), ("seed", 2), ("order", 1)):
+        for key, value in (("ave_sha256", "bb"), ("mutate_sha256", "nn"), ("seed", 2),
+                           ("order", 1)):
             _, error = fuzz.Journal(self.path, dict(HEADER, **{key: value})).load()
             self.assertIn(f"{key}=", error or "", key)
+
+    def test_a_journal_from_before_the_mutator_digest_is_accepted(self):
+        old = {k: v for k, v in HEADER.items() if k != "mutate_sha256"}
+        fuzz.Journal(self.path, old).load()
+        _, error = fuzz.Journal(self.path, HEADER).load()
+        self.assertIsNone(error)
 
     def test_the_commit_alone_does_not_matter(self):
         fuzz.Journal(self.path, HEADER).load()
