@@ -445,6 +445,17 @@ AbstractValue SharedMemoryModel::load(const clang::ValueDecl *Array, const Term 
       markCrossed(Red, Array);
     if (Copied.kind == DataValue::Kind::Unknown)
       return AbstractValue::ofData(Copied);
+    // A constant that can be the element's last write where a tagged one is
+    // too (`if (ty == 5) tile[ty][tx] = 0.0f;` after staging): the constant
+    // side of the join was dropped, and the transpose was proven.
+    if (Copied.kind == DataValue::Kind::Neutral && !Copied.accumulates() &&
+        std::any_of(Candidates.begin(), Candidates.end(), [](const Candidate &Other) {
+          return Other.write && Other.write->value.kind == DataValue::Kind::Tagged;
+        }))
+      return AbstractValue::ofData(DataValue::unknown(
+          "a constant written into " + Array->getNameAsString() +
+          " may be the value this read sees instead of a tagged one (the constant's write is "
+          "not shown to be overwritten)"));
     const Term *Applies = T.logicalAnd(R.validity, T.logicalNot(Covered));
     if (Copied.kind == DataValue::Kind::Tagged) {
       Result.kind = DataValue::Kind::Tagged;

@@ -1,10 +1,10 @@
-// A known soundness hole (check_known_holes.test, XFAIL): the transpose of
+// A soundness hole (check_lds_constants.test): the transpose of
 // testdata/transpose_lds.hip, whose threads of row 5 then store 0.0f over
 // the element of the tile they staged. Wrong on the CPU executor (R=C=64:
-// 128 of 4096 elements are 0), and proven: a constant written into shared
-// memory after a tagged value, by the same thread, is not seen by the read
-// (the output's constant stores are checked, ConstantOutputStores.cpp; LDS
-// ones are not yet).
+// 128 of 4096 elements are 0), and was proven: a constant written into shared
+// memory after a tagged value, by the same thread, was dropped from the
+// read's join. Now the read is unknown there: unproven. (Zero first and the
+// value after still proves.)
 #include <ave/annotations.h>
 #include <hip/hip_runtime.h>
 
