@@ -14,7 +14,6 @@
 #include <cstdlib>
 #include <map>
 #include <set>
-#include <unordered_set>
 
 namespace ave::inv {
 
@@ -107,17 +106,8 @@ void ObligationSolver::addFact(const Term *Fact) {
 namespace {
 
 bool containsOverflowQuestion(const Term *Node) {
-  std::vector<const Term *> Work{Node};
-  std::unordered_set<const Term *> Seen;
-  while (!Work.empty()) {
-    const Term *T = Work.back();
-    Work.pop_back();
-    if (T->kind() == TermKind::Overflows)
-      return true;
-    if (Seen.insert(T).second)
-      Work.insert(Work.end(), T->operands().begin(), T->operands().end());
-  }
-  return false;
+  return findSubterm(Node, [](const Term *T) { return T->kind() == TermKind::Overflows; }) !=
+         nullptr;
 }
 
 void collectLeaves(const Term *Node, TermSet &Leaves) {
@@ -181,19 +171,8 @@ constexpr size_t MaxQuestionNodes = 200000;
 // Whether Root has at most MaxQuestionNodes distinct terms (stops counting
 // past it).
 bool withinTermLimit(const Term *Root) {
-  std::unordered_set<const Term *> Seen;
-  std::vector<const Term *> Work{Root};
-  while (!Work.empty()) {
-    const Term *T = Work.back();
-    Work.pop_back();
-    if (!Seen.insert(T).second)
-      continue;
-    if (Seen.size() > MaxQuestionNodes)
-      return false;
-    for (const Term *Op : T->operands())
-      Work.push_back(Op);
-  }
-  return true;
+  size_t Count = 0;
+  return findSubterm(Root, [&](const Term *) { return ++Count > MaxQuestionNodes; }) == nullptr;
 }
 
 } // namespace

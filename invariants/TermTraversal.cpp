@@ -32,21 +32,12 @@ const Term *substituteMemo(TermContext &Ctx, const Term *Node, const TermMap &Re
   return Result;
 }
 
-template <typename Visitor>
-void visitOnce(const Term *Node, std::unordered_set<const Term *> &Seen, Visitor &&Callback) {
-  if (!Seen.insert(Node).second)
-    return;
-  Callback(Node);
-  for (const Term *Op : Node->operands())
-    visitOnce(Op, Seen, Callback);
-}
-
 std::vector<const Term *> collectKind(const Term *Node, TermKind Kind) {
-  std::unordered_set<const Term *> Seen;
   std::vector<const Term *> Found;
-  visitOnce(Node, Seen, [&](const Term *T) {
+  findSubterm(Node, [&](const Term *T) {
     if (T->kind() == Kind)
       Found.push_back(T);
+    return false;
   });
   std::sort(Found.begin(), Found.end(),
             [](const Term *A, const Term *B) { return A->id() < B->id(); });
@@ -193,18 +184,27 @@ std::vector<const Term *> collectApplications(const Term *Node) {
   return collectKind(Node, TermKind::Apply);
 }
 
-bool occursIn(const Term *Needle, const Term *Node) {
+const Term *findSubterm(const Term *Root, const std::function<bool(const Term *)> &Stop) {
   std::unordered_set<const Term *> Seen;
-  bool Found = false;
-  visitOnce(Node, Seen, [&](const Term *T) { Found |= T == Needle; });
-  return Found;
+  std::vector<const Term *> Work{Root};
+  while (!Work.empty()) {
+    const Term *T = Work.back();
+    Work.pop_back();
+    if (!Seen.insert(T).second)
+      continue;
+    if (Stop(T))
+      return T;
+    Work.insert(Work.end(), T->operands().begin(), T->operands().end());
+  }
+  return nullptr;
+}
+
+bool occursIn(const Term *Needle, const Term *Node) {
+  return findSubterm(Node, [&](const Term *T) { return T == Needle; }) != nullptr;
 }
 
 bool containsBitwise(const Term *Node) {
-  std::unordered_set<const Term *> Seen;
-  bool Found = false;
-  visitOnce(Node, Seen, [&](const Term *T) { Found |= isBitwise(T->kind()); });
-  return Found;
+  return findSubterm(Node, [](const Term *T) { return isBitwise(T->kind()); }) != nullptr;
 }
 
 std::optional<int64_t> evaluate(const Term *Node, const Assignment &Values) {

@@ -4,9 +4,6 @@
 
 #include "llvm/ADT/bit.h"
 
-#include <unordered_set>
-#include <vector>
-
 namespace ave::inv {
 
 Z3Encoder::Z3Encoder(z3::context &Z3, EncodingMode Mode) : Z3(Z3), Mode(Mode) {}
@@ -18,21 +15,15 @@ z3::expr Z3Encoder::numeral(int64_t Value) {
 }
 
 std::string Z3Encoder::unsupported(const Term *Node) const {
-  std::unordered_set<const Term *> Seen;
-  std::vector<const Term *> Work{Node};
-  while (!Work.empty()) {
-    const Term *T = Work.back();
-    Work.pop_back();
-    if (!Seen.insert(T).second)
-      continue;
-    if (T->isConstant() && !fitsInInt(T->value()))
-      return "constant " + std::to_string(T->value()) + " does not fit in a 32-bit int";
-    if (Mode == EncodingMode::Integer && isBitwise(T->kind()))
-      return "bitwise operator in the integer encoding: " + print(T);
-    for (const Term *Op : T->operands())
-      Work.push_back(Op);
-  }
-  return {};
+  const Term *Found = findSubterm(Node, [&](const Term *T) {
+    return (T->isConstant() && !fitsInInt(T->value())) ||
+           (Mode == EncodingMode::Integer && isBitwise(T->kind()));
+  });
+  if (!Found)
+    return {};
+  if (Found->isConstant())
+    return "constant " + std::to_string(Found->value()) + " does not fit in a 32-bit int";
+  return "bitwise operator in the integer encoding: " + print(Found);
 }
 
 z3::expr Z3Encoder::inIntRange(const z3::expr &Value) {

@@ -280,13 +280,17 @@ std::string combinationProblem(const DataValue &A, const DataValue &B, char Op) 
     // LDS tree combining partial sums with fmaxf was proven a sum. The max
     // of an element with itself is the element (two sums with the same
     // free coordinates are no one element: they may sum different parts).
-    if (!A.reduced.empty() || !B.reduced.empty())
-      return "a max or min of two tagged values (`fmaxf(x, y)`) outside a running max";
-    for (const ProvenanceCase &X : A.cases)
-      for (const ProvenanceCase &Y : B.cases)
-        if (X.coords != Y.coords || X.tensors != Y.tensors)
-          return "a max or min of two tagged values (`fmaxf(x, y)`) outside a running max";
-    return "";
+    {
+      const char *Problem =
+          "a max or min of two tagged values (`fmaxf(x, y)`) outside a running max";
+      if (!A.reduced.empty() || !B.reduced.empty())
+        return Problem;
+      for (const ProvenanceCase &X : A.cases)
+        for (const ProvenanceCase &Y : B.cases)
+          if (X.coords != Y.coords || X.tensors != Y.tensors)
+            return Problem;
+      return "";
+    }
   default:
     return "";
   }

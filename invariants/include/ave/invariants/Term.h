@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -245,6 +246,11 @@ const Term *exactBranches(TermContext &Ctx, const Term *Node,
 std::vector<const Term *> collectSymbols(const Term *Term);
 /// Uninterpreted applications in `term`, ordered by id, without duplicates.
 std::vector<const Term *> collectApplications(const Term *Term);
+/// The first distinct subterm of `root` (itself included, each shared
+/// subterm visited once, in no particular order) for which `stop` is true;
+/// nullptr when there is none. The one walk behind the queries below and the
+/// solver's size and encodability checks.
+const Term *findSubterm(const Term *Root, const std::function<bool(const Term *)> &Stop);
 /// True if `needle` occurs in `term`.
 bool occursIn(const Term *Needle, const Term *Term);
 /// True if `term` contains an operator that needs the bit-vector encoding.
