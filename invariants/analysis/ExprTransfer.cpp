@@ -359,11 +359,19 @@ AbstractValue ProvenanceInterpreter::evalExpr(const clang::Expr *E, FlowState &S
     return evalCall(Call, State);
   if (const auto *CO = llvm::dyn_cast<clang::ConditionalOperator>(E)) {
     // Both arms, each under its side of the condition: the join of an if.
+    // An arm's accesses happen only on its side (`k < K ? A[i] : 0.0f` reads
+    // A only where k < K: its bound was reported violated at k = K).
     const Term *C = evalInt(CO->getCond(), State);
     if (!C)
       C = T.approximation("cond", SymbolKind::Fresh);
-    AbstractValue A = eval(CO->getTrueExpr(), State), B = eval(CO->getFalseExpr(), State);
-    return joinValues(T, T.ne(C, T.constant(0)), A, std::move(B));
+    const Term *Taken = T.ne(C, T.constant(0));
+    std::vector<FlowState> Arms{State, State};
+    Arms[0].path.push_back(Taken);
+    Arms[1].path.push_back(T.logicalNot(Taken));
+    AbstractValue A = eval(CO->getTrueExpr(), Arms[0]);
+    AbstractValue B = eval(CO->getFalseExpr(), Arms[1]);
+    State.env = joinStates(T, Arms).env;
+    return joinValues(T, Taken, A, std::move(B));
   }
   if (const auto *ME = llvm::dyn_cast<clang::MemberExpr>(E))
     return evalMember(ME, State);

@@ -588,6 +588,17 @@ void LoopSummary::extendInnerReductions(DataValue &V, const LoopFrame &Frame,
                           "' moves with its iterations is not known";
         return;
       }
+      // An inner loop whose range moves with this one (`for (k = kk; k <
+      // kk + 4; ++k)` in the loop over kk) reduces other indices in each of
+      // its iterations, whatever its index: the reduction spans both loops
+      // (left to the inner loop alone, its count was compared with the
+      // bound for one kk, a correct split loop reported violated).
+      for (const ReductionLoop &L : R.loops)
+        if (std::any_of(L.facts.begin(), L.facts.end(),
+                        [&](const Term *F) { return occursIn(Frame.span.counter, F); })) {
+          R.loops.push_back(Frame.span);
+          return;
+        }
       TermSet Fixed;
       for (const ReductionLoop &L : R.loops)
         Fixed.insert(L.counter);

@@ -6,6 +6,7 @@
 
 #include "ControlFlow.h"
 #include "LoopBodyScan.h"
+#include "ave/invariants/Polynomial.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -197,7 +198,8 @@ ProvenanceInterpreter::visitFor(const clang::ForStmt *For, const CfgLoop &L, Flo
     Bound = T.add(Bound, T.constant(1));
   Frame.span.facts = {T.ge(Counter, Init), T.lt(Counter, Bound),
                       T.eq(T.rem(T.sub(Counter, Init), Step), T.constant(0))};
-  const Term *Span = T.sub(Bound, Init);
+  // `k < kk + 4` from `k = kk`: four iterations, whatever kk.
+  const Term *Span = normalize(T, T.sub(Bound, Init));
   Frame.span.tripCount =
       T.select(T.gt(Span, T.constant(0)), T.div(T.add(Span, T.constant(Step->value() - 1)), Step),
                T.constant(0));
@@ -341,7 +343,7 @@ ProvenanceInterpreter::SideExits ProvenanceInterpreter::visitLoopBody(const CfgL
   State.path.insert(State.path.end(), Frame.span.facts.begin(), Frame.span.facts.end());
   Frame.pathStart = State.path.size();
   Ctx.loops.push_back(Frame);
-  LoopPointers Pointers = inductPointers(L, Body, State);
+  LoopInduction Induction = inductVariables(L, Body, State);
   if (readsSharedBeforeWriting(Body, Ctx.loops.back().writesShared))
     learnPreviousIteration(L, State);
   std::vector<FlowState> Breaks;
@@ -355,7 +357,7 @@ ProvenanceInterpreter::SideExits ProvenanceInterpreter::visitLoopBody(const CfgL
   State.path.resize(PathDepth);
   Summaries.finish(Done, Carried, State);
   Summaries.restrictSlots(Done, Carried, Entry, State);
-  pointersAfterLoop(Pointers, Done, L.leavesEarly || !Sides.empty(), State);
+  variablesAfterLoop(Induction, Done, L.leavesEarly || !Sides.empty(), State);
   // A path that leaves early keeps the values it had there, except one
   // still accumulating (it carries this loop's head token): that is the
   // loop's summary (whose coverage is unproven: the trip count is unknown).

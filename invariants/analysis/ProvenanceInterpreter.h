@@ -151,19 +151,38 @@ private:
   // First pass over a body whose reads can see the previous iteration's
   // shared-memory writes: learns those writes, then rolls its outputs back.
   void learnPreviousIteration(const CfgLoop &L, const FlowState &State);
-  // Pointers the loop assigns (PointerInduction.cpp): one that moves by the
-  // same launch-fixed amount every iteration (`*a++`, `b += N`) takes its
-  // value in iteration i, entry + i * step; any other gets an unknown
-  // offset into the same memory, or an unknown value.
-  struct LoopPointers {
-    std::map<const clang::VarDecl *, PointerValue> entry;
+  // Variables the loop assigns besides its counter (LoopInduction.cpp): a
+  // pointer, or in a canonical `for` an integer, that moves by the same
+  // launch-fixed amount every iteration (`*a++`, `b += N`, `ia += 1`) takes
+  // its value in iteration i, entry + i * step; any other integer widens,
+  // and any other pointer gets an unknown offset into the same memory, or an
+  // unknown value.
+  struct LoopInduction {
+    std::map<const clang::VarDecl *, AbstractValue> entry;
     std::map<const clang::VarDecl *, const Term *> step; // the inductive ones
+    // The alternating ones: the value after one iteration from a start.
+    std::map<const clang::VarDecl *, std::pair<const Term *, const Term *>> toggle;
   };
-  LoopPointers inductPointers(const CfgLoop &L, const clang::Stmt *Body, FlowState &State);
+  LoopInduction inductVariables(const CfgLoop &L, const clang::Stmt *Body, FlowState &State);
   // Their values once the loop is done: entry + trip count * step where
-  // both are known, otherwise an unknown offset into the same memory.
-  void pointersAfterLoop(const LoopPointers &P, const LoopFrame &Done, bool LeftEarly,
-                         FlowState &State);
+  // both are known, otherwise widened.
+  void variablesAfterLoop(const LoopInduction &P, const LoopFrame &Done, bool LeftEarly,
+                          FlowState &State);
+  // The step by which Back (the variable after one iteration from Start)
+  // moved, when it is launch-fixed; null otherwise.
+  const Term *inductionStep(const AbstractValue &Entry, const AbstractValue &Back,
+                            const Term *Start);
+  // Back's value (from Start) where a second iteration brings it back to
+  // Start, for any start; null otherwise.
+  const Term *alternation(const AbstractValue &Entry, const AbstractValue &Back, const Term *Start);
+  // The alternating variable after Count iterations from Entry.
+  const Term *alternated(const Term *Entry, const Term *Once, const Term *Start, const Term *Count);
+  static const Term *startOf(const AbstractValue &Entry);
+  // Now becomes Entry's variable at At (an integer's value, a pointer's
+  // offset), or widened where At is null (a pointer that moved to other
+  // memory, !SameMemory, becomes unknown).
+  void setInductionValue(const clang::VarDecl *VD, const AbstractValue &Entry, const Term *At,
+                         bool SameMemory, AbstractValue &Now);
   void joinBreaks(std::vector<FlowState> &Breaks, const CarriedVars &Carried, size_t PathDepth,
                   FlowState &State);
 

@@ -310,6 +310,16 @@ Obligation ReductionCoverage::complete(const std::vector<Reduction> &Pieces, con
         O.unprovenReason = "loop '" + L.name + "' has no known trip count";
         return O;
       }
+      // The iterations are counted as a product of trip counts: one that
+      // changes with another loop's counter (`k < min(kk + 4, K)`) sums
+      // differently over it.
+      for (const Term *S : collectSymbols(L.tripCount))
+        if (S->symbolKind() == SymbolKind::LoopCounter) {
+          O.unprovenReason = "the trip count of loop '" + L.name + "' changes with loop '" +
+                             S->baseName() +
+                             "'s counter; counting iterations whose range moves is not modelled";
+          return O;
+        }
       PieceCount = T.mul(PieceCount, L.tripCount);
     }
     Count = Count ? T.add(Count, PieceCount) : PieceCount;
