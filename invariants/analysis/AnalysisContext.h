@@ -143,6 +143,9 @@ public:
   // disjunction of the ways out of a loop with a break): they restrict no
   // thread, so the writer solution of output coverage leaves them out.
   TermSet reachedByAllWays;
+  // Local scalars that can change through a pointer, a reference or a
+  // lambda (escapedLocals): each read is a value the analysis does not follow.
+  std::set<const clang::VarDecl *> escaped;
   // Operator terms some expression computed as signed int: their overflow
   // is undefined, and an index built from them is asked about it.
   TermSet signedArithmetic;

@@ -390,6 +390,15 @@ AbstractValue ProvenanceInterpreter::evalDeclRef(const clang::DeclRefExpr *DRE, 
   const clang::ValueDecl *D = DRE->getDecl();
   if (const auto *EC = llvm::dyn_cast<clang::EnumConstantDecl>(D))
     return AbstractValue::ofInt(T.constant(EC->getInitVal().getSExtValue()));
+  if (const auto *VD = llvm::dyn_cast<clang::VarDecl>(D); VD && Ctx.escaped.count(VD)) {
+    // It may have changed through another name since it was last assigned.
+    if (VD->getType()->isIntegralOrEnumerationType())
+      return AbstractValue::ofInt(T.approximation(VD->getName().str(), SymbolKind::Fresh));
+    return AbstractValue::ofData(DataValue::unknown(
+        "'" + VD->getName().str() +
+        "' can change through a pointer, a reference or a lambda, which the analysis does not "
+        "follow"));
+  }
   auto It = State.env.find(D);
   if (It != State.env.end())
     return It->second;

@@ -88,6 +88,59 @@ private:
   const clang::VarDecl *OwnCounter;
 };
 
+// escapedLocals' walk: the local scalars whose changes another name makes.
+class EscapedScalars : public clang::RecursiveASTVisitor<EscapedScalars> {
+public:
+  std::set<const clang::VarDecl *> vars;
+
+  bool VisitUnaryOperator(clang::UnaryOperator *UO) {
+    if (UO->getOpcode() == clang::UO_AddrOf)
+      note(UO->getSubExpr());
+    return true;
+  }
+  bool VisitVarDecl(clang::VarDecl *VD) {
+    if (mutableReference(VD->getType()) && VD->getInit())
+      note(VD->getInit());
+    return true;
+  }
+  bool VisitCallExpr(clang::CallExpr *Call) {
+    const clang::FunctionDecl *FD = Call->getDirectCallee();
+    if (!FD)
+      return true;
+    const MatrixLaneModel *M = FD->getIdentifier() ? findMatrixLaneModel(FD->getName()) : nullptr;
+    bool ModelledAccumulator = M && M->family == MatrixCoreFamily::NvidiaMmaM16N8K16;
+    for (unsigned I = 0; I < Call->getNumArgs() && I < FD->getNumParams(); ++I)
+      if (mutableReference(FD->getParamDecl(I)->getType()) && !(I == 0 && ModelledAccumulator))
+        note(Call->getArg(I));
+    return true;
+  }
+  bool VisitLambdaExpr(clang::LambdaExpr *LE) {
+    std::set<const clang::VarDecl *> Assigned = assignedVariables(LE->getBody());
+    for (const clang::LambdaCapture &C : LE->captures())
+      if (C.capturesVariable() && C.getCaptureKind() == clang::LCK_ByRef)
+        if (const auto *VD = llvm::dyn_cast<clang::VarDecl>(C.getCapturedVar());
+            VD && Assigned.count(VD))
+          vars.insert(VD);
+    return true;
+  }
+
+private:
+  static bool mutableReference(clang::QualType Ty) {
+    return Ty->isReferenceType() && !Ty.getNonReferenceType().isConstQualified();
+  }
+  // The local behind E (`ia`, `s.a`): a scalar, or a struct holding it.
+  void note(const clang::Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    while (const auto *ME = llvm::dyn_cast<clang::MemberExpr>(E))
+      E = ME->getBase()->IgnoreParenImpCasts();
+    if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(E))
+      if (const auto *VD = llvm::dyn_cast<clang::VarDecl>(DRE->getDecl()))
+        if (VD->hasLocalStorage() && !VD->getType()->isArrayType() &&
+            !VD->getType()->isReferenceType())
+          vars.insert(VD);
+  }
+};
+
 // Which shared arrays a loop body reads before it writes them, walking in
 // evaluation order (right side of an assignment first).
 class SharedReadBeforeWrite {
@@ -183,6 +236,12 @@ std::set<const clang::VarDecl *> assignedInLoop(const clang::Stmt *Loop, const c
     Add(Do->getCond());
   }
   return Assigned;
+}
+
+std::set<const clang::VarDecl *> escapedLocals(const clang::Stmt *Body) {
+  EscapedScalars V;
+  V.TraverseStmt(const_cast<clang::Stmt *>(Body));
+  return V.vars;
 }
 
 bool readsSharedBeforeWriting(const clang::Stmt *Body,

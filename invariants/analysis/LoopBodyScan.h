@@ -27,6 +27,13 @@ std::set<const clang::VarDecl *> assignedVariables(const clang::Stmt *S,
 // step's.
 std::set<const clang::VarDecl *> assignedInLoop(const clang::Stmt *Loop, const clang::Stmt *Body);
 
+// Local scalars of Body that can change where the analysis does not see an
+// assignment to them: whose address is taken (`int *p = &ia; *p += 1;`),
+// that a non-const reference binds (`int &r = ia;`, a call's argument other
+// than a matrix-core helper's accumulator), or that a lambda capturing them
+// by reference assigns. Their reads are values the analysis does not follow.
+std::set<const clang::VarDecl *> escapedLocals(const clang::Stmt *Body);
+
 // True when Body reads a shared array before writing it *and* writes it
 // later. Written receives every shared array Body writes.
 bool readsSharedBeforeWriting(const clang::Stmt *Body, std::set<const clang::ValueDecl *> &Written);

@@ -24,6 +24,16 @@ bool isAccumulating(const AbstractValue &V, AccumulatorId Token) {
 
 } // namespace
 
+namespace {
+
+bool isIntegerArray(clang::QualType Ty) {
+  while (const clang::ArrayType *A = Ty->getAsArrayTypeUnsafe())
+    Ty = A->getElementType();
+  return Ty->isIntegralOrEnumerationType();
+}
+
+} // namespace
+
 CarriedVars LoopSummary::enter(const clang::Stmt *Body, const clang::VarDecl *Counter,
                                Environment &Env) {
   CarriedVars Carried;
@@ -36,6 +46,15 @@ CarriedVars LoopSummary::enter(const clang::Stmt *Body, const clang::VarDecl *Co
                       (VD->getType()->isVectorType() || VD->getType()->isConstantArrayType());
     if (!WholeArray && It->second.kind != AbstractValue::Kind::Data)
       continue;
+    if (WholeArray && isIntegerArray(VD->getType())) {
+      // Indices kept in a private array (`o[0] += 1`) are no accumulation
+      // of data: its elements were read as data accumulators, and an index
+      // built from them gave coverage findings no execution shows.
+      It->second = AbstractValue::ofData(DataValue::unknown(
+          "the integer array '" + VD->getName().str() +
+          "' is assigned in a loop; its elements there are not followed"));
+      continue;
+    }
     // The loop-head value: "whatever the previous iterations accumulated",
     // identified by a token unique to this variable and loop.
     AccumulatorId Token = Ctx.newAccumulator(Entry);

@@ -2,6 +2,7 @@
 // LoopTransfer.cpp, the walk itself in ControlFlowWalk.cpp.
 
 #include "ControlFlow.h"
+#include "LoopBodyScan.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -37,6 +38,7 @@ void ProvenanceInterpreter::run() {
   const clang::Stmt *Body = Kernel->getBody();
   if (!Body || !buildControlFlow(Body))
     return;
+  Ctx.escaped = escapedLocals(Body);
   walkRegion(nullptr, std::move(Entry));
   requireOutputStores();
   Outputs.emit();
