@@ -115,6 +115,11 @@ std::optional<ProvenanceInterpreter::CfgLoop> ProvenanceInterpreter::ControlFlow
       L.header = H;
   if (!L.header)
     return std::nullopt; // the back edge is never taken: not a loop
+  // `do { ... } while (0)` (a macro's statement wrapper): the edge into the
+  // back edge is pruned, the body runs once.
+  if (std::none_of(Latch->pred_begin(), Latch->pred_end(),
+                   [](const clang::CFGBlock::AdjacentBlock &A) { return A.getReachableBlock(); }))
+    return std::nullopt;
   if (llvm::isa<clang::DoStmt>(Stmt)) {
     L.bodyStart = L.header;
     if (CondBlock && CondBlock->succ_size() == 2)

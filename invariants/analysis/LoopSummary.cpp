@@ -50,9 +50,9 @@ CarriedVars LoopSummary::enter(const clang::Stmt *Body, const clang::VarDecl *Co
       // Indices kept in a private array (`o[0] += 1`) are no accumulation
       // of data: its elements were read as data accumulators, and an index
       // built from them gave coverage findings no execution shows.
-      It->second = AbstractValue::ofData(DataValue::unknown(
-          "the integer array '" + VD->getName().str() +
-          "' is assigned in a loop; its elements there are not followed"));
+      It->second = AbstractValue::ofData(
+          DataValue::unknown("the integer array '" + VD->getName().str() +
+                             "' is assigned in a loop; its elements there are not followed"));
       continue;
     }
     // The loop-head value: "whatever the previous iterations accumulated",
@@ -680,6 +680,7 @@ std::set<std::string> LoopSummary::reduceOverLoop(DataValue &V, const LoopFrame 
   const Term *Contributes = T.falseTerm();
   for (const ProvenanceCase &C : V.cases)
     Contributes = T.logicalOr(Contributes, C.validity);
+  std::map<std::string, std::vector<Reduction>> CasesOf; // by name, this loop's
   for (ProvenanceCase &C : V.cases) {
     // Past the loop its counter is existential: keep its bounds with the
     // case, and the case's own validity, so copies stay consistent.
@@ -725,16 +726,23 @@ std::set<std::string> LoopSummary::reduceOverLoop(DataValue &V, const LoopFrame 
       // never hold together and reduce the same index; contributions added
       // one after the other (a duplicated statement counts each index
       // twice, a hand-unrolled loop) are not modelled: unproven.
+      // Each case against every earlier one of its name (two accumulations
+      // on one side of an if, one on the other: the first case of the other
+      // side is the alternative of both, and they were never compared).
       auto Same = std::find_if(V.reductions.begin(), V.reductions.end(),
                                [&](const Reduction &X) { return X.name == R.name; });
-      if (Same == V.reductions.end())
-        V.reductions.push_back(std::move(R));
-      else if (V.severalContributions && Same->loops.front() == Frame.span &&
-               !sameAlternative(*Same, R, State))
+      std::vector<Reduction> &Earlier = CasesOf[R.name];
+      if (Same != V.reductions.end() && V.severalContributions &&
+          Same->loops.front() == Frame.span &&
+          std::any_of(Earlier.begin(), Earlier.end(),
+                      [&](const Reduction &E) { return !sameAlternative(E, R, State); }))
         Same->notModelled = "one iteration of loop '" + Frame.span.name + "' contributes to '" +
                             R.name +
                             "' more than once (several accumulations, or branches that "
                             "accumulate); counting each index once is not modelled for that";
+      Earlier.push_back(R);
+      if (Same == V.reductions.end())
+        V.reductions.push_back(std::move(R));
       CI = C.coords.erase(CI);
     }
   }

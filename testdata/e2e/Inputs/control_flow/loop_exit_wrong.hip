@@ -9,8 +9,10 @@ __global__ void break_carries_value(const float *X AVE_TAG("X(i < N) = i"),
   int i = blockIdx.x * 64 + threadIdx.x;
   float v = 0.0f;
   while (true) {
-    if (mode > 3)
+    if (mode > 3) {
+      v = X[i];
       break;
+    }
     v = X[(i + 1) % N]; // the neighbour
     break;
   }

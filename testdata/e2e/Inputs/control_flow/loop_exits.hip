@@ -11,8 +11,10 @@ __global__ void break_carries_value(const float *X AVE_TAG("X(i < N) = i"),
   int i = blockIdx.x * 64 + threadIdx.x;
   float v = 0.0f;
   while (true) {
-    if (mode > 3)
+    if (mode > 3) {
+      v = X[i];
       break;
+    }
     v = X[i];
     break;
   }
@@ -32,7 +34,7 @@ __global__ void guard_then_break(const float *X AVE_TAG("X(i < N) = i"),
   while (true) {
     if (mode > 3)
       break;
-    v = v * 2.0f;
+    v = X[i];
     break;
   }
 #pragma ave assert i < N
