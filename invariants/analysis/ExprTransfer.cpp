@@ -457,6 +457,24 @@ AbstractValue ProvenanceInterpreter::evalCompoundAssign(const clang::BinaryOpera
   return V;
 }
 
+AbstractValue ProvenanceInterpreter::evalRightOfLogical(const clang::BinaryOperator *BO,
+                                                        const AbstractValue &Left,
+                                                        FlowState &State) {
+  // `k + 1 < K && A[k + 1] > x` reads A only where k + 1 < K (its bound was
+  // violated at k = K - 1): the right side runs where the left does not
+  // decide, as the arms of `?:` do.
+  if (Left.kind != AbstractValue::Kind::Int || !Left.term)
+    return eval(BO->getRHS(), State);
+  const Term *LeftTrue = T.ne(Left.term, T.constant(0));
+  const Term *Runs = BO->getOpcode() == clang::BO_LAnd ? LeftTrue : T.logicalNot(LeftTrue);
+  std::vector<FlowState> Ways{State, State};
+  Ways[0].path.push_back(Runs);
+  Ways[1].path.push_back(T.logicalNot(Runs));
+  AbstractValue Right = eval(BO->getRHS(), Ways[0]);
+  State.env = joinStates(T, Ways).env;
+  return Right;
+}
+
 AbstractValue ProvenanceInterpreter::evalBinary(const clang::BinaryOperator *BO, FlowState &State) {
   clang::BinaryOperatorKind Op = BO->getOpcode();
   if (Op == clang::BO_Assign) {
@@ -471,7 +489,8 @@ AbstractValue ProvenanceInterpreter::evalBinary(const clang::BinaryOperator *BO,
     return eval(BO->getRHS(), State);
   }
   AbstractValue L = eval(BO->getLHS(), State);
-  AbstractValue R = eval(BO->getRHS(), State);
+  AbstractValue R =
+      BO->isLogicalOp() ? evalRightOfLogical(BO, L, State) : eval(BO->getRHS(), State);
   if (L.kind == AbstractValue::Kind::Pointer && R.kind == AbstractValue::Kind::Int &&
       (Op == clang::BO_Add || Op == clang::BO_Sub)) {
     AbstractValue V = L;

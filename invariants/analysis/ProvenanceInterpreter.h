@@ -189,6 +189,10 @@ private:
   // Expressions (ExprTransfer.cpp, ArithmeticTransfer.cpp, CallTransfer.cpp)
   AbstractValue eval(const clang::Expr *E, FlowState &State);
   AbstractValue evalExpr(const clang::Expr *E, FlowState &State);
+  // The right side of `&&` / `||`, evaluated where it runs (Left decides
+  // the rest).
+  AbstractValue evalRightOfLogical(const clang::BinaryOperator *BO, const AbstractValue &Left,
+                                   FlowState &State);
   AbstractValue evalCast(const clang::CastExpr *CE, FlowState &State);
   // V converted from From to To (C's integer conversions): V where the
   // target holds it, an approximation where it may not.
