@@ -1,0 +1,25 @@
+// A correct kernel whose last iteration is peeled after the loop (K - 1
+// iterations, then `acc += A[row * K + K - 1] * B[(K - 1) * N + col];`).
+// Right on the CPU executor (M=32, N=48, K=45), and violated ("the value
+// still depends on 'k', which no loop reduced"): the first iteration peeled
+// before a loop is a piece of its reduction (initialPieces), the last one
+// after it is not. Found 2026-12-05; kept in check_known_holes.test.
+#include <ave/annotations.h>
+#include <hip/hip_runtime.h>
+
+__global__ void peeled_last(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
+                           const float *B AVE_TAG("B(k < K, n < N) = k * N + n"),
+                           float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N, int K) {
+  AVE_LAUNCH(block(16, 16) grid(N / 16, M / 16))
+  AVE_ASSUME(M % 16 == 0 && N % 16 == 0 && K >= 1 && K <= 32768 && M <= 32768 && N <= 32768)
+  int row = blockIdx.y * 16 + threadIdx.y;
+  int col = blockIdx.x * 16 + threadIdx.x;
+  float acc = 0.0f;
+  int ia = row * K;
+  for (int k = 0; k < K - 1; ++k) {
+    acc += A[ia] * B[k * N + col];
+    ++ia;
+  }
+  acc += A[row * K + K - 1] * B[(K - 1) * N + col];
+  C[row * N + col] = acc;
+}
