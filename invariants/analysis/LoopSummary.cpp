@@ -672,6 +672,14 @@ bool LoopSummary::sameAlternative(const Reduction &Kept, const Reduction &Other,
          Ctx.ask("reduction cases agree", T.allOf(Differ)).status == SolverResult::Proven;
 }
 
+bool LoopSummary::runsAtMostOnce(const LoopFrame &Frame, const FlowState &State) {
+  if (!Frame.canonical || !Frame.span.tripCount)
+    return false;
+  std::vector<const Term *> Query = State.path;
+  Query.push_back(Ctx.terms.gt(Frame.span.tripCount, Ctx.terms.constant(1)));
+  return Ctx.ask("loop runs at most once", Ctx.terms.allOf(Query)).status == SolverResult::Proven;
+}
+
 std::set<std::string> LoopSummary::reduceOverLoop(DataValue &V, const LoopFrame &Frame,
                                                   const FlowState &State) {
   TermContext &T = Ctx.terms;
@@ -697,7 +705,12 @@ std::set<std::string> LoopSummary::reduceOverLoop(DataValue &V, const LoopFrame 
                                Frame.span.name + "' is " + Why);
         return {};
       }
-      if (Moves == Variation::Same) {
+      // A loop that runs at most once (`k < K` under `K == 1`, a tail loop
+      // from K - 1) gives its index one value: the same in "every"
+      // iteration, and still summed over its range (it was left unreduced,
+      // and the correct kernel violated).
+      if (Moves == Variation::Same &&
+          !(occursIn(Frame.span.counter, CI->second) && runsAtMostOnce(Frame, State))) {
         ++CI;
         continue;
       }

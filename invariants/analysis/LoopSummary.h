@@ -81,6 +81,8 @@ public:
                            std::string *Why = nullptr);
 
 private:
+  // Whether Frame, a canonical loop, runs at most once on State's path.
+  bool runsAtMostOnce(const LoopFrame &Frame, const FlowState &State);
   // restrictSlots' two cases: an inner loop's slot folded over this loop
   // (false when its shape is not `s*i + b0 + c`, c in [0, s), over the
   // entry's contents), and slots at this loop's own counter.
