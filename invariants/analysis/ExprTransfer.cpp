@@ -365,9 +365,7 @@ AbstractValue ProvenanceInterpreter::evalExpr(const clang::Expr *E, FlowState &S
     if (!C)
       C = T.approximation("cond", SymbolKind::Fresh);
     const Term *Taken = T.ne(C, T.constant(0));
-    std::vector<FlowState> Arms{State, State};
-    Arms[0].path.push_back(Taken);
-    Arms[1].path.push_back(T.logicalNot(Taken));
+    std::vector<FlowState> Arms = splitOn(Taken, State);
     AbstractValue A = eval(CO->getTrueExpr(), Arms[0]);
     AbstractValue B = eval(CO->getFalseExpr(), Arms[1]);
     State.env = joinStates(T, Arms).env;
@@ -457,6 +455,13 @@ AbstractValue ProvenanceInterpreter::evalCompoundAssign(const clang::BinaryOpera
   return V;
 }
 
+std::vector<FlowState> ProvenanceInterpreter::splitOn(const Term *Cond, const FlowState &State) {
+  std::vector<FlowState> Sides{State, State};
+  Sides[0].path.push_back(Cond);
+  Sides[1].path.push_back(T.logicalNot(Cond));
+  return Sides;
+}
+
 AbstractValue ProvenanceInterpreter::evalRightOfLogical(const clang::BinaryOperator *BO,
                                                         const AbstractValue &Left,
                                                         FlowState &State) {
@@ -467,9 +472,7 @@ AbstractValue ProvenanceInterpreter::evalRightOfLogical(const clang::BinaryOpera
     return eval(BO->getRHS(), State);
   const Term *LeftTrue = T.ne(Left.term, T.constant(0));
   const Term *Runs = BO->getOpcode() == clang::BO_LAnd ? LeftTrue : T.logicalNot(LeftTrue);
-  std::vector<FlowState> Ways{State, State};
-  Ways[0].path.push_back(Runs);
-  Ways[1].path.push_back(T.logicalNot(Runs));
+  std::vector<FlowState> Ways = splitOn(Runs, State);
   AbstractValue Right = eval(BO->getRHS(), Ways[0]);
   State.env = joinStates(T, Ways).env;
   return Right;

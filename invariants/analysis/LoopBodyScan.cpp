@@ -21,6 +21,30 @@ bool mentions(const clang::Stmt *S, const clang::VarDecl *Var) {
   return false;
 }
 
+bool bindsMutableReference(clang::QualType Ty) {
+  return Ty->isReferenceType() && !Ty.getNonReferenceType().isConstQualified();
+}
+
+// The mma.sync helper, whose first argument the analysis models as the
+// accumulator it adds into.
+bool accumulatesIntoFirstArgument(const clang::FunctionDecl *FD) {
+  const MatrixLaneModel *M =
+      FD && FD->getIdentifier() ? findMatrixLaneModel(FD->getName()) : nullptr;
+  return M && M->family == MatrixCoreFamily::NvidiaMmaM16N8K16;
+}
+
+// Each argument of Call bound to a non-const reference parameter, with its
+// position.
+template <typename Visit>
+void forEachMutableReferenceArgument(const clang::CallExpr *Call, Visit &&Each) {
+  const clang::FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD)
+    return;
+  for (unsigned I = 0; I < Call->getNumArgs() && I < FD->getNumParams(); ++I)
+    if (bindsMutableReference(FD->getParamDecl(I)->getType()))
+      Each(I, Call->getArg(I));
+}
+
 class AssignedVars : public clang::RecursiveASTVisitor<AssignedVars> {
 public:
   explicit AssignedVars(const clang::VarDecl *OwnCounter) : OwnCounter(OwnCounter) {}
@@ -53,22 +77,13 @@ public:
   // Matrix-core helpers that accumulate into their first argument; any
   // callee's non-const reference parameter.
   bool VisitCallExpr(clang::CallExpr *Call) {
-    const clang::FunctionDecl *FD = Call->getDirectCallee();
-    if (FD)
-      for (unsigned I = 0; I < Call->getNumArgs() && I < FD->getNumParams(); ++I)
-        if (bindsMutableReference(FD->getParamDecl(I)->getType()))
-          note(Call->getArg(I));
-    if (FD && FD->getIdentifier() && Call->getNumArgs() > 0)
-      if (const MatrixLaneModel *M = findMatrixLaneModel(FD->getName());
-          M && M->family == MatrixCoreFamily::NvidiaMmaM16N8K16)
-        note(Call->getArg(0));
+    forEachMutableReferenceArgument(Call, [&](unsigned, const clang::Expr *Arg) { note(Arg); });
+    if (Call->getNumArgs() > 0 && accumulatesIntoFirstArgument(Call->getDirectCallee()))
+      note(Call->getArg(0));
     return true;
   }
 
 private:
-  static bool bindsMutableReference(clang::QualType Ty) {
-    return Ty->isReferenceType() && !Ty.getNonReferenceType().isConstQualified();
-  }
   void note(const clang::Expr *E) {
     E = E->IgnoreParenImpCasts();
     // An element of a private array (`acc[i][j] += ...`): the array.
@@ -99,19 +114,17 @@ public:
     return true;
   }
   bool VisitVarDecl(clang::VarDecl *VD) {
-    if (mutableReference(VD->getType()) && VD->getInit())
+    if (bindsMutableReference(VD->getType()) && VD->getInit())
       note(VD->getInit());
     return true;
   }
+  // The mma.sync helper's accumulator is an assignment the analysis models.
   bool VisitCallExpr(clang::CallExpr *Call) {
-    const clang::FunctionDecl *FD = Call->getDirectCallee();
-    if (!FD)
-      return true;
-    const MatrixLaneModel *M = FD->getIdentifier() ? findMatrixLaneModel(FD->getName()) : nullptr;
-    bool ModelledAccumulator = M && M->family == MatrixCoreFamily::NvidiaMmaM16N8K16;
-    for (unsigned I = 0; I < Call->getNumArgs() && I < FD->getNumParams(); ++I)
-      if (mutableReference(FD->getParamDecl(I)->getType()) && !(I == 0 && ModelledAccumulator))
-        note(Call->getArg(I));
+    bool Modelled = accumulatesIntoFirstArgument(Call->getDirectCallee());
+    forEachMutableReferenceArgument(Call, [&](unsigned I, const clang::Expr *Arg) {
+      if (!(I == 0 && Modelled))
+        note(Arg);
+    });
     return true;
   }
   bool VisitLambdaExpr(clang::LambdaExpr *LE) {
@@ -125,9 +138,6 @@ public:
   }
 
 private:
-  static bool mutableReference(clang::QualType Ty) {
-    return Ty->isReferenceType() && !Ty.getNonReferenceType().isConstQualified();
-  }
   // The local behind E (`ia`, `s.a`): a scalar, or a struct holding it.
   void note(const clang::Expr *E) {
     E = E->IgnoreParenImpCasts();

@@ -49,6 +49,12 @@ bool followed(const clang::VarDecl *VD, const AbstractValue &V, const LoopFrame 
   return Frame.counterVar && VD != Frame.counterVar && V.kind == AbstractValue::Kind::Int && V.term;
 }
 
+// Whether Back points into the same memory, the same way, as Entry.
+bool sameMemory(const AbstractValue &Entry, const AbstractValue &Back) {
+  return Entry.kind == AbstractValue::Kind::Pointer && Back.kind == AbstractValue::Kind::Pointer &&
+         Back.pointer.base == Entry.pointer.base && Back.pointer.lanes == Entry.pointer.lanes;
+}
+
 } // namespace
 
 const Term *ProvenanceInterpreter::inductionStep(const AbstractValue &Entry,
@@ -56,9 +62,7 @@ const Term *ProvenanceInterpreter::inductionStep(const AbstractValue &Entry,
   const Term *Moved = nullptr;
   if (Entry.kind == AbstractValue::Kind::Int && Back.kind == AbstractValue::Kind::Int && Back.term)
     Moved = Back.term;
-  else if (Entry.kind == AbstractValue::Kind::Pointer &&
-           Back.kind == AbstractValue::Kind::Pointer && Back.pointer.base == Entry.pointer.base &&
-           Back.pointer.lanes == Entry.pointer.lanes)
+  else if (sameMemory(Entry, Back))
     Moved = Back.pointer.offset;
   if (!Moved)
     return nullptr;
@@ -115,10 +119,7 @@ ProvenanceInterpreter::LoopInduction ProvenanceInterpreter::inductVariables(cons
       Out.toggle[VD] = {Toggle, Start[VD]};
       At = alternated(Entry.term, Toggle, Start[VD], Iteration);
     }
-    bool SameMemory = Moved && Moved->kind == AbstractValue::Kind::Pointer &&
-                      Moved->pointer.base == Entry.pointer.base &&
-                      Moved->pointer.lanes == Entry.pointer.lanes;
-    setInductionValue(VD, Entry, At, SameMemory, State.env[VD]);
+    setInductionValue(VD, Entry, At, Moved && sameMemory(Entry, *Moved), State.env[VD]);
   }
   return Out;
 }

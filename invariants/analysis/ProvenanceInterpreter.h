@@ -189,6 +189,9 @@ private:
   // Expressions (ExprTransfer.cpp, ArithmeticTransfer.cpp, CallTransfer.cpp)
   AbstractValue eval(const clang::Expr *E, FlowState &State);
   AbstractValue evalExpr(const clang::Expr *E, FlowState &State);
+  // Two copies of State, one whose path adds Cond and one its negation: the
+  // sides of a condition inside an expression (joined after by joinStates).
+  std::vector<FlowState> splitOn(const Term *Cond, const FlowState &State);
   // The right side of `&&` / `||`, evaluated where it runs (Left decides
   // the rest).
   AbstractValue evalRightOfLogical(const clang::BinaryOperator *BO, const AbstractValue &Left,
