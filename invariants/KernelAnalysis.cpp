@@ -8,6 +8,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace ave::inv {
@@ -215,6 +216,9 @@ KernelReport KernelAnalysis::solveObligations() {
   return Report;
 }
 
+// The most a second query with an obligation's confirmation may take.
+constexpr unsigned ConfirmationMs = 2000;
+
 SolverResult KernelAnalysis::solveOne(const Obligation &O, unsigned MaxMs,
                                       ObligationResult &Result) {
   std::vector<const Term *> Query = O.context;
@@ -225,6 +229,15 @@ SolverResult KernelAnalysis::solveOne(const Obligation &O, unsigned MaxMs,
   SolverResult R = Solver->checkWithin(Terms->allOf(Query), MaxMs, Observe);
   Result.millis += R.millis;
   Result.work += R.work;
+  if (R.status == SolverResult::Violated && O.confirmation &&
+      evaluate(O.confirmation, R.assignment).value_or(0) == 0) {
+    // The model misses the test the query left out (nonlinear): ask once
+    // more with it, for a little of the time.
+    Query.push_back(O.confirmation);
+    R = Solver->checkWithin(Terms->allOf(Query), std::min(MaxMs, ConfirmationMs), Observe);
+    Result.millis += R.millis;
+    Result.work += R.work;
+  }
   Result.status = R.status;
   Result.reason = R.reason;
   Result.counterexample.clear();
@@ -234,6 +247,13 @@ SolverResult KernelAnalysis::solveOne(const Obligation &O, unsigned MaxMs,
   if (R.status == SolverResult::Violated && !Solver->confirms(Terms->allOf(Query), R)) {
     Result.status = SolverResult::Unknown;
     Result.reason = "the solver's counterexample does not survive re-evaluation";
+  }
+  if (R.status == SolverResult::Violated && O.confirmation &&
+      evaluate(O.confirmation, R.assignment).value_or(0) == 0) {
+    Result.status = SolverResult::Unknown;
+    Result.reason = "the solver's model misreads the index's coordinates (coefficient "
+                    "matching); the index itself is in bounds there, and the exact division "
+                    "is not solved";
   }
   if (Result.status == SolverResult::Proven && !O.provenOnlyUnderAssumption.empty()) {
     Result.status = SolverResult::Unknown;

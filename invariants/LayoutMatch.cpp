@@ -142,8 +142,8 @@ void LayoutMatcher::addBoundConditions(LayoutMatchResult &Result, const Stride &
   }
 }
 
-LayoutMatchResult LayoutMatcher::matchCoefficients(const Decomposition &D,
-                                                   const Polynomial &Index) {
+LayoutMatchResult LayoutMatcher::matchCoefficients(const Decomposition &D, const Polynomial &Index,
+                                                   bool ConstantsLow) {
   LayoutMatchResult Result;
   std::optional<Polynomial> Remainder = Index.minus(D.offset);
   if (!Remainder) {
@@ -157,7 +157,9 @@ LayoutMatchResult LayoutMatcher::matchCoefficients(const Decomposition &D,
     Polynomial Part, Rest;
     for (const auto &[mono, c] : Remainder->terms()) {
       bool Takes = (Last && UnitStride) ||
-                   (monomialDivides(Stride.monomial, mono) && c % Stride.coefficient == 0);
+                   (monomialDivides(Stride.monomial, mono) && c % Stride.coefficient == 0 &&
+                    !(ConstantsLow && !Last && !Stride.monomial.empty() &&
+                      monomialQuotient(mono, Stride.monomial).empty()));
       if (Takes)
         Part = *Part.plus(
             Polynomial::monomial(monomialQuotient(mono, Stride.monomial), c / Stride.coefficient));
@@ -228,8 +230,9 @@ LayoutMatchResult LayoutMatcher::match(const TagLayout &Layout, const Term *Inde
     return Result;
   }
   Polynomial IndexPoly = toPolynomial(Ctx, Index);
-  return Strategy == LayoutMatchStrategy::Coefficients ? matchCoefficients(D, IndexPoly)
-                                                       : matchDivision(D, IndexPoly);
+  if (Strategy == LayoutMatchStrategy::Division)
+    return matchDivision(D, IndexPoly);
+  return matchCoefficients(D, IndexPoly, Strategy == LayoutMatchStrategy::CoefficientsLowConstants);
 }
 
 } // namespace ave::inv

@@ -260,6 +260,34 @@ std::vector<Reduction> sumReductions(const std::vector<Reduction> &Before,
   return After;
 }
 
+void takePointPieces(DataValue &Point, const std::vector<Reduction> &Reductions,
+                     const Term *const (&Tids)[3],
+                     const std::function<bool(const Reduction &)> &Takes) {
+  // Alternatives would each be a piece of their own: one case only.
+  if (Point.cases.size() != 1)
+    return;
+  ProvenanceCase &C = Point.cases.front();
+  for (const Reduction &R : Reductions) {
+    auto Coord = C.coords.find(R.name);
+    if (Coord == C.coords.end() || Point.reduced.count(R.name) || !Takes(R))
+      continue;
+    Reduction Piece;
+    Piece.name = R.name;
+    Piece.term = Coord->second;
+    Piece.constraints = C.constraints;
+    Piece.constraints.push_back(C.validity);
+    Piece.site = R.site;
+    for (unsigned D = 0; D < 3; ++D)
+      if (occursIn(Tids[D], Piece.term))
+        Piece.partialOverThreadDims.push_back(D);
+    Piece.perThreadTerm = Piece.term;
+    Piece.perThreadConstraints = Piece.constraints;
+    Point.reductions.push_back(std::move(Piece));
+    Point.reduced.insert(R.name);
+    C.coords.erase(Coord);
+  }
+}
+
 namespace {
 
 // Cond as Decide settles it: 1 holds, 0 never holds, -1 either.

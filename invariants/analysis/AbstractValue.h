@@ -124,6 +124,16 @@ void setParameters(DataValue &Out, const DataValue &A, const DataValue &B, char 
 std::vector<Reduction> sumReductions(const std::vector<Reduction> &Before,
                                      std::vector<Reduction> After, const std::string &Where);
 
+// Point's coordinates of names a reduction in Reductions reduces (one that
+// Takes accepts), held unreduced in Point's one case, become pieces of one
+// index each of that reduction, which coverage counts with the others: the
+// first iteration taken before a loop (`s = A[m * K]; for (k = 1; ..)`), the
+// last one after it (`acc += A[m * K + K - 1] * ..`), one between two loops.
+// Tids are the thread indices (a piece notes which of them it varies over).
+void takePointPieces(DataValue &Point, const std::vector<Reduction> &Reductions,
+                     const Term *const (&Tids)[3],
+                     const std::function<bool(const Reduction &)> &Takes);
+
 // The value after a merge: Then where Cond holds, Else elsewhere. Integers
 // become a select on Cond; a data value keeps each side's cases under its
 // side of the condition.

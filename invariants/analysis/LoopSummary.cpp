@@ -226,33 +226,11 @@ std::string constantText(double Value) {
 
 void LoopSummary::initialPieces(DataValue &Pre, const DataValue &After, const LoopFrame &Frame) {
   // `float s = A[m * K]; for (k = 1; k < K; ++k) s += A[m * K + k];`: the
-  // value before the loop holds the index the loop leaves out. Where it is
-  // one case (alternatives would each be a start of their own), each name the
-  // loop reduces and it holds unreduced is a piece of one point, before the
-  // loop's, and coverage counts it with them.
-  if (Pre.cases.size() != 1)
-    return;
-  ProvenanceCase &C = Pre.cases.front();
-  for (const Reduction &R : After.reductions) {
-    auto Coord = C.coords.find(R.name);
-    if (Coord == C.coords.end() || Pre.reduced.count(R.name) || R.loops.empty() ||
-        !(R.loops.front() == Frame.span))
-      continue;
-    Reduction Start;
-    Start.name = R.name;
-    Start.term = Coord->second;
-    Start.constraints = C.constraints;
-    Start.constraints.push_back(C.validity);
-    Start.site = R.site;
-    for (unsigned D = 0; D < 3; ++D)
-      if (occursIn(Ctx.symbols.tid[D], Start.term))
-        Start.partialOverThreadDims.push_back(D);
-    Start.perThreadTerm = Start.term;
-    Start.perThreadConstraints = Start.constraints;
-    Pre.reductions.push_back(std::move(Start));
-    Pre.reduced.insert(R.name);
-    C.coords.erase(Coord);
-  }
+  // value before the loop holds the index the loop leaves out, a piece of
+  // this loop's reduction.
+  takePointPieces(Pre, After.reductions, Ctx.symbols.tid, [&](const Reduction &R) {
+    return !R.loops.empty() && R.loops.front() == Frame.span;
+  });
 }
 
 std::string LoopSummary::initialValueProblem(const DataValue &Pre, const DataValue &After,

@@ -208,14 +208,26 @@ LayoutMatchResult ProvenanceInterpreter::matchTagLayout(const TensorInfo &TI, co
   // Coefficient matching reads `row*K + K - 1 - k` as m = row + 1,
   // k = -1 - k with side conditions that never hold; assuming them would
   // make every obligation on the value vacuous. Its result is used only when
-  // the path implies its side conditions; otherwise the mixed-radix
-  // division, whose side conditions are exactly "the access is in bounds".
-  LayoutMatchResult M = Ctx.matcher.match(TI.layout, Index);
-  if (M.matched) {
+  // the path implies its side conditions; then the same with constant
+  // multiples of a stride left to the lower coordinates (m = row,
+  // k = K - 1 - k); otherwise the mixed-radix division, whose side
+  // conditions are exactly "the access is in bounds" (nonlinear for a
+  // symbolic stride: a proof can take seconds).
+  auto Implied = [&](const LayoutMatchResult &R) {
+    if (!R.matched)
+      return false;
     std::vector<const Term *> Query = State.path;
-    Query.push_back(T.logicalNot(T.allOf(M.sideConditions)));
-    if (Ctx.ask("layout side conditions", T.allOf(Query)).status == SolverResult::Proven)
-      return M;
+    Query.push_back(T.logicalNot(T.allOf(R.sideConditions)));
+    return Ctx.ask("layout side conditions", T.allOf(Query)).status == SolverResult::Proven;
+  };
+  LayoutMatchResult M = Ctx.matcher.match(TI.layout, Index);
+  if (Implied(M))
+    return M;
+  if (M.matched) {
+    LayoutMatchResult Low =
+        Ctx.matcher.match(TI.layout, Index, LayoutMatchStrategy::CoefficientsLowConstants);
+    if (!(Low.coordinates == M.coordinates) && Implied(Low))
+      return Low;
   }
   LayoutMatchResult D = Ctx.matcher.match(TI.layout, Index, LayoutMatchStrategy::Division);
   if (D.matched && (!M.matched || isLinearLayout(TI.layout)))
@@ -229,8 +241,11 @@ LayoutMatchResult ProvenanceInterpreter::matchTagLayout(const TensorInfo &TI, co
     std::vector<const Term *> Query = State.path;
     Query.push_back(T.allOf(M.sideConditions));
     if (Ctx.ask("layout side conditions satisfiable", T.allOf(Query)).status ==
-        SolverResult::Violated)
+        SolverResult::Violated) {
+      if (D.matched)
+        M.exactConditions = D.sideConditions;
       return M;
+    }
   }
   return D.matched ? D : M;
 }
@@ -281,6 +296,10 @@ void ProvenanceInterpreter::requireInBounds(const TensorInfo &TI, const LayoutMa
     return;
   }
   O.violation = T.logicalNot(T.allOf(M.sideConditions));
+  // `A[row*K + (K - 1) * (row % 2)]` read as m = row + row % 2, k = -(row % 2):
+  // at an odd row those coordinates are outside, the index is not.
+  if (!M.exactConditions.empty())
+    O.confirmation = T.logicalNot(T.allOf(M.exactConditions));
   for (auto &[Sym, Value] : M.coordinates)
     O.observe.push_back({TI.nameOfSymbol.at(Sym), Value});
   // An index built from values the analysis approximates (a variable carried

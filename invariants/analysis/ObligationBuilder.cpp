@@ -335,6 +335,14 @@ AbstractValue ProvenanceInterpreter::combinePlain(DataValue A, DataValue B, char
       applyConstantFactor(A, B, Op);
     return AbstractValue::ofData(std::move(A));
   }
+  if (Op == '+') {
+    // `acc + A[m * K + K - 1] * ..` after a loop over k < K - 1: the point
+    // is one more piece of the loop's reduction (an iteration peeled after
+    // or between loops), checked with the others for each index once.
+    auto Takes = [](const Reduction &R) { return !R.crossedThreads; };
+    takePointPieces(B, A.reductions, Ctx.symbols.tid, Takes);
+    takePointPieces(A, B.reductions, Ctx.symbols.tid, Takes);
+  }
   // Two tagged values: the names they share must agree, except names one of
   // them has already reduced.
   std::set<std::string> Except = A.reduced;

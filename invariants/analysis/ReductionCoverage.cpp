@@ -427,7 +427,7 @@ void ReductionCoverage::emit(const Reduction &Whole, const clang::Expr *Site,
     for (auto It = R.loops.rbegin(); It != R.loops.rend(); ++It)
       Piece += (Piece.empty() ? "" : ", ") + It->name;
     if (R.loops.empty())
-      Piece = "the value before the loop";
+      Piece = "one index outside the loops";
     Loops += (Loops.empty() ? "" : "; then ") + Piece;
   }
   Obligation Injective = injective(Pieces, Whole.applies, Loops, Site, State);

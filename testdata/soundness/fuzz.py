@@ -184,6 +184,9 @@ def parse_args():
                    help="largest product of sizes a violated mutant is rerun at (reproduce.py)")
     p.add_argument("--out", default="")
     p.add_argument("--journal", default="", help="append records here; resume from it")
+    p.add_argument("--ave-commit", default="",
+                   help="the clean commit --ave was built from: a journal made by another build "
+                        "of the same commit resumes (a long run over several machines)")
     return p.parse_args()
 
 
@@ -224,7 +227,12 @@ class Journal:
         header = json.loads(lines[0]) if lines else {}
         # The mutator's digest decides which mutant an index is (a journal
         # from before it was recorded is taken as made with this one).
-        keys = ("seed", "order", "ave_sha256") + (
+        # Another binary is another analysis, unless both say they were
+        # built from the same clean commit (a rebuild on another machine).
+        rebuilt = bool(self.header.get("ave_commit")) and \
+            header.get("ave_commit") == self.header.get("ave_commit") and \
+            not self.header["ave_commit"].endswith("-dirty")
+        keys = ("seed", "order") + (() if rebuilt else ("ave_sha256",)) + (
             ("mutate_sha256",) if "mutate_sha256" in header else ())
         if any(header.get(k) != self.header.get(k) for k in keys):
             return [], (f"journal {self.path} was made with " +
@@ -305,7 +313,7 @@ def main():
         journal = Journal(args.journal, {"seed": args.seed, "order": args.order,
                                          "ave_sha256": binary_digest(args.ave),
                                          "mutate_sha256": binary_digest(mutate.__file__),
-                                         "commit": commit})
+                                         "commit": commit, "ave_commit": args.ave_commit})
         records, error = journal.load()
         if error:
             print(f"fuzz: {error}", file=sys.stderr)

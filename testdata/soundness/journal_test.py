@@ -66,6 +66,21 @@ class JournalTest(unittest.TestCase):
         _, error = fuzz.Journal(self.path, dict(HEADER, commit="other")).load()
         self.assertIsNone(error)
 
+    def test_a_rebuild_of_the_same_clean_commit_resumes(self):
+        built = dict(HEADER, ave_commit="abc1234")
+        fuzz.Journal(self.path, built).load()
+        _, error = fuzz.Journal(self.path, dict(built, ave_sha256="bb")).load()
+        self.assertIsNone(error)
+
+    def test_another_or_a_dirty_build_commit_is_refused(self):
+        for first, second in (("abc1234", "def5678"), ("abc1234-dirty", "abc1234-dirty"),
+                              ("", "")):
+            self.path.unlink(missing_ok=True)
+            fuzz.Journal(self.path, dict(HEADER, ave_commit=first)).load()
+            _, error = fuzz.Journal(self.path, dict(HEADER, ave_commit=second,
+                                                    ave_sha256="bb")).load()
+            self.assertIn("ave_sha256=", error or "", (first, second))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -45,6 +45,28 @@ TEST_F(LayoutMatchTest, RowMajorWithLeadingDimensionK) {
   EXPECT_EQ(printed(r.sideConditions), expected);
 }
 
+TEST_F(LayoutMatchTest, ConstantMultiplesOfAStrideCanStayLow) {
+  // `row*K + K - 1`: coefficient matching reads m = row + 1, k = -1; the
+  // retry leaves K to k (m = row, k = K - 1). A multiple of K with a
+  // coordinate factor (row*K) is still m's.
+  TagLayout A{{{m, M}, {k, K}}, add(mul(m, K), k)};
+  const Term *index = add(add(mul(row, K), K), c(-1));
+  LayoutMatchResult high = matcher.match(A, index);
+  ASSERT_TRUE(high.matched) << high.reason;
+  EXPECT_EQ(print(high.coordinates[m]), "by*16 + ty + 1");
+  EXPECT_EQ(print(high.coordinates[k]), "-1");
+  LayoutMatchResult low = matcher.match(A, index, LayoutMatchStrategy::CoefficientsLowConstants);
+  ASSERT_TRUE(low.matched) << low.reason;
+  EXPECT_EQ(print(low.coordinates[m]), "by*16 + ty");
+  EXPECT_EQ(print(low.coordinates[k]), "K - 1");
+  // A constant stride is unaffected: 64 is a multiple of 64 either way.
+  TagLayout Tile{{{m, c(16)}, {k, c(64)}}, add(mul(m, c(64)), k)};
+  LayoutMatchResult tile = matcher.match(Tile, add(mul(ty, c(64)), add(tx, c(64))),
+                                         LayoutMatchStrategy::CoefficientsLowConstants);
+  ASSERT_TRUE(tile.matched) << tile.reason;
+  EXPECT_EQ(print(tile.coordinates[m]), "ty + 1");
+}
+
 TEST_F(LayoutMatchTest, ExplicitLeadingDimension) {
   TagLayout A{{{m, M}, {k, K}}, add(mul(m, lda), k)};
   LayoutMatchResult r = matcher.match(A, add(mul(row, lda), add(k0, tx)));

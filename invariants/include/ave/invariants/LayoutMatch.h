@@ -40,6 +40,11 @@ enum class LayoutMatchStrategy {
   /// carries across a constant stride (`ty*64 + tx + 1` for `m*64 + k`)
   /// yields a side condition that fails.
   Coefficients,
+  /// Coefficient matching where a coordinate other than the last takes no
+  /// constant multiple of its own stride: `row*K + K - 1` for `m*K + k` is
+  /// m = row, k = K - 1 (Coefficients reads m = row + 1, k = -1, whose side
+  /// conditions never hold). The retry when Coefficients' fail.
+  CoefficientsLowConstants,
   /// Mixed-radix division (`m = idx / 64`, `k = idx % 64`): correct for every
   /// in-bounds index, terms are less readable and symbolic strides make the
   /// query nonlinear. The retry when coefficient side conditions fail.
@@ -52,6 +57,13 @@ struct LayoutMatchResult {
   TermKeyed<const Term *> coordinates; // coordinate symbol -> term
   /// Must all hold for the index to address those coordinates.
   std::vector<const Term *> sideConditions;
+  /// Set by a caller that keeps a coefficient match whose side conditions
+  /// the path does not imply: the division's side conditions, which hold
+  /// exactly where the index is in bounds. A model that leaves the
+  /// coefficient conditions false but these true reads in bounds (the
+  /// coordinates are misread there), so an out-of-bounds verdict must make
+  /// these false too.
+  std::vector<const Term *> exactConditions;
 };
 
 /// Matches indices against tag layouts; decomposed layouts are cached, so
@@ -85,7 +97,8 @@ private:
 
   const Decomposition &decompose(const TagLayout &Layout);
   Decomposition computeDecomposition(const TagLayout &Layout);
-  LayoutMatchResult matchCoefficients(const Decomposition &D, const Polynomial &Index);
+  LayoutMatchResult matchCoefficients(const Decomposition &D, const Polynomial &Index,
+                                      bool ConstantsLow);
   LayoutMatchResult matchDivision(const Decomposition &D, const Polynomial &Index);
   void addBoundConditions(LayoutMatchResult &Result, const Stride &Stride, const Term *Value);
   std::string strideText(const Stride &Stride);

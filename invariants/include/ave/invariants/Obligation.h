@@ -57,6 +57,10 @@ struct Obligation {
   // (the question is only as complete as the analysis' solution of it): a
   // Violated answer is reported unproven with this reason.
   std::string unconfirmedViolation;
+  // Set when the question leaves out a test a model must also pass to be a
+  // violation (nonlinear: evaluated on the model, not solved): a Violated
+  // answer whose model does not make it true is reported unproven.
+  const Term *confirmation = nullptr;
   // Set when the question rests on an assumption the analysis does not
   // check (an LDS tree combining each thread's partial once): a Proven
   // answer is reported unproven with this reason. (Where a violation found
