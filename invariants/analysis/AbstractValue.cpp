@@ -11,6 +11,10 @@
 
 namespace ave::inv {
 
+const char *const RestartReason =
+    "the running value is replaced on one path and kept on the other (`if (c) acc = x;` in "
+    "its loop): which contributions survive is not modelled";
+
 bool sameValue(const AbstractValue &A, const AbstractValue &B) {
   if (A.kind != B.kind)
     return false;
@@ -100,9 +104,22 @@ DataValue joinCases(TermContext &T, const Term *Cond, const DataValue &Then, Dat
   if (Then.kind == DataValue::Kind::Neutral && Else.kind == DataValue::Kind::Neutral &&
       Then.accumulator == Else.accumulator) {
     // Either side's constant (`c ? 1.0f : 0.0f`) may be the value.
+    Else.restarted = Else.restarted || Then.restarted;
     Else.constants.insert(Else.constants.end(), Then.constants.begin(), Then.constants.end());
     setParameters(Else, Else, Then, '+');
     return Else;
+  }
+  // `if (k == K / 2) acc = 0.0f;`, `acc = (c ? 0.0f : acc) + x`: on one
+  // path the running value goes on, on the other it starts again, and what
+  // was added before is lost there. Taken as the running value, the restart
+  // was forgotten (the wrong kernels were proven). A value only overwritten
+  // (`v = X[i]` on one path) is no accumulation: marked, and unknown only
+  // if its loop accumulates it (LoopSummary::finish).
+  bool Restarted = Then.restarted || Else.restarted;
+  if (Then.accumulates() != Else.accumulates()) {
+    if ((Then.accumulates() ? Then : Else).accumulatedBy == '+')
+      return DataValue::unknown(RestartReason);
+    Restarted = true;
   }
   // Each side's cases survive under its path condition; paths that leave
   // different constant factors leave none (NaN, reported at the store).
@@ -135,6 +152,7 @@ DataValue joinCases(TermContext &T, const Term *Cond, const DataValue &Then, Dat
       R.applies = R.applies ? T.logicalAnd(R.applies, When) : When;
       Joined.reductions.push_back(std::move(R));
     }
+  Joined.restarted = Restarted;
   Joined.rescales = Then.rescales;
   Joined.rescales.insert(Joined.rescales.end(), Else.rescales.begin(), Else.rescales.end());
   return Joined;

@@ -134,6 +134,9 @@ void takePointPieces(DataValue &Point, const std::vector<Reduction> &Reductions,
                      const Term *const (&Tids)[3],
                      const std::function<bool(const Reduction &)> &Takes);
 
+// Why a running value replaced on some path of its loop is unknown.
+extern const char *const RestartReason;
+
 // The value after a merge: Then where Cond holds, Else elsewhere. Integers
 // become a select on Cond; a data value keeps each side's cases under its
 // side of the condition.

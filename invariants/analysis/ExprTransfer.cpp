@@ -404,6 +404,8 @@ AbstractValue ProvenanceInterpreter::evalDeclRef(const clang::DeclRefExpr *DRE, 
   if (Ctx.isSharedArray(D) || QT->isArrayType() || QT->isPointerType())
     return AbstractValue::ofPointer(D, T.constant(0));
   if (const auto *VD = llvm::dyn_cast<clang::VarDecl>(D)) {
+    if (VD->hasGlobalStorage() && !llvm::isa<clang::ParmVarDecl>(VD))
+      return staticStorageValue(VD);
     if (llvm::isa<clang::ParmVarDecl>(VD) && QT->isIntegralOrEnumerationType()) {
       AbstractValue V = AbstractValue::ofInt(T.symbol(VD->getName().str(), SymbolKind::Param));
       State.env[D] = V;
@@ -424,6 +426,36 @@ AbstractValue ProvenanceInterpreter::evalDeclRef(const clang::DeclRefExpr *DRE, 
     Scalar.parameterPower[D->getName().str()] = 1;
   }
   return AbstractValue::ofData(std::move(Scalar));
+}
+
+AbstractValue ProvenanceInterpreter::staticStorageValue(const clang::VarDecl *VD) {
+  // `__device__`, `__constant__`, a `static` local: the host
+  // (hipMemcpyToSymbol) or any thread may have set it, and the specification
+  // says nothing of its value. Only a const one with an initializer the
+  // compiler folds is known. (A kernel's own assignments are in the
+  // environment and never reach here.)
+  clang::QualType QT = VD->getType();
+  const clang::Expr *Init = VD->getAnyInitializer();
+  bool Known = QT.isConstQualified() && Init && !Init->isValueDependent();
+  std::string Name = VD->getName().str();
+  if (QT->isIntegralOrEnumerationType()) {
+    clang::Expr::EvalResult R;
+    if (Known && Init->EvaluateAsInt(R, Ctx.ast))
+      return AbstractValue::ofInt(T.constant(R.Val.getInt().getSExtValue()));
+    return AbstractValue::ofInt(T.approximation(Name, SymbolKind::Other));
+  }
+  llvm::APFloat Value(0.0);
+  if (QT->isRealFloatingType() && Known && Init->EvaluateAsFloat(Value, Ctx.ast)) {
+    bool LosesInfo = false;
+    Value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
+    DataValue Constant = DataValue::neutral();
+    Constant.constants = {Value.convertToDouble()};
+    return AbstractValue::ofData(std::move(Constant));
+  }
+  return AbstractValue::ofData(DataValue::unknown(
+      "reads '" + Name +
+      "', a variable with static storage: the host or another thread may have set it, and "
+      "the specification does not describe its value"));
 }
 
 AbstractValue ProvenanceInterpreter::evalCompoundAssign(const clang::BinaryOperator *BO,

@@ -274,8 +274,13 @@ void LoopSummary::finish(const LoopFrame &Frame, const CarriedVars &Carried, Flo
     PrivateArray BeforeFold = OwnIndex ? *It->second.array : PrivateArray();
     DataValue Pre;
     DataValue *V = accumulation(It->second, Entry, Pre, State);
-    if (V)
-      reduceOverLoop(*V, Frame, State);
+    // A sum restarted on some path loses what it held; a max or min only
+    // where its contributions differ between iterations (a max of one
+    // element with itself is that element).
+    if (V && V->restarted && V->accumulatedBy == '+')
+      *V = DataValue::unknown(RestartReason);
+    if (V && !reduceOverLoop(*V, Frame, State).empty() && V->restarted && V->accumulatedBy)
+      *V = DataValue::unknown(RestartReason);
     if (V && V->kind != DataValue::Kind::Unknown) {
       V->rescales.clear(); // checked against every contribution already
       // After the loop: the value before it plus the contributions.

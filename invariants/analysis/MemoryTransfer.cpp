@@ -187,10 +187,20 @@ AbstractValue ProvenanceInterpreter::loadScalar(const Address &A, const clang::E
     return V;
   }
   // Untagged memory: an integer read from it (a gather index) is an
-  // uninterpreted function of its index; data carries no tag.
-  if (E->getType()->isIntegralOrEnumerationType())
+  // uninterpreted function of its index; data from it is no value the
+  // specification describes (`acc * scale[0]`, `acc + bias[n]`: taken as
+  // neutral, they were proven whatever they held).
+  if (E->getType()->isIntegralOrEnumerationType()) {
+    // A `__device__` or `__constant__` table: the host may have set it, so
+    // no value of it is known to be one an execution reads.
+    const auto *VD = llvm::dyn_cast<clang::VarDecl>(A.base);
+    if (VD && VD->hasGlobalStorage() && !llvm::isa<clang::ParmVarDecl>(VD))
+      return AbstractValue::ofInt(T.approximation(VD->getName().str(), SymbolKind::Other));
     return AbstractValue::ofInt(T.apply(A.base->getName().str(), {A.offset}));
-  return AbstractValue::ofData(DataValue::neutral());
+  }
+  return AbstractValue::ofData(
+      DataValue::unknown("reads " + A.base->getName().str() +
+                         ", which has no tag: the specification does not describe its values"));
 }
 
 bool ProvenanceInterpreter::isLinearLayout(const TagLayout &L) {
@@ -443,6 +453,14 @@ void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index,
     Ctx.log.addObligation(std::move(Base));
     return;
   }
+  if (V.accumulates())
+    // `C[i] = acc` in the loop that accumulates acc: every iteration stores
+    // its partial value and the last one stays (right when the loop runs to
+    // its end). The analysis sees one iteration's: a name still unreduced
+    // there is no counterexample.
+    Base.unconfirmedViolation =
+        "the value stored is the running value of the loop around the store; only the last "
+        "iteration's store stays, which the analysis does not model";
   if (std::string Factor = storedArithmeticProblem(V); !Factor.empty()) {
     // The coordinates are still checked: a wrong index stays violated.
     Obligation Scaled = Base;

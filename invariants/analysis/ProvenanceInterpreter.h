@@ -225,6 +225,7 @@ private:
                            const clang::ReturnStmt *Return, std::vector<AbstractValue> &Args,
                            FlowState &State);
   AbstractValue evalDeclRef(const clang::DeclRefExpr *DRE, FlowState &State);
+  AbstractValue staticStorageValue(const clang::VarDecl *VD);
   AbstractValue evalMember(const clang::MemberExpr *ME, FlowState &State);
   AbstractValue evalSubscriptLoad(const clang::Expr *E, FlowState &State);
   const Term *evalInt(const clang::Expr *E, FlowState &State);

@@ -186,6 +186,9 @@ struct DataValue {
   // The operator that combines contributions into this running value:
   // '+' (also `-=`), 'M' (max) or 'n' (min); 0 before any.
   char accumulatedBy = 0;
+  // On some path of the loop body the running value was replaced (`if (c)
+  // acc = 0.0f;`): an accumulation of it then loses what came before.
+  bool restarted = false;
   // The value's relation to a running max (online softmax), if it has one.
   std::optional<MaxShift> maxShift;
   // Set by `acc * exp(m_prev - m)`: the running value now carries the
