@@ -226,11 +226,15 @@ SolverResult KernelAnalysis::solveOne(const Obligation &O, unsigned MaxMs,
   std::vector<const Term *> Observe;
   for (const auto &[Label, Term] : O.observe)
     Observe.push_back(Term);
+  // A model that fails the test the question left out (Obligation::confirmation).
+  auto MissesConfirmation = [&O](const SolverResult &Answer) {
+    return Answer.status == SolverResult::Violated && O.confirmation &&
+           evaluate(O.confirmation, Answer.assignment).value_or(0) == 0;
+  };
   SolverResult R = Solver->checkWithin(Terms->allOf(Query), MaxMs, Observe);
   Result.millis += R.millis;
   Result.work += R.work;
-  if (R.status == SolverResult::Violated && O.confirmation &&
-      evaluate(O.confirmation, R.assignment).value_or(0) == 0) {
+  if (MissesConfirmation(R)) {
     // The model misses the test the query left out (nonlinear): ask once
     // more with it, for a little of the time.
     Query.push_back(O.confirmation);
@@ -248,8 +252,7 @@ SolverResult KernelAnalysis::solveOne(const Obligation &O, unsigned MaxMs,
     Result.status = SolverResult::Unknown;
     Result.reason = "the solver's counterexample does not survive re-evaluation";
   }
-  if (R.status == SolverResult::Violated && O.confirmation &&
-      evaluate(O.confirmation, R.assignment).value_or(0) == 0) {
+  if (MissesConfirmation(R)) {
     Result.status = SolverResult::Unknown;
     Result.reason = "the solver's model misreads the index's coordinates (coefficient "
                     "matching); the index itself is in bounds there, and the exact division "

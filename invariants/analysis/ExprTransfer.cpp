@@ -295,6 +295,17 @@ AbstractValue ProvenanceInterpreter::eval(const clang::Expr *E, FlowState &State
   return V;
 }
 
+namespace {
+
+// A folded float constant as the double DataValue::constants holds.
+double asDouble(llvm::APFloat Value) {
+  bool LosesInfo = false;
+  Value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
+  return Value.convertToDouble();
+}
+
+} // namespace
+
 void ProvenanceInterpreter::noteConstant(const clang::Expr *E, AbstractValue &V) const {
   // A number the compiler can fold (`0.0f`, `-INFINITY`, `-FLT_MAX`): an
   // accumulator's initial value is checked against its reduction with it.
@@ -304,9 +315,7 @@ void ProvenanceInterpreter::noteConstant(const clang::Expr *E, AbstractValue &V)
   llvm::APFloat Value(0.0);
   if (!E->EvaluateAsFloat(Value, Ctx.ast))
     return;
-  bool LosesInfo = false;
-  Value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
-  V.data.constants = {Value.convertToDouble()};
+  V.data.constants = {asDouble(Value)};
 }
 
 AbstractValue ProvenanceInterpreter::evalExpr(const clang::Expr *E, FlowState &State) {
@@ -404,7 +413,7 @@ AbstractValue ProvenanceInterpreter::evalDeclRef(const clang::DeclRefExpr *DRE, 
   if (Ctx.isSharedArray(D) || QT->isArrayType() || QT->isPointerType())
     return AbstractValue::ofPointer(D, T.constant(0));
   if (const auto *VD = llvm::dyn_cast<clang::VarDecl>(D)) {
-    if (VD->hasGlobalStorage() && !llvm::isa<clang::ParmVarDecl>(VD))
+    if (VD->hasGlobalStorage()) // never a parameter
       return staticStorageValue(VD);
     if (llvm::isa<clang::ParmVarDecl>(VD) && QT->isIntegralOrEnumerationType()) {
       AbstractValue V = AbstractValue::ofInt(T.symbol(VD->getName().str(), SymbolKind::Param));
@@ -446,10 +455,8 @@ AbstractValue ProvenanceInterpreter::staticStorageValue(const clang::VarDecl *VD
   }
   llvm::APFloat Value(0.0);
   if (QT->isRealFloatingType() && Known && Init->EvaluateAsFloat(Value, Ctx.ast)) {
-    bool LosesInfo = false;
-    Value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
     DataValue Constant = DataValue::neutral();
-    Constant.constants = {Value.convertToDouble()};
+    Constant.constants = {asDouble(Value)};
     return AbstractValue::ofData(std::move(Constant));
   }
   return AbstractValue::ofData(DataValue::unknown(

@@ -194,7 +194,7 @@ AbstractValue ProvenanceInterpreter::loadScalar(const Address &A, const clang::E
     // A `__device__` or `__constant__` table: the host may have set it, so
     // no value of it is known to be one an execution reads.
     const auto *VD = llvm::dyn_cast<clang::VarDecl>(A.base);
-    if (VD && VD->hasGlobalStorage() && !llvm::isa<clang::ParmVarDecl>(VD))
+    if (VD && VD->hasGlobalStorage()) // never a parameter
       return AbstractValue::ofInt(T.approximation(VD->getName().str(), SymbolKind::Other));
     return AbstractValue::ofInt(T.apply(A.base->getName().str(), {A.offset}));
   }
