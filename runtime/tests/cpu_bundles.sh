@@ -22,25 +22,28 @@
 # built once per WORK and ARCH and shared. CPU_BUNDLES_KEEP=1 keeps WORK/STEM.
 set -uo pipefail
 
-# stem -> kernel name, harness arguments, wave size, ARCH.
+# stem -> kernel name, harness arguments, wave size, ARCH. The shapes give
+# every grid dimension a different size, and more than one tile along each
+# dimension a tile is over, so that swapped block ids and a mis-stepped tile
+# origin change the output (the bundle checks an odd-multiple shape too).
 spec() {
   wave=64 arch=""
   case $1 in
     naive_gemm) kernel=naive_gemm args=(--shape M=32,N=48,K=24) ;;
     tiled_gemm) kernel=sgemm args=(--shape M=32,N=48,K=64) ;;
     double_buffered_gemm) kernel=double_buffered_gemm args=(--shape M=32,N=48,K=64) ;;
-    register_tiled_gemm) kernel=sgemm_register_tiled args=(--shape M=64,N=128,K=32) ;;
+    register_tiled_gemm) kernel=sgemm_register_tiled args=(--shape M=192,N=128,K=32) ;; # 3 row tiles
     transpose_lds) kernel=transpose_lds args=(--shape R=64,C=96) ;;
     transpose_swizzle) kernel=transpose_swizzle args=(--shape R=64,C=96) ;;
     block_reduce) kernel=block_reduce args=(--shape R=4,C=1024) ;;
     vector_scale)
       kernel=vector_scale args=(--shape R=4,C=512 --param alpha=1.5 --scales-output alpha) ;;
-    mma_sync_tile) kernel=mma_sync_tile args=(--shape M=32,N=16,K=32) wave=32 ;; # NVIDIA warp
+    mma_sync_tile) kernel=mma_sync_tile args=(--shape M=48,N=16,K=32) wave=32 ;; # NVIDIA warp
     attention_fwd)
       kernel=attention_fwd
-      args=(--shape B=1,H=2,N=128 --einsum attention --param scale=0.125 --score-scale scale) ;;
+      args=(--shape B=2,H=2,N=192 --einsum attention --param scale=0.125 --score-scale scale) ;;
     splitk_gemm) kernel=splitk_gemm args=(--shape M=32,N=48,K=64) ;; # C zeroed: assume tag(C) == 0
-    mfma_f16_tile) kernel=mfma_f16_tile args=(--shape M=32,N=32,K=32) arch=gfx942 ;; # AMD wave
+    mfma_f16_tile) kernel=mfma_f16_tile args=(--shape M=48,N=32,K=32) arch=gfx942 ;; # AMD wave
     *) return 1 ;;
   esac
 }

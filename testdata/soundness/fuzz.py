@@ -248,6 +248,24 @@ class Journal:
             f.write(json.dumps(record) + "\n")
 
 
+def restore_mutant(record, text):
+    """Writes a record's mutant again where its file is gone: a record from
+    the journal, whose kernel folder prepare() emptied."""
+    path = pathlib.Path(record["file"])
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def mutant_text(stem, index, order, seed):
+    """The text of mutant `index` of testdata/STEM.hip for an order and seed."""
+    source = (ROOT / "testdata" / f"{stem}.hip").read_text()
+    for i, m in enumerate(mutate.mutants(source, order, seed)):
+        if i == index:
+            return m.text
+    raise KeyError(f"{stem} has no mutant {index} at order {order}, seed {seed}")
+
+
 def classify(args, kernel, index, m):
     path = kernel.dir / "mutants" / f"{index:05d}.hip"
     path.parent.mkdir(exist_ok=True)
@@ -305,6 +323,7 @@ def main():
         kernels[stem] = k
     pool = [(stem, i, m) for stem, k in kernels.items()
             for i, m in enumerate(mutate.mutants(k.source.read_text(), args.order, args.seed))]
+    texts = {(stem, i): m.text for stem, i, m in pool}
     random.Random(args.seed).shuffle(pool)
     if args.count:
         pool = pool[:args.count]
@@ -354,6 +373,7 @@ def main():
         import reproduce
         for r in unconfirmed:
             k = kernels[r["kernel"]]
+            restore_mutant(r, texts[(r["kernel"], r["index"])])
             r["reproduced"] = reproduce.reproduce(
                 args.ave, k.spec, k.bundle, r["file"], k.spec["kernel"],
                 k.dir / "reproduce" / str(r["index"]), args.max_product)
@@ -381,6 +401,7 @@ def main():
         result = {"command": " ".join(sys.argv), "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                   "machine": f"{os.cpu_count()} cores", "seconds": round(seconds, 1),
                   "commit": commit, "ave_sha256": binary_digest(args.ave),
+                  "seed": args.seed, "order": args.order,
                   "mutants": len(records), "from_journal": resumed,
                   "check_x_execution": table,
                   "wrong_reported_violated": share, "soundness_bugs": bugs,

@@ -131,6 +131,8 @@ def run_first(ave, kernel_spec, base_bundle, path, kernel, work, shapes, max_pro
 
 def reproduce(ave, kernel_spec, base_bundle, path, kernel, work, max_product, timeout=300):
     defaults = bundle_shape(kernel_spec)
+    if not pathlib.Path(path).exists():
+        return {"execution": "not-run", "why": f"the mutant {path} is gone"}
     shapes, unjudged, settings = counterexample_shapes(ave, path, kernel, defaults)
     if unjudged:
         return {"execution": "not-run", "why": "a race on global memory: not judged"}
@@ -163,6 +165,10 @@ def main():
     p.add_argument("--work", default="/tmp/ave-reproduce")
     p.add_argument("--max-product", type=int, default=1 << 24)
     p.add_argument("--out", default="")
+    p.add_argument("--seed", type=int, default=None,
+                   help="the run's seed, to write a mutant whose file is gone (default: the "
+                   "results' own)")
+    p.add_argument("--order", type=int, default=None, help="the run's order, as --seed")
     args = p.parse_args()
     ave = str(pathlib.Path(args.ave).resolve())
     results = json.loads(pathlib.Path(args.results).read_text())
@@ -171,6 +177,10 @@ def main():
     for r in results.get("unconfirmed_violations", []):
         spec = specs.setdefault(r["kernel"], fuzz.spec(r["kernel"]))
         base = pathlib.Path(r["file"]).parents[1] / "bundle"
+        seed = args.seed if args.seed is not None else results.get("seed")
+        order = args.order if args.order is not None else results.get("order", 1)
+        if not pathlib.Path(r["file"]).exists() and seed is not None:
+            fuzz.restore_mutant(r, fuzz.mutant_text(r["kernel"], r["index"], order, seed))
         r["reproduced"] = reproduce(ave, spec, base, r["file"], spec["kernel"],
                                     pathlib.Path(args.work) / f'{r["kernel"]}-{r["index"]}',
                                     args.max_product)
