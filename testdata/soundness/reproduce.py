@@ -174,11 +174,11 @@ def main():
     results = json.loads(pathlib.Path(args.results).read_text())
     specs = {}
     out = []
+    seed = args.seed if args.seed is not None else results.get("seed")
+    order = args.order if args.order is not None else results.get("order", 1)
     for r in results.get("unconfirmed_violations", []):
         spec = specs.setdefault(r["kernel"], fuzz.spec(r["kernel"]))
         base = pathlib.Path(r["file"]).parents[1] / "bundle"
-        seed = args.seed if args.seed is not None else results.get("seed")
-        order = args.order if args.order is not None else results.get("order", 1)
         if not pathlib.Path(r["file"]).exists() and seed is not None:
             fuzz.restore_mutant(r, fuzz.mutant_text(r["kernel"], r["index"], order, seed))
         r["reproduced"] = reproduce(ave, spec, base, r["file"], spec["kernel"],
