@@ -340,39 +340,60 @@ static std::optional<Polynomial> foldLowerDigit(TermContext &Ctx, const Polynomi
   return std::nullopt;
 }
 
-// C guarantees (x / c) * c + x % c == x: in a sum, `c*a*(x/c) + a*(x%c)`
-// folds back to `a*x`, which is what lane arithmetic like
-// `4*(kk/4) + kk%4` leaves behind once the ranges are applied.
-static const Term *foldDivRemPairs(TermContext &Ctx, const Term *Sum, FitsInInt Fits) {
+// C guarantees (x / d) * d + x % d == x for every d != 0: in a sum,
+// `a*d*(x/d) + a*(x%d)` folds back to `a*x`, whether d is a constant (lane
+// arithmetic like `4*(kk/4) + kk%4`, once the ranges are applied) or a
+// size (`(y / H * H + y % H) * N`, a batch and head split out of one block
+// index and put back together). The common factor `a` may hold symbols.
+// Folding a symbolic d removes the question's `d != 0`, so it needs d's
+// range to exclude 0; a new product `a*x` must stay inside int (`Fits`).
+static std::optional<Polynomial> foldQuotientRemainder(TermContext &Ctx, const Polynomial &P,
+                                                       FitsInInt Fits, FitsInInt NonZero) {
+  for (const auto &[Mono, Coeff] : P.terms()) {
+    for (size_t At = 0; At < Mono.size(); ++At) {
+      if (Mono[At]->kind() != TermKind::Rem || (At > 0 && Mono[At] == Mono[At - 1]))
+        continue;
+      const Term *X = Mono[At]->operand(0), *D = Mono[At]->operand(1);
+      const bool Plain = Mono.size() == 1 && D->isConstant();
+      if (!Plain && (D->isConstant() ? D->value() == 0 : !NonZero(D)))
+        continue;
+      Polynomial DPoly = toPolynomial(Ctx, D);
+      if (DPoly.terms().size() != 1)
+        continue;
+      const auto &[DMono, DCoeff] = *DPoly.terms().begin();
+      if (Plain && DCoeff <= 0)
+        continue;
+      Monomial Rest = monomialQuotient(Mono, Monomial{Mono[At]});
+      Monomial Partner = monomialProduct(monomialProduct(Rest, Monomial{Ctx.div(X, D)}), DMono);
+      int64_t PartnerCoeff = 0;
+      if (__builtin_mul_overflow(Coeff, DCoeff, &PartnerCoeff) ||
+          P.coefficientOf(Partner) != PartnerCoeff)
+        continue;
+      std::optional<Polynomial> Joined =
+          toPolynomial(Ctx, X).times(Polynomial::monomial(Rest, Coeff));
+      if (!Joined || (!Plain && !Fits(toTerm(Ctx, *Joined))))
+        continue;
+      std::optional<Polynomial> Out = P.minus(Polynomial::monomial(Mono, Coeff));
+      if (Out)
+        Out = Out->minus(Polynomial::monomial(Partner, PartnerCoeff));
+      if (Out)
+        Out = Out->plus(*Joined);
+      if (Out)
+        return Out;
+    }
+  }
+  return std::nullopt;
+}
+
+static const Term *foldDivRemPairs(TermContext &Ctx, const Term *Sum, FitsInInt Fits,
+                                   FitsInInt NonZero) {
   if (Sum->kind() != TermKind::Add)
     return Sum;
   Polynomial P = toPolynomial(Ctx, Sum);
   if (std::optional<Polynomial> Lower = foldLowerDigit(Ctx, P, Fits))
-    return foldDivRemPairs(Ctx, toTerm(Ctx, *Lower), Fits);
-  for (const auto &[Mono, Coeff] : P.terms()) {
-    if (Mono.size() != 1 || Mono[0]->kind() != TermKind::Rem)
-      continue;
-    const Term *X = Mono[0]->operand(0), *C = Mono[0]->operand(1);
-    if (!C->isConstant() || C->value() <= 0)
-      continue;
-    const Term *Quot = Ctx.div(X, C);
-    Monomial QuotMono{Quot};
-    if (P.coefficientOf(QuotMono) != Coeff * C->value())
-      continue;
-    std::optional<Polynomial> Without = P.minus(Polynomial::monomial(Mono, Coeff));
-    if (!Without)
-      continue;
-    Without = Without->minus(Polynomial::monomial(QuotMono, Coeff * C->value()));
-    if (!Without)
-      continue;
-    std::optional<Polynomial> XPoly = toPolynomial(Ctx, X).scaled(Coeff);
-    if (!XPoly)
-      continue;
-    std::optional<Polynomial> Folded = Without->plus(*XPoly);
-    if (!Folded)
-      continue;
-    return foldDivRemPairs(Ctx, toTerm(Ctx, *Folded), Fits);
-  }
+    return foldDivRemPairs(Ctx, toTerm(Ctx, *Lower), Fits, NonZero);
+  if (std::optional<Polynomial> Folded = foldQuotientRemainder(Ctx, P, Fits, NonZero))
+    return foldDivRemPairs(Ctx, toTerm(Ctx, *Folded), Fits, NonZero);
   return Sum;
 }
 
@@ -665,6 +686,31 @@ const Term *RangeSimplifier::comparison(const Term *Original, const Term *Cmp) {
   return Sources.count(Original) ? Cmp : decideByIntervals(Cmp);
 }
 
+// `overflows(op(a, b))`: whether op's own result leaves int. Rewriting the
+// operator could fold away the very operation asked about (`x * 16 / 16` is
+// x), so it stays; its operands are rewritten, each keeping its value
+// wherever the facts hold (`(y / H * H + y % H) * N` asks about `y * N`).
+// The answer is 0 where the ranges keep the result an int (interval() is
+// nullopt past it). The rewritten operands may be defined where the
+// originals are not (`H == 0`): that only adds executions to the question.
+const Term *RangeSimplifier::overflowQuestion(const Term *T) {
+  const Term *Op = T->operand(0);
+  if (interval(Op))
+    return Ctx.falseTerm();
+  std::vector<const Term *> Ops;
+  bool Changed = false;
+  for (const Term *Arg : Op->operands()) {
+    Ops.push_back(rewrite(Arg));
+    Changed = Changed || Ops.back() != Arg;
+  }
+  if (!Changed)
+    return T;
+  const Term *Rebuilt = Ctx.rebuild(Op, Ops);
+  if (interval(Rebuilt))
+    return Ctx.falseTerm();
+  return Rebuilt->kind() == Op->kind() ? Ctx.overflows(Rebuilt) : T;
+}
+
 const Term *RangeSimplifier::rewrite(const Term *T) {
   if (T->isConstant())
     return T;
@@ -678,10 +724,7 @@ const Term *RangeSimplifier::rewrite(const Term *T) {
   if (Memoized != Memo.end())
     return Memoized->second;
   if (T->kind() == TermKind::Overflows) {
-    // Rewriting the operator could fold away the overflow it asks about
-    // (`x * 16 / 16` is x): it stays as it is, or is 0 where the ranges of
-    // its operands keep its result an int (interval() is nullopt past it).
-    const Term *Out = interval(T->operand(0)) ? Ctx.falseTerm() : T;
+    const Term *Out = overflowQuestion(T);
     Memo[T] = Out;
     return Out;
   }
@@ -693,10 +736,14 @@ const Term *RangeSimplifier::rewrite(const Term *T) {
   }
   const Term *Out = Changed ? Ctx.rebuild(T, Ops) : T;
   auto Fits = [this](const Term *X) { return fitsInInt(X); };
+  auto NonZero = [this](const Term *X) {
+    std::optional<Interval> I = interval(X);
+    return I && (I->lo > 0 || I->hi < 0);
+  };
   if (Out->kind() == TermKind::Div || Out->kind() == TermKind::Rem)
     Out = divRem(Out);
   else if (Out->kind() == TermKind::Add)
-    Out = foldBoundedPart(foldDivRemPairs(Ctx, foldParityPairs(Out), Fits));
+    Out = foldBoundedPart(foldDivRemPairs(Ctx, foldParityPairs(Out), Fits, NonZero));
   else
     Out = comparison(T, Out);
   Memo[T] = Out;

@@ -208,15 +208,28 @@ const Term *ProvenanceInterpreter::convertedValue(const Term *V, clang::QualType
   if (ToBits >= 32 || (ToBits > FromBits && ToSigned) ||
       (ToBits >= FromBits && ToSigned == FromSigned))
     return V;
-  // A narrower target: V where it lies in the target's range, and a value
-  // the analysis does not follow elsewhere (a truncated one).
-  int64_t Max = ToSigned ? (int64_t(1) << (ToBits - 1)) - 1 : (int64_t(1) << ToBits) - 1;
-  int64_t Min = ToSigned ? -(int64_t(1) << (ToBits - 1)) : 0;
+  // A narrower target (under 32 bits, so its modulus is an int): V where it
+  // lies in the target's range, and elsewhere V modulo 2^bits, taken into
+  // the target's range, as C++20 defines it and as every GPU compiler does
+  // (`signed char tid = threadIdx.x` is -128 at thread 128).
+  int64_t Modulus = int64_t(1) << ToBits;
+  int64_t Max = ToSigned ? Modulus / 2 - 1 : Modulus - 1;
+  int64_t Min = ToSigned ? -Modulus / 2 : 0;
   const Term *Inside = T.logicalAnd(T.ge(V, T.constant(Min)), T.le(V, T.constant(Max)));
   if (Inside->isConstant() && Inside->value() != 0)
     return V;
-  const Term *Other = T.approximation(TermContext::ConversionApproximation, SymbolKind::Fresh);
-  return Inside->isConstant() ? Other : T.select(Inside, V, Other);
+  return Inside->isConstant() ? wrappedValue(V, Modulus, ToSigned)
+                              : T.select(Inside, V, wrappedValue(V, Modulus, ToSigned));
+}
+
+const Term *ProvenanceInterpreter::wrappedValue(const Term *V, int64_t Modulus, bool ToSigned) {
+  // C's remainder takes the dividend's sign: ((V % m) + m) % m is the
+  // residue in [0, m); a signed target takes the upper half below zero.
+  const Term *M = T.constant(Modulus);
+  const Term *Residue = T.rem(T.add(T.rem(V, M), M), M);
+  if (!ToSigned)
+    return Residue;
+  return T.select(T.ge(Residue, T.constant(Modulus / 2)), T.sub(Residue, M), Residue);
 }
 
 AbstractValue ProvenanceInterpreter::evalCast(const clang::CastExpr *CE, FlowState &State) {

@@ -198,9 +198,13 @@ private:
                                    FlowState &State);
   AbstractValue evalCast(const clang::CastExpr *CE, FlowState &State);
   // V converted from From to To (C's integer conversions): V where the
-  // target holds it, an approximation where it may not.
+  // target holds it, the wrapped value of a narrower target where it may
+  // not, an approximation where a negative value becomes unsigned.
   const Term *convertedValue(const Term *V, clang::QualType From, clang::QualType To,
                              const FlowState &State, bool Compared);
+  // V modulo Modulus (a power of two under 2^32), in [0, Modulus) or, for a
+  // signed target, in [-Modulus/2, Modulus/2).
+  const Term *wrappedValue(const Term *V, int64_t Modulus, bool ToSigned);
   // V where it is never negative under the kernel's facts and the path
   // (Question names the solver query), else select(V >= 0, V, a value the
   // analysis does not follow).

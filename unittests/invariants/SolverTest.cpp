@@ -696,6 +696,55 @@ TEST(SolverRangeSimplification, OverflowFoldsWhereTheLaunchAndAssumptionsBoundTh
   EXPECT_FALSE(open.simplify(question)->isConstant());
 }
 
+// Attention's `b = blockIdx.y / H, h = blockIdx.y % H` indexes with
+// `(b * H + h) * N`: the pair folds back to blockIdx.y where H >= 1, inside
+// an overflow question as well, and then the launch's bounds decide the
+// question without Z3. Where H may be 0 the pair stays (folding it would
+// drop the question's `H != 0`), and so does a pair by another divisor.
+TEST(SolverRangeSimplification, QuotientAndRemainderBySizeRecombine) {
+  TermContext ctx;
+  auto c = [&](int64_t v) { return ctx.constant(v); };
+  const Term *B = ctx.symbol("B", SymbolKind::Param), *H = ctx.symbol("H", SymbolKind::Param);
+  const Term *N = ctx.symbol("N", SymbolKind::Param), *W = ctx.symbol("W", SymbolKind::Param);
+  const Term *by = ctx.symbol("by", SymbolKind::BlockIdx, 1);
+  const Term *t = ctx.symbol("t", SymbolKind::ThreadIdx, 0);
+  std::vector<const Term *> facts = {
+      ctx.ge(by, c(0)), ctx.lt(by, ctx.mul(B, H)), ctx.ge(B, c(1)), ctx.le(B, c(16)),
+      ctx.ge(N, c(1)),  ctx.le(N, c(16384)),       ctx.ge(t, c(0)), ctx.lt(t, c(64)),
+      ctx.ge(W, c(1)),  ctx.le(W, c(64))};
+  std::vector<const Term *> sized = facts;
+  sized.push_back(ctx.ge(H, c(1)));
+  sized.push_back(ctx.le(H, c(64)));
+  const Term *b = ctx.div(by, H), *h = ctx.rem(by, H);
+  const Term *joined = ctx.add(ctx.mul(b, H), h);
+  const Term *row = ctx.add(ctx.mul(joined, N), t);
+  const Term *question = ctx.overflows(ctx.mul(row, c(64)));
+
+  RangeSimplifier ranges(ctx);
+  ranges.addFacts(ctx.allOf(sized));
+  EXPECT_EQ(ranges.simplify(joined), by);
+  EXPECT_EQ(ranges.simplify(ctx.add(ctx.mul(ctx.mul(b, H), N), ctx.mul(h, N))), ctx.mul(by, N));
+  EXPECT_TRUE(ranges.simplify(question)->isConstant(0)) << print(ranges.simplify(question));
+  // Another divisor in the quotient: no pair.
+  const Term *mixed = ctx.add(ctx.mul(ctx.div(by, W), H), h);
+  EXPECT_EQ(ranges.simplify(mixed), mixed);
+
+  RangeSimplifier open(ctx);
+  open.addFacts(ctx.allOf(facts));
+  EXPECT_EQ(open.simplify(joined), joined);
+  EXPECT_FALSE(open.simplify(question)->isConstant());
+
+  // The fold is an equivalence: the solver still finds the overflow at the
+  // sizes where it happens.
+  ObligationSolver solver(ctx, 10000);
+  for (const Term *Fact : sized)
+    solver.addFact(Fact);
+  solver.addFact(ctx.le(N, c(16384)));
+  EXPECT_EQ(solver.check(question).status, SolverResult::Proven);
+  const Term *wide = ctx.overflows(ctx.mul(row, c(4096)));
+  EXPECT_EQ(solver.check(wide).status, SolverResult::Violated);
+}
+
 // Kernels share warm Z3 contexts (Z3Pool.h): what one kernel asserted must
 // be gone when the next one leases the same solvers.
 TEST(SolverPool, AKernelsFactsDoNotReachTheNextKernel) {

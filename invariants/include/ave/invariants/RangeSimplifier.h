@@ -37,6 +37,7 @@ private:
   void boundDividend(const Term *Quotient, Interval Value);
   void tighten(const Term *Sym, std::optional<int64_t> Lo, std::optional<int64_t> Hi);
   const Term *rewrite(const Term *T);
+  const Term *overflowQuestion(const Term *T);
   // Whether T's value stays inside int wherever its operands do (its
   // interval is known): a rule that builds new operators applies only then,
   // or Z3 would read a definedness condition the question does not have.

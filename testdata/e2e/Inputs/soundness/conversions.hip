@@ -1,6 +1,6 @@
 // Issue 11, class 3: integer conversions were evaluated as the int they
-// came from. A conversion to a narrower type that may change the value is
-// followed only where it keeps it: what depends on the rest is unproven.
+// came from. A conversion to a narrower type is C's: the value where the
+// target holds it, the value modulo 2^bits in the target's range elsewhere.
 // A possibly negative int converted to a 32-bit unsigned, which wraps, is
 // the int where it is not negative and a value the analysis does not follow
 // where it is: what depends on the wrap is unproven, never decided on the
@@ -8,7 +8,8 @@
 #include <ave/annotations.h>
 #include <hip/hip_runtime.h>
 
-// Wrong for K > 65536: the unsigned short index wraps. Was proven.
+// Wrong for K > 65536: the unsigned short index wraps. Was proven, then
+// unproven; violated at K = 65537.
 __global__ void ushort_index(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                              float *Y AVE_TAG("Y(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
