@@ -3,11 +3,13 @@
 them, and a journal made with another binary, seed or order is refused."""
 import json
 import pathlib
+import subprocess
 import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
 import fuzz  # noqa: E402
 
 HEADER = {"seed": 1, "order": 2, "ave_sha256": "aa", "mutate_sha256": "mm", "commit": "c"}
@@ -80,6 +82,53 @@ class JournalTest(unittest.TestCase):
             _, error = fuzz.Journal(self.path, dict(HEADER, ave_commit=second,
                                                     ave_sha256="bb")).load()
             self.assertIn("ave_sha256=", error or "", (first, second))
+
+
+class RecheckTest(unittest.TestCase):
+    """recheck.py: a journal's mutants through another build; one proven now
+    that execution found wrong fails it, the same verdict passes."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.root = pathlib.Path(self.dir.name)
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def run_recheck(self, verdict, execution):
+        # A stand-in for ave-rewrite whose every obligation has `verdict`.
+        ave = self.root / "ave"
+        report = {"kernels": [{"kernel": "vector_scale", "obligations": [
+            {"kind": "in-bounds", "location": {"line": 7}, "status": verdict}]}]}
+        ave.write_text("#!/bin/sh\necho '%s'\n" % json.dumps(report))
+        ave.chmod(0o755)
+        journal = self.root / "j.jsonl"
+        shown = [] if verdict == "proven" else [f"in-bounds line 7: {verdict}"]
+        records = [{"kernel": "vector_scale", "index": 0, "change": "c", "check": verdict,
+                    "not_proven": shown, "execution": "correct"},
+                   {"kernel": "vector_scale", "index": 0, "change": "c", "check": "unproven",
+                    "not_proven": ["in-bounds line 7: unproven"], "execution": execution}]
+        journal.write_text("\n".join(json.dumps(r) for r in [{"seed": 1, "order": 1}] + records))
+        out = self.root / "out.json"
+        run = subprocess.run([sys.executable, str(HERE / "recheck.py"), "--ave", str(ave),
+                              "--journal", str(journal), "--work", str(self.root / "w"),
+                              "--out", str(out)], capture_output=True, text=True)
+        return run.returncode, json.loads(out.read_text())
+
+    def test_a_wrong_mutant_proven_now_fails(self):
+        status, summary = self.run_recheck("proven", "wrong")
+        self.assertEqual(status, 1)
+        # The journal's last record of a mutant is the one compared.
+        self.assertEqual(summary["changed"][0]["journal"][0], "unproven")
+        self.assertEqual(summary["check_x_execution"], {"proven": {"wrong": 1}})
+        self.assertEqual(len(summary["proven_now_but_wrong"]), 1)
+
+    def test_a_violated_correct_mutant_is_listed_to_reproduce(self):
+        status, summary = self.run_recheck("violated", "correct")
+        self.assertEqual(status, 0)
+        self.assertEqual([r["index"] for r in summary["unconfirmed_violations"]], [0])
+        self.assertTrue(summary["unconfirmed_violations"][0]["file"].endswith(
+            "vector_scale/mutants/00000.hip"))
 
 
 if __name__ == "__main__":
