@@ -9,7 +9,9 @@ the first that the harness accepts (its assumptions hold; the product of
 the sizes at most --max-product), and runs it on the CPU executor. When
 every counterexample is too large (Z3 may pick N = 32768), the mutant is
 checked again with each size bounded (`#pragma ave assume N <= 255`, the
-product then under --max-product) and run at that counterexample.
+product then under --max-product) and run at that counterexample; failing
+that, with one size at a time left large and the others at most 64 (a
+`signed char` count of K / 16 wraps only from K = 2048 on).
 
     reproduce.py --ave build/ave-rewrite --results fuzz.json [--work DIR]
                  [--max-product N] [--out reproduced.json]
@@ -79,15 +81,17 @@ def counterexample_shapes(ave, path, kernel, defaults):
 
 def bounded_copy(path, names, bound, work):
     """A copy of the mutant with `#pragma ave assume NAME <= bound` for every
-    size after its first assumption, or None. A counterexample under more
-    assumptions is one under the mutant's own, at sizes small enough to run."""
+    size after its first assumption (`bound`: one for all, or a bound per
+    name), or None. A counterexample under more assumptions is one under the
+    mutant's own, at sizes small enough to run."""
+    bounds = bound if isinstance(bound, dict) else {n: bound for n in names}
     lines = pathlib.Path(path).read_text().splitlines(keepends=True)
     for i, line in enumerate(lines):
         if "#pragma ave assume" not in line and "AVE_ASSUME(" not in line:
             continue
         while lines[i].rstrip().endswith("\\") and i + 1 < len(lines):
             i += 1
-        extra = "#pragma ave assume " + " && ".join(f"{n} <= {bound}" for n in names) + "\n"
+        extra = "#pragma ave assume " + " && ".join(f"{n} <= {b}" for n, b in bounds.items()) + "\n"
         copy = pathlib.Path(work).parent / ("bounded-" + pathlib.Path(path).name)
         copy.parent.mkdir(parents=True, exist_ok=True)
         copy.write_text("".join(lines[:i + 1] + [extra] + lines[i + 1:]))
@@ -151,6 +155,23 @@ def reproduce(ave, kernel_spec, base_bundle, path, kernel, work, max_product, ti
                         timeout, settings)
         if ran:
             ran["bounded"] = f"counterexample asked again with every size <= {bound}"
+            return ran
+    # One size may have to be large where the others need not be (`signed
+    # char nt = K / 16` wraps from K = 2048 on): each in turn gets what the
+    # product leaves when the others are at most 64.
+    for name in defaults if shapes and len(defaults) > 1 else []:
+        small = 64
+        bounds = {n: max_product // small ** (len(defaults) - 1) if n == name else small
+                  for n in defaults}
+        bounded = bounded_copy(path, defaults, bounds, work)
+        if not bounded:
+            break
+        lopsided, _, settings = counterexample_shapes(ave, bounded, kernel, defaults)
+        ran = run_first(ave, kernel_spec, base_bundle, path, kernel, work, lopsided,
+                        max_product, timeout, settings)
+        if ran:
+            ran["bounded"] = "counterexample asked again with " + ", ".join(
+                f"{n} <= {b}" for n, b in bounds.items())
             return ran
     why = "no counterexample gives any of the sizes " + ",".join(defaults) if not shapes else \
         f"every counterexample shape is past {max_product} or outside the assumptions"
