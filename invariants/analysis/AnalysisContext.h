@@ -130,7 +130,16 @@ public:
   LayoutMatcher matcher;
   KernelSymbols symbols;
   std::vector<const Term *> kernelFacts;
-  std::map<const clang::ValueDecl *, TensorInfo> tensors;
+  // In the order the tensors are declared: keyed by address, every loop
+  // over them (the first input tag that declares a reduced name, the order
+  // of coverage obligations) went in an order that changed between builds.
+  struct DeclaredFirst {
+    bool operator()(const clang::ValueDecl *A, const clang::ValueDecl *B) const {
+      unsigned LocA = A->getLocation().getRawEncoding(), LocB = B->getLocation().getRawEncoding();
+      return LocA != LocB ? LocA < LocB : std::less<const clang::ValueDecl *>()(A, B);
+    }
+  };
+  std::map<const clang::ValueDecl *, TensorInfo, DeclaredFirst> tensors;
   std::set<std::string> inputNames, outputNames, contracted;
   // Outputs a store reached, and those that received a non-constant value.
   std::set<const clang::ValueDecl *> storedOutputs, outputsGivenValues;

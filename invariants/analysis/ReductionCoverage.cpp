@@ -410,18 +410,14 @@ void ReductionCoverage::emit(const Reduction &Whole, const clang::Expr *Site,
   Latest.earlier.clear();
   for (Reduction &Layer : overThreads(Latest, State))
     Pieces.push_back(std::move(Layer));
-  // The bound of the reduced name, from the first input tag declaring it
-  // in the source (the tensors are keyed by address, which is no order).
+  // The bound of the reduced name, from the first input tag declaring it.
   const Term *Bound = nullptr;
   std::string Tensor;
-  clang::SourceLocation First;
   for (const auto &[Decl, Info] : Ctx.tensors)
     for (size_t I = 0; I < Info.coordNames.size(); ++I)
-      if (Info.coordNames[I] == Whole.name && !Info.output &&
-          (!Bound || Decl->getLocation().getRawEncoding() < First.getRawEncoding())) {
+      if (Info.coordNames[I] == Whole.name && !Info.output && !Bound) {
         Bound = Info.layout.coordinates[I].bound;
         Tensor = Info.tensor;
-        First = Decl->getLocation();
       }
   if (!Bound)
     return;
