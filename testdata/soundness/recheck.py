@@ -54,7 +54,8 @@ def read_journal(path):
     if not lines:
         sys.exit(f"recheck: {path} is empty")
     header = json.loads(lines[0])
-    # A mutant appears once per stage it reached; the last record is final.
+    # One record per mutant; should one appear twice (two runs appending to
+    # one journal), the last counts.
     final = {}
     for line in lines[1:]:
         record = json.loads(line)
@@ -84,10 +85,8 @@ def recheck(args, work, texts, record):
     return record, status, shown
 
 
-def violated_share(table):
-    violated = table.get("violated", {}).get("wrong", 0)
-    wrong = violated + table.get("unproven", {}).get("wrong", 0)
-    return violated / wrong if wrong else 0.0
+def mutant_key(entry):
+    return entry["kernel"], entry["index"]
 
 
 def main():
@@ -100,46 +99,42 @@ def main():
     records = [r for r in records if r["check"] != "invalid"]
     texts = mutant_texts(sorted({r["kernel"] for r in records}), header["order"], header["seed"])
     work = pathlib.Path(args.work)
-    for stem in texts:
+    for stem in texts:  # one spec lookup per kernel, before the threads
         kernel_name(stem)
     start = time.time()
-    same, changed, regressions, unconfirmed = 0, [], [], []
-    table = {"invalid": {"not-run": len(invalid)}} if invalid else {}
+    same, changed, now = 0, [], list(invalid)
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         jobs = [pool.submit(recheck, args, work, texts, r) for r in records]
         for job in concurrent.futures.as_completed(jobs):
             record, status, shown = job.result()
-            row = table.setdefault(status, {})
-            row[record["execution"]] = row.get(record["execution"], 0) + 1
-            if status == "violated" and record["execution"] == "correct":
-                unconfirmed.append(dict(record, check=status, not_proven=shown,
-                                        file=str(work / record["kernel"] / "mutants" /
-                                                 f'{record["index"]:05d}.hip')))
+            # The record as this build classifies it, at the file it checked.
+            now.append(dict(record, check=status, not_proven=shown,
+                            file=str(work / record["kernel"] / "mutants" /
+                                     f'{record["index"]:05d}.hip')))
             if status == record["check"] and shown == record["not_proven"]:
                 same += 1
                 continue
-            entry = {"kernel": record["kernel"], "index": record["index"],
-                     "change": record["change"], "execution": record.get("execution"),
-                     "journal": [record["check"]] + record["not_proven"], "now": [status] + shown}
-            changed.append(entry)
-            if status == "proven" and record.get("execution") == "wrong":
-                regressions.append(entry)
+            changed.append({"kernel": record["kernel"], "index": record["index"],
+                            "change": record["change"], "execution": record.get("execution"),
+                            "journal": [record["check"]] + record["not_proven"],
+                            "now": [status] + shown})
             print(f'recheck: {record["kernel"]}#{record["index"]} ({record["change"]}): '
                   f'{record["check"]} -> {status}, execution {record.get("execution")}', flush=True)
+    table, regressions, unconfirmed, share = fuzz.summarise(now, [])
     summary = {"journal": str(args.journal), "journal_header": header, "ave": args.ave,
                "ave_sha256": fuzz.binary_digest(args.ave), "commit": fuzz.source_commit(),
                "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                "seconds": round(time.time() - start, 1), "mutants": len(records), "same": same,
                "seed": header["seed"], "order": header["order"], "check_x_execution": table,
-               "wrong_reported_violated": violated_share(table),
-               "unconfirmed_violations": sorted(unconfirmed, key=lambda e: (e["kernel"], e["index"])),
-               "changed": sorted(changed, key=lambda e: (e["kernel"], e["index"])),
-               "proven_now_but_wrong": regressions}
+               "wrong_reported_violated": share,
+               "unconfirmed_violations": sorted(unconfirmed, key=mutant_key),
+               "changed": sorted(changed, key=mutant_key),
+               "proven_now_but_wrong": sorted(regressions, key=mutant_key)}
     if args.out:
         pathlib.Path(args.out).write_text(json.dumps(summary, indent=1) + "\n")
     print(f"recheck: {len(records)} mutants, {same} the same, {len(changed)} changed, "
           f"{len(regressions)} proven now but wrong on execution; check x execution: "
-          f"{json.dumps(table)}; wrong mutants violated: {violated_share(table):.1%}; "
+          f"{json.dumps(table)}; wrong mutants violated: {share or 0:.1%}; "
           f"{len(unconfirmed)} violated but correct at the bundle's shapes")
     return 1 if regressions else 0
 
