@@ -355,8 +355,9 @@ static std::optional<Polynomial> foldQuotientRemainder(TermContext &Ctx, const P
         continue;
       const Term *X = Mono[At]->operand(0), *D = Mono[At]->operand(1);
       const bool Plain = Mono.size() == 1 && D->isConstant();
-      if (!Plain && (D->isConstant() ? D->value() == 0 : !NonZero(D)))
+      if (!D->isConstant() && !NonZero(D))
         continue;
+      // A single monomial: a constant divisor of 0 has none.
       Polynomial DPoly = toPolynomial(Ctx, D);
       if (DPoly.terms().size() != 1)
         continue;

@@ -218,8 +218,8 @@ const Term *ProvenanceInterpreter::convertedValue(const Term *V, clang::QualType
   const Term *Inside = T.logicalAnd(T.ge(V, T.constant(Min)), T.le(V, T.constant(Max)));
   if (Inside->isConstant() && Inside->value() != 0)
     return V;
-  return Inside->isConstant() ? wrappedValue(V, Modulus, ToSigned)
-                              : T.select(Inside, V, wrappedValue(V, Modulus, ToSigned));
+  const Term *Wrapped = wrappedValue(V, Modulus, ToSigned);
+  return Inside->isConstant() ? Wrapped : T.select(Inside, V, Wrapped);
 }
 
 const Term *ProvenanceInterpreter::wrappedValue(const Term *V, int64_t Modulus, bool ToSigned) {
