@@ -8,6 +8,8 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 
 #include <algorithm>
+#include <set>
+#include <string>
 
 namespace ave::inv {
 
@@ -141,6 +143,15 @@ void SharedMemoryModel::reset(const clang::ValueDecl *Array) {
   std::erase_if(Ctx.log.ldsWrites(), [Array](const LdsWrite &W) { return W.array == Array; });
 }
 
+bool SharedMemoryModel::olderIterationsMatter(const LoopFrame &Loop, unsigned Back,
+                                              const Term *Covered, const FlowState &State) {
+  TermContext &T = Ctx.terms;
+  std::vector<const Term *> Query = State.path;
+  Query.push_back(T.ge(T.sub(Loop.span.counter, T.mul(T.constant(Back), Loop.step)), Loop.init));
+  Query.push_back(T.logicalNot(Covered));
+  return Ctx.ask("older iterations uncovered", T.allOf(Query)).status != SolverResult::Proven;
+}
+
 void SharedMemoryModel::setPreviousIterationWrites(unsigned LoopId, std::vector<LdsWrite> Writes) {
   if (!Writes.empty())
     PreviousIterationWrites[LoopId] = std::move(Writes);
@@ -245,11 +256,12 @@ SharedMemoryModel::candidates(const clang::ValueDecl *Array) const {
     auto Prev = PreviousIterationWrites.find(Loop.id);
     bool Known = false;
     if (Prev != PreviousIterationWrites.end())
-      for (auto It = Prev->second.rbegin(); It != Prev->second.rend(); ++It)
-        if (It->array == Array) {
-          Out.push_back({&*It, &Loop});
-          Known = true;
-        }
+      for (unsigned Back = 1; Back <= (Loop.counterVar ? MaxIterationsBack + 1 : 1); ++Back)
+        for (auto It = Prev->second.rbegin(); It != Prev->second.rend(); ++It)
+          if (It->array == Array) {
+            Out.push_back({&*It, &Loop, Back > MaxIterationsBack ? 0 : Back});
+            Known = true;
+          }
     // The first pass over a loop does not know its body's writes yet, but
     // knows that they exist: older writes then hold only in the first
     // iteration, exactly as in the second pass.
@@ -268,9 +280,13 @@ SharedMemoryModel::RenamedWrite SharedMemoryModel::rename(const Candidate &Cand,
   R.validity = T.trueTerm();
   if (Cand.previousOf) {
     const LoopFrame &L = *Cand.previousOf;
-    const Term *Prev = T.sub(L.span.counter, L.step);
+    const Term *Back = Cand.back ? T.constant(Cand.back)
+                                 : T.approximation(TermContext::IterationsBackApproximation);
+    const Term *Prev = T.sub(L.span.counter, T.mul(Back, L.step));
     R.map[L.span.counter] = Prev;
     R.validity = T.ge(Prev, L.init);
+    if (!Cand.back)
+      R.validity = T.logicalAnd(T.gt(Back, T.constant(Cand.beyond)), R.validity);
   }
   for (unsigned D = 0; D < 3; ++D) {
     R.writer.push_back(T.freshCopy(Ctx.symbols.tid[D]));
@@ -399,6 +415,77 @@ const std::set<const clang::ValueDecl *> &SharedMemoryModel::externArrays() {
   return *ExternArrays;
 }
 
+bool SharedMemoryModel::skipOlder(Candidate &Cand, ReadCoverage &Walk, const FlowState &State) {
+  if (!Cand.write || !Cand.previousOf || Cand.back == 1)
+    return false;
+  // A newer write covers only where an approximation says (its guard could
+  // not be said for the writer): older iterations then add cases that hold
+  // only under it, one by one to no use; the one case for any iteration
+  // further back than the newest stands for them (a wrong kernel's guarded
+  // writes took the kernel's whole time limit).
+  if (Walk.olderUnreached.count(Cand.previousOf) || (Walk.approximated && Cand.back))
+    return true;
+  if (Walk.approximated)
+    Cand.beyond = 1;
+  unsigned Back = Cand.back ? Cand.back : Cand.beyond + 1;
+  if (olderIterationsMatter(*Cand.previousOf, Back, Walk.covered, State))
+    return false;
+  Walk.olderUnreached.insert(Cand.previousOf);
+  return true;
+}
+
+void SharedMemoryModel::addCases(const Candidate &Cand, const RenamedWrite &R, DataValue &Copied,
+                                 const Term *Index, const ReadCoverage &Walk, DataValue &Result) {
+  TermContext &T = Ctx.terms;
+  // In a loop the case holds only where its write holds the element, as
+  // far as the writer's layout says (R.reaches): an iteration that reads a
+  // stage no write reaches adds nothing. Without it such a case was
+  // counted as an iteration that adds (its constraints unsatisfiable
+  // there), and a kernel reading the other buffer, one tile short, had its
+  // reduction proven complete.
+  const Term *Applies = T.logicalAnd(R.validity, T.logicalNot(Walk.covered));
+  if (R.reaches && !Ctx.loops.empty())
+    Applies = T.logicalAnd(Applies, R.reaches);
+  Result.kind = DataValue::Kind::Tagged;
+  for (ProvenanceCase &C : Copied.cases) {
+    C.validity = T.logicalAnd(C.validity, Applies);
+    C.constraints.insert(C.constraints.end(), R.constraints.begin(), R.constraints.end());
+    C.origins.push_back({Cand.write->site, Cand.write->text, R.writer, Index});
+    Result.cases.push_back(std::move(C));
+  }
+  Result.reduced.insert(Copied.reduced.begin(), Copied.reduced.end());
+  setParameters(Result, Result, Copied, '+');
+  Result.reductions.insert(Result.reductions.end(), Copied.reductions.begin(),
+                           Copied.reductions.end());
+}
+
+bool SharedMemoryModel::cover(const Candidate &Cand, const RenamedWrite &R, ReadCoverage &Walk) {
+  // A same-iteration write (no validity condition) covers every iteration;
+  // a previous-iteration write covers all but the first. Where the writer
+  // is solved only on part of the array (`As[ty][tx]` of a 16x32 tile),
+  // it covers that part: older writes still hold the rest. A guarded
+  // write (`if (t + 1 < nt) As[1 - cur][ty][tx] = a;`) covers only where
+  // its writer's guard held (the soundness fuzzer's double_buffered_gemm
+  // mutant guarding it by `t + 1 < col` was proven). Where that condition
+  // cannot be said, whether it covers is a value the analysis does not
+  // follow: an older write's case then holds only under it, so a model
+  // that needs one is not known to be real (unproven, never violated).
+  TermContext &T = Ctx.terms;
+  bool Guarded = !Cand.write->guard.empty();
+  bool Partial = R.reaches && (!R.solved || Guarded);
+  if (Partial) {
+    Walk.covered = T.logicalOr(Walk.covered, T.logicalAnd(R.validity, R.reaches));
+  } else if (!Guarded) {
+    Walk.covered = T.logicalOr(Walk.covered, R.validity);
+  } else {
+    const Term *Says = T.approximation(TermContext::GuardedWriteApproximation);
+    Walk.covered = T.logicalOr(Walk.covered, T.logicalAnd(R.validity, T.ne(Says, T.constant(0))));
+    Walk.approximated = true;
+  }
+  // Covers every element in every iteration: no older write can be seen.
+  return R.validity->isConstant(1) && !Partial && !Guarded;
+}
+
 AbstractValue SharedMemoryModel::load(const clang::ValueDecl *Array, const Term *Index,
                                       const clang::Expr *Site, const FlowState &State) {
   TermContext &T = Ctx.terms;
@@ -415,12 +502,12 @@ AbstractValue SharedMemoryModel::load(const clang::ValueDecl *Array, const Term 
     return AbstractValue::ofData(DataValue::unknown("shared array read before any write"));
   }
   DataValue Result;
-  // Writes that can reach the read so far shadow older ones only in the
-  // iterations they cover: `Covered` is the condition under which a newer
-  // candidate applies.
-  const Term *Covered = T.falseTerm();
+  ReadCoverage Walk;
+  Walk.covered = T.falseTerm();
   const Term *CoveredForSolve = T.falseTerm();
-  for (const Candidate &Cand : Candidates) {
+  for (Candidate Cand : Candidates) {
+    if (skipOlder(Cand, Walk, State))
+      continue;
     if (!Cand.write) {
       // Only the writer's solution may assume it: the value keeps applying
       // to every iteration, as the first pass cannot offer another case.
@@ -431,15 +518,15 @@ AbstractValue SharedMemoryModel::load(const clang::ValueDecl *Array, const Term 
       // out, which can only make it fail where they were needed.
       continue;
     }
-    RenamedWrite R = rename(Cand, Index, T.logicalOr(Covered, CoveredForSolve), State);
+    RenamedWrite R = rename(Cand, Index, T.logicalOr(Walk.covered, CoveredForSolve), State);
     // A write that can never hold this element is not the writer.
     std::vector<const Term *> Query = State.path;
     Query.push_back(R.validity);
-    Query.push_back(T.logicalNot(Covered));
+    Query.push_back(T.logicalNot(Walk.covered));
     Query.insert(Query.end(), R.constraints.begin(), R.constraints.end());
     if (Ctx.ask("lds writer reachable", T.allOf(Query)).status == SolverResult::Proven)
       continue;
-    Reaches.push_back(R.reaches ? T.logicalAnd(R.reaches, T.logicalNot(Covered)) : nullptr);
+    Reaches.push_back(R.reaches ? T.logicalAnd(R.reaches, T.logicalNot(Walk.covered)) : nullptr);
     DataValue Copied = substituteData(T, Cand.write->value, R.map);
     for (Reduction &Red : Copied.reductions)
       markCrossed(Red, Array);
@@ -456,42 +543,9 @@ AbstractValue SharedMemoryModel::load(const clang::ValueDecl *Array, const Term 
           "a constant written into " + Array->getNameAsString() +
           " may be the value this read sees instead of a tagged one (the constant's write is "
           "not shown to be overwritten)"));
-    const Term *Applies = T.logicalAnd(R.validity, T.logicalNot(Covered));
-    if (Copied.kind == DataValue::Kind::Tagged) {
-      Result.kind = DataValue::Kind::Tagged;
-      for (ProvenanceCase &C : Copied.cases) {
-        C.validity = T.logicalAnd(C.validity, Applies);
-        C.constraints.insert(C.constraints.end(), R.constraints.begin(), R.constraints.end());
-        C.origins.push_back({Cand.write->site, Cand.write->text, R.writer, Index});
-        Result.cases.push_back(std::move(C));
-      }
-      Result.reduced.insert(Copied.reduced.begin(), Copied.reduced.end());
-      setParameters(Result, Result, Copied, '+');
-      Result.reductions.insert(Result.reductions.end(), Copied.reductions.begin(),
-                               Copied.reductions.end());
-    }
-    // A same-iteration write (no validity condition) covers every iteration;
-    // a previous-iteration write covers all but the first. Where the writer
-    // is solved only on part of the array (`As[ty][tx]` of a 16x32 tile),
-    // it covers that part: older writes still hold the rest. A guarded
-    // write (`if (t + 1 < nt) As[1 - cur][ty][tx] = a;`) covers only where
-    // its writer's guard held (the soundness fuzzer's double_buffered_gemm
-    // mutant guarding it by `t + 1 < col` was proven). Where that condition
-    // cannot be said, whether it covers is a value the analysis does not
-    // follow: an older write's case then holds only under it, so a model
-    // that needs one is not known to be real (unproven, never violated).
-    bool Guarded = !Cand.write->guard.empty();
-    bool Partial = R.reaches && (!R.solved || Guarded);
-    if (Partial)
-      Covered = T.logicalOr(Covered, T.logicalAnd(R.validity, R.reaches));
-    else if (!Guarded)
-      Covered = T.logicalOr(Covered, R.validity);
-    else
-      Covered = T.logicalOr(
-          Covered,
-          T.logicalAnd(R.validity, T.ne(T.approximation(TermContext::GuardedWriteApproximation),
-                                        T.constant(0))));
-    if (R.validity->isConstant(1) && !Partial && !Guarded)
+    if (Copied.kind == DataValue::Kind::Tagged)
+      addCases(Cand, R, Copied, Index, Walk, Result);
+    if (cover(Cand, R, Walk))
       break;
   }
   requireWriter(Array, Reaches, Site, State);

@@ -4,8 +4,12 @@
 // equals b. The writer is solved as a layout of its thread ids (and of its
 // own loop counters) where that works, so the value is followed exactly,
 // not by matching index text. A read sees the newest write that can reach
-// it: this iteration's, then the previous iteration's of each enclosing
-// loop (double buffering), then the writes from before the loops.
+// it: this iteration's, then those of each earlier iteration of each
+// enclosing loop, newest first, up to MaxIterationsBack back (double and
+// multi-stage buffering: tile t + 2 stored in iteration t is read in
+// iteration t + 2), then the writes from before the loops. Writes from
+// further back that may still be the newest are one more case, made in an
+// iteration the analysis approximates.
 // ANALYSIS.md section 6 and docs/analysis.md walk through an example.
 // Internal to invariants/.
 #pragma once
@@ -67,13 +71,26 @@ private:
   // (Reaches: each write's condition for being the writer).
   void requireWriter(const clang::ValueDecl *Array, const std::vector<const Term *> &Reaches,
                      const clang::Expr *Site, const FlowState &State);
-  // A write that may be the one a read sees; from the previous iteration of
-  // `previousOf` when that is set. A null write stands for the writes a
-  // loop's first pass has not seen yet.
+  // How many iterations back a read looks for its writer by name: enough for
+  // a pipeline of five stages.
+  static constexpr unsigned MaxIterationsBack = 4;
+  // A write that may be the one a read sees; from an earlier iteration of
+  // `previousOf` when that is set: `back` iterations before the read's, or,
+  // with `back` 0, some number past `beyond` (an approximation:
+  // which of those iterations wrote last is not followed, so a proof holds
+  // for every one and a counterexample through it is unproven). A null
+  // write stands for the writes a loop's first pass has not seen yet.
   struct Candidate {
     const LdsWrite *write;
     const LoopFrame *previousOf;
+    unsigned back = 1;
+    unsigned beyond = MaxIterationsBack; // with back 0: more than this many back
   };
+  // Whether the writes of `Back` or more iterations before the read can
+  // still be the newest, where Covered does not hold (the newer ones
+  // cover).
+  bool olderIterationsMatter(const LoopFrame &Loop, unsigned Back, const Term *Covered,
+                             const FlowState &State);
   // A loop counter of the writer's own loops, as copied for one read.
   struct WriterCounter {
     const Term *original = nullptr;
@@ -99,6 +116,22 @@ private:
     std::vector<const Term *> sideConditions;
     bool everywhere = false; // the side conditions hold on every path
   };
+
+  // What one read's walk over its candidates, newest first, has seen.
+  struct ReadCoverage {
+    const Term *covered = nullptr;              // where a newer write holds the element
+    bool approximated = false;                  // `covered` leans on a guard it cannot say
+    std::set<const LoopFrame *> olderUnreached; // loops whose older writes no read sees
+  };
+  // Whether Cand is an older iteration's write the walk need not look at
+  // (newer writes cover it); may widen a catch-all candidate.
+  bool skipOlder(Candidate &Cand, ReadCoverage &Walk, const FlowState &State);
+  // Copied's cases added to Result, where this write is the newest.
+  void addCases(const Candidate &Cand, const RenamedWrite &R, DataValue &Copied, const Term *Index,
+                const ReadCoverage &Walk, DataValue &Result);
+  // Adds where Cand's write covers the element; true when that is
+  // everywhere, so that no older write can be seen.
+  bool cover(const Candidate &Cand, const RenamedWrite &R, ReadCoverage &Walk);
 
   std::vector<Candidate> candidates(const clang::ValueDecl *Array) const;
   size_t commonLoops(const LdsWrite &W) const;

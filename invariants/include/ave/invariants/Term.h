@@ -170,10 +170,14 @@ public:
   // Whether a guarded shared-memory write covers the element a read asks
   // for, where the writer's guard cannot be said: one value per execution.
   static constexpr const char *GuardedWriteApproximation = "guarded_write_covers";
+  // How many iterations back the newest write of a shared element was made,
+  // where that is further back than the analysis follows one by one.
+  static constexpr const char *IterationsBackApproximation = "iterations_back";
   // Approximations with one value per execution (not data the solver may
   // pick per input): a counterexample through one must hold for all.
   static bool deterministicApproximation(const std::string &Base) {
-    return Base == ConversionApproximation || Base == GuardedWriteApproximation;
+    return Base == ConversionApproximation || Base == GuardedWriteApproximation ||
+           Base == IterationsBackApproximation;
   }
   const Term *apply(const std::string &Function, std::vector<const Term *> Args);
 
