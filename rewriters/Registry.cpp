@@ -1,6 +1,7 @@
 #include "ave/rewriters/Registry.h"
 
 #include "ave/rewriters/lds_layout/LdsLayoutRewriters.h"
+#include "ave/rewriters/pipeline/PipelineRewriter.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -11,6 +12,7 @@ const RewriterRegistry &RewriterRegistry::builtin() {
     RewriterRegistry R;
     R.add(makeLdsPadRewriter());
     R.add(makeLdsSwizzleRewriter());
+    R.add(makePipelineRewriter());
     return R;
   }();
   return Registry;

@@ -151,6 +151,14 @@ int runRewrite(const GlobalOptions &G, const RewriteOptions &O) {
     rw::testing::injectBug(rw::testing::InjectedBug::AcceptEscapes);
   else if (O.injectBug == "drop-barrier")
     rw::testing::injectBug(rw::testing::InjectedBug::DropBarrier);
+  else if (O.injectBug == "pipeline-no-prologue")
+    rw::testing::injectBug(rw::testing::InjectedBug::PipelineNoPrologue);
+  else if (O.injectBug == "pipeline-wrong-tile")
+    rw::testing::injectBug(rw::testing::InjectedBug::PipelineWrongTile);
+  else if (O.injectBug == "pipeline-writes-read-stage")
+    rw::testing::injectBug(rw::testing::InjectedBug::PipelineWritesReadStage);
+  else if (O.injectBug == "pipeline-drops-barrier")
+    rw::testing::injectBug(rw::testing::InjectedBug::PipelineDropsBarrier);
 
   // --in-place: lock and read the file now; it is written only if it is
   // still what was read when the patch is accepted (support/FileUpdate.h).
@@ -184,7 +192,7 @@ int runRewrite(const GlobalOptions &G, const RewriteOptions &O) {
 void registerRewriteCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected) {
   auto O = std::make_shared<RewriteOptions>();
   CLI::App *Cmd = App.add_subcommand(
-      "rewrite", "Apply LDS-layout rewrites (lds-pad, lds-swizzle) as a verified patch");
+      "rewrite", "Apply rewrites (lds-pad, lds-swizzle, pipeline) as a verified patch");
   Cmd->add_option("file", O->file, "HIP source file");
   Cmd->add_option(
       "--apply", O->apply,
@@ -221,7 +229,9 @@ void registerRewriteCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Se
                 "Run every stage even after one failed (per-kernel results)");
   // Test-only: proves the pipeline rejects a rewrite that breaks the data flow.
   Cmd->add_option("--inject-bug", O->injectBug)
-      ->check(CLI::IsMember({"swizzle-writes-only", "accept-escapes", "drop-barrier"}))
+      ->check(CLI::IsMember({"swizzle-writes-only", "accept-escapes", "drop-barrier",
+                             "pipeline-no-prologue", "pipeline-wrong-tile",
+                             "pipeline-writes-read-stage", "pipeline-drops-barrier"}))
       ->group("");
   Cmd->callback([&G, &Selected, O] { Selected = [&G, O] { return runRewrite(G, *O); }; });
 }

@@ -16,7 +16,7 @@ namespace ave::rw {
 
 class RewriterRegistry {
 public:
-  // lds-pad, lds-swizzle.
+  // lds-pad, lds-swizzle, pipeline.
   static const RewriterRegistry &builtin();
 
   void add(std::unique_ptr<Rewriter> R);

@@ -12,9 +12,13 @@ namespace ave::rw::testing {
 
 enum class InjectedBug {
   None,
-  SwizzleWritesOnly, // lds-swizzle rewrites the stores but not the loads
-  AcceptEscapes,     // the layout rewriters ignore uses whose address escapes
-  DropBarrier,       // the first candidate also removes the kernel's first __syncthreads()
+  SwizzleWritesOnly,       // lds-swizzle rewrites the stores but not the loads
+  AcceptEscapes,           // the layout rewriters ignore uses whose address escapes
+  DropBarrier,             // the first candidate also removes the kernel's first __syncthreads()
+  PipelineNoPrologue,      // pipeline: no prologue (the first stages are never filled)
+  PipelineWrongTile,       // pipeline: the prefetch loads the tile `stages` ahead, one too far
+  PipelineWritesReadStage, // pipeline: the prefetched tile is stored into the stage being read
+  PipelineDropsBarrier,    // pipeline: the loop's one barrier is left out
 };
 
 void injectBug(InjectedBug Bug);

@@ -1,0 +1,77 @@
+// Finds the loops the pipeline rewriter can rewrite, in the staged form
+//   for (v = a; v < b; v += c) {   // c a positive constant, b loop-invariant
+//     <region: stores `S[...] = <global load>` into __shared__ arrays, under
+//      conditions and constant-trip loops, with local declarations>
+//     __syncthreads();
+//     <compute: reads the staged arrays, writes none of them>
+//     __syncthreads();
+//   }
+// and says, with a location, why every other loop with a barrier is not one.
+// Internal to rewriters/pipeline.
+#pragma once
+
+#include "clang/Basic/SourceLocation.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class BinaryOperator;
+class Expr;
+class ForStmt;
+class FunctionDecl;
+class Stmt;
+class VarDecl;
+} // namespace clang
+
+namespace ave::rw {
+
+// A loop inside the region with a constant trip count: its stores get one
+// register per iteration.
+struct RegionLoop {
+  const clang::VarDecl *counter = nullptr;
+  int64_t init = 0, step = 1, trips = 0;
+};
+
+// `Array[...] = value` in the region.
+struct StagedStore {
+  const clang::BinaryOperator *assign = nullptr;
+  const clang::VarDecl *array = nullptr;
+  std::vector<const clang::ForStmt *> loops; // region loops around it, outermost first
+};
+
+struct StagedLoop {
+  const clang::ForStmt *loop = nullptr;
+  const clang::VarDecl *counter = nullptr;
+  const clang::Expr *init = nullptr;  // the counter's first value
+  const clang::Expr *bound = nullptr; // `counter < bound` (or <=)
+  bool inclusive = false;
+  int64_t step = 1;
+  std::vector<const clang::Stmt *> region; // body statements before the first barrier
+  const clang::Stmt *firstBarrier = nullptr;
+  std::vector<const clang::Stmt *> compute; // between the barriers
+  const clang::Stmt *lastBarrier = nullptr;
+  std::vector<StagedStore> stores;
+  std::map<const clang::ForStmt *, RegionLoop> regionLoops;
+  std::vector<const clang::VarDecl *> arrays; // staged arrays, by first store
+};
+
+struct StagedLoopRefusal {
+  clang::SourceLocation location;
+  std::string reason;
+};
+
+struct StagedLoopSearch {
+  std::vector<StagedLoop> loops;
+  std::vector<StagedLoopRefusal> refusals;
+};
+
+StagedLoopSearch findStagedLoops(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel);
+
+// Whether S is the statement `__syncthreads();`.
+bool isBarrierStatement(const clang::Stmt *S);
+
+} // namespace ave::rw
