@@ -26,7 +26,8 @@ import tempfile
 import time
 
 CASES = [("transpose_lds", "lds-pad"), ("transpose_lds", "lds-swizzle"),
-         ("tiled_gemm", "lds-swizzle"), ("tiled_gemm", "lds-pad:pad=1")]
+         ("tiled_gemm", "lds-swizzle"), ("tiled_gemm", "lds-pad:pad=1"),
+         ("tiled_gemm", "pipeline:stages=2"), ("tiled_gemm", "pipeline:stages=3")]
 BUDGET_S = 5.0
 
 
