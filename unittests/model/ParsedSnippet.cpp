@@ -3,6 +3,7 @@
 #include "clang/Tooling/Tooling.h"
 
 #include <gtest/gtest.h>
+#include <list>
 
 namespace ave::model::test {
 
@@ -15,7 +16,15 @@ std::unique_ptr<clang::ASTUnit> parseHip(const std::string &Code,
       "-x",        "hip",           "--offload-arch=gfx942", "--cuda-device-only",
       "-nogpulib", "-resource-dir", AVE_RESOURCE_DIR};
   Args.insert(Args.end(), ExtraArgs.begin(), ExtraArgs.end());
-  clang::tooling::FileContentMappings Mapped(Files.begin(), Files.end());
+  // buildASTFromCodeWithArgs maps each file onto its content without copying
+  // it (MemoryBuffer::getMemBuffer): the content must outlive the unit. A
+  // local copy was freed on return, and a header's first bytes read back as
+  // allocator bookkeeping when the unit looked at them again (under load:
+  // KernelsFromUserHeadersButNotSystemHeaders saw its kernel on line 2). A
+  // test process parses a few snippets; their files are kept until it ends.
+  static std::list<clang::tooling::FileContentMappings> KeptFiles;
+  const clang::tooling::FileContentMappings &Mapped =
+      KeptFiles.emplace_back(Files.begin(), Files.end());
   std::unique_ptr<clang::ASTUnit> Unit = clang::tooling::buildASTFromCodeWithArgs(
       Code, Args, "k.hip", "model-tests", std::make_shared<clang::PCHContainerOperations>(),
       clang::tooling::getClangStripDependencyFileAdjuster(), Mapped);
