@@ -341,6 +341,16 @@ AbstractValue ProvenanceInterpreter::evalExpr(const clang::Expr *E, FlowState &S
     return AbstractValue::ofInt(T.constant(BL->getValue() ? 1 : 0));
   if (llvm::isa<clang::FloatingLiteral>(E))
     return AbstractValue::ofData(DataValue::neutral());
+  // `T x = {}` and `T x = {v}` of a scalar: zero, or v (a scalar `{}` was
+  // an expression the analysis did not model).
+  if (const auto *IL = llvm::dyn_cast<clang::InitListExpr>(E);
+      IL && IL->getType()->isScalarType() && IL->getNumInits() <= 1) {
+    if (IL->getNumInits() == 1)
+      return eval(IL->getInit(0), State);
+    if (IL->getType()->isIntegralOrEnumerationType())
+      return AbstractValue::ofInt(T.constant(0));
+    return AbstractValue::ofData(DataValue::neutral());
+  }
   if (const auto *CE = llvm::dyn_cast<clang::CastExpr>(E))
     return evalCast(CE, State);
   if (const auto *CCE = llvm::dyn_cast<clang::CXXConstructExpr>(E)) {
