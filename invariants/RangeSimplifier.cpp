@@ -286,6 +286,9 @@ const Term *RangeSimplifier::divRem(const Term *T) {
       return T;
     (Coeff % C == 0 ? Multiple : Rest) = *Sum;
   }
+  if (!Div)
+    if (const Term *Folded = remainderOfRemainder(P, D))
+      return Folded;
   if (Multiple.isZero())
     return T;
   const Term *R = toTerm(Ctx, Rest);
@@ -297,6 +300,31 @@ const Term *RangeSimplifier::divRem(const Term *T) {
   // A rest of C or more (`(tid + 256*l) / 16` with tid < 256): with x and r
   // non-negative, x / C = a + r / C and x % C = r % C.
   return Div ? Ctx.add(toTerm(Ctx, Multiple.dividedExactly(C)), Ctx.div(R, D)) : Ctx.rem(R, D);
+}
+
+// `(a % C + r) % C` is `(a + r) % C` where a and r are non-negative: both
+// sums are then non-negative and equal modulo C. A pipelined loop's write
+// stage seen one iteration back, `((t - 1) % 2 + 1) % 2`, is the read's
+// `t % 2` (t >= 1 there). Null when P (the dividend) has no such part.
+const Term *RangeSimplifier::remainderOfRemainder(const Polynomial &P, const Term *D) {
+  for (const auto &[Mono, Coeff] : P.terms()) {
+    if (Coeff != 1 || Mono.size() != 1 || Mono[0]->kind() != TermKind::Rem ||
+        Mono[0]->operand(1) != D)
+      continue;
+    const Term *A = Mono[0]->operand(0);
+    std::optional<Polynomial> Others = P.plus(Polynomial::monomial(Mono, -1));
+    if (!Others)
+      return nullptr;
+    std::optional<Polynomial> Sum = Others->plus(toPolynomial(Ctx, A));
+    std::optional<Interval> IA = interval(A), IR = interval(toTerm(Ctx, *Others));
+    if (!Sum || !IA || !IR || IA->lo < 0 || IR->lo < 0)
+      return nullptr;
+    const Term *Dividend = toTerm(Ctx, *Sum);
+    if (!fitsInInt(Dividend))
+      return nullptr;
+    return divRem(Ctx.rem(Dividend, D));
+  }
+  return nullptr;
 }
 
 // The quotient's pair one digit lower: `c*a*(x/c) + d*a*((x%c)/d)`, with d

@@ -795,4 +795,24 @@ TEST(SolverTiming, EveryQuestionCounts) {
   EXPECT_GT(Solver.millisSpent(), AfterCheckWithin);
 }
 
+TEST(SolverRangeSimplification, RemainderOfShiftedRemainder) {
+  // A pipelined loop's write stage one iteration back, ((t - 1) % 2 + 1) % 2,
+  // is the read's t % 2 where t >= 1; not where t - 1 may be negative (C's
+  // remainder takes the dividend's sign), nor with another divisor.
+  TermContext ctx;
+  auto c = [&](int64_t v) { return ctx.constant(v); };
+  const Term *t = ctx.symbol("t", SymbolKind::LoopCounter);
+  const Term *back = ctx.rem(ctx.add(ctx.rem(ctx.sub(t, c(1)), c(2)), c(1)), c(2));
+  RangeSimplifier after(ctx);
+  std::vector<const Term *> from1 = {ctx.ge(t, c(1)), ctx.lt(t, c(4096))};
+  after.addFacts(ctx.allOf(from1));
+  EXPECT_EQ(after.simplify(back), ctx.rem(t, c(2))) << print(after.simplify(back));
+  RangeSimplifier anywhere(ctx);
+  std::vector<const Term *> from0 = {ctx.ge(t, c(0)), ctx.lt(t, c(4096))};
+  anywhere.addFacts(ctx.allOf(from0));
+  EXPECT_NE(anywhere.simplify(back), ctx.rem(t, c(2))) << print(anywhere.simplify(back));
+  const Term *other = ctx.rem(ctx.add(ctx.rem(ctx.sub(t, c(1)), c(3)), c(1)), c(2));
+  EXPECT_NE(after.simplify(other), ctx.rem(t, c(2)));
+}
+
 } // namespace ave::inv

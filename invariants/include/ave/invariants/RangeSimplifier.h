@@ -14,6 +14,8 @@
 
 namespace ave::inv {
 
+class Polynomial;
+
 struct Interval {
   int64_t lo;
   int64_t hi; // inclusive
@@ -43,6 +45,7 @@ private:
   // or Z3 would read a definedness condition the question does not have.
   bool fitsInInt(const Term *T);
   const Term *divRem(const Term *T);
+  const Term *remainderOfRemainder(const Polynomial &P, const Term *D);
   const Term *quotientComparison(const Term *Cmp);
   // The comparison rules in turn, on `Cmp`, the rewritten `Original`.
   const Term *comparison(const Term *Original, const Term *Cmp);
