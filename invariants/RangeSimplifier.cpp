@@ -414,6 +414,17 @@ static std::optional<Polynomial> foldQuotientRemainder(TermContext &Ctx, const P
   return std::nullopt;
 }
 
+const Term *foldConstantQuotientRemainder(TermContext &Ctx, const Term *Sum) {
+  if (Sum->kind() != TermKind::Add)
+    return Sum;
+  // With neither callback allowing anything, only the folds by a positive
+  // constant of a lone `x % d` apply: exact, and building no new product.
+  auto Never = [](const Term *) { return false; };
+  std::optional<Polynomial> Folded =
+      foldQuotientRemainder(Ctx, toPolynomial(Ctx, Sum), Never, Never);
+  return Folded ? foldConstantQuotientRemainder(Ctx, toTerm(Ctx, *Folded)) : Sum;
+}
+
 static const Term *foldDivRemPairs(TermContext &Ctx, const Term *Sum, FitsInInt Fits,
                                    FitsInInt NonZero) {
   if (Sum->kind() != TermKind::Add)

@@ -1,5 +1,7 @@
 #include "SharedMemoryModel.h"
 
+#include "ave/invariants/RangeSimplifier.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -304,7 +306,7 @@ SharedMemoryModel::RenamedWrite SharedMemoryModel::rename(const Candidate &Cand,
               : nullptr;
       Counters.push_back({F.span.counter, R.map[F.span.counter], Extent});
     }
-  const Term *WriterAddress = substitute(T, W.address, R.map);
+  const Term *WriterAddress = foldConstantQuotientRemainder(T, substitute(T, W.address, R.map));
   std::vector<const Term *> SideConditions;
   WriterSolution Partial;
   bool Solved =

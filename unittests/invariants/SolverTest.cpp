@@ -815,4 +815,21 @@ TEST(SolverRangeSimplification, RemainderOfShiftedRemainder) {
   EXPECT_NE(after.simplify(other), ctx.rem(t, c(2)));
 }
 
+TEST(SolverRangeSimplification, ConstantQuotientRemainderInASum) {
+  // A staged store's address `1024*s + (e/16)*16 + e%16` is `1024*s + e`;
+  // a symbolic divisor is left alone (it needs facts: RangeSimplifier).
+  TermContext ctx;
+  auto c = [&](int64_t v) { return ctx.constant(v); };
+  const Term *s = ctx.symbol("s", SymbolKind::LoopCounter);
+  const Term *e = ctx.symbol("e", SymbolKind::Fresh);
+  const Term *d = ctx.symbol("D", SymbolKind::Param);
+  const Term *address =
+      ctx.add(ctx.add(ctx.mul(s, c(1024)), ctx.mul(ctx.div(e, c(16)), c(16))), ctx.rem(e, c(16)));
+  EXPECT_EQ(foldConstantQuotientRemainder(ctx, address), ctx.add(ctx.mul(s, c(1024)), e))
+      << print(foldConstantQuotientRemainder(ctx, address));
+  const Term *symbolic =
+      ctx.add(ctx.add(ctx.mul(s, c(1024)), ctx.mul(ctx.div(e, d), d)), ctx.rem(e, d));
+  EXPECT_EQ(foldConstantQuotientRemainder(ctx, symbolic), symbolic);
+}
+
 } // namespace ave::inv

@@ -21,6 +21,12 @@ struct Interval {
   int64_t hi; // inclusive
 };
 
+// `d*(x/d) + x%d` folded back to `x` inside a sum, for positive constants
+// d only (an exact identity of C's division that needs no facts): a
+// staged store `As[s][e / 16][e % 16]` has the address `1024*s + e`, in
+// which a layout match sees e's thread id.
+const Term *foldConstantQuotientRemainder(TermContext &Ctx, const Term *Sum);
+
 class RangeSimplifier {
 public:
   explicit RangeSimplifier(TermContext &Ctx) : Ctx(Ctx) {}
