@@ -2,6 +2,7 @@
 
 #include "ave/rewriters/TestHooks.h"
 
+#include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 
 namespace ave::rw {
@@ -27,6 +28,12 @@ ParameterValues withDefaults(const RewriterInfo &Info, const ParameterValues &Gi
     Out[P.name] = It == Given.end() ? P.defaultValue : It->second;
   }
   return Out;
+}
+
+void addNotApplicable(RewriteResult &Result, const clang::ASTContext &Ctx,
+                      clang::SourceLocation Loc, const std::string &Reason) {
+  Result.notes.push_back(
+      {ave::positionOf(Ctx.getSourceManager(), Loc), "not applicable: " + Reason});
 }
 
 LayoutAdvisor::~LayoutAdvisor() = default;

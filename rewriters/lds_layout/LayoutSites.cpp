@@ -11,12 +11,6 @@
 
 namespace ave::rw {
 
-void addNotApplicable(RewriteResult &Result, const clang::ASTContext &Ctx,
-                      clang::SourceLocation Loc, const std::string &Reason) {
-  Result.notes.push_back(
-      {ave::positionOf(Ctx.getSourceManager(), Loc), "not applicable: " + Reason});
-}
-
 std::vector<SharedArrayUses> selectArrays(const RewriteRequest &Request, RewriteResult &Result) {
   std::string Wanted;
   if (auto It = Request.parameters.find("array"); It != Request.parameters.end())

@@ -11,9 +11,6 @@
 
 namespace ave::rw {
 
-void addNotApplicable(RewriteResult &Result, const clang::ASTContext &Ctx,
-                      clang::SourceLocation Loc, const std::string &Reason);
-
 // The arrays `array=NAME` selects (all static __shared__ arrays when empty);
 // a name the kernel does not declare gets a note.
 std::vector<SharedArrayUses> selectArrays(const RewriteRequest &Request, RewriteResult &Result);

@@ -53,11 +53,6 @@ const char *const Name = "pipeline";
 // (gfx942: 64 KiB).
 constexpr uint64_t StaticLdsLimit = 48 * 1024;
 
-void notApplicable(RewriteResult &Result, const clang::ASTContext &Ctx, clang::SourceLocation Loc,
-                   const std::string &Why) {
-  Result.notes.push_back({ave::positionOf(Ctx.getSourceManager(), Loc), "not applicable: " + Why});
-}
-
 // The file range of statements First..Last, with Last's `;` when it is an
 // expression statement.
 EditRange statementsRange(const clang::ASTContext &Ctx, const clang::Stmt *First,
@@ -240,7 +235,7 @@ public:
 
 private:
   bool refuse(clang::SourceLocation Loc, const std::string &Why) {
-    notApplicable(Result, Ctx, Loc, Why);
+    addNotApplicable(Result, Ctx, Loc, Why);
     return false;
   }
   bool add(clang::CharSourceRange Range, const std::string &New) {
@@ -279,6 +274,7 @@ private:
   PipelineText Text;
   Candidate C;
   std::optional<RangeText> LoopText;
+  EditRange Whole, Region; // the loop, and its staged loads with the first barrier
   std::string Prologue;
 };
 
@@ -359,8 +355,8 @@ bool CandidateBuilder::editLoop() {
                      (Bug == InjectedBug::PipelineDropsBarrier ? "(void)0" : "__syncthreads()");
   if (!Text.failure.empty())
     return refuse(Loop.loop->getBeginLoc(), Text.failure);
-  EditRange Whole = fileRangeForEdit(Ctx, Loop.loop->getSourceRange());
-  EditRange Region = statementsRange(Ctx, Loop.region.front(), Loop.firstBarrier);
+  Whole = fileRangeForEdit(Ctx, Loop.loop->getSourceRange());
+  Region = statementsRange(Ctx, Loop.region.front(), Loop.firstBarrier);
   for (const EditRange *R : {&Whole, &Region})
     if (!R->ok())
       return refuse(Loop.loop->getBeginLoc(), R->refusal);
@@ -369,14 +365,10 @@ bool CandidateBuilder::editLoop() {
                 LoopText->replace(Loop.lastBarrier->getSourceRange(), Tail));
 }
 
-bool CandidateBuilder::finishLoop() {
-  EditRange Whole = fileRangeForEdit(Ctx, Loop.loop->getSourceRange());
-  return add(Whole.range, Prologue + LoopText->text());
-}
+bool CandidateBuilder::finishLoop() { return add(Whole.range, Prologue + LoopText->text()); }
 
 bool CandidateBuilder::editArrays() {
   const clang::SourceManager &SM = Ctx.getSourceManager();
-  EditRange Region = statementsRange(Ctx, Loop.region.front(), Loop.firstBarrier);
   clang::SourceRange Compute(Loop.firstBarrier->getEndLoc(), Loop.lastBarrier->getBeginLoc());
   for (const clang::VarDecl *Array : Loop.arrays) {
     SharedArrayUses Uses = collectSharedArrayUses(const_cast<clang::ASTContext &>(Ctx),
@@ -457,11 +449,11 @@ public:
     }
     StagedLoopSearch Search = findStagedLoops(Request.context, Request.kernel);
     for (const StagedLoopRefusal &R : Search.refusals)
-      notApplicable(Result, Request.context, R.location, R.reason);
+      addNotApplicable(Result, Request.context, R.location, R.reason);
     if (Search.loops.empty() && Search.refusals.empty())
-      notApplicable(Result, Request.context, Request.kernel.getLocation(),
-                    "kernel '" + Request.kernel.getNameAsString() +
-                        "' has no loop with a __syncthreads() to pipeline");
+      addNotApplicable(Result, Request.context, Request.kernel.getLocation(),
+                       "kernel '" + Request.kernel.getNameAsString() +
+                           "' has no loop with a __syncthreads() to pipeline");
     for (const StagedLoop &Loop : Search.loops)
       if (std::optional<Candidate> C = CandidateBuilder(Request, Loop, Stages, Result).build())
         Result.candidates.push_back(std::move(*C));

@@ -50,48 +50,52 @@ const clang::VarDecl *subscriptedArray(const clang::Expr *E) {
 
 bool isShared(const clang::VarDecl *VD) { return VD && VD->hasAttr<clang::CUDASharedAttr>(); }
 
-// Variables a statement assigns, increments or takes the address of.
-struct Assigned : clang::RecursiveASTVisitor<Assigned> {
-  std::set<const clang::VarDecl *> vars;
-  bool VisitBinaryOperator(clang::BinaryOperator *B) {
-    if (B->isAssignmentOp())
-      if (const clang::VarDecl *VD = varOf(B->getLHS()))
-        vars.insert(VD);
-    return true;
-  }
-  bool VisitUnaryOperator(clang::UnaryOperator *U) {
-    if (U->isIncrementDecrementOp() || U->getOpcode() == clang::UO_AddrOf)
-      if (const clang::VarDecl *VD = varOf(U->getSubExpr()))
-        vars.insert(VD);
-    return true;
-  }
-};
-
-std::set<const clang::VarDecl *> assignedIn(const clang::Stmt *S) {
-  Assigned A;
-  A.TraverseStmt(const_cast<clang::Stmt *>(S));
-  return A.vars;
-}
-
-// Arrays a statement writes an element of (`A[i] = v`, `A[i] += v`, ++A[i]).
-std::set<const clang::VarDecl *> arraysWrittenIn(const clang::Stmt *S) {
+// What a statement writes: `Target` names the written thing of an lvalue
+// (the variable itself, or the array an element belongs to). Assignments,
+// ++/-- and (with AddressTaken) `&` count as writes.
+template <const clang::VarDecl *(*Target)(const clang::Expr *), bool AddressTaken>
+std::set<const clang::VarDecl *> writtenIn(const clang::Stmt *S) {
   struct Writes : clang::RecursiveASTVisitor<Writes> {
-    std::set<const clang::VarDecl *> arrays;
+    std::set<const clang::VarDecl *> found;
+    void note(const clang::Expr *E) {
+      if (const clang::VarDecl *VD = Target(E))
+        found.insert(VD);
+    }
     bool VisitBinaryOperator(clang::BinaryOperator *B) {
       if (B->isAssignmentOp())
-        if (const clang::VarDecl *VD = subscriptedArray(B->getLHS()))
-          arrays.insert(VD);
+        note(B->getLHS());
       return true;
     }
     bool VisitUnaryOperator(clang::UnaryOperator *U) {
-      if (U->isIncrementDecrementOp())
-        if (const clang::VarDecl *VD = subscriptedArray(U->getSubExpr()))
-          arrays.insert(VD);
+      if (U->isIncrementDecrementOp() || (AddressTaken && U->getOpcode() == clang::UO_AddrOf))
+        note(U->getSubExpr());
       return true;
     }
   } W;
   W.TraverseStmt(const_cast<clang::Stmt *>(S));
-  return W.arrays;
+  return W.found;
+}
+
+// Variables a statement assigns, increments or takes the address of.
+std::set<const clang::VarDecl *> assignedIn(const clang::Stmt *S) {
+  return writtenIn<varOf, true>(S);
+}
+
+// Arrays a statement writes an element of (`A[i] = v`, `A[i] += v`, ++A[i]).
+std::set<const clang::VarDecl *> arraysWrittenIn(const clang::Stmt *S) {
+  return writtenIn<subscriptedArray, false>(S);
+}
+
+// The step of `for (...; ...; v += c)` or `++v`/`v++`, when a constant.
+std::optional<int64_t> stepOf(const clang::ASTContext &Ctx, const clang::Expr *Inc,
+                              const clang::VarDecl *Var) {
+  if (const auto *U = llvm::dyn_cast_or_null<clang::UnaryOperator>(Inc);
+      U && U->isIncrementOp() && varOf(U->getSubExpr()) == Var)
+    return 1;
+  if (const auto *B = llvm::dyn_cast_or_null<clang::CompoundAssignOperator>(Inc);
+      B && B->getOpcode() == clang::BO_AddAssign && varOf(B->getLHS()) == Var)
+    return constantOf(Ctx, B->getRHS());
+  return std::nullopt;
 }
 
 // Variables a statement reads (by name).
@@ -182,13 +186,7 @@ bool Finder::regionLoop(const clang::ForStmt *For) {
       Cond && Cond->getOpcode() == clang::BO_LT && varOf(Cond->getLHS()) == Var
           ? constantOf(ctx, Cond->getRHS())
           : std::nullopt;
-  std::optional<int64_t> Step;
-  if (const auto *U = llvm::dyn_cast_or_null<clang::UnaryOperator>(For->getInc());
-      U && U->isIncrementOp() && varOf(U->getSubExpr()) == Var)
-    Step = 1;
-  if (const auto *B = llvm::dyn_cast_or_null<clang::CompoundAssignOperator>(For->getInc());
-      B && B->getOpcode() == clang::BO_AddAssign && varOf(B->getLHS()) == Var)
-    Step = constantOf(ctx, B->getRHS());
+  std::optional<int64_t> Step = stepOf(ctx, For->getInc(), Var);
   if (!Start || !End || !Step || *Step <= 0 || assignedIn(For->getBody()).count(Var))
     return refuse(For->getBeginLoc(), "a loop among the staged loads has no constant trip count "
                                       "(for (int i = c0; i < c1; i += c2)), so its loads cannot "
@@ -262,10 +260,8 @@ const clang::Stmt *jumpOut(const clang::Stmt *S, bool InInnerLoop) {
 bool containsBarrier(const clang::Stmt *S) {
   if (!S)
     return false;
-  if (const auto *Call = llvm::dyn_cast<clang::CallExpr>(S))
-    if (const clang::FunctionDecl *F = Call->getDirectCallee();
-        F && F->getIdentifier() && F->getName() == "__syncthreads")
-      return true;
+  if (isBarrierStatement(S))
+    return true;
   for (const clang::Stmt *Child : S->children())
     if (containsBarrier(Child))
       return true;
@@ -296,13 +292,7 @@ std::string readHeader(clang::ASTContext &Ctx, const clang::ForStmt *For, Staged
     return "the loop's condition is not `counter < bound` or `counter <= bound`";
   Loop.bound = Cond->getRHS();
   Loop.inclusive = Cond->getOpcode() == clang::BO_LE;
-  std::optional<int64_t> Step;
-  if (const auto *U = llvm::dyn_cast_or_null<clang::UnaryOperator>(For->getInc());
-      U && U->isIncrementOp() && varOf(U->getSubExpr()) == Loop.counter)
-    Step = 1;
-  if (const auto *B = llvm::dyn_cast_or_null<clang::CompoundAssignOperator>(For->getInc());
-      B && B->getOpcode() == clang::BO_AddAssign && varOf(B->getLHS()) == Loop.counter)
-    Step = constantOf(Ctx, B->getRHS());
+  std::optional<int64_t> Step = stepOf(Ctx, For->getInc(), Loop.counter);
   if (!Step || *Step <= 0)
     return "the loop's step is not a positive constant (v += c, ++v)";
   Loop.step = *Step;

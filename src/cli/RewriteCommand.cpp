@@ -16,7 +16,10 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace ave::cli {
 
@@ -130,6 +133,27 @@ void printOutcome(const GlobalOptions &G, const RewriteOptions &O,
                  << (Backup.empty() ? "" : " (original kept as " + Backup + ")") << "\n";
 }
 
+// --inject-bug's spellings (test-only: TestHooks.h).
+const std::map<std::string, rw::testing::InjectedBug> &injectedBugs() {
+  using rw::testing::InjectedBug;
+  static const std::map<std::string, InjectedBug> Bugs = {
+      {"swizzle-writes-only", InjectedBug::SwizzleWritesOnly},
+      {"accept-escapes", InjectedBug::AcceptEscapes},
+      {"drop-barrier", InjectedBug::DropBarrier},
+      {"pipeline-no-prologue", InjectedBug::PipelineNoPrologue},
+      {"pipeline-wrong-tile", InjectedBug::PipelineWrongTile},
+      {"pipeline-writes-read-stage", InjectedBug::PipelineWritesReadStage},
+      {"pipeline-drops-barrier", InjectedBug::PipelineDropsBarrier}};
+  return Bugs;
+}
+
+std::vector<std::string> injectedBugNames() {
+  std::vector<std::string> Names;
+  for (const auto &[Name, Bug] : injectedBugs())
+    Names.push_back(Name);
+  return Names;
+}
+
 int runRewrite(const GlobalOptions &G, const RewriteOptions &O) {
   if (O.list) {
     printRewriterList(G.format == OutputFormat::Json);
@@ -145,20 +169,8 @@ int runRewrite(const GlobalOptions &G, const RewriteOptions &O) {
   rw::ParsedSpecs Specs = rw::parseRewriteSpecs(O.apply, rw::RewriterRegistry::builtin());
   if (!Specs.error.empty())
     return Fail(Specs.error);
-  if (O.injectBug == "swizzle-writes-only")
-    rw::testing::injectBug(rw::testing::InjectedBug::SwizzleWritesOnly);
-  else if (O.injectBug == "accept-escapes")
-    rw::testing::injectBug(rw::testing::InjectedBug::AcceptEscapes);
-  else if (O.injectBug == "drop-barrier")
-    rw::testing::injectBug(rw::testing::InjectedBug::DropBarrier);
-  else if (O.injectBug == "pipeline-no-prologue")
-    rw::testing::injectBug(rw::testing::InjectedBug::PipelineNoPrologue);
-  else if (O.injectBug == "pipeline-wrong-tile")
-    rw::testing::injectBug(rw::testing::InjectedBug::PipelineWrongTile);
-  else if (O.injectBug == "pipeline-writes-read-stage")
-    rw::testing::injectBug(rw::testing::InjectedBug::PipelineWritesReadStage);
-  else if (O.injectBug == "pipeline-drops-barrier")
-    rw::testing::injectBug(rw::testing::InjectedBug::PipelineDropsBarrier);
+  if (!O.injectBug.empty())
+    rw::testing::injectBug(injectedBugs().at(O.injectBug));
 
   // --in-place: lock and read the file now; it is written only if it is
   // still what was read when the patch is accepted (support/FileUpdate.h).
@@ -229,9 +241,7 @@ void registerRewriteCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Se
                 "Run every stage even after one failed (per-kernel results)");
   // Test-only: proves the pipeline rejects a rewrite that breaks the data flow.
   Cmd->add_option("--inject-bug", O->injectBug)
-      ->check(CLI::IsMember({"swizzle-writes-only", "accept-escapes", "drop-barrier",
-                             "pipeline-no-prologue", "pipeline-wrong-tile",
-                             "pipeline-writes-read-stage", "pipeline-drops-barrier"}))
+      ->check(CLI::IsMember(injectedBugNames()))
       ->group("");
   Cmd->callback([&G, &Selected, O] { Selected = [&G, O] { return runRewrite(G, *O); }; });
 }

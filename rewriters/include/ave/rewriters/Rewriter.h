@@ -109,6 +109,10 @@ struct RewriteRequest {
   const ann::PragmaLog *pragmas = nullptr;
 };
 
+// Adds the note "not applicable: <Reason>" at Loc.
+void addNotApplicable(RewriteResult &Result, const clang::ASTContext &Ctx,
+                      clang::SourceLocation Loc, const std::string &Reason);
+
 class Rewriter {
 public:
   virtual ~Rewriter();
