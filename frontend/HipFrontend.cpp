@@ -1,6 +1,7 @@
 #include "ave/frontend/HipFrontend.h"
 
 #include "ave/annotations/PragmaLog.h"
+#include "ave/frontend/PlatformView.h"
 #include "ave/frontend/PreambleCache.h"
 #include "ave/support/LargeStack.h"
 
@@ -126,9 +127,21 @@ bool parseHipFile(const FileFlags &Flags, const HipArgsOptions &Opts, const Unit
   // The command's own working directory, without changing the process's.
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Physical = llvm::vfs::createPhysicalFileSystem();
   auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(Physical);
-  if (How.contents) {
+  // The text parsed: the given contents or the file's, as the target's
+  // preprocessor selects it (PlatformView.h).
+  std::optional<std::string> Parsed;
+  if (How.contents)
+    Parsed = *How.contents;
+  if (Opts.target == Target::Sm90) {
+    if (!Parsed)
+      if (auto Own = llvm::MemoryBuffer::getFile(Flags.file, /*IsText=*/true))
+        Parsed = (*Own)->getBuffer().str();
+    if (Parsed)
+      Parsed = platformView(*Parsed, Opts.target);
+  }
+  if (Parsed) {
     auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-    Memory->addFile(Flags.file, 0, llvm::MemoryBuffer::getMemBufferCopy(*How.contents, Flags.file));
+    Memory->addFile(Flags.file, 0, llvm::MemoryBuffer::getMemBufferCopy(*Parsed, Flags.file));
     Overlay->pushOverlay(Memory);
   }
   Overlay->setCurrentWorkingDirectory(Flags.user.directory);

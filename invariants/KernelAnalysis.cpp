@@ -137,6 +137,10 @@ const std::vector<LdsAccess> &KernelAnalysis::ldsAccesses() const {
 const std::vector<LdsAccess> &KernelAnalysis::globalAccesses() const {
   return Interp->log().globalAccesses();
 }
+const std::vector<AsyncWaitSite> &KernelAnalysis::asyncWaits() const {
+  return Interp->log().asyncWaits();
+}
+
 const std::vector<BarrierSite> &KernelAnalysis::barriers() const {
   return Interp->log().barriers();
 }

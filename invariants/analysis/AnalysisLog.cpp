@@ -9,6 +9,7 @@ AnalysisLog::Mark AnalysisLog::mark() const {
   M.accesses = Accesses.size();
   M.globalAccesses = GlobalAccesses.size();
   M.barriers = Barriers.size();
+  M.asyncWaits = AsyncWaits.size();
   M.ldsWrites = LdsWrites.size();
   M.outputWrites = OutputWrites.size();
   M.interval = Interval;
@@ -22,6 +23,7 @@ void AnalysisLog::rollback(const Mark &M) {
   Accesses.resize(M.accesses);
   GlobalAccesses.resize(M.globalAccesses);
   Barriers.resize(M.barriers);
+  AsyncWaits.resize(M.asyncWaits);
   LdsWrites.resize(M.ldsWrites);
   OutputWrites.resize(M.outputWrites);
   Interval = M.interval;

@@ -65,7 +65,7 @@ class AnalysisLog {
 public:
   struct Mark {
     size_t obligations = 0, notes = 0, accesses = 0, barriers = 0, ldsWrites = 0,
-           globalAccesses = 0, outputWrites = 0;
+           globalAccesses = 0, outputWrites = 0, asyncWaits = 0;
     unsigned interval = 0;
     std::set<const clang::Stmt *> pragmaTargets;
   };
@@ -84,6 +84,10 @@ public:
   // OpensInterval: false for a barrier only some iterations reach.
   void addBarrier(const clang::Expr *Call, std::vector<const Term *> Guard,
                   std::vector<LoopContext> Loops, bool OpensInterval = true);
+  void addAsyncWait(const clang::Expr *Call, std::vector<const Term *> Guard,
+                    std::vector<LoopContext> Loops) {
+    AsyncWaits.push_back({Interval, ++Seq, Call, std::move(Guard), std::move(Loops)});
+  }
   // Loop `Id` ended in the current interval: the records made inside it
   // learn where it ended.
   void closeLoop(unsigned Id);
@@ -106,6 +110,7 @@ public:
   const std::vector<LdsAccess> &accesses() const { return Accesses; }
   const std::vector<LdsAccess> &globalAccesses() const { return GlobalAccesses; }
   const std::vector<BarrierSite> &barriers() const { return Barriers; }
+  const std::vector<AsyncWaitSite> &asyncWaits() const { return AsyncWaits; }
   std::vector<LdsWrite> &ldsWrites() { return LdsWrites; }
   const std::vector<LdsWrite> &ldsWrites() const { return LdsWrites; }
   const std::vector<OutputWrite> &outputWrites() const { return OutputWrites; }
@@ -116,6 +121,7 @@ private:
   std::vector<LdsAccess> Accesses;
   std::vector<LdsAccess> GlobalAccesses;
   std::vector<BarrierSite> Barriers;
+  std::vector<AsyncWaitSite> AsyncWaits;
   std::vector<LdsWrite> LdsWrites;
   std::vector<OutputWrite> OutputWrites;
   std::set<const clang::Stmt *> PragmaTargets;

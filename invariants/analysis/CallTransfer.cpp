@@ -171,6 +171,36 @@ AbstractValue ProvenanceInterpreter::opaqueCall(const clang::CallExpr *Call,
   return AbstractValue::ofData(DataValue::unknown(Why));
 }
 
+std::optional<AbstractValue> ProvenanceInterpreter::asyncCopyCall(const clang::CallExpr *Call,
+                                                                  llvm::StringRef Name,
+                                                                  std::vector<AbstractValue> &Args,
+                                                                  FlowState &State) {
+  // The copy is the store `S[i] = G[j]` where it is issued; when it lands
+  // (before the thread's next wait) is the race check's (AsyncCopies.cpp).
+  if (Name == "ave_cp_async_wait_all" && Args.empty()) {
+    Ctx.log.addAsyncWait(Call, State.path, Ctx.loopContexts());
+    return AbstractValue::none();
+  }
+  if (Name != "ave_cp_async")
+    return std::nullopt;
+  auto Element = [](const AbstractValue &A) {
+    return A.kind == AbstractValue::Kind::Pointer && A.pointer.base && A.pointer.offset;
+  };
+  const clang::FunctionDecl *FD = Call->getDirectCallee();
+  if (Args.size() != 2 || !FD || FD->getNumParams() != 2 || !Element(Args[0]) ||
+      !Element(Args[1]) || !Ctx.isSharedArray(Args[0].pointer.base) ||
+      Ctx.isSharedArray(Args[1].pointer.base))
+    return opaqueCall(Call, Args,
+                      "'ave_cp_async' not from an element of a tagged tensor into an element of "
+                      "a shared array, which is the copy the analysis models",
+                      State);
+  AbstractValue V = loadScalar(
+      {Args[1].pointer.base, Args[1].pointer.offset, Args[1].pointer.lanes}, Call, State);
+  storeScalar({Args[0].pointer.base, Args[0].pointer.offset, Args[0].pointer.lanes}, V, Call,
+              State);
+  return AbstractValue::none();
+}
+
 AbstractValue ProvenanceInterpreter::inlineCall(const clang::CallExpr *Call,
                                                 const clang::FunctionDecl *FD,
                                                 const clang::ReturnStmt *Return,
@@ -264,6 +294,8 @@ AbstractValue ProvenanceInterpreter::evalModelledCall(const clang::CallExpr *Cal
                                                       llvm::StringRef Name,
                                                       std::vector<AbstractValue> &Args,
                                                       FlowState &State) {
+  if (std::optional<AbstractValue> Async = asyncCopyCall(Call, Name, Args, State))
+    return *Async;
   if (isShuffle(Name))
     return opaqueCall(Call, Args,
                       "warp shuffle '" + Name.str() +

@@ -603,11 +603,12 @@ AbstractValue ProvenanceInterpreter::evalUnary(const clang::UnaryOperator *UO, F
   if (UO->getOpcode() == clang::UO_Deref)
     return evalSubscriptLoad(UO, State);
   if (UO->getOpcode() == clang::UO_AddrOf) {
-    // `&Y[i]` of a tagged tensor (an atomic's operand): a pointer to the
-    // element, not a load of it. Other addresses keep the element's value
-    // (shared arrays' address-taken accesses are the LDS model's).
+    // `&Y[i]` of a tagged tensor or a shared array (an atomic's operand, a
+    // cp.async's destination): a pointer to the element, not a load of it,
+    // so that a call given it writes the element (an unknown value where
+    // the call is not modelled). Other addresses keep the element's value.
     Address A = addressOf(UO->getSubExpr(), State);
-    if (A.valid() && !Ctx.isSharedArray(A.base) && Ctx.tensors.count(A.base)) {
+    if (A.valid() && (Ctx.isSharedArray(A.base) || Ctx.tensors.count(A.base))) {
       AbstractValue P = AbstractValue::ofPointer(A.base, A.offset);
       P.pointer.lanes = A.lanes;
       return P;

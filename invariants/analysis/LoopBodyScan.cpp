@@ -152,7 +152,9 @@ private:
 };
 
 // Which shared arrays a loop body reads before it writes them, walking in
-// evaluation order (right side of an assignment first).
+// evaluation order (right side of an assignment first). An element's
+// address handed on (`&As[i][j]` to a call, an array decaying to a pointer)
+// is a read and then a write: the call may do both (cp.async, an atomic).
 class SharedReadBeforeWrite {
 public:
   std::set<const clang::ValueDecl *> written, readFirst;
@@ -180,6 +182,13 @@ public:
         return;
       }
     }
+    if (const clang::Expr *Escaping = escapingAddress(S))
+      if (const clang::ValueDecl *Base = sharedBase(Escaping)) {
+        walkIndices(Escaping);
+        read(Base);
+        written.insert(Base);
+        return;
+      }
     for (const clang::Stmt *Child : S->children())
       walk(Child);
   }
@@ -208,6 +217,16 @@ private:
   void read(const clang::ValueDecl *D) {
     if (D && !written.count(D))
       readFirst.insert(D);
+  }
+  // `&E` or E decaying to a pointer (a subscript's own base never gets here).
+  static const clang::Expr *escapingAddress(const clang::Stmt *S) {
+    if (const auto *UO = llvm::dyn_cast<clang::UnaryOperator>(S);
+        UO && UO->getOpcode() == clang::UO_AddrOf)
+      return UO->getSubExpr();
+    if (const auto *Cast = llvm::dyn_cast<clang::ImplicitCastExpr>(S);
+        Cast && Cast->getCastKind() == clang::CK_ArrayToPointerDecay)
+      return Cast->getSubExpr();
+    return nullptr;
   }
   void walkIndices(const clang::Expr *E) {
     E = E->IgnoreParenImpCasts();

@@ -35,7 +35,10 @@ std::set<const clang::VarDecl *> assignedInLoop(const clang::Stmt *Loop, const c
 std::set<const clang::VarDecl *> escapedLocals(const clang::Stmt *Body);
 
 // True when Body reads a shared array before writing it *and* writes it
-// later. Written receives every shared array Body writes.
+// later. Written receives every shared array Body may write, through an
+// assignment or an address it hands on. (A body that writes first reads
+// the previous iteration's writes only where its own do not cover the
+// element; those reads are not followed: SharedMemoryModel::load.)
 bool readsSharedBeforeWriting(const clang::Stmt *Body, std::set<const clang::ValueDecl *> &Written);
 
 } // namespace ave::inv

@@ -28,6 +28,9 @@ struct LoopFrame {
   unsigned firstTermId = 0;   // terms created from here on belong to the body
   size_t pathStart = 0;       // path entries from here on are the body's own conditions
   std::set<const clang::ValueDecl *> writesShared; // arrays its body writes
+  // The body's pass that only learns its shared-memory writes (its results
+  // are dropped); a loop not learned has one pass, which is not this.
+  bool learningWrites = false;
   bool canonical = false;
 };
 

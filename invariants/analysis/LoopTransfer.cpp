@@ -303,7 +303,9 @@ void ProvenanceInterpreter::learnPreviousIteration(const CfgLoop &L, const FlowS
   FlowState Scratch = State;
   std::vector<FlowState> Breaks;
   SideExits Sides;
+  Ctx.loops.back().learningWrites = true;
   iterate(L, Scratch, Breaks, Sides);
+  Ctx.loops.back().learningWrites = false;
   std::vector<LdsWrite> &Writes = Ctx.log.ldsWrites();
   std::vector<LdsWrite> BodyWrites(Writes.begin() + Before.ldsWrites, Writes.end());
   Ctx.log.rollback(Before);

@@ -223,6 +223,10 @@ private:
                                  std::vector<AbstractValue> &Args, FlowState &State);
   // A call the analysis does not model: unknown result, and memory given to
   // it by a non-const address holds an unknown value afterwards.
+  // `ave_cp_async(&S[i], &G[j])` and `ave_cp_async_wait_all()`, the
+  // cp.async helpers of the pipeline rewrite; nullopt for another call.
+  std::optional<AbstractValue> asyncCopyCall(const clang::CallExpr *Call, llvm::StringRef Name,
+                                             std::vector<AbstractValue> &Args, FlowState &State);
   AbstractValue opaqueCall(const clang::CallExpr *Call, std::vector<AbstractValue> &Args,
                            const std::string &Why, FlowState &State);
   AbstractValue inlineCall(const clang::CallExpr *Call, const clang::FunctionDecl *FD,

@@ -28,6 +28,13 @@ bool isAtomicCall(const clang::Expr *Site) {
          Name.starts_with("__atomic") || Name.starts_with("__builtin_amdgcn_global_atomic");
 }
 
+// A cp.async issued through the helper the pipeline rewrite adds
+// (CallTransfer.cpp models it as the copy).
+bool isAsyncCopy(const clang::CallExpr *Call) {
+  const clang::FunctionDecl *FD = Call->getDirectCallee();
+  return FD && FD->getIdentifier() && FD->getName() == "ave_cp_async";
+}
+
 LdsAccess makeAccess(AnalysisContext &Ctx, const clang::ValueDecl *Array, const Term *Index,
                      bool IsWrite, const clang::Expr *Site, const FlowState &State) {
   LdsAccess A;
@@ -59,7 +66,8 @@ LdsAccess makeAccess(AnalysisContext &Ctx, const clang::ValueDecl *Array, const 
   // model may write any element (the access is at the address's base only).
   if (IsWrite && llvm::isa_and_nonnull<clang::CallExpr>(Site)) {
     A.atomic = isAtomicCall(Site);
-    A.opaque = !A.atomic;
+    A.async = isAsyncCopy(llvm::cast<clang::CallExpr>(Site));
+    A.opaque = !A.atomic && !A.async;
   }
   A.expr = Site;
   if (Site)
@@ -507,13 +515,25 @@ AbstractValue SharedMemoryModel::load(const clang::ValueDecl *Array, const Term 
   ReadCoverage Walk;
   Walk.covered = T.falseTerm();
   const Term *CoveredForSolve = T.falseTerm();
+  const LoopFrame *Unlearned = nullptr;
   for (Candidate Cand : Candidates) {
     if (skipOlder(Cand, Walk, State))
       continue;
     if (!Cand.write) {
+      const LoopFrame &L = *Cand.previousOf;
+      if (!L.learningWrites) {
+        // A body that writes before it reads is not learned: where its own
+        // writes do not cover the element, the read may see an earlier
+        // iteration's, which are not followed. Older writes from outside
+        // the loop then make the value unknown (below); taking theirs in
+        // every iteration read the prologue's tile in a body that stores
+        // the next stage before reading this one (violated, for a correct
+        // kernel).
+        Unlearned = &L;
+        continue;
+      }
       // Only the writer's solution may assume it: the value keeps applying
       // to every iteration, as the first pass cannot offer another case.
-      const LoopFrame &L = *Cand.previousOf;
       CoveredForSolve = T.logicalOr(CoveredForSolve, T.ge(T.sub(L.span.counter, L.step), L.init));
       // The previous iterations' writes are this body's own write statements
       // (the first pass has not logged them yet); the question leaves them
@@ -528,6 +548,13 @@ AbstractValue SharedMemoryModel::load(const clang::ValueDecl *Array, const Term 
     Query.insert(Query.end(), R.constraints.begin(), R.constraints.end());
     if (Ctx.ask("lds writer reachable", T.allOf(Query)).status == SolverResult::Proven)
       continue;
+    if (Unlearned)
+      return AbstractValue::ofData(DataValue::unknown(
+          "the read of " + Array->getNameAsString() +
+          " may see a write of an earlier iteration of the loop at line " +
+          std::to_string(
+              Ctx.ast.getSourceManager().getPresumedLineNumber(Unlearned->loop->getBeginLoc())) +
+          ", whose body writes the array before reading it; those writes are not followed"));
     Reaches.push_back(R.reaches ? T.logicalAnd(R.reaches, T.logicalNot(Walk.covered)) : nullptr);
     DataValue Copied = substituteData(T, Cand.write->value, R.map);
     for (Reduction &Red : Copied.reductions)

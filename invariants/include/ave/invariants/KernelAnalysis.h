@@ -83,6 +83,7 @@ public:
   // `__device__` variables), in the same form.
   const std::vector<LdsAccess> &globalAccesses() const;
   const std::vector<BarrierSite> &barriers() const;
+  const std::vector<AsyncWaitSite> &asyncWaits() const;
   // Why synchronisation was not followed somewhere (a helper that calls
   // __syncthreads() among other statements); empty when it was everywhere.
   const std::set<std::string> &unfollowedSyncs() const;

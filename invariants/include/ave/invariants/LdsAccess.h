@@ -59,11 +59,24 @@ struct LdsAccess {
   WrittenValue value;  // writes only
   bool atomic = false; // an atomic read-modify-write through a call
   bool opaque = false; // a call not modelled may write here (not followed)
+  // A cp.async copy (`ave_cp_async(&S[i], &G[j])`): logged where it is
+  // issued, it lands at some point before the issuing thread's next
+  // `ave_cp_async_wait_all()`, so it may meet that thread's own accesses too.
+  bool async = false;
   // Non-empty: address and guard are those of the executions where the
   // integer wraps in them keep their values (exactBranches; the conditions
   // are in guard), and this says so. A race found is real; race freedom is
   // not shown for the other executions.
   std::string partial;
+};
+
+// `ave_cp_async_wait_all()`: the calling thread's cp.async copies are done.
+struct AsyncWaitSite {
+  unsigned interval = 0;
+  unsigned seq = 0;
+  const clang::Expr *call = nullptr;
+  std::vector<const Term *> guard; // path condition at the wait
+  std::vector<LoopContext> loops;
 };
 
 struct BarrierSite {

@@ -98,6 +98,12 @@ const Term *valuesDiffer(ThreadPair &P, const LdsAccess &A0, const LdsAccess &A1
 std::vector<LdsRace> findLdsRaces(KernelAnalysis &A, clang::ASTContext &Ctx,
                                   const SharedCheckOptions &Opts,
                                   std::vector<SkippedAccess> *Skipped = nullptr);
+// The cp.async copies findLdsRaces takes as stores where they are issued,
+// added to Skipped where that is not shown to hold (AsyncCopies.cpp): the
+// issuing thread waits for the copy in its barrier interval, and does not
+// touch its element meanwhile.
+void findAsyncCopyHazards(KernelAnalysis &A, const SharedCheckOptions &Opts,
+                          std::vector<SkippedAccess> &Skipped);
 // Undecided (optional): the guarded barriers nothing was concluded about (a
 // condition the analysis does not follow, or the solver gave up).
 std::vector<BarrierDivergence>
