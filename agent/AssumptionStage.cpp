@@ -204,6 +204,7 @@ StageResult reproveAssumptions(const frontend::FileFlags &Flags, const std::stri
     SnapshotOptions SO;
     SO.target = Opts.args.target;
     SO.z3TimeoutMs = Opts.z3TimeoutMs;
+    SO.timeLimitMs = Opts.timeLimitMs;
     Parse = parseHipSource(Flags, Variant, Opts.args,
                            [&](frontend::ParsedUnit &U) { Snaps = snapshotKernels(U, SO); });
   }

@@ -242,6 +242,7 @@ void snapshotAnalysed(frontend::ParsedUnit &Unit, const clang::FunctionDecl &K,
   clang::ASTContext &Ctx = Unit.context;
   inv::AnalysisOptions AOpts;
   AOpts.z3TimeoutMs = Opts.z3TimeoutMs;
+  AOpts.kernelTimeLimitMs = Opts.timeLimitMs;
   AOpts.waveSize = frontend::targetInfo(Opts.target).waveSize;
   inv::KernelAnalysis Analysis(Ctx, A, AOpts);
   inv::KernelReport Report = Analysis.solveObligations();

@@ -44,6 +44,7 @@ SnapshotOptions snapshotOptions(const PipelineOptions &Opts,
   SnapshotOptions S;
   S.target = Opts.args.target;
   S.z3TimeoutMs = Opts.z3TimeoutMs;
+  S.timeLimitMs = Opts.timeLimitMs;
   S.kernel = Opts.kernel;
   S.pairingTerms = std::move(Terms);
   return S;
@@ -297,8 +298,13 @@ bool verifyStatic(const frontend::FileFlags &Flags, const OriginalFacts &Origina
     Inv.millis += K.analysisMillis;
   Outcome.provenAfter = Inv.data.value("proven_after", 0u);
   pairBankDegrees(Before, After, Outcome);
-  return Sink.add(std::move(Inv)) &&
-         Sink.add(stages::reproveAssumptions(Flags, Outcome.patched, Assumes, Opts)) &&
+  if (!Sink.add(std::move(Inv)))
+    return false;
+  for (StageResult &S : stages::verifyNvidiaBranch(
+           Flags, {Outcome.original, Outcome.patched, Opts, Paired, Positions}))
+    if (!Sink.add(std::move(S)))
+      return false;
+  return Sink.add(stages::reproveAssumptions(Flags, Outcome.patched, Assumes, Opts)) &&
          Sink.add(stages::proveElementPairing(Before, After, Paired, Terms, Opts.z3TimeoutMs)) &&
          Sink.add(stages::compareRaces(Before, After)) &&
          Sink.add(stages::checkLdsFootprint(Before, After, Rewritten, Opts.args.target,

@@ -3,6 +3,8 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+
 namespace ave::agent {
 
 namespace {
@@ -89,8 +91,11 @@ void printReport(llvm::raw_ostream &OS, const RewriteOutcome &O) {
        << " after\n";
   if (!O.stages.empty()) {
     OS << "verification:\n";
+    size_t Width = 15;
+    for (const StageResult &S : O.stages)
+      Width = std::max(Width, S.name.size());
     for (const StageResult &S : O.stages) {
-      OS << "  " << llvm::left_justify(S.name, 15) << " "
+      OS << "  " << llvm::left_justify(S.name, unsigned(Width)) << " "
          << llvm::left_justify(stageStatusName(S.status), 8) << " "
          << llvm::format("%7.0f ms", S.millis) << "  " << S.message << "\n";
       for (const std::string &E : S.evidence)

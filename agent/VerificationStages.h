@@ -59,6 +59,18 @@ void findDependentAssumes(frontend::ParsedUnit &U, const KernelArrays &Rewritten
 StageResult reproveAssumptions(const frontend::FileFlags &Flags, const std::string &Patched,
                                const std::vector<DependentAssume> &Found,
                                const PipelineOptions &Opts);
+// The patch's NVIDIA branch (NvidiaBranchStage.cpp): the original and the
+// patched text analysed as sm_90 selects them, compared as compareInvariants
+// and compareRaces compare; no stage when the patched text reads the same
+// on every platform (or the pipeline's target is sm_90 already).
+struct NvidiaBranchRequest {
+  const std::string &original, &patched;
+  const PipelineOptions &opts;
+  const KernelArrays &paired;
+  const PatchPositions &positions;
+};
+std::vector<StageResult> verifyNvidiaBranch(const frontend::FileFlags &Flags,
+                                            const NvidiaBranchRequest &R);
 StageResult compile(const CompileResult &R, frontend::Target Target);
 StageResult runCommand(const std::string &Name, const std::string &Command,
                        const std::string &PatchedFile, const std::string &OriginalFile);

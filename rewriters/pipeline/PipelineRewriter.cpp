@@ -24,9 +24,12 @@
 // are not a multiple of the tile and the last S - 1 iterations (the
 // epilogue: nothing left to prefetch) need no code of their own.
 // Obligations: the kernel's proofs, no new LDS race, the LDS capacity.
+// With async=1 the prefetch and the store are, on sm_90, a cp.async issued
+// where the prefetch was and a wait where the store was (AsyncCopy.h).
 
 #include "ave/rewriters/pipeline/PipelineRewriter.h"
 
+#include "AsyncCopy.h"
 #include "RangeText.h"
 #include "StagedLoop.h"
 #include "ave/rewriters/EditRange.h"
@@ -47,6 +50,7 @@ namespace ave::rw {
 namespace {
 
 const char *const Name = "pipeline";
+const char *const NvidiaBranch = "#if defined(__HIP_PLATFORM_NVIDIA__)\n";
 
 // The most static __shared__ memory one kernel may have on the targets the
 // rewritten source serves: sm_90 allows 48 KiB without dynamic shared memory
@@ -105,13 +109,16 @@ struct PipelineText {
   unsigned stages = 2;
   std::string counter, init, bound, counterType, ahead; // ahead: `(v + D)`
   std::vector<std::string> registers;                   // per store, as indexed there
+  std::vector<AsyncForm> async;                         // per store; empty: no async branch
   std::string failure;
 
   // The staged loads as one copy needs them. Prologue: each store into
   // stage Stage (the counter is declared around the copy). Prefetch: the
   // counter read as `ahead`, each store's LHS its register. Store: the
   // counter read as `ahead`, each store into stage Stage from its register.
-  enum class Copy { Prologue, Prefetch, Store };
+  // AsyncIssue: the counter read as `ahead`, each store into stage Stage a
+  // cp.async of its load (a constant stored as it is).
+  enum class Copy { Prologue, Prefetch, Store, AsyncIssue };
   std::string region(Copy Kind, const std::string &Stage);
   // One declaration per store, each followed by a new line and Indent.
   std::string registerDeclarations(const std::string &Indent) const;
@@ -138,11 +145,22 @@ std::string PipelineText::region(Copy Kind, const std::string &Stage) {
     Ok = Ok && T.insertAfterToken(arrayName(A->getLHS())->getLocation(), "[" + Stage + "]");
     if (Kind == Copy::Store)
       Ok = Ok && T.replace(A->getRHS()->getSourceRange(), registers[I]);
+    if (Kind == Copy::AsyncIssue && async[I] == AsyncForm::Copy) {
+      // `S[..] = G[..]` -> `ave_cp_async(&S[stage][..], &G[..])`
+      clang::SourceLocation AfterLhs =
+          clang::Lexer::getLocForEndOfToken(A->getLHS()->getEndLoc(), 0, SM, ctx.getLangOpts());
+      Ok = Ok && T.insertBefore(A->getLHS()->getBeginLoc(), "ave_cp_async(&") &&
+           T.replace(clang::CharSourceRange::getCharRange(AfterLhs, A->getRHS()->getBeginLoc()),
+                     ", &") &&
+           T.insertAfterToken(A->getRHS()->getEndLoc(), ")");
+    }
   }
   if (Kind != Copy::Prologue)
     for (const clang::DeclRefExpr *Ref : counterUses(loop)) {
       bool Gone = false; // inside a side this copy replaced
       for (const StagedStore &S : loop.stores) {
+        if (Kind == Copy::AsyncIssue)
+          break; // both sides are kept
         const clang::Expr *Side = Kind == Copy::Prefetch ? S.assign->getLHS() : S.assign->getRHS();
         Gone |= inside(SM, Ref->getLocation(), Side->getSourceRange());
       }
@@ -227,9 +245,9 @@ std::string indentOf(const clang::ASTContext &Ctx, clang::SourceLocation L) {
 class CandidateBuilder {
 public:
   CandidateBuilder(const RewriteRequest &Request, const StagedLoop &Loop, unsigned Stages,
-                   RewriteResult &Result)
-      : Request(Request), Ctx(Request.context), Loop(Loop), Stages(Stages),
-        Result(Result), Text{Request.context, Loop, Stages, {}, {}, {}, {}, {}, {}, {}} {}
+                   bool Async, RewriteResult &Result)
+      : Request(Request), Ctx(Request.context), Loop(Loop), Stages(Stages), Async(Async),
+        Result(Result), Text{Request.context, Loop, Stages, {}, {}, {}, {}, {}, {}, {}, {}} {}
 
   std::optional<Candidate> build();
 
@@ -262,6 +280,10 @@ private:
   }
   bool fitsInLds();
   bool prepareText();
+  bool planAsync();
+  // Range begun at the start of its line instead, when only blanks precede it.
+  bool fromLineStart(clang::CharSourceRange &Range) const;
+  bool addHelpers();
   bool editLoop();
   bool editArrays();
   bool finishLoop();
@@ -270,6 +292,7 @@ private:
   const clang::ASTContext &Ctx;
   const StagedLoop &Loop;
   unsigned Stages;
+  bool Async;
   RewriteResult &Result;
   PipelineText Text;
   Candidate C;
@@ -277,6 +300,35 @@ private:
   EditRange Whole, Region; // the loop, and its staged loads with the first barrier
   std::string Prologue;
 };
+
+bool CandidateBuilder::planAsync() {
+  if (!Async)
+    return true;
+  AsyncPlan Plan = planAsyncCopies(Ctx, Loop);
+  if (!Plan.refusal.empty())
+    return refuse(Plan.refusedAt, Plan.refusal);
+  Text.async = std::move(Plan.forms);
+  return true;
+}
+
+bool CandidateBuilder::addHelpers() {
+  if (!Async)
+    return true;
+  // Before the kernel and the comment that documents it.
+  const clang::Decl *Outer = &Request.kernel;
+  if (const clang::FunctionTemplateDecl *T = Request.kernel.getDescribedFunctionTemplate())
+    Outer = T;
+  clang::SourceLocation Begin = Outer->getBeginLoc();
+  if (const clang::RawComment *Doc = Ctx.getRawCommentForDeclNoCache(Outer))
+    Begin = Doc->getBeginLoc();
+  // `__global__` is a macro: its expansion's place in the file.
+  Begin = Ctx.getSourceManager().getExpansionLoc(Begin);
+  clang::CharSourceRange Here = clang::CharSourceRange::getCharRange(Begin, Begin);
+  if (!Ctx.getSourceManager().isInMainFile(Begin) || !fromLineStart(Here))
+    return refuse(Request.kernel.getLocation(),
+                  "async=1: the kernel does not start a line, where the cp.async helpers go");
+  return add(Here, asyncCopyHelpers());
+}
 
 bool CandidateBuilder::fitsInLds() {
   uint64_t Total = 0, Staged = 0;
@@ -342,27 +394,55 @@ bool CandidateBuilder::editLoop() {
   if (Loop.step != 1)
     Iteration = "(" + Iteration + " / " + std::to_string(Loop.step) + ")";
   std::string Ahead = Text.guard(Text.counter + " + " + std::to_string((Stages - 1) * Loop.step));
-  std::string Head = "const int ave_stage = " + Iteration + " % " + std::to_string(Stages) + ";\n" +
-                     BI + Text.registerDeclarations(BI) + "if (" + Ahead + ") {\n" + BI + "  " +
-                     reindent(Text.region(Copy::Prefetch, ""), BI, BI + "  ") + "\n" + BI + "}";
   std::string Next =
       Bug == InjectedBug::PipelineWritesReadStage
           ? "ave_stage"
           : "(ave_stage + " + std::to_string(Stages - 1) + ") % " + std::to_string(Stages);
-  std::string Tail = "if (" + Ahead + ") {\n" + BI + "  " +
-                     reindent(Text.region(Copy::Store, Next), BI, BI + "  ") + "\n" + BI + "}\n" +
-                     BI +
-                     (Bug == InjectedBug::PipelineDropsBarrier ? "(void)0" : "__syncthreads()");
+  auto Guarded = [&](Copy Kind, const std::string &Stage) {
+    return "if (" + Ahead + ") {\n" + BI + "  " +
+           reindent(Text.region(Kind, Stage), BI, BI + "  ") + "\n" + BI + "}";
+  };
+  std::string Prefetch = Text.registerDeclarations(BI) + Guarded(Copy::Prefetch, "");
+  std::string Store = Guarded(Copy::Store, Next);
+  std::string Barrier = Bug == InjectedBug::PipelineDropsBarrier ? "(void)0" : "__syncthreads()";
+  std::string Head =
+      "const int ave_stage = " + Iteration + " % " + std::to_string(Stages) + ";\n" + BI + Prefetch;
+  std::string Tail = Store + "\n" + BI + Barrier;
+  if (!Text.async.empty()) {
+    // The NVIDIA branch issues the copies where the prefetch was and waits
+    // where the store was; the #else keeps the register round trip.
+    Head = "const int ave_stage = " + Iteration + " % " + std::to_string(Stages) + ";\n" +
+           NvidiaBranch + BI + Guarded(Copy::AsyncIssue, Next) + "\n#else\n" + BI + Prefetch +
+           "\n#endif";
+    Tail = NvidiaBranch + BI + "ave_cp_async_wait_all();\n#else\n" + BI + Store + "\n#endif\n" +
+           BI + Barrier;
+  }
   if (!Text.failure.empty())
     return refuse(Loop.loop->getBeginLoc(), Text.failure);
   Whole = fileRangeForEdit(Ctx, Loop.loop->getSourceRange());
   Region = statementsRange(Ctx, Loop.region.front(), Loop.firstBarrier);
-  for (const EditRange *R : {&Whole, &Region})
+  EditRange Last = fileRangeForEdit(Ctx, Loop.lastBarrier->getSourceRange());
+  for (const EditRange *R : {&Whole, &Region, &Last})
     if (!R->ok())
       return refuse(Loop.loop->getBeginLoc(), R->refusal);
   LoopText.emplace(Ctx, Whole.range);
-  return inLoop(LoopText->replace(Region.range, Head) &&
-                LoopText->replace(Loop.lastBarrier->getSourceRange(), Tail));
+  if (!Text.async.empty() && !fromLineStart(Last.range))
+    return refuse(Loop.lastBarrier->getBeginLoc(),
+                  "async=1: the loop's last __syncthreads() shares its line with other code, "
+                  "where the #if of the sm_90 branch cannot go");
+  return inLoop(LoopText->replace(Region.range, Head) && LoopText->replace(Last.range, Tail));
+}
+
+bool CandidateBuilder::fromLineStart(clang::CharSourceRange &Range) const {
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  auto [File, Offset] = SM.getDecomposedLoc(Range.getBegin());
+  llvm::StringRef Buffer = SM.getBufferData(File);
+  size_t LineStart = Buffer.rfind('\n', Offset); // the last before Offset
+  LineStart = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
+  if (!Buffer.slice(LineStart, Offset).trim(" \t").empty())
+    return false;
+  Range.setBegin(Range.getBegin().getLocWithOffset(-int(Offset - LineStart)));
+  return true;
 }
 
 bool CandidateBuilder::finishLoop() { return add(Whole.range, Prologue + LoopText->text()); }
@@ -409,8 +489,12 @@ std::optional<Candidate> CandidateBuilder::build() {
   C.summary =
       "pipeline the loop over '" + Loop.counter->getName().str() + "' at line " +
       std::to_string(Ctx.getSourceManager().getExpansionLineNumber(Loop.loop->getBeginLoc())) +
-      " with " + std::to_string(Stages) + " stages of " + Arrays;
-  if (!fitsInLds() || !prepareText() || !editLoop() || !editArrays() || !finishLoop())
+      " with " + std::to_string(Stages) + " stages of " + Arrays +
+      (Async ? " (cp.async on sm_90)" : "");
+  if (Async)
+    C.parameters["async"] = "1";
+  if (!fitsInLds() || !prepareText() || !planAsync() || !editLoop() || !editArrays() ||
+      !finishLoop() || !addHelpers())
     return std::nullopt;
   C.obligations.push_back({KeptObligationKind::InvariantProofs, "",
                            "every invariant proven on the original stays proven"});
@@ -432,7 +516,11 @@ public:
              "software-pipeline a staged K loop: `stages` shared buffers per staged array, a "
              "prologue, register prefetch of the tile stages - 1 ahead, one barrier per "
              "iteration",
-             {{"stages", "2", "shared buffers per staged array: 2, 3 or 4"}},
+             {{"stages", "2", "shared buffers per staged array: 2, 3 or 4"},
+              {"async", "0",
+               "1: on NVIDIA (#if defined(__HIP_PLATFORM_NVIDIA__)) the prefetch is a cp.async "
+               "into its stage, waited for before the barrier; the register round trip stays "
+               "in the #else"}},
              /*reassociatesSums=*/false} {}
 
   const RewriterInfo &info() const override { return Info; }
@@ -447,6 +535,11 @@ public:
       Result.error = "pipeline: stages must be 2, 3 or 4, not '" + Given + "'";
       return Result;
     }
+    const std::string &AsyncGiven = Params["async"];
+    if (AsyncGiven != "0" && AsyncGiven != "1") {
+      Result.error = "pipeline: async must be 0 or 1, not '" + AsyncGiven + "'";
+      return Result;
+    }
     StagedLoopSearch Search = findStagedLoops(Request.context, Request.kernel);
     for (const StagedLoopRefusal &R : Search.refusals)
       addNotApplicable(Result, Request.context, R.location, R.reason);
@@ -455,7 +548,8 @@ public:
                        "kernel '" + Request.kernel.getNameAsString() +
                            "' has no loop with a __syncthreads() to pipeline");
     for (const StagedLoop &Loop : Search.loops)
-      if (std::optional<Candidate> C = CandidateBuilder(Request, Loop, Stages, Result).build())
+      if (std::optional<Candidate> C =
+              CandidateBuilder(Request, Loop, Stages, AsyncGiven == "1", Result).build())
         Result.candidates.push_back(std::move(*C));
     return Result;
   }

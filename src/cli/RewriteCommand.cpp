@@ -39,6 +39,7 @@ struct RewriteOptions {
   bool list = false;
   std::string testCommand, benchCommand;
   unsigned z3TimeoutMs = 10000;
+  unsigned timeLimitMs = 10000;
   std::string injectBug;
   bool allowUnproven = false;
   std::optional<uint64_t> dynamicLds;
@@ -104,6 +105,7 @@ agent::PipelineOptions pipelineOptions(const GlobalOptions &G, const RewriteOpti
   P.testCommand = O.testCommand;
   P.benchCommand = O.benchCommand;
   P.z3TimeoutMs = O.z3TimeoutMs;
+  P.timeLimitMs = O.timeLimitMs;
   return P;
 }
 
@@ -225,6 +227,10 @@ void registerRewriteCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Se
   Cmd->add_option("--bench-cmd", O->benchCommand,
                   "Shell command run last on the patched copy ($AVE_PATCHED_FILE)");
   Cmd->add_option("--z3-timeout-ms", O->z3TimeoutMs, "Per-query solver budget (ms of solver work)")
+      ->capture_default_str();
+  Cmd->add_option("--time-limit-ms", O->timeLimitMs,
+                  "Per-kernel limit on solving, in ms of solver work, for each analysis of the "
+                  "original and the patched file (as check's)")
       ->capture_default_str();
   Cmd->add_flag("--allow-unproven", O->allowUnproven,
                 "Accept a rewrite of a kernel whose original has unproven obligations (the "

@@ -129,7 +129,8 @@ struct KernelSnapshot {
 struct SnapshotOptions {
   frontend::Target target = frontend::Target::Gfx942;
   unsigned z3TimeoutMs = 10000;
-  std::string kernel; // empty: every kernel of the file
+  unsigned timeLimitMs = 10000; // per kernel, ms of solver work (check's --time-limit-ms)
+  std::string kernel;           // empty: every kernel of the file
   // Where the LDS address terms are copied to (null: not copied).
   std::shared_ptr<inv::TermContext> pairingTerms;
 };

@@ -67,6 +67,8 @@ struct PipelineOptions {
   std::string testCommand; // run by /bin/sh; $AVE_PATCHED_FILE names the patched copy
   std::string benchCommand;
   unsigned z3TimeoutMs = 10000;
+  // Per kernel and analysis, in ms of solver work (check's --time-limit-ms).
+  unsigned timeLimitMs = 10000;
   // Accept a rewrite of a kernel whose original has unproven obligations
   // (the report marks it).
   bool allowUnproven = false;
@@ -110,7 +112,7 @@ struct RewriteOutcome {
   // Per kernel that a rewrite changed: "accepted" or "rejected" (a failed
   // stage about it or about the whole patch).
   std::map<std::string, std::string> kernelResults;
-  std::string error;     // input or usage error: nothing was attempted
+  std::string error; // input or usage error: nothing was attempted
   // Set by the caller when the accepted patch could not be written (the
   // report then says so instead of "accepted").
   std::string writeError;
