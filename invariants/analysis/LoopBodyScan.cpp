@@ -162,19 +162,12 @@ public:
   void walk(const clang::Stmt *S) {
     if (!S)
       return;
-    if (const auto *BO = llvm::dyn_cast<clang::BinaryOperator>(S); BO && BO->isAssignmentOp()) {
-      walk(BO->getRHS());
-      const clang::ValueDecl *Base = sharedBase(BO->getLHS());
-      if (!Base) {
-        walk(BO->getLHS());
-        return;
-      }
-      walkIndices(BO->getLHS());
-      if (BO->isCompoundAssignmentOp())
-        read(Base);
-      written.insert(Base);
-      return;
-    }
+    if (const auto *BO = llvm::dyn_cast<clang::BinaryOperator>(S); BO && BO->isAssignmentOp())
+      return assignment(BO->getLHS(), BO->getRHS(), BO->isCompoundAssignmentOp());
+    // `h = x` of a class element (__half, float4) is a call to operator=.
+    if (const auto *OC = llvm::dyn_cast<clang::CXXOperatorCallExpr>(S);
+        OC && OC->isAssignmentOp() && OC->getNumArgs() == 2)
+      return assignment(OC->getArg(0), OC->getArg(1), OC->getOperator() != clang::OO_Equal);
     if (const auto *AS = llvm::dyn_cast<clang::ArraySubscriptExpr>(S)) {
       if (const clang::ValueDecl *Base = sharedBase(AS)) {
         walkIndices(AS);
@@ -217,6 +210,18 @@ private:
   void read(const clang::ValueDecl *D) {
     if (D && !written.count(D))
       readFirst.insert(D);
+  }
+  void assignment(const clang::Expr *Lhs, const clang::Expr *Rhs, bool Compound) {
+    walk(Rhs);
+    const clang::ValueDecl *Base = sharedBase(Lhs);
+    if (!Base) {
+      walk(Lhs);
+      return;
+    }
+    walkIndices(Lhs);
+    if (Compound)
+      read(Base);
+    written.insert(Base);
   }
   // `&E` or E decaying to a pointer (a subscript's own base never gets here).
   static const clang::Expr *escapingAddress(const clang::Stmt *S) {

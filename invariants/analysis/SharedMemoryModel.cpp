@@ -4,6 +4,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -35,6 +36,16 @@ bool isAsyncCopy(const clang::CallExpr *Call) {
   return FD && FD->getIdentifier() && FD->getName() == "ave_cp_async";
 }
 
+// `x = y` of a class whose copy assignment the compiler provides (__half,
+// float4): a plain store, as the provenance takes it (ExprTransfer.cpp).
+bool isCopyAssignment(const clang::Expr *Site) {
+  const auto *OCE = llvm::dyn_cast<clang::CXXOperatorCallExpr>(Site);
+  if (!OCE || OCE->getOperator() != clang::OO_Equal)
+    return false;
+  const auto *MD = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(OCE->getDirectCallee());
+  return MD && (MD->isTrivial() || MD->isExplicitlyDefaulted());
+}
+
 LdsAccess makeAccess(AnalysisContext &Ctx, const clang::ValueDecl *Array, const Term *Index,
                      bool IsWrite, const clang::Expr *Site, const FlowState &State) {
   LdsAccess A;
@@ -64,7 +75,7 @@ LdsAccess makeAccess(AnalysisContext &Ctx, const clang::ValueDecl *Array, const 
   // A call storing through an address it was given: an atomic is a
   // read-modify-write of that element; any other call the analysis does not
   // model may write any element (the access is at the address's base only).
-  if (IsWrite && llvm::isa_and_nonnull<clang::CallExpr>(Site)) {
+  if (IsWrite && llvm::isa_and_nonnull<clang::CallExpr>(Site) && !isCopyAssignment(Site)) {
     A.atomic = isAtomicCall(Site);
     A.async = isAsyncCopy(llvm::cast<clang::CallExpr>(Site));
     A.opaque = !A.atomic && !A.async;

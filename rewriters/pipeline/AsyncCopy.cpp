@@ -34,7 +34,7 @@ std::string where(const clang::ASTContext &Ctx, clang::SourceLocation L) {
 AsyncPlan planAsyncCopies(const clang::ASTContext &Ctx, const StagedLoop &Loop) {
   AsyncPlan Plan;
   for (const StagedStore &S : Loop.stores) {
-    const clang::Expr *Value = S.assign->getRHS();
+    const clang::Expr *Value = S.rhs;
     clang::QualType Elem = Ctx.getBaseElementType(S.array->getType()).getUnqualifiedType();
     if (Value->isEvaluatable(Ctx)) {
       Plan.forms.push_back(AsyncForm::Constant);

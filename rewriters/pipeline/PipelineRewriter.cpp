@@ -137,22 +137,21 @@ std::string PipelineText::region(Copy Kind, const std::string &Stage) {
   RangeText T(ctx, Whole.range);
   bool Ok = true;
   for (size_t I = 0; I < loop.stores.size(); ++I) {
-    const clang::BinaryOperator *A = loop.stores[I].assign;
+    const StagedStore &A = loop.stores[I];
     if (Kind == Copy::Prefetch) {
-      Ok = Ok && T.replace(A->getLHS()->getSourceRange(), registers[I]);
+      Ok = Ok && T.replace(A.lhs->getSourceRange(), registers[I]);
       continue;
     }
-    Ok = Ok && T.insertAfterToken(arrayName(A->getLHS())->getLocation(), "[" + Stage + "]");
+    Ok = Ok && T.insertAfterToken(arrayName(A.lhs)->getLocation(), "[" + Stage + "]");
     if (Kind == Copy::Store)
-      Ok = Ok && T.replace(A->getRHS()->getSourceRange(), registers[I]);
+      Ok = Ok && T.replace(A.rhs->getSourceRange(), registers[I]);
     if (Kind == Copy::AsyncIssue && async[I] == AsyncForm::Copy) {
       // `S[..] = G[..]` -> `ave_cp_async(&S[stage][..], &G[..])`
       clang::SourceLocation AfterLhs =
-          clang::Lexer::getLocForEndOfToken(A->getLHS()->getEndLoc(), 0, SM, ctx.getLangOpts());
-      Ok = Ok && T.insertBefore(A->getLHS()->getBeginLoc(), "ave_cp_async(&") &&
-           T.replace(clang::CharSourceRange::getCharRange(AfterLhs, A->getRHS()->getBeginLoc()),
-                     ", &") &&
-           T.insertAfterToken(A->getRHS()->getEndLoc(), ")");
+          clang::Lexer::getLocForEndOfToken(A.lhs->getEndLoc(), 0, SM, ctx.getLangOpts());
+      Ok = Ok && T.insertBefore(A.lhs->getBeginLoc(), "ave_cp_async(&") &&
+           T.replace(clang::CharSourceRange::getCharRange(AfterLhs, A.rhs->getBeginLoc()), ", &") &&
+           T.insertAfterToken(A.rhs->getEndLoc(), ")");
     }
   }
   if (Kind != Copy::Prologue)
@@ -161,7 +160,7 @@ std::string PipelineText::region(Copy Kind, const std::string &Stage) {
       for (const StagedStore &S : loop.stores) {
         if (Kind == Copy::AsyncIssue)
           break; // both sides are kept
-        const clang::Expr *Side = Kind == Copy::Prefetch ? S.assign->getLHS() : S.assign->getRHS();
+        const clang::Expr *Side = Kind == Copy::Prefetch ? S.lhs : S.rhs;
         Gone |= inside(SM, Ref->getLocation(), Side->getSourceRange());
       }
       if (!Gone)

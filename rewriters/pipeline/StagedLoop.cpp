@@ -71,6 +71,11 @@ std::set<const clang::VarDecl *> writtenIn(const clang::Stmt *S) {
         note(U->getSubExpr());
       return true;
     }
+    bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr *C) {
+      if (C->isAssignmentOp() && C->getNumArgs() > 0)
+        note(C->getArg(0)); // `h = x` of a class element
+      return true;
+    }
   } W;
   W.TraverseStmt(const_cast<clang::Stmt *>(S));
   return W.found;
@@ -132,6 +137,15 @@ struct Finder {
   bool regionCalls(const clang::Stmt *S);
 };
 
+// `x = y` of a class whose copy assignment the compiler provides.
+bool isCopyAssignment(const clang::Expr *E) {
+  const auto *OCE = llvm::dyn_cast<clang::CXXOperatorCallExpr>(E);
+  if (!OCE || OCE->getOperator() != clang::OO_Equal || OCE->getNumArgs() != 2)
+    return false;
+  const auto *MD = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(OCE->getDirectCallee());
+  return MD && (MD->isTrivial() || MD->isExplicitlyDefaulted());
+}
+
 bool Finder::regionCalls(const clang::Stmt *S) {
   struct Calls : clang::RecursiveASTVisitor<Calls> {
     const clang::CallExpr *other = nullptr;
@@ -156,17 +170,26 @@ bool Finder::regionCalls(const clang::Stmt *S) {
 }
 
 bool Finder::regionExpression(const clang::Expr *E) {
-  const auto *B = llvm::dyn_cast<clang::BinaryOperator>(E->IgnoreParens());
-  if (!B || B->getOpcode() != clang::BO_Assign)
+  E = E->IgnoreParens();
+  const clang::Expr *Lhs = nullptr, *Rhs = nullptr;
+  if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(E);
+      B && B->getOpcode() == clang::BO_Assign) {
+    Lhs = B->getLHS();
+    Rhs = B->getRHS();
+  } else if (isCopyAssignment(E)) {
+    Lhs = llvm::cast<clang::CXXOperatorCallExpr>(E)->getArg(0);
+    Rhs = llvm::cast<clang::CXXOperatorCallExpr>(E)->getArg(1);
+  } else {
     return refuse(E->getBeginLoc(), "a statement before the first barrier is not a store "
                                     "`shared[...] = value` (only those are prefetched)");
-  const clang::VarDecl *Array = subscriptedArray(B->getLHS());
+  }
+  const clang::VarDecl *Array = subscriptedArray(Lhs);
   if (!isShared(Array))
     return refuse(E->getBeginLoc(), "a statement before the first barrier stores into "
                                     "something other than an element of a __shared__ array");
-  if (!regionCalls(B))
+  if (!regionCalls(Lhs) || !regionCalls(Rhs))
     return false;
-  loop.stores.push_back({B, Array, enclosing});
+  loop.stores.push_back({E, Lhs, Rhs, Array, enclosing});
   if (std::find(loop.arrays.begin(), loop.arrays.end(), Array) == loop.arrays.end())
     loop.arrays.push_back(Array);
   return true;

@@ -36,9 +36,11 @@ struct RegionLoop {
   int64_t init = 0, step = 1, trips = 0;
 };
 
-// `Array[...] = value` in the region.
+// `Array[...] = value` in the region: a built-in assignment, or the
+// compiler's copy assignment of a class element (`__half`, `float4`).
 struct StagedStore {
-  const clang::BinaryOperator *assign = nullptr;
+  const clang::Expr *assign = nullptr;
+  const clang::Expr *lhs = nullptr, *rhs = nullptr;
   const clang::VarDecl *array = nullptr;
   std::vector<const clang::ForStmt *> loops; // region loops around it, outermost first
 };
