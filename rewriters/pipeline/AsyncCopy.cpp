@@ -23,12 +23,6 @@ const clang::ArraySubscriptExpr *globalElement(const clang::Expr *E) {
   return AS;
 }
 
-std::string where(const clang::ASTContext &Ctx, clang::SourceLocation L) {
-  const clang::SourceManager &SM = Ctx.getSourceManager();
-  return std::to_string(SM.getExpansionLineNumber(L)) + ":" +
-         std::to_string(SM.getExpansionColumnNumber(L));
-}
-
 } // namespace
 
 AsyncPlan planAsyncCopies(const clang::ASTContext &Ctx, const StagedLoop &Loop) {
@@ -53,8 +47,7 @@ AsyncPlan planAsyncCopies(const clang::ASTContext &Ctx, const StagedLoop &Loop) 
             "or 16 bytes)";
     if (!Why.empty()) {
       Plan.refusedAt = S.assign->getBeginLoc();
-      Plan.refusal = "async=1: the staged store at " + where(Ctx, Plan.refusedAt) +
-                     " cannot be a cp.async: " + Why;
+      Plan.refusal = "async=1: this staged store cannot be a cp.async: " + Why;
       return Plan;
     }
     Plan.forms.push_back(AsyncForm::Copy);
