@@ -27,7 +27,8 @@ import time
 
 CASES = [("transpose_lds", "lds-pad"), ("transpose_lds", "lds-swizzle"),
          ("tiled_gemm", "lds-swizzle"), ("tiled_gemm", "lds-pad:pad=1"),
-         ("tiled_gemm", "pipeline:stages=2"), ("tiled_gemm", "pipeline:stages=3")]
+         ("tiled_gemm", "pipeline:stages=2"), ("tiled_gemm", "pipeline:stages=3"),
+         ("tiled_gemm", "pipeline:stages=2,async=1"), ("tiled_hgemm", "pipeline:stages=2")]
 BUDGET_S = 5.0
 
 
@@ -81,7 +82,7 @@ def main():
                    "targets": ["gfx942", "sm_90"] if nvcc else ["gfx942"]}
             row.update(run_case(args.binary, path, rewrite, nvcc, args.runs, env))
             rows.append(row)
-            print(f"{kernel:14} {rewrite:14} {'+'.join(row['targets']):13} {row['result']:9} "
+            print(f"{kernel:14} {rewrite:26} {'+'.join(row['targets']):13} {row['result']:9} "
                   f"cold {row['cold_s']:.2f} s  median {row['wall_s_median']:.2f} s  "
                   f"max {row['wall_s_max']:.2f} s  execution "
                   f"{row['stage_ms_median'].get('execution', 0):.0f} ms", flush=True)

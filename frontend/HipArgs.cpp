@@ -217,6 +217,10 @@ std::vector<std::string> parseCommandLine(const UserFlags &Flags, const HipArgsO
   Out.insert(Out.end(), Flags.args.begin(), Flags.args.end());
   appendDeviceFlags(Out, targetInfo(Opts.target).offloadArch);
   Out.push_back("-fsyntax-only");
+  // Code may tell the analysis from a compiler, as it tells the Clang static
+  // analyzer by __clang_analyzer__ (the pipeline's cp.async helpers give it
+  // declarations: it models the calls, and their inline PTX is nvcc's).
+  Out.push_back("-D__AVE_ANALYSIS__=1");
   // Compiler warnings belong to the compiler; the tool reports its own.
   Out.push_back("-w");
   if (!Opts.resourceDir.empty())

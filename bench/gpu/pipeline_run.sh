@@ -29,7 +29,7 @@ for b in "$bundles"/*/; do
     >"$out/results/run-$name.log" 2>&1
   echo "$name: exit $? $(grep -E '^bench: ' "$out/results/run-$name.log" | tail -1)"
 done
-metrics=gpu__time_duration.sum,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active
+metrics=gpu__time_duration.sum,smsp__inst_executed.sum,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active
 metrics+=,sm__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__throughput.avg.pct_of_peak_sustained_active
 metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__throughput.avg.pct_of_peak_sustained_elapsed
 for stall in long_scoreboard short_scoreboard barrier mio_throttle lg_throttle wait math_pipe_throttle not_selected selected; do
