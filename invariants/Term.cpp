@@ -354,6 +354,10 @@ const Term *TermContext::bitXor(const Term *A, const Term *B) {
     return F;
   if (A == B)
     return constant(0);
+  // (a ^ b) ^ b is a, in either operand order.
+  for (auto [X, Y] : {std::pair{A, B}, std::pair{B, A}})
+    if (X->kind() == TermKind::BitXor && (X->operand(0) == Y || X->operand(1) == Y))
+      return X->operand(0) == Y ? X->operand(1) : X->operand(0);
   if (A->isConstant())
     std::swap(A, B);
   if (B->isConstant(0))

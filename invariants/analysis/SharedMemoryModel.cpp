@@ -209,15 +209,69 @@ bool SharedMemoryModel::solveWriterThread(const Term *WriterAddress, const Term 
     }
   if (Dims.empty() && InAddress.empty())
     return false;
+  // A swizzled column `c ^ (r % 16)` is solved as a coordinate of its own
+  // (XorColumns.h), then c from it.
+  const std::vector<XorColumn> Xors = standInForXorColumns(T, Layout);
+  const std::vector<const Term *> OwnIds = Writer;
+  std::vector<const Term *> OwnCounters;
+  for (const WriterCounter &C : Counters)
+    OwnCounters.push_back(C.symbol);
+  for (const XorColumn &X : Xors) {
+    std::replace(Writer.begin(), Writer.end(), X.coordinate, X.stand);
+    for (WriterCounter &C : Counters)
+      if (C.symbol == X.coordinate)
+        C.symbol = X.stand;
+  }
   // Coefficients first (readable terms); where their side conditions fail
   // (a read row `(tid / 16 * 4 + i) * 16 + k` of a tile staged as `tid +
   // 256 * l`), mixed-radix division.
+  bool Solved = false;
   for (LayoutMatchStrategy Strategy :
        {LayoutMatchStrategy::Coefficients, LayoutMatchStrategy::Division})
-    if (solveWriterLayout(Layout, Index, Strategy, Validity, State, Dims, InAddress, Partial,
-                          Writer, Counters, SideConditions))
-      return true;
+    if (!Solved && solveWriterLayout(Layout, Index, Strategy, Validity, State, Dims, InAddress,
+                                     Partial, Writer, Counters, SideConditions))
+      Solved = true;
+  if (Partial && !Partial->writer.empty())
+    solveXorColumns(Xors, OwnIds, OwnCounters, Partial->writer, Partial->counters);
+  if (Solved) {
+    solveXorColumns(Xors, OwnIds, OwnCounters, Writer, Counters);
+    return true;
+  }
+  Writer = OwnIds;
+  for (size_t I = 0; I < Counters.size(); ++I)
+    Counters[I].symbol = OwnCounters[I];
   return false;
+}
+
+void SharedMemoryModel::solveXorColumns(const std::vector<XorColumn> &Xors,
+                                        const std::vector<const Term *> &OwnIds,
+                                        const std::vector<const Term *> &OwnCounters,
+                                        std::vector<const Term *> &Writer,
+                                        std::vector<WriterCounter> &Counters) {
+  if (Xors.empty())
+    return;
+  TermContext &T = Ctx.terms;
+  // Each stand-in's solution, and the other coordinates' (the masks').
+  TermMap Solution;
+  for (size_t D = 0; D < Writer.size(); ++D)
+    Solution[OwnIds[D]] = Writer[D];
+  for (size_t I = 0; I < Counters.size(); ++I)
+    Solution[OwnCounters[I]] = Counters[I].symbol;
+  for (const XorColumn &X : Xors) {
+    const Term *Stand = nullptr;
+    for (const auto &[Own, Solved] : Solution)
+      if (Own == X.coordinate)
+        Stand = Solved;
+    if (!Stand)
+      continue;
+    const Term *Column = T.bitXor(Stand, substitute(T, X.mask, Solution));
+    for (size_t D = 0; D < Writer.size(); ++D)
+      if (OwnIds[D] == X.coordinate)
+        Writer[D] = Column;
+    for (size_t I = 0; I < Counters.size(); ++I)
+      if (OwnCounters[I] == X.coordinate)
+        Counters[I].symbol = Column;
+  }
 }
 
 bool SharedMemoryModel::solveWriterLayout(

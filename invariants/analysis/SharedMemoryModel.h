@@ -15,6 +15,7 @@
 #pragma once
 
 #include "AnalysisContext.h"
+#include "XorColumns.h"
 
 #include <map>
 #include <optional>
@@ -143,6 +144,11 @@ private:
                          const FlowState &State, WriterSolution *Partial,
                          std::vector<const Term *> &Writer, std::vector<WriterCounter> &Counters,
                          std::vector<const Term *> &SideConditions);
+  // The columns XorColumns stood in for, solved from their stand-ins'
+  // solutions (Writer and Counters hold those) and the masks'.
+  void solveXorColumns(const std::vector<XorColumn> &Xors, const std::vector<const Term *> &OwnIds,
+                       const std::vector<const Term *> &OwnCounters,
+                       std::vector<const Term *> &Writer, std::vector<WriterCounter> &Counters);
   // One strategy's try of solveWriterThread: the match and its question.
   bool solveWriterLayout(const TagLayout &Layout, const Term *Index, LayoutMatchStrategy Strategy,
                          const Term *Validity, const FlowState &State,
