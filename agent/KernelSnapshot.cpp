@@ -101,7 +101,9 @@ void checkRaces(inv::KernelAnalysis &Analysis, clang::ASTContext &Ctx,
   const clang::SourceManager &SM = Ctx.getSourceManager();
   auto Keys = accessKeys(Analysis);
   std::vector<inv::lds::SkippedAccess> Skipped;
-  for (const inv::lds::LdsRace &Race : inv::lds::findLdsRaces(Analysis, Ctx, Opts, &Skipped)) {
+  std::vector<inv::lds::LdsRace> Races = inv::lds::findLdsRaces(Analysis, Ctx, Opts, &Skipped);
+  inv::lds::findAsyncCopyHazards(Analysis, Opts, Skipped);
+  for (const inv::lds::LdsRace &Race : Races) {
     RaceOutcome R;
     R.array = Race.second && Race.second->array ? Race.second->array->getNameAsString() : "";
     R.location =

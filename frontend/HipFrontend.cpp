@@ -111,6 +111,21 @@ private:
 
 } // namespace
 
+namespace {
+
+// Clang names the amdgcn parse ("when compiling for gfx942") even where the
+// text was the file's NVIDIA branches: which text it was, when that differs.
+std::string parsedBranches(const std::string &File, Target T) {
+  if (T != Target::Sm90)
+    return "";
+  auto Own = llvm::MemoryBuffer::getFile(File, /*IsText=*/true);
+  if (Own && platformView((*Own)->getBuffer(), T) != (*Own)->getBuffer())
+    return "its NVIDIA branches, as --target sm_90 selects them";
+  return "";
+}
+
+} // namespace
+
 std::string unreadableSourceReason(const std::string &File) {
   llvm::sys::fs::file_status Status;
   if (llvm::sys::fs::status(File, Status))
@@ -174,7 +189,7 @@ FrontendResult parseHipFiles(const std::vector<std::string> &Files, const Fronte
   for (const std::string &File : Files) {
     if (std::string Why = unreadableSourceReason(File); !Why.empty()) {
       llvm::errs() << File << ": error: " << Why << "\n";
-      Result.failures.push_back({File, Why});
+      Result.failures.push_back({File, Why, false, ""});
       continue;
     }
     std::optional<FileFlags> Flags =
@@ -184,7 +199,8 @@ FrontendResult parseHipFiles(const std::vector<std::string> &Files, const Fronte
     if (Flags->origin == FlagsOrigin::Unlisted)
       llvm::errs() << File << ": note: " << Flags->note << "\n";
     if (!parseHipFile(*Flags, Opts.args, OnUnit))
-      Result.failures.push_back({File, "could not parse as HIP device code", true});
+      Result.failures.push_back({File, "could not parse as HIP device code", true,
+                                 parsedBranches(File, Opts.args.target)});
   }
   return Result;
 }

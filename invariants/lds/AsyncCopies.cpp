@@ -19,20 +19,31 @@ namespace ave::inv::lds {
 
 namespace {
 
-bool sameLoops(const std::vector<LoopContext> &A, const std::vector<LoopContext> &B) {
-  return std::equal(A.begin(), A.end(), B.begin(), B.end(),
+// The loops around Outer are the outermost of those around Inner.
+bool enclosing(const std::vector<LoopContext> &Outer, const std::vector<LoopContext> &Inner) {
+  return Outer.size() <= Inner.size() &&
+         std::equal(Outer.begin(), Outer.end(), Inner.begin(),
                     [](const LoopContext &X, const LoopContext &Y) { return X.id == Y.id; });
 }
 
-// Some `ave_cp_async_wait_all()` after Copy, in its interval and loop
-// iteration, runs on every path that issued it (its path condition is part
-// of the copy's).
-bool waitedInInterval(const LdsAccess &Copy, const std::vector<AsyncWaitSite> &Waits) {
+// Some `ave_cp_async_wait_all()` after Copy, in its interval, in its loop
+// iteration or after a loop the copy is in (a copy per row of a region
+// loop, the wait after it), runs on every path that issued it: its path
+// condition follows from the copy's (a term of it, or, after a join of
+// branches, a disjunction the solver shows the copy's path implies).
+bool waitedInInterval(KernelAnalysis &A, TermContext &T, const LdsAccess &Copy) {
   std::set<const Term *> Issued(Copy.guard.begin(), Copy.guard.end());
+  auto Implied = [&](const Term *G) {
+    if (Issued.count(G))
+      return true;
+    std::vector<const Term *> Query = Copy.guard;
+    Query.push_back(T.logicalNot(G));
+    return A.solver().check(T.allOf(Query), {}).status == SolverResult::Proven;
+  };
+  const std::vector<AsyncWaitSite> &Waits = A.asyncWaits();
   return std::any_of(Waits.begin(), Waits.end(), [&](const AsyncWaitSite &W) {
-    return W.interval == Copy.interval && W.seq > Copy.seq && sameLoops(W.loops, Copy.loops) &&
-           std::all_of(W.guard.begin(), W.guard.end(),
-                       [&](const Term *G) { return Issued.count(G) > 0; });
+    return W.interval == Copy.interval && W.seq > Copy.seq && enclosing(W.loops, Copy.loops) &&
+           std::all_of(W.guard.begin(), W.guard.end(), Implied);
   });
 }
 
@@ -79,7 +90,7 @@ void findAsyncCopyHazards(KernelAnalysis &A, const SharedCheckOptions &Opts,
   for (const LdsAccess &Copy : Log) {
     if (!Copy.async)
       continue;
-    if (!waitedInInterval(Copy, A.asyncWaits())) {
+    if (!waitedInInterval(A, P.terms(), Copy)) {
       Skipped.push_back({&Copy, "this cp.async is not followed by ave_cp_async_wait_all() before "
                                 "the next barrier on every path that issues it, so the copy may "
                                 "land in a later barrier interval"});

@@ -11,7 +11,8 @@ int reportFrontendFailure(const frontend::FrontendResult &R) {
   }
   for (const frontend::FileFailure &F : R.failures)
     if (F.parseFailed) // an unreadable file was named when it was found
-      llvm::errs() << "ave-rewrite: error: could not parse '" << F.file << "' as HIP device code\n";
+      llvm::errs() << "ave-rewrite: error: could not parse '" << F.file << "' as HIP device code"
+                   << (F.parsed.empty() ? "" : " (" + F.parsed + ")") << "\n";
   return R.failures.empty() ? 0 : 2;
 }
 

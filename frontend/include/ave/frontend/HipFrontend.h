@@ -47,6 +47,7 @@ struct FileFailure {
   std::string file;
   std::string reason;       // "no such file", "could not parse as HIP device code", ...
   bool parseFailed = false; // read, but Clang reported errors (the others are unreadable)
+  std::string parsed;       // not empty: which text was parsed, when not the file as it is
 };
 
 struct FrontendResult {

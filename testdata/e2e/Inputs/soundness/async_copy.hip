@@ -16,6 +16,12 @@
 //  - opaque_fill: a shared element's address given to a helper the analysis
 //    does not model: what the helper writes is unknown (unproven). The read
 //    saw the write from before the loop and was violated.
+//  - async_two_rows: two rows per thread, a copy per row in a loop, one
+//    wait after it: proves (the rewrite's two-rows kernel with async=1 was
+//    accepted with these races unproven: the rewrite pipeline's race stage
+//    did not run the cp.async check).
+//  - async_wait_inside_row_loop: the wait inside that loop, before the
+//    copy: the last row's copy is in flight at the barrier: unproven.
 #include <ave/annotations.h>
 #include <hip/hip_runtime.h>
 
@@ -217,4 +223,76 @@ __global__ void opaque_fill(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"
     __syncthreads();
   }
   C[row * N + col] = acc;
+}
+
+__global__ void async_two_rows(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
+                       const float *B AVE_TAG("B(k < K, n < N) = k * N + n"),
+                       float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N, int K) {
+#pragma ave launch block(16, 8) grid(N / 16, M / 16)
+#pragma ave assume M % 16 == 0 && N % 16 == 0 && K % 16 == 0 && K >= 16 && K <= 4096 && M <= 4096 && N <= 4096
+  __shared__ float As[2][16][16], Bs[2][16][16];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row0 = blockIdx.y * 16, col = blockIdx.x * 16 + tx;
+  float acc[2] = {0.0f, 0.0f};
+  for (int i = 0; i < 2; ++i) {
+    As[0][ty + 8 * i][tx] = A[(row0 + ty + 8 * i) * K + tx];
+    Bs[0][ty + 8 * i][tx] = B[(ty + 8 * i) * N + col];
+  }
+  __syncthreads();
+  for (int k0 = 0; k0 < K; k0 += 16) {
+    const int cur = (k0 / 16) % 2;
+    if (k0 + 16 < K) {
+      for (int i = 0; i < 2; ++i) {
+#if defined(__HIP_PLATFORM_NVIDIA__)
+        ave_cp_async(&As[1 - cur][ty + 8 * i][tx], &A[(row0 + ty + 8 * i) * K + k0 + 16 + tx]);
+        ave_cp_async(&Bs[1 - cur][ty + 8 * i][tx], &B[(k0 + 16 + ty + 8 * i) * N + col]);
+#endif
+      }
+    }
+    for (int k = 0; k < 16; ++k)
+      for (int i = 0; i < 2; ++i)
+        acc[i] += As[cur][ty + 8 * i][k] * Bs[cur][k][tx];
+#if defined(__HIP_PLATFORM_NVIDIA__)
+    ave_cp_async_wait_all();
+#endif
+    __syncthreads();
+  }
+  for (int i = 0; i < 2; ++i)
+    C[(row0 + ty + 8 * i) * N + col] = acc[i];
+}
+
+__global__ void async_wait_inside_row_loop(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
+                       const float *B AVE_TAG("B(k < K, n < N) = k * N + n"),
+                       float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N, int K) {
+#pragma ave launch block(16, 8) grid(N / 16, M / 16)
+#pragma ave assume M % 16 == 0 && N % 16 == 0 && K % 16 == 0 && K >= 16 && K <= 4096 && M <= 4096 && N <= 4096
+  __shared__ float As[2][16][16], Bs[2][16][16];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row0 = blockIdx.y * 16, col = blockIdx.x * 16 + tx;
+  float acc[2] = {0.0f, 0.0f};
+  for (int i = 0; i < 2; ++i) {
+    As[0][ty + 8 * i][tx] = A[(row0 + ty + 8 * i) * K + tx];
+    Bs[0][ty + 8 * i][tx] = B[(ty + 8 * i) * N + col];
+  }
+  __syncthreads();
+  for (int k0 = 0; k0 < K; k0 += 16) {
+    const int cur = (k0 / 16) % 2;
+    if (k0 + 16 < K) {
+      for (int i = 0; i < 2; ++i) {
+#if defined(__HIP_PLATFORM_NVIDIA__)
+        ave_cp_async_wait_all();
+#endif
+#if defined(__HIP_PLATFORM_NVIDIA__)
+        ave_cp_async(&As[1 - cur][ty + 8 * i][tx], &A[(row0 + ty + 8 * i) * K + k0 + 16 + tx]);
+        ave_cp_async(&Bs[1 - cur][ty + 8 * i][tx], &B[(k0 + 16 + ty + 8 * i) * N + col]);
+#endif
+      }
+    }
+    for (int k = 0; k < 16; ++k)
+      for (int i = 0; i < 2; ++i)
+        acc[i] += As[cur][ty + 8 * i][k] * Bs[cur][k][tx];
+    __syncthreads();
+  }
+  for (int i = 0; i < 2; ++i)
+    C[(row0 + ty + 8 * i) * N + col] = acc[i];
 }
