@@ -101,9 +101,7 @@ void checkRaces(inv::KernelAnalysis &Analysis, clang::ASTContext &Ctx,
   const clang::SourceManager &SM = Ctx.getSourceManager();
   auto Keys = accessKeys(Analysis);
   std::vector<inv::lds::SkippedAccess> Skipped;
-  std::vector<inv::lds::LdsRace> Races = inv::lds::findLdsRaces(Analysis, Ctx, Opts, &Skipped);
-  inv::lds::findAsyncCopyHazards(Analysis, Opts, Skipped);
-  for (const inv::lds::LdsRace &Race : Races) {
+  for (const inv::lds::LdsRace &Race : inv::lds::findLdsRaces(Analysis, Ctx, Opts, &Skipped)) {
     RaceOutcome R;
     R.array = Race.second && Race.second->array ? Race.second->array->getNameAsString() : "";
     R.location =

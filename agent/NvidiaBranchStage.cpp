@@ -9,7 +9,6 @@
 #include "VerificationStages.h"
 #include "ave/agent/InMemoryParse.h"
 #include "ave/frontend/PlatformView.h"
-#include "ave/invariants/Term.h"
 
 namespace ave::agent::stages {
 
@@ -37,7 +36,6 @@ std::vector<StageResult> verifyNvidiaBranch(const frontend::FileFlags &Flags,
   Snap.timeLimitMs = R.opts.timeLimitMs;
   Snap.kernel = R.opts.kernel;
   std::vector<KernelSnapshot> Before, After;
-  std::string Diagnostics;
   for (auto [Text, Out] : {std::pair{&R.original, &Before}, std::pair{&R.patched, &After}}) {
     InMemoryParseResult P =
         parseHipSource(Flags, *Text, Args, [&, Out = Out](frontend::ParsedUnit &U) {

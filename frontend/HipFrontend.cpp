@@ -109,10 +109,6 @@ private:
   bool &Ran;
 };
 
-} // namespace
-
-namespace {
-
 // Clang names the amdgcn parse ("when compiling for gfx942") even where the
 // text was the file's NVIDIA branches: which text it was, when that differs.
 std::string parsedBranches(const std::string &File, Target T) {

@@ -24,48 +24,40 @@ std::optional<std::string> nvidiaMacro(llvm::StringRef Name, bool AfterDefined) 
 
 bool isIdentifierChar(char C) { return std::isalnum(static_cast<unsigned char>(C)) || C == '_'; }
 
+// Blanks inside a directive.
+llvm::StringRef skipBlanks(llvm::StringRef S) { return S.ltrim(" \t"); }
+
 // The condition text of one directive (after `#if`/`#elif`) with the
 // platform macros decided; `defined(X)` and `defined X` become the value.
 std::string decideCondition(llvm::StringRef Cond) {
   std::string Out;
-  size_t I = 0;
-  while (I < Cond.size()) {
-    if (!isIdentifierChar(Cond[I]) || (I > 0 && isIdentifierChar(Cond[I - 1]))) {
-      Out += Cond[I++];
+  while (!Cond.empty()) {
+    llvm::StringRef Word = Cond.take_while(isIdentifierChar);
+    if (Word.empty()) {
+      Out += Cond.front();
+      Cond = Cond.drop_front();
       continue;
     }
-    size_t End = I;
-    while (End < Cond.size() && isIdentifierChar(Cond[End]))
-      ++End;
-    llvm::StringRef Word = Cond.slice(I, End);
+    Cond = Cond.drop_front(Word.size());
     if (Word == "defined") {
-      size_t J = End;
-      while (J < Cond.size() && (Cond[J] == ' ' || Cond[J] == '\t'))
-        ++J;
-      bool Paren = J < Cond.size() && Cond[J] == '(';
-      size_t NameStart = Paren ? J + 1 : J;
-      while (NameStart < Cond.size() && (Cond[NameStart] == ' ' || Cond[NameStart] == '\t'))
-        ++NameStart;
-      size_t NameEnd = NameStart;
-      while (NameEnd < Cond.size() && isIdentifierChar(Cond[NameEnd]))
-        ++NameEnd;
-      size_t After = NameEnd;
-      while (Paren && After < Cond.size() && (Cond[After] == ' ' || Cond[After] == '\t'))
-        ++After;
-      bool Closed = !Paren || (After < Cond.size() && Cond[After] == ')');
-      if (std::optional<std::string> V = nvidiaMacro(Cond.slice(NameStart, NameEnd), true);
-          V && Closed) {
+      llvm::StringRef After = skipBlanks(Cond);
+      bool Paren = After.consume_front("(");
+      After = skipBlanks(After);
+      llvm::StringRef Name = After.take_while(isIdentifierChar);
+      After = After.drop_front(Name.size());
+      if (Paren)
+        After = skipBlanks(After);
+      std::optional<std::string> V = nvidiaMacro(Name, true);
+      if (V && (!Paren || After.consume_front(")"))) {
         Out += *V;
-        I = Paren ? After + 1 : NameEnd;
+        Cond = After;
         continue;
       }
     } else if (std::optional<std::string> V = nvidiaMacro(Word, false)) {
       Out += *V;
-      I = End;
       continue;
     }
     Out += Word.str();
-    I = End;
   }
   return Out;
 }
@@ -73,34 +65,25 @@ std::string decideCondition(llvm::StringRef Cond) {
 // One logical directive line (continuations joined by the caller keep
 // their backslash-newlines inside Line) decided, or Line unchanged.
 std::string decideDirective(llvm::StringRef Line) {
-  llvm::StringRef Rest = Line.ltrim(" \t");
+  llvm::StringRef Rest = skipBlanks(Line);
   if (!Rest.consume_front("#"))
     return Line.str();
   size_t Hash = Line.size() - Rest.size();
-  Rest = Rest.ltrim(" \t");
-  size_t KeywordAt = Line.size() - Rest.size();
-  for (llvm::StringRef Keyword : {"ifdef", "ifndef"}) {
-    if (!Rest.starts_with(Keyword) || Rest.size() == Keyword.size() ||
-        isIdentifierChar(Rest[Keyword.size()]))
-      continue;
-    llvm::StringRef Name = Rest.drop_front(Keyword.size()).trim(" \t");
-    size_t NameEnd = 0;
-    while (NameEnd < Name.size() && isIdentifierChar(Name[NameEnd]))
-      ++NameEnd;
-    std::optional<std::string> V = nvidiaMacro(Name.take_front(NameEnd), true);
-    if (!V)
-      return Line.str();
-    bool Defined = *V == "1";
-    bool Taken = Keyword == "ifdef" ? Defined : !Defined;
-    return Line.take_front(Hash).str() + "if " + (Taken ? "1" : "0") + " " +
-           Name.drop_front(NameEnd).str();
-  }
-  for (llvm::StringRef Keyword : {"if", "elif"})
-    if (Rest.starts_with(Keyword) && Rest.size() > Keyword.size() &&
-        !isIdentifierChar(Rest[Keyword.size()]))
-      return Line.take_front(KeywordAt + Keyword.size()).str() +
-             decideCondition(Line.drop_front(KeywordAt + Keyword.size()));
-  return Line.str();
+  Rest = skipBlanks(Rest);
+  llvm::StringRef Keyword = Rest.take_while(isIdentifierChar);
+  size_t AfterKeyword = Line.size() - Rest.size() + Keyword.size();
+  if (Keyword == "if" || Keyword == "elif")
+    return Line.take_front(AfterKeyword).str() + decideCondition(Line.drop_front(AfterKeyword));
+  if (Keyword != "ifdef" && Keyword != "ifndef")
+    return Line.str();
+  llvm::StringRef Name = Line.drop_front(AfterKeyword).trim(" \t");
+  llvm::StringRef Macro = Name.take_while(isIdentifierChar);
+  std::optional<std::string> V = nvidiaMacro(Macro, true);
+  if (!V)
+    return Line.str();
+  bool Taken = (Keyword == "ifdef") == (*V == "1");
+  return Line.take_front(Hash).str() + "if " + (Taken ? "1" : "0") + " " +
+         Name.drop_front(Macro.size()).str();
 }
 
 } // namespace

@@ -225,12 +225,11 @@ bool SharedMemoryModel::solveWriterThread(const Term *WriterAddress, const Term 
   // Coefficients first (readable terms); where their side conditions fail
   // (a read row `(tid / 16 * 4 + i) * 16 + k` of a tile staged as `tid +
   // 256 * l`), mixed-radix division.
-  bool Solved = false;
-  for (LayoutMatchStrategy Strategy :
-       {LayoutMatchStrategy::Coefficients, LayoutMatchStrategy::Division})
-    if (!Solved && solveWriterLayout(Layout, Index, Strategy, Validity, State, Dims, InAddress,
-                                     Partial, Writer, Counters, SideConditions))
-      Solved = true;
+  auto Try = [&](LayoutMatchStrategy Strategy) {
+    return solveWriterLayout(Layout, Index, Strategy, Validity, State, Dims, InAddress, Partial,
+                             Writer, Counters, SideConditions);
+  };
+  const bool Solved = Try(LayoutMatchStrategy::Coefficients) || Try(LayoutMatchStrategy::Division);
   if (Partial && !Partial->writer.empty())
     solveXorColumns(Xors, OwnIds, OwnCounters, Partial->writer, Partial->counters);
   if (Solved) {
@@ -258,13 +257,10 @@ void SharedMemoryModel::solveXorColumns(const std::vector<XorColumn> &Xors,
   for (size_t I = 0; I < Counters.size(); ++I)
     Solution[OwnCounters[I]] = Counters[I].symbol;
   for (const XorColumn &X : Xors) {
-    const Term *Stand = nullptr;
-    for (const auto &[Own, Solved] : Solution)
-      if (Own == X.coordinate)
-        Stand = Solved;
-    if (!Stand)
+    auto Stand = Solution.find(X.coordinate);
+    if (Stand == Solution.end())
       continue;
-    const Term *Column = T.bitXor(Stand, substitute(T, X.mask, Solution));
+    const Term *Column = T.bitXor(Stand->second, substitute(T, X.mask, Solution));
     for (size_t D = 0; D < Writer.size(); ++D)
       if (OwnIds[D] == X.coordinate)
         Writer[D] = Column;

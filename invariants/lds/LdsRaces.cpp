@@ -150,6 +150,10 @@ std::vector<LdsRace> findLdsRaces(KernelAnalysis &A, clang::ASTContext &Ctx,
     return Races;
   }
   std::vector<const LdsAccess *> Plain = followedAccesses(Ctx, A.ldsAccesses(), Skipped);
+  // A cp.async is checked here as a store where it is issued; where that is
+  // not shown to be what it does, its access is not followed.
+  if (Skipped)
+    findAsyncCopyHazards(A, Opts, *Skipped);
   ThreadPair P(A, Opts.launch, &Opts.launchContext);
   TermContext &T = P.terms();
   // One report per pair of source expressions (a loop body is logged once).

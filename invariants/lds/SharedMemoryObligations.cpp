@@ -131,7 +131,6 @@ void addSharedMemoryResults(KernelReport &Report, KernelAnalysis &A, clang::ASTC
       SharedCheckOptions O = Opts;
       O.launchContext = L;
       F.races = findLdsRaces(A, Ctx, O, &F.skipped);
-      findAsyncCopyHazards(A, O, F.skipped);
       F.divergent = findDivergentBarriers(A, Opts.launch, &F.undecided, &L);
     }
     Found.push_back(std::move(F));

@@ -404,18 +404,15 @@ bool CandidateBuilder::editLoop() {
   std::string Prefetch = Text.registerDeclarations(BI) + Guarded(Copy::Prefetch, "");
   std::string Store = Guarded(Copy::Store, Next);
   std::string Barrier = Bug == InjectedBug::PipelineDropsBarrier ? "(void)0" : "__syncthreads()";
-  std::string Head =
-      "const int ave_stage = " + Iteration + " % " + std::to_string(Stages) + ";\n" + BI + Prefetch;
-  std::string Tail = Store + "\n" + BI + Barrier;
-  if (!Text.async.empty()) {
+  std::string Head = BI + Prefetch, Tail = Store;
+  if (Async) {
     // The NVIDIA branch issues the copies where the prefetch was and waits
     // where the store was; the #else keeps the register round trip.
-    Head = "const int ave_stage = " + Iteration + " % " + std::to_string(Stages) + ";\n" +
-           NvidiaBranch + BI + Guarded(Copy::AsyncIssue, Next) + "\n#else\n" + BI + Prefetch +
-           "\n#endif";
-    Tail = NvidiaBranch + BI + "ave_cp_async_wait_all();\n#else\n" + BI + Store + "\n#endif\n" +
-           BI + Barrier;
+    Head = NvidiaBranch + BI + Guarded(Copy::AsyncIssue, Next) + "\n#else\n" + Head + "\n#endif";
+    Tail = NvidiaBranch + BI + "ave_cp_async_wait_all();\n#else\n" + BI + Tail + "\n#endif";
   }
+  Head = "const int ave_stage = " + Iteration + " % " + std::to_string(Stages) + ";\n" + Head;
+  Tail += "\n" + BI + Barrier;
   if (!Text.failure.empty())
     return refuse(Loop.loop->getBeginLoc(), Text.failure);
   Whole = fileRangeForEdit(Ctx, Loop.loop->getSourceRange());
@@ -425,7 +422,7 @@ bool CandidateBuilder::editLoop() {
     if (!R->ok())
       return refuse(Loop.loop->getBeginLoc(), R->refusal);
   LoopText.emplace(Ctx, Whole.range);
-  if (!Text.async.empty() && !fromLineStart(Last.range))
+  if (Async && !fromLineStart(Last.range))
     return refuse(Loop.lastBarrier->getBeginLoc(),
                   "async=1: the loop's last __syncthreads() shares its line with other code, "
                   "where the #if of the sm_90 branch cannot go");

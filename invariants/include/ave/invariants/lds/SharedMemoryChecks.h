@@ -101,7 +101,8 @@ std::vector<LdsRace> findLdsRaces(KernelAnalysis &A, clang::ASTContext &Ctx,
 // The cp.async copies findLdsRaces takes as stores where they are issued,
 // added to Skipped where that is not shown to hold (AsyncCopies.cpp): the
 // issuing thread waits for the copy in its barrier interval, and does not
-// touch its element meanwhile.
+// touch its element meanwhile. findLdsRaces runs it whenever it is given
+// Skipped, so that every caller (lint, check, the rewrite stages) has it.
 void findAsyncCopyHazards(KernelAnalysis &A, const SharedCheckOptions &Opts,
                           std::vector<SkippedAccess> &Skipped);
 // Undecided (optional): the guarded barriers nothing was concluded about (a
