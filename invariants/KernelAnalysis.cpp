@@ -84,9 +84,9 @@ std::string approximationDependence(TermContext &Terms, ObligationSolver &Solver
   bool Deterministic = false;
   for (const Term *S : collectSymbols(Terms.allOf(Query)))
     if (S->isApproximation()) {
-      if (!Approximated || TermContext::deterministicApproximation(S->baseName()))
+      if (!Approximated || S->isDeterministicApproximation())
         Approximated = S;
-      Deterministic |= TermContext::deterministicApproximation(S->baseName());
+      Deterministic |= S->isDeterministicApproximation();
     }
   if (!Approximated)
     return "";

@@ -192,6 +192,16 @@ const Term *TermContext::approximation(const std::string &Base, SymbolKind Kind)
   return S;
 }
 
+const Term *TermContext::determinedApproximation(const std::string &Base, SymbolKind Kind) {
+  const Term *S = approximation(Base, Kind);
+  const_cast<Term *>(S)->Deterministic = true; // S was made here, in Storage
+  return S;
+}
+
+bool Term::isDeterministicApproximation() const {
+  return Approximate && (Deterministic || TermContext::deterministicApproximation(baseName()));
+}
+
 const Term *TermContext::makeFresh(const std::string &Base, SymbolKind Kind, unsigned Dim,
                                    const Term *Original) {
   for (;;) {
@@ -205,6 +215,7 @@ const Term *TermContext::makeFresh(const std::string &Base, SymbolKind Kind, uns
     Made.Fresh = true;
     Made.CopiedFrom = Original;
     Made.Approximate = Original && Original->isApproximation();
+    Made.Deterministic = Original && Original->Deterministic;
     Made.BaseName = Original ? Original->baseName() : Base;
     return S;
   }

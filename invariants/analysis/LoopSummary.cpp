@@ -655,6 +655,66 @@ bool LoopSummary::sameAlternative(const Reduction &Kept, const Reduction &Other,
          Ctx.ask("reduction cases agree", T.allOf(Differ)).status == SolverResult::Proven;
 }
 
+void LoopSummary::sumContributions(DataValue &V, const LoopFrame &Frame, const FlowState &State,
+                                   const std::vector<Reduction> &Parts,
+                                   const std::vector<const ProvenanceCase *> &Cases) {
+  // Contributions added one after the other in every iteration (`acc +=
+  // a[k] * b[k]; acc += a[k + 1] * b[k + 1];`, a hand-unrolled loop) reduce
+  // over the loop's iterations and over which contribution: a second,
+  // inner "loop" U of Parts.size() steps, the index part U's. Guarded
+  // contributions (a validity the iteration does not imply) stay not
+  // modelled: one of them is an alternative of another, or skips its index.
+  // So do parts of different tensors (`acc += a[k] + b[k]`): that sum is
+  // not modelled (unproven at the store), so neither is how it covers k.
+  TermContext &T = Ctx.terms;
+  auto AlwaysHolds = [&](const Term *W) {
+    if (W == T.trueTerm())
+      return true;
+    std::vector<const Term *> Query = State.path;
+    Query.insert(Query.end(), Frame.span.facts.begin(), Frame.span.facts.end());
+    Query.push_back(T.logicalNot(W));
+    return Ctx.ask("contribution always made", T.allOf(Query)).status == SolverResult::Proven;
+  };
+  if (Parts.size() < 2 || std::any_of(Cases.begin(), Cases.end(), [&](const ProvenanceCase *C) {
+        return C->tensors != Cases.front()->tensors || !AlwaysHolds(C->validity);
+      }))
+    return;
+  auto Same = std::find_if(V.reductions.begin(), V.reductions.end(), [&](const Reduction &X) {
+    return X.name == Parts.front().name && X.loops.front() == Frame.span;
+  });
+  if (Same == V.reductions.end())
+    return;
+  const auto N = static_cast<int64_t>(Parts.size());
+  const Term *U = T.freshSymbol(Frame.span.name + "_part", SymbolKind::LoopCounter);
+  const Term *Index = Parts.back().term;
+  for (int64_t I = N - 2; I >= 0; --I)
+    Index = T.select(T.eq(U, T.constant(I)), Parts[size_t(I)].term, Index);
+  Reduction Whole = *Same;
+  Whole.term = Whole.perThreadTerm = Index;
+  Whole.constraints.clear();
+  for (const Reduction &P : Parts) {
+    for (const Term *C : P.constraints)
+      if (std::find(Whole.constraints.begin(), Whole.constraints.end(), C) ==
+          Whole.constraints.end())
+        Whole.constraints.push_back(C);
+    for (unsigned D : P.partialOverThreadDims)
+      if (std::find(Whole.partialOverThreadDims.begin(), Whole.partialOverThreadDims.end(), D) ==
+          Whole.partialOverThreadDims.end())
+        Whole.partialOverThreadDims.push_back(D);
+  }
+  Whole.perThreadConstraints = Whole.constraints;
+  ReductionLoop Part;
+  Part.counter = U;
+  Part.name = Frame.span.name + "'s " + std::to_string(N) + " accumulations";
+  Part.facts = {T.ge(U, T.constant(0)), T.lt(U, T.constant(N))};
+  Part.tripCount = T.constant(N);
+  Part.start = T.constant(0);
+  Part.step = T.constant(1);
+  Whole.loops.insert(Whole.loops.begin(), std::move(Part)); // innermost
+  Whole.notModelled.clear();
+  *Same = std::move(Whole);
+}
+
 bool LoopSummary::runsAtMostOnce(const LoopFrame &Frame, const FlowState &State) {
   if (!Frame.canonical || !Frame.span.tripCount)
     return false;
@@ -671,7 +731,9 @@ std::set<std::string> LoopSummary::reduceOverLoop(DataValue &V, const LoopFrame 
   const Term *Contributes = T.falseTerm();
   for (const ProvenanceCase &C : V.cases)
     Contributes = T.logicalOr(Contributes, C.validity);
-  std::map<std::string, std::vector<Reduction>> CasesOf; // by name, this loop's
+  std::map<std::string, std::vector<Reduction>> CasesOf;              // by name, this loop's
+  std::map<std::string, std::vector<const ProvenanceCase *>> PartsOf; // CasesOf's cases
+  std::set<std::string> Summed; // names with contributions added one after another
   for (ProvenanceCase &C : V.cases) {
     // Past the loop its counter is existential: keep its bounds with the
     // case, and the case's own validity, so copies stay consistent.
@@ -731,17 +793,22 @@ std::set<std::string> LoopSummary::reduceOverLoop(DataValue &V, const LoopFrame 
       if (Same != V.reductions.end() && V.severalContributions &&
           Same->loops.front() == Frame.span &&
           std::any_of(Earlier.begin(), Earlier.end(),
-                      [&](const Reduction &E) { return !sameAlternative(E, R, State); }))
+                      [&](const Reduction &E) { return !sameAlternative(E, R, State); })) {
         Same->notModelled = "one iteration of loop '" + Frame.span.name + "' contributes to '" +
                             R.name +
                             "' more than once (several accumulations, or branches that "
                             "accumulate); counting each index once is not modelled for that";
+        Summed.insert(R.name);
+      }
       Earlier.push_back(R);
+      PartsOf[R.name].push_back(&C);
       if (Same == V.reductions.end())
         V.reductions.push_back(std::move(R));
       CI = C.coords.erase(CI);
     }
   }
+  for (const std::string &Name : Summed)
+    sumContributions(V, Frame, State, CasesOf[Name], PartsOf[Name]);
   extendInnerReductions(V, Frame, State);
   markRepeatedInnerReductions(V, Frame, State);
   for (const std::string &Name : Dropped) {

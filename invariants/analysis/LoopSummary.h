@@ -114,6 +114,11 @@ private:
   // Several inner reductions of one name extended over Frame in one
   // iteration: marked not modelled (unless alternatives).
   void markRepeatedInnerReductions(DataValue &V, const LoopFrame &Frame, const FlowState &State);
+  // Parts, contributions of one name added one after another in each
+  // iteration, as one reduction over the loop and over which part.
+  void sumContributions(DataValue &V, const LoopFrame &Frame, const FlowState &State,
+                        const std::vector<Reduction> &Parts,
+                        const std::vector<const ProvenanceCase *> &Cases);
   // Whether Other is an alternative of Kept (never both in one iteration)
   // that reduces the same index, so one reduction stands for both.
   bool sameAlternative(const Reduction &Kept, const Reduction &Other, const FlowState &State);

@@ -11,6 +11,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 
+#include <algorithm>
+
 namespace ave::inv {
 
 namespace {
@@ -188,7 +190,17 @@ ProvenanceInterpreter::visitFor(const clang::ForStmt *For, const CfgLoop &L, Flo
   Frame.id = Ctx.nextLoopId++;
   Frame.init = Init;
   Frame.step = Step;
-  const Term *Counter = T.freshSymbol(Var->getName().str(), SymbolKind::LoopCounter);
+  // A counter whose start or bound the analysis approximates (`for (; k <
+  // 16; ++k)` after a widened loop left k unknown) takes values only those
+  // approximations allow: a violation through it is not a known execution.
+  auto Approximated = [](const Term *E) {
+    std::vector<const Term *> Symbols = collectSymbols(E);
+    return std::any_of(Symbols.begin(), Symbols.end(),
+                       [](const Term *S) { return S->isApproximation(); });
+  };
+  const Term *Counter = Approximated(Init) || Approximated(Bound)
+                            ? T.approximation(Var->getName().str(), SymbolKind::LoopCounter)
+                            : T.freshSymbol(Var->getName().str(), SymbolKind::LoopCounter);
   Frame.span.counter = Counter;
   Frame.span.name = Var->getName().str();
   Frame.span.start = Init;
@@ -214,7 +226,7 @@ ProvenanceInterpreter::visitFor(const clang::ForStmt *For, const CfgLoop &L, Flo
   SideExits Sides = visitLoopBody(L, For->getBody(), std::move(Frame), State);
   // After the loop the counter is past the bound; nothing reads it in the
   // kernels we analyse, so it becomes a plain unknown.
-  State.env[Var] = AbstractValue::ofInt(T.approximation(Var->getName().str() + "_end"));
+  State.env[Var] = AbstractValue::ofInt(T.determinedApproximation(Var->getName().str() + "_end"));
   return Sides;
 }
 
@@ -244,7 +256,9 @@ ProvenanceInterpreter::SideExits ProvenanceInterpreter::visitWhileLike(const Cfg
       It->second =
           AbstractValue::ofInt(T.shr(It->second.term, T.mul(Counter, T.constant(int64_t(Shift)))));
     else
-      It->second = AbstractValue::ofInt(T.approximation(VD->getName().str(), SymbolKind::Fresh));
+      // The program decides its value in each iteration, not the input.
+      It->second =
+          AbstractValue::ofInt(T.determinedApproximation(VD->getName().str(), SymbolKind::Fresh));
   }
   LoopFrame Frame;
   Frame.loop = L.stmt;
@@ -264,7 +278,9 @@ ProvenanceInterpreter::SideExits ProvenanceInterpreter::visitWhileLike(const Cfg
   for (const clang::VarDecl *VD : Assigned) {
     auto It = State.env.find(VD);
     if (It != State.env.end() && It->second.kind == AbstractValue::Kind::Int)
-      It->second = AbstractValue::ofInt(T.approximation(VD->getName().str(), SymbolKind::Fresh));
+      // The program decides its value in each iteration, not the input.
+      It->second =
+          AbstractValue::ofInt(T.determinedApproximation(VD->getName().str(), SymbolKind::Fresh));
   }
   return Sides;
 }

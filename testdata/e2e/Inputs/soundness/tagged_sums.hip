@@ -132,7 +132,7 @@ __global__ void result_over_itself(const float *A AVE_TAG("A(m < M, k < K) = m *
 }
 
 // Correct (K unrolled by 2 in one expression): was violated (the two terms merged like a product's
-// disagreed on k); unproven now, like two statements.
+// disagreed on k), then unproven; proven now, like two statements.
 __global__ void unrolled_expression(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                        const float *B AVE_TAG("B(k < K, n < N) = k * N + n"),
                        float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N, int K) {
