@@ -2,6 +2,7 @@
 
 #include "ave/rewriters/lds_layout/LdsLayoutRewriters.h"
 #include "ave/rewriters/pipeline/PipelineRewriter.h"
+#include "ave/rewriters/unroll/UnrollRewriter.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -13,6 +14,7 @@ const RewriterRegistry &RewriterRegistry::builtin() {
     R.add(makeLdsPadRewriter());
     R.add(makeLdsSwizzleRewriter());
     R.add(makePipelineRewriter());
+    R.add(makeUnrollRewriter());
     return R;
   }();
   return Registry;

@@ -655,53 +655,99 @@ bool LoopSummary::sameAlternative(const Reduction &Kept, const Reduction &Other,
          Ctx.ask("reduction cases agree", T.allOf(Differ)).status == SolverResult::Proven;
 }
 
+namespace {
+
+void addOnce(std::vector<const Term *> &To, const Term *T) {
+  if (std::find(To.begin(), To.end(), T) == To.end())
+    To.push_back(T);
+}
+
+} // namespace
+
+const Term *LoopSummary::alternativesAsOne(const std::vector<Reduction> &Parts,
+                                           const std::vector<const ProvenanceCase *> &Cases,
+                                           const std::vector<size_t> &Class,
+                                           std::vector<const Term *> &Constraints) {
+  // One contribution read through alternatives (the two tiles of a double
+  // buffer): each alternative's facts hold where it is the valid one (their
+  // conjunction would be false: the validities exclude each other), and
+  // under each the first alternative's index is the valid one's
+  // (sameAlternative proved it), so that index stands for all. A part's
+  // constraints end with its case's validity.
+  TermContext &T = Ctx.terms;
+  if (Class.size() == 1) {
+    for (const Term *C : Parts[Class.front()].constraints)
+      addOnce(Constraints, C);
+    return Parts[Class.front()].term;
+  }
+  for (size_t I : Class) {
+    const Reduction &P = Parts[I];
+    std::vector<const Term *> Facts(P.constraints.begin(), P.constraints.end() - 1);
+    addOnce(Constraints, T.logicalOr(T.logicalNot(Cases[I]->validity), T.allOf(Facts)));
+  }
+  return Parts[Class.front()].term;
+}
+
 void LoopSummary::sumContributions(DataValue &V, const LoopFrame &Frame, const FlowState &State,
                                    const std::vector<Reduction> &Parts,
                                    const std::vector<const ProvenanceCase *> &Cases) {
   // Contributions added one after the other in every iteration (`acc +=
   // a[k] * b[k]; acc += a[k + 1] * b[k + 1];`, a hand-unrolled loop) reduce
   // over the loop's iterations and over which contribution: a second,
-  // inner "loop" U of Parts.size() steps, the index part U's. Guarded
-  // contributions (a validity the iteration does not imply) stay not
-  // modelled: one of them is an alternative of another, or skips its index.
-  // So do parts of different tensors (`acc += a[k] + b[k]`): that sum is
-  // not modelled (unproven at the store), so neither is how it covers k.
+  // inner "loop" U of as many steps, the index contribution U's. A
+  // contribution may come through alternatives (cases that never hold
+  // together and reduce the same index: sameAlternative). Guarded
+  // contributions (alternatives the iteration does not always make) stay
+  // not modelled: they skip their index. So do parts of different tensors
+  // (`acc += a[k] + b[k]`): that sum is not modelled (unproven at the
+  // store), so neither is how it covers k.
   TermContext &T = Ctx.terms;
-  auto AlwaysHolds = [&](const Term *W) {
-    if (W == T.trueTerm())
+  std::vector<std::vector<size_t>> Classes;
+  for (size_t J = 0; J < Parts.size(); ++J) {
+    auto Of = std::find_if(Classes.begin(), Classes.end(), [&](const std::vector<size_t> &C) {
+      return sameAlternative(Parts[C.front()], Parts[J], State);
+    });
+    if (Of == Classes.end())
+      Classes.push_back({J});
+    else
+      Of->push_back(J);
+  }
+  auto AlwaysMade = [&](const std::vector<size_t> &Class) {
+    const Term *Any = T.falseTerm();
+    for (size_t I : Class)
+      Any = T.logicalOr(Any, Cases[I]->validity);
+    if (Any == T.trueTerm())
       return true;
     std::vector<const Term *> Query = State.path;
     Query.insert(Query.end(), Frame.span.facts.begin(), Frame.span.facts.end());
-    Query.push_back(T.logicalNot(W));
+    Query.push_back(T.logicalNot(Any));
     return Ctx.ask("contribution always made", T.allOf(Query)).status == SolverResult::Proven;
   };
-  if (Parts.size() < 2 || std::any_of(Cases.begin(), Cases.end(), [&](const ProvenanceCase *C) {
-        return C->tensors != Cases.front()->tensors || !AlwaysHolds(C->validity);
-      }))
+  if (Classes.size() < 2 ||
+      std::any_of(Cases.begin(), Cases.end(),
+                  [&](const ProvenanceCase *C) { return C->tensors != Cases.front()->tensors; }) ||
+      !std::all_of(Classes.begin(), Classes.end(), AlwaysMade))
     return;
   auto Same = std::find_if(V.reductions.begin(), V.reductions.end(), [&](const Reduction &X) {
     return X.name == Parts.front().name && X.loops.front() == Frame.span;
   });
   if (Same == V.reductions.end())
     return;
-  const auto N = static_cast<int64_t>(Parts.size());
+  const auto N = static_cast<int64_t>(Classes.size());
   const Term *U = T.freshSymbol(Frame.span.name + "_part", SymbolKind::LoopCounter);
-  const Term *Index = Parts.back().term;
-  for (int64_t I = N - 2; I >= 0; --I)
-    Index = T.select(T.eq(U, T.constant(I)), Parts[size_t(I)].term, Index);
   Reduction Whole = *Same;
-  Whole.term = Whole.perThreadTerm = Index;
   Whole.constraints.clear();
-  for (const Reduction &P : Parts) {
-    for (const Term *C : P.constraints)
-      if (std::find(Whole.constraints.begin(), Whole.constraints.end(), C) ==
-          Whole.constraints.end())
-        Whole.constraints.push_back(C);
+  const Term *Index = nullptr;
+  for (int64_t I = N - 1; I >= 0; --I) {
+    const Term *Part = alternativesAsOne(Parts, Cases, Classes[size_t(I)], Whole.constraints);
+    Index = Index ? T.select(T.eq(U, T.constant(I)), Part, Index) : Part;
+  }
+  Whole.term = Whole.perThreadTerm = Index;
+  for (const Reduction &P : Parts)
     for (unsigned D : P.partialOverThreadDims)
       if (std::find(Whole.partialOverThreadDims.begin(), Whole.partialOverThreadDims.end(), D) ==
           Whole.partialOverThreadDims.end())
         Whole.partialOverThreadDims.push_back(D);
-  }
   Whole.perThreadConstraints = Whole.constraints;
   ReductionLoop Part;
   Part.counter = U;

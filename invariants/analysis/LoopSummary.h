@@ -119,6 +119,12 @@ private:
   void sumContributions(DataValue &V, const LoopFrame &Frame, const FlowState &State,
                         const std::vector<Reduction> &Parts,
                         const std::vector<const ProvenanceCase *> &Cases);
+  // The index of the contribution that Class (indices into Parts and
+  // Cases, alternatives of one another) makes; its facts go to Constraints.
+  const Term *alternativesAsOne(const std::vector<Reduction> &Parts,
+                                const std::vector<const ProvenanceCase *> &Cases,
+                                const std::vector<size_t> &Class,
+                                std::vector<const Term *> &Constraints);
   // Whether Other is an alternative of Kept (never both in one iteration)
   // that reduces the same index, so one reduction stands for both.
   bool sameAlternative(const Reduction &Kept, const Reduction &Other, const FlowState &State);

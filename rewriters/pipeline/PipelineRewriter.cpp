@@ -30,9 +30,9 @@
 #include "ave/rewriters/pipeline/PipelineRewriter.h"
 
 #include "AsyncCopy.h"
-#include "RangeText.h"
 #include "StagedLoop.h"
 #include "ave/rewriters/EditRange.h"
+#include "ave/rewriters/RangeText.h"
 #include "ave/rewriters/TestHooks.h"
 #include "ave/rewriters/lds_layout/SharedArrayUses.h"
 
@@ -234,11 +234,6 @@ std::string reindent(const std::string &Text, const std::string &From, const std
     Out += "\n";
     At = End + 1;
   }
-}
-
-std::string indentOf(const clang::ASTContext &Ctx, clang::SourceLocation L) {
-  unsigned Column = Ctx.getSourceManager().getExpansionColumnNumber(L);
-  return std::string(Column > 0 ? Column - 1 : 0, ' ');
 }
 
 class CandidateBuilder {

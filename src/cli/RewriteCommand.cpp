@@ -145,7 +145,8 @@ const std::map<std::string, rw::testing::InjectedBug> &injectedBugs() {
       {"pipeline-no-prologue", InjectedBug::PipelineNoPrologue},
       {"pipeline-wrong-tile", InjectedBug::PipelineWrongTile},
       {"pipeline-writes-read-stage", InjectedBug::PipelineWritesReadStage},
-      {"pipeline-drops-barrier", InjectedBug::PipelineDropsBarrier}};
+      {"pipeline-drops-barrier", InjectedBug::PipelineDropsBarrier},
+      {"unroll-drops-remainder", InjectedBug::UnrollDropsRemainder}};
   return Bugs;
 }
 

@@ -19,6 +19,7 @@ enum class InjectedBug {
   PipelineWrongTile,       // pipeline: the prefetch loads the tile `stages` ahead, one too far
   PipelineWritesReadStage, // pipeline: the prefetched tile is stored into the stage being read
   PipelineDropsBarrier,    // pipeline: the loop's one barrier is left out
+  UnrollDropsRemainder,    // unroll: the tail loop of the iterations left over is left out
 };
 
 void injectBug(InjectedBug Bug);

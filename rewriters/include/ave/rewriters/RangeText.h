@@ -1,7 +1,7 @@
 // The text of one file range with edits applied: the pipeline rewriter
 // copies the staged loads several times (prologue, prefetch, store), each
 // copy with its own small edits, and needs the edited text rather than
-// Replacements on the file. Internal to rewriters/pipeline.
+// Replacements on the file; so does unroll, for each copy of a loop body.
 #pragma once
 
 #include "clang/Basic/SourceLocation.h"
@@ -45,5 +45,9 @@ private:
   std::string Original;
   std::vector<Edit> Edits;
 };
+
+// The blanks before the column of L (its line's indentation when L starts
+// the line's text).
+std::string indentOf(const clang::ASTContext &Ctx, clang::SourceLocation L);
 
 } // namespace ave::rw

@@ -1,4 +1,4 @@
-#include "RangeText.h"
+#include "ave/rewriters/RangeText.h"
 
 #include "ave/rewriters/EditRange.h"
 
@@ -75,6 +75,11 @@ std::string RangeText::text() const {
   }
   Out += Original.substr(At);
   return Out;
+}
+
+std::string indentOf(const clang::ASTContext &Ctx, clang::SourceLocation L) {
+  unsigned Column = Ctx.getSourceManager().getExpansionColumnNumber(L);
+  return std::string(Column > 0 ? Column - 1 : 0, ' ');
 }
 
 } // namespace ave::rw

@@ -1,0 +1,247 @@
+#include "ConstantTripLoop.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/Stmt.h"
+
+#include <optional>
+
+namespace ave::rw {
+
+namespace {
+
+std::optional<int64_t> constantOf(const clang::Expr *E, const clang::ASTContext &Ctx) {
+  clang::Expr::EvalResult R;
+  if (!E || E->isValueDependent() || !E->EvaluateAsInt(R, Ctx) ||
+      R.Val.getInt().getSignificantBits() > 40)
+    return std::nullopt;
+  return R.Val.getInt().getSExtValue();
+}
+
+const clang::VarDecl *variableOf(const clang::Expr *E) {
+  const auto *Ref =
+      llvm::dyn_cast_or_null<clang::DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+  return Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
+}
+
+// What in a body ties one iteration to the loop: a break or continue of
+// this loop, a label or goto (a copy would repeat the label), a change of
+// the counter (the copies assume it moves by the step only).
+class BodyCheck : public clang::RecursiveASTVisitor<BodyCheck> {
+  using Base = clang::RecursiveASTVisitor<BodyCheck>;
+
+public:
+  explicit BodyCheck(const clang::VarDecl *Counter) : Counter(Counter) {}
+
+  bool TraverseForStmt(clang::ForStmt *S) {
+    return nested(Loops, [&] { return Base::TraverseForStmt(S); });
+  }
+  bool TraverseWhileStmt(clang::WhileStmt *S) {
+    return nested(Loops, [&] { return Base::TraverseWhileStmt(S); });
+  }
+  bool TraverseDoStmt(clang::DoStmt *S) {
+    return nested(Loops, [&] { return Base::TraverseDoStmt(S); });
+  }
+  bool TraverseSwitchStmt(clang::SwitchStmt *S) {
+    return nested(Switches, [&] { return Base::TraverseSwitchStmt(S); });
+  }
+
+  bool VisitBreakStmt(clang::BreakStmt *S) {
+    return Loops || Switches || fail(S->getBreakLoc(), "a break leaves it early");
+  }
+  bool VisitContinueStmt(clang::ContinueStmt *S) {
+    return Loops || fail(S->getContinueLoc(), "a continue skips the rest of an iteration");
+  }
+  bool VisitLabelStmt(clang::LabelStmt *S) {
+    return fail(S->getIdentLoc(), "its body has a label, which a copy would repeat");
+  }
+  bool VisitGotoStmt(clang::GotoStmt *S) { return fail(S->getGotoLoc(), "its body has a goto"); }
+  bool VisitUnaryOperator(clang::UnaryOperator *U) {
+    bool Changes = U->isIncrementDecrementOp() || U->getOpcode() == clang::UO_AddrOf;
+    return !Changes || variableOf(U->getSubExpr()) != Counter || changed(U->getExprLoc());
+  }
+  bool VisitBinaryOperator(clang::BinaryOperator *B) {
+    return !B->isAssignmentOp() || variableOf(B->getLHS()) != Counter || changed(B->getExprLoc());
+  }
+  bool VisitVarDecl(clang::VarDecl *V) {
+    return !V->getType()->isReferenceType() || variableOf(V->getInit()) != Counter ||
+           changed(V->getLocation());
+  }
+
+  std::string why;
+  clang::SourceLocation where;
+
+private:
+  template <typename Fn> bool nested(unsigned &Depth, Fn &&Traverse) {
+    ++Depth;
+    bool Going = Traverse();
+    --Depth;
+    return Going;
+  }
+  bool fail(clang::SourceLocation At, std::string Why) {
+    why = std::move(Why);
+    where = At;
+    return false;
+  }
+  bool changed(clang::SourceLocation At) {
+    return fail(At, "its body changes the counter '" + Counter->getName().str() + "'");
+  }
+
+  const clang::VarDecl *Counter;
+  unsigned Loops = 0, Switches = 0;
+};
+
+// Whether S has a loop inside it.
+bool containsLoop(const clang::Stmt *S) {
+  if (!S)
+    return false;
+  if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt, clang::CXXForRangeStmt>(S))
+    return true;
+  for (const clang::Stmt *Child : S->children())
+    if (containsLoop(Child))
+      return true;
+  return false;
+}
+
+bool hasUnrollPragma(clang::ASTContext &Ctx, const clang::ForStmt &For) {
+  for (const clang::DynTypedNode &P : Ctx.getParents(For))
+    if (const auto *A = P.get<clang::AttributedStmt>())
+      for (const clang::Attr *At : A->getAttrs())
+        if (llvm::isa<clang::LoopHintAttr>(At))
+          return true;
+  return false;
+}
+
+// The counter and start of `int v = a` or `v = a`.
+const clang::VarDecl *initOf(const clang::Stmt *Init, const clang::ASTContext &Ctx, int64_t &Start,
+                             bool &Declares, std::string &Why) {
+  const clang::VarDecl *Var = nullptr;
+  const clang::Expr *Value = nullptr;
+  if (const auto *D = llvm::dyn_cast_or_null<clang::DeclStmt>(Init); D && D->isSingleDecl()) {
+    Var = llvm::dyn_cast<clang::VarDecl>(D->getSingleDecl());
+    Value = Var ? Var->getInit() : nullptr;
+    Declares = true;
+  } else if (const auto *B = llvm::dyn_cast_or_null<clang::BinaryOperator>(Init);
+             B && B->getOpcode() == clang::BO_Assign) {
+    Var = variableOf(B->getLHS());
+    Value = B->getRHS();
+    Declares = false;
+  }
+  if (!Var || !Var->getType()->isIntegerType()) {
+    Why = "it does not start by setting one integer counter";
+    return nullptr;
+  }
+  std::optional<int64_t> A = constantOf(Value, Ctx);
+  if (!A) {
+    Why = "the start of '" + Var->getName().str() + "' is not a constant";
+    return nullptr;
+  }
+  Start = *A;
+  return Var;
+}
+
+// The step of `++v`, `v++`, `v += s` or `v = v + s` (s a positive constant).
+std::optional<int64_t> stepOf(const clang::Expr *Inc, const clang::VarDecl *Var,
+                              const clang::ASTContext &Ctx) {
+  Inc = Inc ? Inc->IgnoreParenImpCasts() : nullptr;
+  if (const auto *U = llvm::dyn_cast_or_null<clang::UnaryOperator>(Inc))
+    return U->isIncrementOp() && variableOf(U->getSubExpr()) == Var ? std::optional<int64_t>(1)
+                                                                    : std::nullopt;
+  const auto *B = llvm::dyn_cast_or_null<clang::BinaryOperator>(Inc);
+  if (!B || variableOf(B->getLHS()) != Var)
+    return std::nullopt;
+  const clang::Expr *Amount = nullptr;
+  if (B->getOpcode() == clang::BO_AddAssign)
+    Amount = B->getRHS();
+  else if (const auto *Sum =
+               llvm::dyn_cast<clang::BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
+           B->getOpcode() == clang::BO_Assign && Sum && Sum->getOpcode() == clang::BO_Add &&
+           variableOf(Sum->getLHS()) == Var)
+    Amount = Sum->getRHS();
+  std::optional<int64_t> S = constantOf(Amount, Ctx);
+  return S && *S > 0 ? S : std::nullopt;
+}
+
+// The loop's shape, or why it has none the rewriter can unroll.
+std::optional<ConstantTripLoop> shapeOf(clang::ASTContext &Ctx, const clang::ForStmt &For,
+                                        std::string &Why) {
+  ConstantTripLoop L;
+  L.loop = &For;
+  L.counter = initOf(For.getInit(), Ctx, L.start, L.declaresCounter, Why);
+  if (!L.counter)
+    return std::nullopt;
+  const std::string Name = L.counter->getName().str();
+  const auto *Cond = llvm::dyn_cast_or_null<clang::BinaryOperator>(
+      For.getCond() ? For.getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!Cond || (Cond->getOpcode() != clang::BO_LT && Cond->getOpcode() != clang::BO_LE) ||
+      variableOf(Cond->getLHS()) != L.counter) {
+    Why = "its condition is not '" + Name + " < bound' or '" + Name + " <= bound'";
+    return std::nullopt;
+  }
+  std::optional<int64_t> Bound = constantOf(Cond->getRHS(), Ctx);
+  if (!Bound) {
+    Why = "its bound is not a constant, so its trip count is not known";
+    return std::nullopt;
+  }
+  int64_t End = *Bound + (Cond->getOpcode() == clang::BO_LE ? 1 : 0);
+  std::optional<int64_t> Step = stepOf(For.getInc(), L.counter, Ctx);
+  if (!Step) {
+    Why = "'" + Name + "' does not grow by a positive constant step";
+    return std::nullopt;
+  }
+  L.step = *Step;
+  L.trips = End > L.start ? uint64_t((End - L.start + L.step - 1) / L.step) : 0;
+  BodyCheck Check(L.counter);
+  Check.TraverseStmt(const_cast<clang::Stmt *>(For.getBody()));
+  if (!Check.why.empty()) {
+    Why = Check.why;
+    return std::nullopt;
+  }
+  L.hasUnrollPragma = hasUnrollPragma(Ctx, For);
+  return L;
+}
+
+class ForLoops : public clang::RecursiveASTVisitor<ForLoops> {
+public:
+  bool VisitForStmt(clang::ForStmt *S) {
+    found.push_back(S);
+    return true;
+  }
+  std::vector<const clang::ForStmt *> found;
+};
+
+// The name of the variable a for loop's condition compares, if any.
+std::string conditionVariable(const clang::ForStmt &For) {
+  const auto *Cond = llvm::dyn_cast_or_null<clang::BinaryOperator>(
+      For.getCond() ? For.getCond()->IgnoreParenImpCasts() : nullptr);
+  const clang::VarDecl *V = Cond ? variableOf(Cond->getLHS()) : nullptr;
+  return V ? V->getName().str() : "";
+}
+
+} // namespace
+
+ConstantTripSearch findConstantTripLoops(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel,
+                                         const std::string &Only) {
+  ConstantTripSearch Out;
+  ForLoops All;
+  All.TraverseStmt(Kernel.getBody());
+  for (const clang::ForStmt *For : All.found) {
+    const std::string Name = conditionVariable(*For);
+    if (Only.empty() ? containsLoop(For->getBody()) : Name != Only)
+      continue;
+    std::string Why;
+    if (std::optional<ConstantTripLoop> L = shapeOf(Ctx, *For, Why))
+      Out.loops.push_back(*L);
+    else
+      Out.refusals.push_back({For->getForLoc(), "the loop" +
+                                                    (Name.empty() ? "" : " over '" + Name + "'") +
+                                                    " cannot be unrolled: " + Why});
+  }
+  return Out;
+}
+
+} // namespace ave::rw

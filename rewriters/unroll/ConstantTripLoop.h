@@ -1,0 +1,49 @@
+// Loops the unroll rewriter can unroll: `for (v = a; v < b; v += s)` with
+// a, b and s integer constants (literals, constexpr, template arguments of
+// the instantiation), a body that does not change v and that no `break`,
+// `continue` or label ties to one iteration. Each is found with its trip
+// count; every other loop the request asks for is refused with the reason.
+// Internal to rewriters/unroll.
+#pragma once
+
+#include "clang/Basic/SourceLocation.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class Expr;
+class ForStmt;
+class FunctionDecl;
+class VarDecl;
+} // namespace clang
+
+namespace ave::rw {
+
+struct ConstantTripLoop {
+  const clang::ForStmt *loop = nullptr;
+  const clang::VarDecl *counter = nullptr;
+  bool declaresCounter = false; // `for (int v = a; ...)` (else `for (v = a; ...)`)
+  int64_t start = 0, step = 1;
+  uint64_t trips = 0;
+  bool hasUnrollPragma = false; // a `#pragma unroll` already stands before it
+};
+
+struct LoopRefusal {
+  clang::SourceLocation location;
+  std::string reason;
+};
+
+struct ConstantTripSearch {
+  std::vector<ConstantTripLoop> loops;
+  std::vector<LoopRefusal> refusals;
+};
+
+// The loops of Kernel to unroll: those whose counter is named Only, or,
+// with Only empty, the innermost loops (no loop in their body).
+ConstantTripSearch findConstantTripLoops(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel,
+                                         const std::string &Only);
+
+} // namespace ave::rw
