@@ -64,8 +64,9 @@ void printReport(llvm::raw_ostream &OS, const RewriteOutcome &O) {
     return;
   }
   for (const AppliedRewrite &A : O.applied)
-    OS << "  " << A.rewrite << " (" << parametersText(A.parameters) << ") on " << A.kernel << ": "
-       << A.summary << "\n";
+    OS << "  " << A.rewrite
+       << (A.parameters.empty() ? "" : " (" + parametersText(A.parameters) + ")") << " on "
+       << A.kernel << ": " << A.summary << "\n";
   for (const rw::RewriteNote &N : O.notes) {
     OS << "  ";
     if (N.position.line)

@@ -72,29 +72,35 @@ std::string kernelDisplayName(const clang::FunctionDecl &Kernel) {
 }
 
 // A violation found through approximated values (Term::isApproximation: the
-// solver may give them values no execution gives them) is real only if it does not depend
-// on their values: with every other symbol pinned to the model, no value of
-// the approximations may satisfy the context and the obligation. Returns why
-// the counterexample is not known to be real, or "" when it is.
+// solver may give them values no execution gives them) is real only if it
+// does not depend on their values. With the model's values pinned: a
+// data-dependent approximation (a load, a condition on data) takes any value
+// its facts allow for some input, so no value of it may satisfy the context
+// and miss the obligation. A conversion the analysis does not follow has one
+// value: every value must then satisfy the context and the violation (a
+// branch on `k - 1 < (unsigned)K` is taken in the model only because the
+// solver chose the conversion's result). A widened loop's variable takes
+// only the values the program gives it, which may be fewer than its facts
+// allow, and the existential symbols tied to it (a writer thread solved
+// through it) follow it: with those free too, every value the context
+// allows must violate. Returns why the counterexample is not known to be
+// real, or "" when it is.
 std::string approximationDependence(TermContext &Terms, ObligationSolver &Solver,
                                     const Obligation &O, const SolverResult &R) {
   std::vector<const Term *> Query = O.context;
   Query.push_back(O.violation);
   const Term *Approximated = nullptr;
-  bool Deterministic = false;
+  bool Deterministic = false, Widened = false;
   for (const Term *S : collectSymbols(Terms.allOf(Query)))
     if (S->isApproximation()) {
-      if (!Approximated || S->isDeterministicApproximation())
+      bool OneValue = TermContext::deterministicApproximation(S->baseName());
+      if (!Approximated || OneValue)
         Approximated = S;
-      Deterministic |= S->isDeterministicApproximation();
+      Deterministic |= OneValue;
+      Widened |= S->isWidenedApproximation();
     }
   if (!Approximated)
     return "";
-  // A data-dependent approximation (a load, a condition on data) takes the
-  // model's value for some input, so the context may rely on it. A
-  // conversion the analysis does not follow has one value: every value must
-  // then reach the violation too (a branch on `k - 1 < (unsigned)K` is taken
-  // in the model only because the solver chose the conversion's result).
   std::vector<const Term *> Pinned;
   if (Deterministic) {
     Pinned.push_back(Terms.logicalNot(Terms.logicalAnd(Terms.allOf(O.context), O.violation)));
@@ -103,7 +109,7 @@ std::string approximationDependence(TermContext &Terms, ObligationSolver &Solver
     Pinned.push_back(Terms.logicalNot(O.violation));
   }
   for (const auto &[Key, Value] : R.assignment)
-    if (!(Key->isSymbol() && Key->isApproximation()))
+    if (!(Key->isSymbol() && (Key->isApproximation() || (Widened && Key->isFresh()))))
       Pinned.push_back(Terms.eq(Key, Terms.constant(Value)));
   if (Solver.decide(Terms.allOf(Pinned)).status == SolverResult::Proven)
     return "";

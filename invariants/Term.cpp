@@ -192,14 +192,10 @@ const Term *TermContext::approximation(const std::string &Base, SymbolKind Kind)
   return S;
 }
 
-const Term *TermContext::determinedApproximation(const std::string &Base, SymbolKind Kind) {
+const Term *TermContext::widenedApproximation(const std::string &Base, SymbolKind Kind) {
   const Term *S = approximation(Base, Kind);
-  const_cast<Term *>(S)->Deterministic = true; // S was made here, in Storage
+  const_cast<Term *>(S)->Widened = true; // S was made here, in Storage
   return S;
-}
-
-bool Term::isDeterministicApproximation() const {
-  return Approximate && (Deterministic || TermContext::deterministicApproximation(baseName()));
 }
 
 const Term *TermContext::makeFresh(const std::string &Base, SymbolKind Kind, unsigned Dim,
@@ -215,7 +211,7 @@ const Term *TermContext::makeFresh(const std::string &Base, SymbolKind Kind, uns
     Made.Fresh = true;
     Made.CopiedFrom = Original;
     Made.Approximate = Original && Original->isApproximation();
-    Made.Deterministic = Original && Original->Deterministic;
+    Made.Widened = Original && Original->Widened;
     Made.BaseName = Original ? Original->baseName() : Base;
     return S;
   }

@@ -1,5 +1,6 @@
 #include "ave/rewriters/Registry.h"
 
+#include "ave/rewriters/launch_bounds/LaunchBoundsRewriter.h"
 #include "ave/rewriters/lds_layout/LdsLayoutRewriters.h"
 #include "ave/rewriters/pipeline/PipelineRewriter.h"
 #include "ave/rewriters/unroll/UnrollRewriter.h"
@@ -15,6 +16,7 @@ const RewriterRegistry &RewriterRegistry::builtin() {
     R.add(makeLdsSwizzleRewriter());
     R.add(makePipelineRewriter());
     R.add(makeUnrollRewriter());
+    R.add(makeLaunchBoundsRewriter());
     return R;
   }();
   return Registry;

@@ -796,6 +796,16 @@ std::set<std::string> LoopSummary::reduceOverLoop(DataValue &V, const LoopFrame 
                                Frame.span.name + "' is " + Why);
         return {};
       }
+      // The iterations of a loop whose counter is approximated (its start
+      // or bound is) are not followed: two that differ may be an artefact,
+      // and which indices the loop sums is not known.
+      if (Moves == Variation::Varies && Frame.span.counter->isApproximation()) {
+        V = DataValue::unknown("coordinate '" + CI->first + "' is accumulated across loop '" +
+                               Frame.span.name +
+                               "', whose start or bound the analysis approximates: which "
+                               "indices it sums is not known");
+        return {};
+      }
       // A loop that runs at most once (`k < K` under `K == 1`, a tail loop
       // from K - 1) gives its index one value: the same in "every"
       // iteration, and still summed over its range (it was left unreduced,

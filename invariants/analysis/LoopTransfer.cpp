@@ -226,7 +226,7 @@ ProvenanceInterpreter::visitFor(const clang::ForStmt *For, const CfgLoop &L, Flo
   SideExits Sides = visitLoopBody(L, For->getBody(), std::move(Frame), State);
   // After the loop the counter is past the bound; nothing reads it in the
   // kernels we analyse, so it becomes a plain unknown.
-  State.env[Var] = AbstractValue::ofInt(T.determinedApproximation(Var->getName().str() + "_end"));
+  State.env[Var] = AbstractValue::ofInt(T.widenedApproximation(Var->getName().str() + "_end"));
   return Sides;
 }
 
@@ -256,9 +256,8 @@ ProvenanceInterpreter::SideExits ProvenanceInterpreter::visitWhileLike(const Cfg
       It->second =
           AbstractValue::ofInt(T.shr(It->second.term, T.mul(Counter, T.constant(int64_t(Shift)))));
     else
-      // The program decides its value in each iteration, not the input.
       It->second =
-          AbstractValue::ofInt(T.determinedApproximation(VD->getName().str(), SymbolKind::Fresh));
+          AbstractValue::ofInt(T.widenedApproximation(VD->getName().str(), SymbolKind::Fresh));
   }
   LoopFrame Frame;
   Frame.loop = L.stmt;
@@ -278,9 +277,8 @@ ProvenanceInterpreter::SideExits ProvenanceInterpreter::visitWhileLike(const Cfg
   for (const clang::VarDecl *VD : Assigned) {
     auto It = State.env.find(VD);
     if (It != State.env.end() && It->second.kind == AbstractValue::Kind::Int)
-      // The program decides its value in each iteration, not the input.
       It->second =
-          AbstractValue::ofInt(T.determinedApproximation(VD->getName().str(), SymbolKind::Fresh));
+          AbstractValue::ofInt(T.widenedApproximation(VD->getName().str(), SymbolKind::Fresh));
   }
   return Sides;
 }

@@ -367,9 +367,16 @@ void ProvenanceInterpreter::storeCase(const TensorInfo &TI, const ProvenanceCase
     O.violation = T.trueTerm();
     O.origins = C.origins;
     // A coordinate carried by a value the analysis approximates (the counter
-    // of a loop it widened) may have been reduced by that loop: no model
-    // shows a real execution then.
-    if (const Term *S = approximatedSymbol(Coordinate))
+    // of a loop it widened, directly or through the facts that tie it down:
+    // an LDS writer solved through one) may have been reduced by that loop:
+    // no model shows a real execution then.
+    const Term *S = approximatedSymbol(Coordinate);
+    const std::vector<const Term *> Symbols = collectSymbols(Coordinate);
+    for (const Term *Fact : C.constraints)
+      if (!S && std::any_of(Symbols.begin(), Symbols.end(),
+                            [&](const Term *X) { return occursIn(X, Fact); }))
+        S = approximatedSymbol(Fact);
+    if (S)
       O.unconfirmedViolation = "'" + Name + "' comes from a value the analysis approximates (" +
                                S->baseName() +
                                "): the loop that would reduce it is not one the analysis models";

@@ -99,10 +99,11 @@ public:
   /// A model may give it values no execution gives it. Fresh symbols that
   /// stand for "some element" or "some lane" are not approximations.
   bool isApproximation() const { return Approximate; }
-  /// Symbol: an approximation whose value the program decides, not the
-  /// input (a conversion, a variable of a loop the analysis widens): a
-  /// counterexample through it must hold for all of its values.
-  bool isDeterministicApproximation() const;
+  /// Symbol: an approximation of a variable of a loop the analysis widens:
+  /// the program decides its values, not the input, and they may be fewer
+  /// than its facts allow. A counterexample through it must hold for every
+  /// value its facts allow, whatever the existential symbols it ties down.
+  bool isWidenedApproximation() const { return Approximate && Widened; }
   /// Symbol: the name as the user knows it, without the `'n` a fresh symbol
   /// carries (`k0` for `k0'1` and for its copy `k0'1'7`).
   const std::string &baseName() const { return BaseName.empty() ? Name : BaseName; }
@@ -126,7 +127,7 @@ private:
   // are unique already).
   bool Fresh = false;
   bool Approximate = false;
-  bool Deterministic = false; // with Approximate: isDeterministicApproximation
+  bool Widened = false; // with Approximate: isWidenedApproximation
   const Term *CopiedFrom = nullptr;
   std::string BaseName;
 };
@@ -168,8 +169,8 @@ public:
   const Term *freshSymbol(const std::string &Base, SymbolKind Kind = SymbolKind::Fresh);
   /// A fresh symbol for a value the analysis approximates (isApproximation).
   const Term *approximation(const std::string &Base, SymbolKind Kind = SymbolKind::Fresh);
-  /// An approximation the program decides (isDeterministicApproximation).
-  const Term *determinedApproximation(const std::string &Base, SymbolKind Kind = SymbolKind::Fresh);
+  /// The approximation of a widened loop's variable (isWidenedApproximation).
+  const Term *widenedApproximation(const std::string &Base, SymbolKind Kind = SymbolKind::Fresh);
   /// The base name of the approximation of an integer conversion that may
   /// change its value: a deterministic function of followed values, unlike
   /// a load or a data-dependent condition, which some input makes anything.

@@ -1,0 +1,185 @@
+// launch-bounds: `__launch_bounds__(T)` before a kernel whose `#pragma ave
+// launch block(...)` gives T threads per block, all dimensions constants.
+// The compiler may then size registers for blocks of T threads instead of
+// the largest block it must otherwise assume (1024 threads on gfx942,
+// which caps a thread at 128 VGPRs: the pipelined register-tiled SGEMM
+// spills there). With min-blocks=N it also asks for N resident blocks: the
+// second argument means blocks per SM to nvcc and waves per SIMD to HIP on
+// AMD, so each platform gets its own spelling:
+//
+//   #if defined(__HIP_PLATFORM_NVIDIA__)
+//   __launch_bounds__(256, 2)
+//   #else
+//   __launch_bounds__(256, 2)   // ceil(N * ceil(T / 64) / 4) waves per SIMD
+//   #endif
+//   __global__ void k(...)
+//
+// Obligations: the kernel's proofs (unchanged: the attribute changes no
+// statement). Every launch of the kernel must then use at most T threads
+// per block; a launch with more fails, so the summary says so.
+
+#include "ave/rewriters/launch_bounds/LaunchBoundsRewriter.h"
+
+#include "ave/annotations/KernelAnnotations.h"
+#include "ave/rewriters/EditRange.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/Decl.h"
+
+#include <charconv>
+
+namespace ave::rw {
+
+namespace {
+
+const char *const Name = "launch-bounds";
+// Threads of one SIMD's wave on gfx942, and SIMDs per compute unit.
+constexpr int64_t WaveSize = 64, SimdsPerCu = 4;
+constexpr unsigned MaxMinBlocks = 32;
+
+// The launch pragma's block as constants (x, y, z), or why not.
+std::optional<std::vector<int64_t>> constantBlock(const ann::KernelAnnotations &Annotations,
+                                                  std::string &Why) {
+  const ann::BoundPragma *Launch = Annotations.launch();
+  if (!Launch) {
+    Why = "it has no '#pragma ave launch block(...)' to take its block size from";
+    return std::nullopt;
+  }
+  std::vector<int64_t> Block;
+  for (const ann::Expr &Dim : Launch->pragma.launch.block) {
+    std::optional<int64_t> V;
+    if (Dim.kind == ann::ExprKind::IntLiteral)
+      V = Dim.value;
+    else if (Dim.kind == ann::ExprKind::Identifier)
+      V = Dim.resolution.constant;
+    if (!V || *V < 1) {
+      Why = "its launch pragma's block dimension '" + ann::printExpr(Dim) + "' is not a constant";
+      return std::nullopt;
+    }
+    Block.push_back(*V);
+  }
+  return Block;
+}
+
+std::string blockText(const std::vector<int64_t> &Block) {
+  std::string Text;
+  for (int64_t D : Block)
+    Text += (Text.empty() ? "" : ", ") + std::to_string(D);
+  return "block(" + Text + ")";
+}
+
+class LaunchBoundsRewriter : public Rewriter {
+public:
+  LaunchBoundsRewriter()
+      : Info{Name,
+             "__launch_bounds__ from the block of '#pragma ave launch': the compiler sizes "
+             "registers for that many threads",
+             {{"min-blocks", "",
+               "blocks that must fit on one SM / CU at once (empty: none asked); spelled per "
+               "platform (blocks per SM for nvcc, waves per SIMD for HIP on AMD)"}},
+             /*reassociatesSums=*/false} {}
+
+  const RewriterInfo &info() const override { return Info; }
+
+  RewriteResult run(const RewriteRequest &Request) const override {
+    RewriteResult Result;
+    ParameterValues Params = withDefaults(Info, Request.parameters);
+    unsigned MinBlocks = 0;
+    if (const std::string &Given = Params["min-blocks"]; !Given.empty()) {
+      auto [End, Err] = std::from_chars(Given.data(), Given.data() + Given.size(), MinBlocks);
+      if (Err != std::errc() || End != Given.data() + Given.size() || MinBlocks < 1 ||
+          MinBlocks > MaxMinBlocks) {
+        Result.error = "launch-bounds: min-blocks must be a number from 1 to " +
+                       std::to_string(MaxMinBlocks) + ", not '" + Given + "'";
+        return Result;
+      }
+    }
+    std::string Why;
+    if (std::optional<Candidate> C = candidate(Request, MinBlocks, Why))
+      Result.candidates.push_back(std::move(*C));
+    else
+      addNotApplicable(Result, Request.context, Request.kernel.getLocation(),
+                       "kernel '" + Request.kernel.getNameAsString() + "' gets no bounds: " + Why);
+    return Result;
+  }
+
+private:
+  std::optional<Candidate> candidate(const RewriteRequest &Request, unsigned MinBlocks,
+                                     std::string &Why) const;
+  RewriterInfo Info;
+};
+
+std::optional<Candidate> LaunchBoundsRewriter::candidate(const RewriteRequest &Request,
+                                                         unsigned MinBlocks,
+                                                         std::string &Why) const {
+  const clang::FunctionDecl &Kernel = Request.kernel;
+  clang::ASTContext &Ctx = Request.context;
+  if (Kernel.hasAttr<clang::CUDALaunchBoundsAttr>() ||
+      Kernel.hasAttr<clang::AMDGPUFlatWorkGroupSizeAttr>()) {
+    Why = "it already has launch bounds";
+    return std::nullopt;
+  }
+  if (!Request.pragmas) {
+    Why = "it has no '#pragma ave launch block(...)' to take its block size from";
+    return std::nullopt;
+  }
+  ann::KernelAnnotations Annotations = ann::collectKernelAnnotations(Ctx, Kernel, *Request.pragmas);
+  std::optional<std::vector<int64_t>> Block = constantBlock(Annotations, Why);
+  if (!Block)
+    return std::nullopt;
+  int64_t Threads = 1;
+  for (int64_t D : *Block)
+    Threads *= D;
+  if (Threads > 1024) {
+    Why = "its block has " + std::to_string(Threads) + " threads, more than a block may have";
+    return std::nullopt;
+  }
+  // Before `__global__` (an attribute, maybe before the return type).
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  clang::SourceLocation Start = SM.getExpansionLoc(Kernel.getSourceRange().getBegin());
+  if (const auto *Global = Kernel.getAttr<clang::CUDAGlobalAttr>())
+    if (clang::SourceLocation G = SM.getExpansionLoc(Global->getLocation());
+        G.isValid() && SM.isBeforeInTranslationUnit(G, Start))
+      Start = G;
+  EditRange At = fileRangeForEdit(Ctx, clang::SourceRange(Start, Start));
+  if (!At.ok()) {
+    Why = At.refusal;
+    return std::nullopt;
+  }
+  std::string T = std::to_string(Threads), Text;
+  if (MinBlocks) {
+    int64_t Waves =
+        (int64_t(MinBlocks) * ((Threads + WaveSize - 1) / WaveSize) + SimdsPerCu - 1) / SimdsPerCu;
+    Text = "#if defined(__HIP_PLATFORM_NVIDIA__)\n__launch_bounds__(" + T + ", " +
+           std::to_string(MinBlocks) + ")\n#else\n__launch_bounds__(" + T + ", " +
+           std::to_string(Waves) + ")\n#endif\n";
+  } else {
+    Text = "__launch_bounds__(" + T + ")\n";
+  }
+  Candidate C;
+  C.rewrite = Name;
+  C.kernel = Kernel.getNameAsString();
+  if (MinBlocks)
+    C.parameters["min-blocks"] = std::to_string(MinBlocks);
+  C.summary = "__launch_bounds__(" + T + (MinBlocks ? ", " + std::to_string(MinBlocks) : "") +
+              ") from " + blockText(*Block) + "; every launch must use at most " + T +
+              " threads per block";
+  if (llvm::Error Err = C.replacements.add(replaceRange(
+          Ctx, clang::CharSourceRange::getCharRange(At.range.getBegin(), At.range.getBegin()),
+          Text))) {
+    Why = llvm::toString(std::move(Err));
+    return std::nullopt;
+  }
+  C.obligations.push_back({KeptObligationKind::InvariantProofs, "",
+                           "every invariant proven on the original stays proven"});
+  return C;
+}
+
+} // namespace
+
+std::unique_ptr<Rewriter> makeLaunchBoundsRewriter() {
+  return std::make_unique<LaunchBoundsRewriter>();
+}
+
+} // namespace ave::rw
