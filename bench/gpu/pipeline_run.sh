@@ -3,14 +3,16 @@
 # pipeline_bundles.sh wrote (BUNDLES, default build/bundles-pipeline) with
 # nvcc in parallel, times each pipelined kernel against its unpipelined
 # original (run.sh: both checked, interleaved, median of RUNS runs, default
-# 30), then profiles both kernels of PROFILE bundles with Nsight Compute
+# 30; results named PREFIX-NAME.json, default gpu-pipeline), then profiles
+# both kernels of PROFILE bundles (empty: none) with Nsight Compute
 # (stall reasons, memory throughput). Everything lands in OUT (default
 # ./pipeline-out) and, packed, in OUT/pipeline-results.tar.gz.
 set -uo pipefail
 bundles=${BUNDLES:-build/bundles-pipeline}
 out=${OUT:-./pipeline-out}
 runs=${RUNS:-30}
-profile=${PROFILE:-tiled_reg2 tiled_async2 regtiled_reg2 regtiled_async2 hgemm_reg2}
+prefix=${PREFIX:-gpu-pipeline}
+profile=${PROFILE-tiled_reg2 tiled_async2 regtiled_reg2 regtiled_async2 hgemm_reg2}
 mkdir -p "$out/results"
 out=$(cd "$out" && pwd)
 export PATH=/usr/local/cuda/bin:$PATH
@@ -25,7 +27,7 @@ wait
 echo "builds: $(($(date +%s) - start)) s"
 for b in "$bundles"/*/; do
   name=$(basename "$b")
-  "$b/run.sh" --out "$out/results/gpu-pipeline-$name.json" --runs "$runs" \
+  "$b/run.sh" --out "$out/results/$prefix-$name.json" --runs "$runs" \
     >"$out/results/run-$name.log" 2>&1
   echo "$name: exit $? $(grep -E '^bench: ' "$out/results/run-$name.log" | tail -1)"
 done

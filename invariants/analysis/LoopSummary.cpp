@@ -769,6 +769,51 @@ bool LoopSummary::runsAtMostOnce(const LoopFrame &Frame, const FlowState &State)
   return Ctx.ask("loop runs at most once", Ctx.terms.allOf(Query)).status == SolverResult::Proven;
 }
 
+void LoopSummary::requireFreeNamesKept(const std::set<std::string> &Dropped,
+                                       const std::map<std::string, const Term *> &Evidence,
+                                       const LoopFrame &Frame, const FlowState &State) {
+  // An output's free coordinate summed by the loop: the accumulation must
+  // keep it fixed.
+  TermContext &T = Ctx.terms;
+  for (const std::string &Name : Dropped) {
+    if (!Ctx.outputNames.count(Name) || !Ctx.opts.implicitInvariants)
+      continue;
+    Obligation O = Ctx.makeObligation(ObligationKind::ReductionFreeName, nullptr, State);
+    if (Frame.loop)
+      O.range = Frame.loop->getSourceRange();
+    O.summary = "the accumulation over '" + Frame.span.name + "' keeps '" + Name + "' fixed";
+    O.failure = "the accumulation over loop '" + Frame.span.name + "' sums over '" + Name +
+                "', a free coordinate of the output";
+    // Violated only with two iterations that give the coordinate two
+    // values (an answer that relied on an approximated value, or no answer,
+    // leaves it unproven).
+    auto Asked = Evidence.find(Name);
+    O.violation = Asked != Evidence.end() && Asked->second ? Asked->second : T.trueTerm();
+    Ctx.log.addObligation(std::move(O));
+  }
+}
+
+Reduction LoopSummary::reductionOver(const LoopFrame &Frame, const std::string &Name,
+                                     const Term *Index, const ProvenanceCase &C) const {
+  Reduction R;
+  R.name = Name;
+  R.term = R.perThreadTerm = Index;
+  R.constraints = C.constraints;
+  R.constraints.push_back(C.validity);
+  R.perThreadConstraints = R.constraints;
+  R.loops.push_back(Frame.span);
+  R.site = Frame.loop ? Frame.loop->getBeginLoc() : clang::SourceLocation();
+  // A partial per thread: its index, or which indices its loop takes
+  // (`for (j = tid; j < C; j += 128)`: the start is in the facts),
+  // depends on the thread.
+  for (unsigned D = 0; D < 3; ++D)
+    if (occursIn(Ctx.symbols.tid[D], R.term) ||
+        std::any_of(R.constraints.begin(), R.constraints.end(),
+                    [&](const Term *F) { return occursIn(Ctx.symbols.tid[D], F); }))
+      R.partialOverThreadDims.push_back(D);
+  return R;
+}
+
 std::set<std::string> LoopSummary::reduceOverLoop(DataValue &V, const LoopFrame &Frame,
                                                   const FlowState &State) {
   TermContext &T = Ctx.terms;
@@ -817,24 +862,8 @@ std::set<std::string> LoopSummary::reduceOverLoop(DataValue &V, const LoopFrame 
       }
       Dropped.insert(CI->first);
       Evidence.emplace(CI->first, Asked);
-      Reduction R;
-      R.name = CI->first;
-      R.term = CI->second;
-      R.constraints = C.constraints;
-      R.constraints.push_back(C.validity);
-      R.loops.push_back(Frame.span);
-      R.site = Frame.loop ? Frame.loop->getBeginLoc() : clang::SourceLocation();
-      // A partial per thread: its index, or which indices its loop takes
-      // (`for (j = tid; j < C; j += 128)`: the start is in the facts),
-      // depends on the thread.
-      for (unsigned D = 0; D < 3; ++D)
-        if (occursIn(Ctx.symbols.tid[D], R.term) ||
-            std::any_of(R.constraints.begin(), R.constraints.end(),
-                        [&](const Term *F) { return occursIn(Ctx.symbols.tid[D], F); }))
-          R.partialOverThreadDims.push_back(D);
+      Reduction R = reductionOver(Frame, CI->first, CI->second, C);
       R.contributes = Contributes;
-      R.perThreadTerm = R.term;
-      R.perThreadConstraints = R.constraints;
       // The same name from several cases of one iteration: alternatives
       // (a read of a double buffer, an if/else) are one reduction when they
       // never hold together and reduce the same index; contributions added
@@ -867,23 +896,9 @@ std::set<std::string> LoopSummary::reduceOverLoop(DataValue &V, const LoopFrame 
     sumContributions(V, Frame, State, CasesOf[Name], PartsOf[Name]);
   extendInnerReductions(V, Frame, State);
   markRepeatedInnerReductions(V, Frame, State);
-  for (const std::string &Name : Dropped) {
+  for (const std::string &Name : Dropped)
     V.reduced.insert(Name);
-    if (!Ctx.outputNames.count(Name) || !Ctx.opts.implicitInvariants)
-      continue;
-    Obligation O = Ctx.makeObligation(ObligationKind::ReductionFreeName, nullptr, State);
-    if (Frame.loop)
-      O.range = Frame.loop->getSourceRange();
-    O.summary = "the accumulation over '" + Frame.span.name + "' keeps '" + Name + "' fixed";
-    O.failure = "the accumulation over loop '" + Frame.span.name + "' sums over '" + Name +
-                "', a free coordinate of the output";
-    // Violated only with two iterations that give the coordinate two
-    // values (an answer that relied on an approximated value, or no answer,
-    // leaves it unproven).
-    const Term *Asked = Evidence[Name];
-    O.violation = Asked ? Asked : T.trueTerm();
-    Ctx.log.addObligation(std::move(O));
-  }
+  requireFreeNamesKept(Dropped, Evidence, Frame, State);
   return Dropped;
 }
 

@@ -119,6 +119,14 @@ private:
   void sumContributions(DataValue &V, const LoopFrame &Frame, const FlowState &State,
                         const std::vector<Reduction> &Parts,
                         const std::vector<const ProvenanceCase *> &Cases);
+  // The reduction of coordinate Name (at Index) of case C over Frame.
+  Reduction reductionOver(const LoopFrame &Frame, const std::string &Name, const Term *Index,
+                          const ProvenanceCase &C) const;
+  // Obligations that the loop keeps each output coordinate in Dropped
+  // fixed (Evidence: the question that showed it moving).
+  void requireFreeNamesKept(const std::set<std::string> &Dropped,
+                            const std::map<std::string, const Term *> &Evidence,
+                            const LoopFrame &Frame, const FlowState &State);
   // The index of the contribution that Class (indices into Parts and
   // Cases, alternatives of one another) makes; its facts go to Constraints.
   const Term *alternativesAsOne(const std::vector<Reduction> &Parts,

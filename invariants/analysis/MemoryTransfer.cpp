@@ -181,6 +181,10 @@ AbstractValue ProvenanceInterpreter::loadScalar(const Address &A, const clang::E
                        "private array read at an index that may lie outside it (" +
                        print(A.offset) + ")"));
     }
+    if (std::string Why = otherIterationsElement(*Local->second.array, A.offset); !Why.empty())
+      return E->getType()->isIntegralOrEnumerationType()
+                 ? AbstractValue::ofInt(T.freshSymbol("elem", SymbolKind::Fresh))
+                 : AbstractValue::ofData(DataValue::unknown(Why));
     AbstractValue V = readElement(T, *Local->second.array, A.offset, Ctx.privateDecider(State));
     if (V.kind == AbstractValue::Kind::Data && E->getType()->isIntegralOrEnumerationType())
       return AbstractValue::ofInt(T.freshSymbol("elem", SymbolKind::Fresh));
@@ -587,6 +591,25 @@ void ProvenanceInterpreter::storePrivate(const clang::ValueDecl *Decl, AbstractV
     Arr.slotValue = AbstractValue::ofData(
         DataValue::unknown("private array written at an index the analysis does not model"));
   }
+}
+
+std::string ProvenanceInterpreter::otherIterationsElement(const PrivateArray &Arr,
+                                                         const Term *Offset) const {
+  // A slot the running loop writes at its counter (`acc[i][j]` in the loop
+  // over j) holds, while the loop runs, this iteration's element only: its
+  // value is written in terms of the counter, so reading another element
+  // through it (`acc[i + 1][j]`, `a[e - 1]`) would take that element's
+  // value from an iteration that has not run, or has run with other facts.
+  if (!Arr.slotCounter || Arr.slotDomain || Arr.point || Arr.slotStride || Arr.joinCond ||
+      std::none_of(Ctx.loops.begin(), Ctx.loops.end(),
+                   [&](const LoopFrame &F) { return F.span.counter == Arr.slotCounter; }))
+    return "";
+  const Term *Rel = Arr.slotBase ? normalize(T, T.sub(Offset, Arr.slotBase)) : Offset;
+  if (normalize(T, T.sub(Rel, Arr.slotCounter))->isConstant(0))
+    return "";
+  return "a private array element written in the loop over '" + Arr.slotCounter->baseName() +
+         "', read at another element than this iteration's (" + print(Offset) +
+         "): which iteration wrote it is not followed";
 }
 
 bool ProvenanceInterpreter::fixedInInnermostLoop(const Term *Index) const {

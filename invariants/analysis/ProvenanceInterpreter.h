@@ -270,6 +270,9 @@ private:
   // otherwise.
   const Term *slotBaseOf(const Term *Offset);
   // Index names nothing an iteration of the innermost loop changes.
+  // Why reading Offset of Arr through the slot the running loop writes is
+  // not followed, or "" (ProvenanceInterpreter::loadScalar).
+  std::string otherIterationsElement(const PrivateArray &Arr, const Term *Offset) const;
   bool fixedInInnermostLoop(const Term *Index) const;
   // Writes V into Decl's private array at Offset (Site: the assignment).
   void storePrivate(const clang::ValueDecl *Decl, AbstractValue &Array, const Term *Offset,
