@@ -28,7 +28,9 @@ import time
 CASES = [("transpose_lds", "lds-pad"), ("transpose_lds", "lds-swizzle"),
          ("tiled_gemm", "lds-swizzle"), ("tiled_gemm", "lds-pad:pad=1"),
          ("tiled_gemm", "pipeline:stages=2"), ("tiled_gemm", "pipeline:stages=3"),
-         ("tiled_gemm", "pipeline:stages=2,async=1"), ("tiled_hgemm", "pipeline:stages=2")]
+         ("tiled_gemm", "pipeline:stages=2,async=1"), ("tiled_hgemm", "pipeline:stages=2"),
+         ("tiled_gemm", "unroll"), ("tiled_gemm", "unroll:factor=4"),
+         ("tiled_gemm", "launch-bounds"), ("register_tiled_gemm", "unroll,launch-bounds")]
 BUDGET_S = 5.0
 
 

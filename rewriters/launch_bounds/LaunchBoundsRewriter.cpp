@@ -115,6 +115,12 @@ std::optional<Candidate> LaunchBoundsRewriter::candidate(const RewriteRequest &R
                                                          std::string &Why) const {
   const clang::FunctionDecl &Kernel = Request.kernel;
   clang::ASTContext &Ctx = Request.context;
+  if (Kernel.isTemplated() || Kernel.isTemplateInstantiation()) {
+    // The verification snapshots a template per instantiation, which the
+    // rewrite pipeline does not match to the pattern it edits yet.
+    Why = "it is a template; its rewrite could not be verified per instantiation";
+    return std::nullopt;
+  }
   if (Kernel.hasAttr<clang::CUDALaunchBoundsAttr>() ||
       Kernel.hasAttr<clang::AMDGPUFlatWorkGroupSizeAttr>()) {
     Why = "it already has launch bounds";
