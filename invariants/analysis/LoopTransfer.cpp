@@ -193,12 +193,7 @@ ProvenanceInterpreter::visitFor(const clang::ForStmt *For, const CfgLoop &L, Flo
   // A counter whose start or bound the analysis approximates (`for (; k <
   // 16; ++k)` after a widened loop left k unknown) takes values only those
   // approximations allow: a violation through it is not a known execution.
-  auto Approximated = [](const Term *E) {
-    std::vector<const Term *> Symbols = collectSymbols(E);
-    return std::any_of(Symbols.begin(), Symbols.end(),
-                       [](const Term *S) { return S->isApproximation(); });
-  };
-  const Term *Counter = Approximated(Init) || Approximated(Bound)
+  const Term *Counter = approximatedSymbol(Init) || approximatedSymbol(Bound)
                             ? T.approximation(Var->getName().str(), SymbolKind::LoopCounter)
                             : T.freshSymbol(Var->getName().str(), SymbolKind::LoopCounter);
   Frame.span.counter = Counter;
@@ -225,7 +220,7 @@ ProvenanceInterpreter::visitFor(const clang::ForStmt *For, const CfgLoop &L, Flo
   State.env[Var] = AbstractValue::ofInt(Counter);
   SideExits Sides = visitLoopBody(L, For->getBody(), std::move(Frame), State);
   // After the loop the counter is past the bound; nothing reads it in the
-  // kernels we analyse, so it becomes a plain unknown.
+  // kernels we analyse, so it becomes an unknown the program decides.
   State.env[Var] = AbstractValue::ofInt(T.widenedApproximation(Var->getName().str() + "_end"));
   return Sides;
 }
