@@ -5,6 +5,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 
+#include <charconv>
+
 namespace ave::rw {
 
 const char *keptObligationName(KeptObligationKind K) {
@@ -28,6 +30,14 @@ ParameterValues withDefaults(const RewriterInfo &Info, const ParameterValues &Gi
     Out[P.name] = It == Given.end() ? P.defaultValue : It->second;
   }
   return Out;
+}
+
+std::optional<unsigned> parseUnsigned(const std::string &Text) {
+  unsigned Value = 0;
+  auto [End, Err] = std::from_chars(Text.data(), Text.data() + Text.size(), Value);
+  if (Err != std::errc() || End != Text.data() + Text.size())
+    return std::nullopt;
+  return Value;
 }
 
 void addNotApplicable(RewriteResult &Result, const clang::ASTContext &Ctx,

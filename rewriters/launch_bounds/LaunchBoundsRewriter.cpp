@@ -27,8 +27,6 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 
-#include <charconv>
-
 namespace ave::rw {
 
 namespace {
@@ -87,9 +85,8 @@ public:
     ParameterValues Params = withDefaults(Info, Request.parameters);
     unsigned MinBlocks = 0;
     if (const std::string &Given = Params["min-blocks"]; !Given.empty()) {
-      auto [End, Err] = std::from_chars(Given.data(), Given.data() + Given.size(), MinBlocks);
-      if (Err != std::errc() || End != Given.data() + Given.size() || MinBlocks < 1 ||
-          MinBlocks > MaxMinBlocks) {
+      MinBlocks = parseUnsigned(Given).value_or(0);
+      if (MinBlocks < 1 || MinBlocks > MaxMinBlocks) {
         Result.error = "launch-bounds: min-blocks must be a number from 1 to " +
                        std::to_string(MaxMinBlocks) + ", not '" + Given + "'";
         return Result;

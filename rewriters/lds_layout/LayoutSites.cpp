@@ -7,8 +7,6 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 
-#include <charconv>
-
 namespace ave::rw {
 
 std::vector<SharedArrayUses> selectArrays(const RewriteRequest &Request, RewriteResult &Result) {
@@ -69,14 +67,6 @@ std::string parenthesized(const clang::Expr *E, const std::string &Text) {
                 clang::ArraySubscriptExpr, clang::MemberExpr>(Bare))
     return Text;
   return "(" + Text + ")";
-}
-
-std::optional<unsigned> parseUnsigned(const std::string &Text) {
-  unsigned Value = 0;
-  auto [End, Err] = std::from_chars(Text.data(), Text.data() + Text.size(), Value);
-  if (Err != std::errc() || End != Text.data() + Text.size())
-    return std::nullopt;
-  return Value;
 }
 
 } // namespace ave::rw

@@ -26,6 +26,4 @@ std::optional<std::string> textOf(const clang::Expr *E, const RewriteRequest &Re
 // Wraps `Text` in parentheses unless E is a name, literal, call or subscript.
 std::string parenthesized(const clang::Expr *E, const std::string &Text);
 
-std::optional<unsigned> parseUnsigned(const std::string &Text);
-
 } // namespace ave::rw

@@ -43,8 +43,6 @@
 #include "clang/AST/Stmt.h"
 #include "clang/Lex/Lexer.h"
 
-#include <charconv>
-
 namespace ave::rw {
 
 namespace {
@@ -519,10 +517,9 @@ public:
   RewriteResult run(const RewriteRequest &Request) const override {
     RewriteResult Result;
     ParameterValues Params = withDefaults(Info, Request.parameters);
-    unsigned Stages = 0;
     const std::string &Given = Params["stages"];
-    auto [End, Err] = std::from_chars(Given.data(), Given.data() + Given.size(), Stages);
-    if (Err != std::errc() || End != Given.data() + Given.size() || Stages < 2 || Stages > 4) {
+    unsigned Stages = parseUnsigned(Given).value_or(0);
+    if (Stages < 2 || Stages > 4) {
       Result.error = "pipeline: stages must be 2, 3 or 4, not '" + Given + "'";
       return Result;
     }

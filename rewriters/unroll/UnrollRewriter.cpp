@@ -32,7 +32,6 @@
 #include "clang/AST/Stmt.h"
 #include "clang/Lex/Lexer.h"
 
-#include <charconv>
 #include <set>
 
 namespace ave::rw {
@@ -313,9 +312,8 @@ public:
     unsigned Factor = 0;
     const std::string &Given = Params["factor"];
     if (Given != "full") {
-      auto [End, Err] = std::from_chars(Given.data(), Given.data() + Given.size(), Factor);
-      if (Err != std::errc() || End != Given.data() + Given.size() || Factor < 2 ||
-          Factor > MaxFactor) {
+      Factor = parseUnsigned(Given).value_or(0);
+      if (Factor < 2 || Factor > MaxFactor) {
         Result.error = "unroll: factor must be 'full' or a number from 2 to " +
                        std::to_string(MaxFactor) + ", not '" + Given + "'";
         return Result;

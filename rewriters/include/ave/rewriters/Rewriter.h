@@ -51,6 +51,9 @@ using ParameterValues = std::map<std::string, std::string>;
 // Every parameter of `Info` with the given value or its default.
 ParameterValues withDefaults(const RewriterInfo &Info, const ParameterValues &Given);
 
+// A parameter value that is a whole decimal number, or nullopt.
+std::optional<unsigned> parseUnsigned(const std::string &Text);
+
 // What the patched kernel must still satisfy; agent/ knows how to check each.
 enum class KeptObligationKind {
   InvariantProofs,   // every obligation proven on the original stays proven
