@@ -7,20 +7,9 @@
 # make_bundles.sh. Run from the repository root; on the GPU host:
 #   ONLY= BUNDLES=build/bundles-pipeline bench/gpu/pipeline_run.sh
 set -euo pipefail
-ave=${AVE:-build/ave-rewrite}
 dir=${1:-build/bundles-pipeline}
 src=build/pipelined
-rm -rf "$dir" "$src"
-mkdir -p "$dir" "$src"
-gemm=M=4096,N=4096,K=4096
-# name file kernel rewrite [rewrite options...]
-bundle() {
-  local name=$1 file=$2 kernel=$3 apply=$4
-  shift 4
-  "$ave" rewrite "$file" --apply "$apply" "$@" -o "$src/$name.hip" 2>"$src/$name.report"
-  "$ave" harness "$src/$name.hip" --kernel "$kernel" --shape $gemm \
-    --reference "$file" --reference-kernel "$kernel" -o "$dir/$name"
-}
+source "$(dirname "$0")/rewrite_bundle.sh"
 bundle tiled_reg2 testdata/tiled_gemm.hip sgemm pipeline:stages=2
 bundle tiled_async2 testdata/tiled_gemm.hip sgemm pipeline:stages=2,async=1
 bundle tiled_async3 testdata/tiled_gemm.hip sgemm pipeline:stages=3,async=1

@@ -7,20 +7,9 @@
 # make_bundles.sh. On the GPU host:
 #   BUNDLES=build/bundles-rungs PROFILE= PREFIX=gpu-rung bench/gpu/pipeline_run.sh
 set -euo pipefail
-ave=${AVE:-build/ave-rewrite}
 dir=${1:-build/bundles-rungs}
 src=build/rungs
-rm -rf "$dir" "$src"
-mkdir -p "$dir" "$src"
-gemm=M=4096,N=4096,K=4096
-# name file kernel rewrites [rewrite options...]
-bundle() {
-  local name=$1 file=$2 kernel=$3 apply=$4
-  shift 4
-  "$ave" rewrite "$file" --apply "$apply" "$@" -o "$src/$name.hip" 2>"$src/$name.report"
-  "$ave" harness "$src/$name.hip" --kernel "$kernel" --shape $gemm \
-    --reference "$file" --reference-kernel "$kernel" -o "$dir/$name"
-}
+source "$(dirname "$0")/rewrite_bundle.sh"
 bundle tiled_unroll testdata/tiled_gemm.hip sgemm unroll
 bundle tiled_unroll4 testdata/tiled_gemm.hip sgemm unroll:factor=4
 bundle tiled_bounds testdata/tiled_gemm.hip sgemm unroll,launch-bounds
