@@ -657,9 +657,9 @@ bool LoopSummary::sameAlternative(const Reduction &Kept, const Reduction &Other,
 
 namespace {
 
-void addOnce(std::vector<const Term *> &To, const Term *T) {
-  if (std::find(To.begin(), To.end(), T) == To.end())
-    To.push_back(T);
+template <typename Item> void addOnce(std::vector<Item> &To, const Item &X) {
+  if (std::find(To.begin(), To.end(), X) == To.end())
+    To.push_back(X);
 }
 
 } // namespace
@@ -745,9 +745,7 @@ void LoopSummary::sumContributions(DataValue &V, const LoopFrame &Frame, const F
   Whole.term = Whole.perThreadTerm = Index;
   for (const Reduction &P : Parts)
     for (unsigned D : P.partialOverThreadDims)
-      if (std::find(Whole.partialOverThreadDims.begin(), Whole.partialOverThreadDims.end(), D) ==
-          Whole.partialOverThreadDims.end())
-        Whole.partialOverThreadDims.push_back(D);
+      addOnce(Whole.partialOverThreadDims, D);
   Whole.perThreadConstraints = Whole.constraints;
   ReductionLoop Part;
   Part.counter = U;

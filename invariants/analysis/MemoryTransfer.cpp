@@ -173,15 +173,14 @@ AbstractValue ProvenanceInterpreter::loadScalar(const Address &A, const clang::E
     return loadGlobal(TI->second, A.offset, E, State);
   auto Local = State.env.find(A.base);
   if (Local != State.env.end() && Local->second.kind == AbstractValue::Kind::Array) {
+    std::string Why;
     if (!privateInBounds(*Local->second.array, A.offset, State)) {
       requirePrivateInBounds(A.base, Local->second.array->size, A.offset, E, State, "read");
-      return E->getType()->isIntegralOrEnumerationType()
-                 ? AbstractValue::ofInt(T.freshSymbol("elem", SymbolKind::Fresh))
-                 : AbstractValue::ofData(DataValue::unknown(
-                       "private array read at an index that may lie outside it (" +
-                       print(A.offset) + ")"));
+      Why = "private array read at an index that may lie outside it (" + print(A.offset) + ")";
+    } else {
+      Why = otherIterationsElement(*Local->second.array, A.offset);
     }
-    if (std::string Why = otherIterationsElement(*Local->second.array, A.offset); !Why.empty())
+    if (!Why.empty())
       return E->getType()->isIntegralOrEnumerationType()
                  ? AbstractValue::ofInt(T.freshSymbol("elem", SymbolKind::Fresh))
                  : AbstractValue::ofData(DataValue::unknown(Why));
@@ -594,7 +593,7 @@ void ProvenanceInterpreter::storePrivate(const clang::ValueDecl *Decl, AbstractV
 }
 
 std::string ProvenanceInterpreter::otherIterationsElement(const PrivateArray &Arr,
-                                                         const Term *Offset) const {
+                                                          const Term *Offset) const {
   // A slot the running loop writes at its counter (`acc[i][j]` in the loop
   // over j) holds, while the loop runs, this iteration's element only: its
   // value is written in terms of the counter, so reading another element

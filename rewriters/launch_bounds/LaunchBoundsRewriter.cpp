@@ -36,10 +36,10 @@ const char *const Name = "launch-bounds";
 constexpr int64_t WaveSize = 64, SimdsPerCu = 4;
 constexpr unsigned MaxMinBlocks = 32;
 
-// The launch pragma's block as constants (x, y, z), or why not.
-std::optional<std::vector<int64_t>> constantBlock(const ann::KernelAnnotations &Annotations,
+// The block of Launch (the kernel's launch pragma, or null) as constants
+// (x, y, z), or why not.
+std::optional<std::vector<int64_t>> constantBlock(const ann::BoundPragma *Launch,
                                                   std::string &Why) {
-  const ann::BoundPragma *Launch = Annotations.launch();
   if (!Launch) {
     Why = "it has no '#pragma ave launch block(...)' to take its block size from";
     return std::nullopt;
@@ -123,12 +123,11 @@ std::optional<Candidate> LaunchBoundsRewriter::candidate(const RewriteRequest &R
     Why = "it already has launch bounds";
     return std::nullopt;
   }
-  if (!Request.pragmas) {
-    Why = "it has no '#pragma ave launch block(...)' to take its block size from";
-    return std::nullopt;
-  }
-  ann::KernelAnnotations Annotations = ann::collectKernelAnnotations(Ctx, Kernel, *Request.pragmas);
-  std::optional<std::vector<int64_t>> Block = constantBlock(Annotations, Why);
+  std::optional<ann::KernelAnnotations> Annotations;
+  if (Request.pragmas)
+    Annotations = ann::collectKernelAnnotations(Ctx, Kernel, *Request.pragmas);
+  std::optional<std::vector<int64_t>> Block =
+      constantBlock(Annotations ? Annotations->launch() : nullptr, Why);
   if (!Block)
     return std::nullopt;
   int64_t Threads = 1;
