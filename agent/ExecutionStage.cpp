@@ -132,6 +132,9 @@ Prepared prepareBundle(const ExecutionRequest &R, const harness::BenchSpec &Spec
   Prepared Out;
   harness::BundleRequest B;
   B.candidate = Spec;
+  for (const ExecutionSubject &P : R.patchedSubjects)
+    if (P.kernel == Spec.kernel && P.spec)
+      B.candidate = *P.spec;
   B.candidateSource = {R.file, R.patched};
   B.reference = Spec;
   B.referenceSource = harness::KernelSource{R.file, R.original};

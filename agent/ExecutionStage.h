@@ -38,6 +38,9 @@ struct ExecutionRequest {
   bool reassociates = false; // compare within the harness tolerance
   bool required = false;     // a kernel that cannot be executed fails the stage
   std::string cacheDir;      // empty: support::userCacheDir()
+  // The patched kernels whose launch the patch changes, with their own spec
+  // (the candidate is launched with it); the others run with the original's.
+  std::vector<ExecutionSubject> patchedSubjects;
 };
 
 StageResult executeEquivalence(const ExecutionRequest &Request);

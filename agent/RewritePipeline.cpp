@@ -92,7 +92,7 @@ void addCandidates(rw::RewriteResult &R, clang::tooling::Replacements &All,
       }
     if (Fits)
       Outcome.applied.push_back(
-          {C.rewrite, C.parameters, C.kernel, C.array, C.summary, C.obligations});
+          {C.rewrite, C.parameters, C.kernel, C.array, C.summary, C.obligations, C.changesLaunch});
   }
 }
 
@@ -311,10 +311,33 @@ bool verifyStatic(const frontend::FileFlags &Flags, const OriginalFacts &Origina
                                             Opts.dynamicLdsBytes));
 }
 
+// The patched kernels whose launch a rewrite changed, with their bench
+// specs (a parse of the patched text; none when no rewrite changes one).
+std::vector<stages::ExecutionSubject> relaunchedSubjects(const frontend::FileFlags &Flags,
+                                                         const PipelineOptions &Opts,
+                                                         const RewriteOutcome &Outcome) {
+  std::set<std::string> Kernels;
+  for (const AppliedRewrite &A : Outcome.applied)
+    if (A.changesLaunch)
+      Kernels.insert(A.kernel);
+  std::vector<stages::ExecutionSubject> Out;
+  if (Kernels.empty())
+    return Out;
+  parseHipSource(Flags, Outcome.patched, Opts.args, [&](frontend::ParsedUnit &U) {
+    for (const clang::FunctionDecl *K : ann::findKernels(U.context))
+      if (Kernels.count(K->getNameAsString()) && !K->isTemplated())
+        Out.push_back(executionSubject(U, *K));
+  });
+  return Out;
+}
+
 stages::ExecutionRequest executionRequest(const OriginalFacts &Original,
                                           const PipelineOptions &Opts, bool Reassociates,
-                                          const RewriteOutcome &Outcome) {
+                                          const RewriteOutcome &Outcome,
+                                          const frontend::FileFlags &Flags) {
   stages::ExecutionRequest R;
+  if (Opts.execute)
+    R.patchedSubjects = relaunchedSubjects(Flags, Opts, Outcome);
   R.file = Outcome.file;
   R.original = Outcome.original;
   R.patched = Outcome.patched;
@@ -353,9 +376,9 @@ std::unique_ptr<PendingBuilds> startBuilds(const frontend::FileFlags &Flags,
   In.flags = Flags.user;
   In.args = Opts.args;
   In.hipOnCudaIncludeDir = Opts.hipOnCudaIncludeDir;
-  P->execution =
-      std::async(std::launch::async, [R = executionRequest(Original, Opts, Reassociates, Outcome),
-                                      Run = Opts.execute] {
+  P->execution = std::async(
+      std::launch::async,
+      [R = executionRequest(Original, Opts, Reassociates, Outcome, Flags), Run = Opts.execute] {
         if (!Run)
           return StageResult{
               "execution", StageStatus::Skipped, 0, "disabled (--no-execute)", {}, {}, {}};

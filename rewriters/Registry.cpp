@@ -3,6 +3,7 @@
 #include "ave/rewriters/launch_bounds/LaunchBoundsRewriter.h"
 #include "ave/rewriters/lds_layout/LdsLayoutRewriters.h"
 #include "ave/rewriters/pipeline/PipelineRewriter.h"
+#include "ave/rewriters/register_tile/RegisterTileRewriter.h"
 #include "ave/rewriters/unroll/UnrollRewriter.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -17,6 +18,7 @@ const RewriterRegistry &RewriterRegistry::builtin() {
     R.add(makePipelineRewriter());
     R.add(makeUnrollRewriter());
     R.add(makeLaunchBoundsRewriter());
+    R.add(makeRegisterTileRewriter());
     return R;
   }();
   return Registry;

@@ -46,6 +46,11 @@ void addNotApplicable(RewriteResult &Result, const clang::ASTContext &Ctx,
       {ave::positionOf(Ctx.getSourceManager(), Loc), "not applicable: " + Reason});
 }
 
+void addNote(RewriteResult &Result, const clang::ASTContext &Ctx, clang::SourceLocation Loc,
+             const std::string &Message) {
+  Result.notes.push_back({ave::positionOf(Ctx.getSourceManager(), Loc), Message});
+}
+
 LayoutAdvisor::~LayoutAdvisor() = default;
 Rewriter::~Rewriter() = default;
 

@@ -1,6 +1,6 @@
 #include "AsyncCopy.h"
 
-#include "StagedLoop.h"
+#include "../StagedLoop.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"

@@ -30,7 +30,7 @@
 #include "ave/rewriters/pipeline/PipelineRewriter.h"
 
 #include "AsyncCopy.h"
-#include "StagedLoop.h"
+#include "../StagedLoop.h"
 #include "ave/rewriters/EditRange.h"
 #include "ave/rewriters/RangeText.h"
 #include "ave/rewriters/TestHooks.h"

@@ -146,7 +146,8 @@ const std::map<std::string, rw::testing::InjectedBug> &injectedBugs() {
       {"pipeline-wrong-tile", InjectedBug::PipelineWrongTile},
       {"pipeline-writes-read-stage", InjectedBug::PipelineWritesReadStage},
       {"pipeline-drops-barrier", InjectedBug::PipelineDropsBarrier},
-      {"unroll-drops-remainder", InjectedBug::UnrollDropsRemainder}};
+      {"unroll-drops-remainder", InjectedBug::UnrollDropsRemainder},
+      {"register-tile-wrong-offset", InjectedBug::RegisterTileWrongOffset}};
   return Bugs;
 }
 

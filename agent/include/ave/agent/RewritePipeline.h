@@ -90,6 +90,7 @@ struct AppliedRewrite {
   rw::ParameterValues parameters;
   std::string kernel, array, summary;
   std::vector<rw::KeptObligation> obligations;
+  bool changesLaunch = false; // rw::Candidate::changesLaunch
 };
 
 struct BankChange {

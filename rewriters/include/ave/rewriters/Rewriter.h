@@ -82,6 +82,9 @@ struct Candidate {
   std::string summary; // one line, e.g. "pad tile[32][32] to tile[32][32 + 1]"
   clang::tooling::Replacements replacements;
   std::vector<KeptObligation> obligations;
+  // The kernel's `#pragma ave launch` changes (its block or grid): the
+  // patched kernel is executed with its own launch, not the original's.
+  bool changesLaunch = false;
 };
 
 struct RewriteResult {
@@ -115,6 +118,10 @@ struct RewriteRequest {
 // Adds the note "not applicable: <Reason>" at Loc.
 void addNotApplicable(RewriteResult &Result, const clang::ASTContext &Ctx,
                       clang::SourceLocation Loc, const std::string &Reason);
+
+// Adds the informational note Message at Loc.
+void addNote(RewriteResult &Result, const clang::ASTContext &Ctx, clang::SourceLocation Loc,
+             const std::string &Message);
 
 class Rewriter {
 public:

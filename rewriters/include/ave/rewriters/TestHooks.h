@@ -20,6 +20,7 @@ enum class InjectedBug {
   PipelineWritesReadStage, // pipeline: the prefetched tile is stored into the stage being read
   PipelineDropsBarrier,    // pipeline: the loop's one barrier is left out
   UnrollDropsRemainder,    // unroll: the tail loop of the iterations left over is left out
+  RegisterTileWrongOffset, // register-tile: a thread reads the A rows of the next micro-tile
 };
 
 void injectBug(InjectedBug Bug);

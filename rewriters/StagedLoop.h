@@ -7,7 +7,7 @@
 //     __syncthreads();
 //   }
 // and says, with a location, why every other loop with a barrier is not one.
-// Internal to rewriters/pipeline.
+// Internal to rewriters/ (pipeline, register-tile).
 #pragma once
 
 #include "clang/Basic/SourceLocation.h"

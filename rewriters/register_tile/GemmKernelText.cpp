@@ -1,0 +1,262 @@
+// Writing the register-tiled body (GemmKernelText.h). The body, for
+// tm = tn = 8, bm = bn = 128, bk = 8 (256 threads, A stored transposed):
+//
+//   __shared__ float As[8][128], Bs[8][128];
+//   const int tid = threadIdx.x;
+//   const int tx = tid % 16, ty = tid / 16;
+//   const int row0 = blockIdx.y * 128, col0 = blockIdx.x * 128;
+//   float acc[8][8];
+//   ... acc[i][j] = 0 ...
+//   for (int k0 = 0; k0 < K; k0 += 8) {
+//     for (int l = 0; l < 4; ++l) {       // this thread's share of the A tile
+//       const int e = tid + l * 256;
+//       As[e % 8][e / 8] = A[<A's layout at (row0 + e / 8, k0 + e % 8)>];
+//     }
+//     ... the same for B ...
+//     __syncthreads();
+//     for (int k = 0; k < 8; ++k) {        // a column of A, a row of B, their
+//       float a[8];                        // outer product
+//       float b[8];
+//       ...
+//       acc[i][j] += a[i] * b[j];
+//     }
+//     __syncthreads();
+//   }
+//   ... C[<C's layout at (row0 + ty * 8 + i, col0 + tx * 8 + j)>] = acc[i][j] ...
+
+#include "GemmKernelText.h"
+
+#include "ave/annotations/KernelAnnotations.h"
+
+namespace ave::rw {
+
+namespace {
+
+void substitute(ann::Expr &E, const std::map<std::string, std::string> &Values) {
+  if (E.kind == ann::ExprKind::Identifier)
+    if (auto It = Values.find(E.name); It != Values.end())
+      E.name = "(" + It->second + ")";
+  for (ann::Expr &Child : E.operands)
+    substitute(Child, Values);
+}
+
+std::string extentOf(const ann::TagSpec &Spec, const std::string &Coordinate) {
+  const ann::Expr &Bound = Spec.coordinates[Spec.coordinateIndex(Coordinate)].bound;
+  std::string Text = ann::printExpr(Bound);
+  return Bound.kind == ann::ExprKind::Identifier || Bound.kind == ann::ExprKind::IntLiteral
+             ? Text
+             : "(" + Text + ")";
+}
+
+// The coordinate whose consecutive values are consecutive elements: the last
+// addend of the layout when it is a bare coordinate, else the last one.
+std::string contiguousCoordinate(const ann::TagSpec &Spec) {
+  ann::Expr L = Spec.effectiveLayout();
+  const ann::Expr *Last = &L;
+  if (L.kind == ann::ExprKind::Binary && L.binaryOp == ann::BinaryOp::Add)
+    Last = &L.operands[1];
+  if (Last->kind == ann::ExprKind::Identifier && Spec.coordinateIndex(Last->name) >= 0)
+    return Last->name;
+  return Spec.coordinates.back().name;
+}
+
+// `X` clamped into [0, Extent) when the edge needs a guard.
+std::string clamped(const std::string &X, const std::string &Extent, bool Guard) {
+  return Guard ? X + " < " + Extent + " ? " + X + " : " + Extent + " - 1" : X;
+}
+
+// A tag literal of Spec with each coordinate's text, in declaration order.
+std::string tagLiteral(const ann::TagSpec &Spec, const std::map<std::string, std::string> &Values) {
+  std::string Out = Spec.tensor + "(";
+  for (size_t I = 0; I < Spec.coordinates.size(); ++I)
+    Out += (I ? ", " : "") + Values.at(Spec.coordinates[I].name);
+  return Out + ")";
+}
+
+class BodyWriter {
+public:
+  explicit BodyWriter(const GemmTextRequest &R)
+      : R(R), F(R.form), S(R.shape), N(R.names), Acc(F.accumulator->getName().str()),
+        As(F.a.staged->getName().str()), Bs(F.b.staged->getName().str()),
+        M(extentOf(F.c.tag->spec, F.m)), NExt(extentOf(F.c.tag->spec, F.n)),
+        K(extentOf(F.a.tag->spec, F.k)) {}
+
+  std::string text() {
+    prologue();
+    line(1, "for (int " + N.k0 + " = 0; " + N.k0 + " < " + K + "; " + N.k0 + " += " + num(S.bk) +
+                ") {");
+    loadA();
+    loadB();
+    line(2, "__syncthreads();");
+    innerProduct();
+    line(2, "__syncthreads();");
+    line(1, "}");
+    epilogue();
+    return Out;
+  }
+
+private:
+  static std::string num(int64_t V) { return std::to_string(V); }
+  void line(int Depth, const std::string &Text) {
+    for (int D = 0; D < Depth; ++D)
+      Out += R.indent;
+    Out += Text + "\n";
+  }
+  // `for (int v = 0; v < n; ++v)` at Depth.
+  void loop(int Depth, const std::string &V, int64_t Trips, const char *Open = "") {
+    line(Depth, "for (int " + V + " = 0; " + V + " < " + num(Trips) + "; ++" + V + ")" + Open);
+  }
+  std::string rowOf(const std::string &Offset) const { return N.row0 + " + " + Offset; }
+  std::string colOf(const std::string &Offset) const { return N.col0 + " + " + Offset; }
+  std::string microRow() const { return rowOf(N.ty + " * " + num(S.tm) + " + " + N.i); }
+  std::string microCol() const { return colOf(N.tx + " * " + num(S.tn) + " + " + N.j); }
+
+  void prologue();
+  void loadA();
+  void loadB();
+  void innerProduct();
+  void epilogue();
+
+  const GemmTextRequest &R;
+  const TiledGemmForm &F;
+  const TileShape &S;
+  const GemmNames &N;
+  std::string Acc, As, Bs, M, NExt, K, Out;
+};
+
+void BodyWriter::prologue() {
+  std::string ADims = S.transposeA ? "[" + num(S.bk) + "][" + num(S.bm) + "]"
+                                   : "[" + num(S.bm) + "][" + num(S.bk) + "]";
+  std::string BDims = "[" + num(S.bk) + "][" + num(S.bn) + "]";
+  if (F.a.elementType == F.b.elementType) {
+    line(1, "__shared__ " + F.a.elementType + " " + As + ADims + ", " + Bs + BDims + ";");
+  } else {
+    line(1, "__shared__ " + F.a.elementType + " " + As + ADims + ";");
+    line(1, "__shared__ " + F.b.elementType + " " + Bs + BDims + ";");
+  }
+  line(1, "const int " + N.tid + " = threadIdx.x;");
+  line(1, "const int " + N.tx + " = " + N.tid + " % " + num(S.threadsX()) + ", " + N.ty + " = " +
+              N.tid + " / " + num(S.threadsX()) + ";");
+  line(1, "const int " + N.row0 + " = blockIdx.y * " + num(S.bm) + ", " + N.col0 +
+              " = blockIdx.x * " + num(S.bn) + ";");
+  line(1, F.accumulatorType + " " + Acc + "[" + num(S.tm) + "][" + num(S.tn) + "];");
+  loop(1, N.i, S.tm);
+  loop(2, N.j, S.tn);
+  line(3, Acc + "[" + N.i + "][" + N.j + "] = 0;");
+}
+
+void BodyWriter::loadA() {
+  const bool KFast = contiguousCoordinate(F.a.tag->spec) == F.k;
+  const std::string Bk = num(S.bk), Bm = num(S.bm);
+  std::string MOff = KFast ? N.e + " / " + Bk : N.e + " % " + Bm;
+  std::string KOff = KFast ? N.e + " % " + Bk : N.e + " / " + Bm;
+  loop(2, N.l, S.loadsA(), " {");
+  line(3, "const int " + N.e + " = " + N.tid + " + " + N.l + " * " + num(S.threads()) + ";");
+  std::string Index = layoutText(
+      F.a.tag->spec, {{F.m, clamped(rowOf(MOff), M, R.guardM)}, {F.k, N.k0 + " + " + KOff}});
+  std::string Slot = S.transposeA ? "[" + KOff + "][" + MOff + "]" : "[" + MOff + "][" + KOff + "]";
+  line(3, As + Slot + " = " + F.a.pointer->getName().str() + "[" + Index + "];");
+  line(2, "}");
+}
+
+void BodyWriter::loadB() {
+  const bool NFast = contiguousCoordinate(F.b.tag->spec) == F.n;
+  const std::string Bk = num(S.bk), Bn = num(S.bn);
+  std::string KOff = NFast ? N.e + " / " + Bn : N.e + " % " + Bk;
+  std::string NOff = NFast ? N.e + " % " + Bn : N.e + " / " + Bk;
+  loop(2, N.l, S.loadsB(), " {");
+  line(3, "const int " + N.e + " = " + N.tid + " + " + N.l + " * " + num(S.threads()) + ";");
+  std::string Index = layoutText(
+      F.b.tag->spec, {{F.k, N.k0 + " + " + KOff}, {F.n, clamped(colOf(NOff), NExt, R.guardN)}});
+  line(3,
+       Bs + "[" + KOff + "][" + NOff + "] = " + F.b.pointer->getName().str() + "[" + Index + "];");
+  line(2, "}");
+}
+
+void BodyWriter::innerProduct() {
+  auto Convert = [](const GemmOperand &O, const std::string &Read) {
+    return O.convert.empty() ? Read : O.convert + "(" + Read + ")";
+  };
+  loop(2, N.k, S.bk, " {");
+  line(3, F.a.factorType + " " + N.a + "[" + num(S.tm) + "];");
+  line(3, F.b.factorType + " " + N.b + "[" + num(S.tn) + "];");
+  std::string ARow = N.ty + " * " + num(S.tm) + " + " + N.i;
+  if (R.wrongMicroTileOffset)
+    ARow = "(" + ARow + " + " + num(S.tm) + ") % " + num(S.bm);
+  loop(3, N.i, S.tm);
+  line(4, N.a + "[" + N.i + "] = " +
+              Convert(F.a, As + (S.transposeA ? "[" + N.k + "][" + ARow + "]"
+                                              : "[" + ARow + "][" + N.k + "]")) +
+              ";");
+  loop(3, N.j, S.tn);
+  line(4, N.b + "[" + N.j + "] = " +
+              Convert(F.b, Bs + "[" + N.k + "][" + N.tx + " * " + num(S.tn) + " + " + N.j + "]") +
+              ";");
+  loop(3, N.i, S.tm);
+  loop(4, N.j, S.tn, F.hasAssert ? " {" : "");
+  if (F.hasAssert) {
+    std::string KAt = N.k0 + " + " + N.k;
+    line(0,
+         "#pragma ave assert tag(" + N.a + "[" + N.i + "]) == " +
+             tagLiteral(F.a.tag->spec, {{F.m, clamped(microRow(), M, R.guardM)}, {F.k, KAt}}) +
+             " && tag(" + N.b + "[" + N.j + "]) == " +
+             tagLiteral(F.b.tag->spec, {{F.k, KAt}, {F.n, clamped(microCol(), NExt, R.guardN)}}));
+  }
+  line(5,
+       Acc + "[" + N.i + "][" + N.j + "] += " + N.a + "[" + N.i + "] * " + N.b + "[" + N.j + "];");
+  if (F.hasAssert)
+    line(4, "}");
+  line(2, "}");
+}
+
+void BodyWriter::epilogue() {
+  loop(1, N.i, S.tm);
+  loop(2, N.j, S.tn);
+  int Depth = 3;
+  std::string Guard;
+  if (R.guardM)
+    Guard = microRow() + " < " + M;
+  if (R.guardN)
+    Guard += (Guard.empty() ? "" : " && ") + microCol() + " < " + NExt;
+  if (!Guard.empty())
+    line(Depth++, "if (" + Guard + ")");
+  std::string Index = layoutText(F.c.tag->spec, {{F.m, microRow()}, {F.n, microCol()}});
+  line(Depth,
+       F.c.pointer->getName().str() + "[" + Index + "] = " + Acc + "[" + N.i + "][" + N.j + "];");
+}
+
+std::string gridDimension(const std::string &Extent, int64_t Tile, bool Guard) {
+  return Guard ? "(" + Extent + " + " + std::to_string(Tile - 1) + ") / " + std::to_string(Tile)
+               : Extent + " / " + std::to_string(Tile);
+}
+
+} // namespace
+
+std::string layoutText(const ann::TagSpec &Spec, const std::map<std::string, std::string> &Values) {
+  ann::Expr L = Spec.effectiveLayout();
+  substitute(L, Values);
+  return ann::printExpr(L);
+}
+
+std::string gemmBodyText(const GemmTextRequest &R) { return BodyWriter(R).text(); }
+
+std::string gemmBlockText(const TileShape &S) {
+  return "block(" + std::to_string(S.threads()) + ")";
+}
+
+std::string gemmGridText(const GemmTextRequest &R,
+                         const std::map<std::string, std::string> &Arguments) {
+  const ann::TagSpec &C = R.form.c.tag->spec;
+  auto Extent = [&](const std::string &Coordinate) {
+    ann::Expr Bound = C.coordinates[C.coordinateIndex(Coordinate)].bound;
+    substitute(Bound, Arguments);
+    std::string Text = ann::printExpr(Bound);
+    return Bound.kind == ann::ExprKind::Identifier || Bound.kind == ann::ExprKind::IntLiteral
+               ? Text
+               : "(" + Text + ")";
+  };
+  return "grid(" + gridDimension(Extent(R.form.n), R.shape.bn, R.guardN) + ", " +
+         gridDimension(Extent(R.form.m), R.shape.bm, R.guardM) + ")";
+}
+
+} // namespace ave::rw

@@ -1,0 +1,54 @@
+// The text of the register-tiled kernel body (and its launch pragma) that
+// register-tile puts in place of a TiledGemmForm body. Indices into A, B
+// and C come from their tags' layouts with the coordinates substituted, so
+// a transposed or padded operand is addressed as its tag says. Where the
+// assumptions do not make M or N a multiple of the block tile, the loads
+// clamp the row (column) into the matrix and the store is guarded: the
+// blocks at the edge compute a few rows twice and store them once.
+// Internal to rewriters/register_tile.
+#pragma once
+
+#include "TileShape.h"
+#include "TiledGemmForm.h"
+
+#include <map>
+#include <string>
+
+namespace ave::ann {
+struct TagSpec;
+}
+
+namespace ave::rw {
+
+// The kernel's locals the body declares, each renamed where a parameter or
+// file-scope name would be hidden by it.
+struct GemmNames {
+  std::string tid = "tid", tx = "tx", ty = "ty", row0 = "row0", col0 = "col0", k0 = "k0", k = "k",
+              l = "l", e = "e", i = "i", j = "j", a = "a", b = "b";
+};
+
+struct GemmTextRequest {
+  const TiledGemmForm &form;
+  TileShape shape;
+  GemmNames names;
+  std::string indent = "  "; // one level
+  bool guardM = false, guardN = false;
+  bool wrongMicroTileOffset = false; // test hook: `a` reads the next thread's rows
+};
+
+// The statements of the new body, one level indented, each line ending in
+// a newline.
+std::string gemmBodyText(const GemmTextRequest &R);
+
+// The new launch pragma's `block(...) grid(...)`, its dimensions over the
+// kernel's parameters (or, with `Arguments`, over a launch site's argument
+// texts by parameter name).
+std::string gemmBlockText(const TileShape &S);
+std::string gemmGridText(const GemmTextRequest &R,
+                         const std::map<std::string, std::string> &Arguments = {});
+
+// The layout of `Spec` with each coordinate replaced by its text in `Values`
+// (parenthesized), printed.
+std::string layoutText(const ann::TagSpec &Spec, const std::map<std::string, std::string> &Values);
+
+} // namespace ave::rw
