@@ -146,13 +146,26 @@ bool isCopyAssignment(const clang::Expr *E) {
   return MD && (MD->isTrivial() || MD->isExplicitlyDefaulted());
 }
 
+// A read of threadIdx, blockIdx, blockDim or gridDim: a member (getter or
+// conversion) of the runtime's index type (HIP's __HIP_Coordinates<F>::__X,
+// CUDA's __cuda_builtin_blockIdx_t).
+bool isBuiltinIndexRead(const clang::FunctionDecl *F) {
+  const auto *Method = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(F);
+  if (!Method)
+    return false;
+  const std::string Type = Method->getParent()->getQualifiedNameAsString();
+  return llvm::StringRef(Type).starts_with("__HIP_Coordinates") ||
+         llvm::StringRef(Type).contains("_builtin_");
+}
+
 bool Finder::regionCalls(const clang::Stmt *S) {
   struct Calls : clang::RecursiveASTVisitor<Calls> {
     const clang::CallExpr *other = nullptr;
     bool VisitCallExpr(clang::CallExpr *C) {
       const clang::FunctionDecl *F = C->getDirectCallee();
-      bool Pure = F && F->getIdentifier() &&
-                  (F->getName() == "__ldg" || F->getName() == "min" || F->getName() == "max");
+      bool Pure = isBuiltinIndexRead(F) ||
+                  (F && F->getIdentifier() &&
+                   (F->getName() == "__ldg" || F->getName() == "min" || F->getName() == "max"));
       if (!Pure && !other)
         other = C;
       return true;

@@ -79,7 +79,8 @@ public:
       : R(R), F(R.form), S(R.shape), N(R.names), Acc(F.accumulator->getName().str()),
         As(F.a.staged->getName().str()), Bs(F.b.staged->getName().str()),
         M(extentOf(F.c.tag->spec, F.m)), NExt(extentOf(F.c.tag->spec, F.n)),
-        K(extentOf(F.a.tag->spec, F.k)) {}
+        K(extentOf(F.a.tag->spec, F.k)), AKFast(contiguousCoordinate(F.a.tag->spec) == F.k),
+        BNFast(contiguousCoordinate(F.b.tag->spec) == F.n), AKInner(AKFast != S.transposeA) {}
 
   std::string text() {
     prologue();
@@ -122,12 +123,18 @@ private:
   const TileShape &S;
   const GemmNames &N;
   std::string Acc, As, Bs, M, NExt, K, Out;
+  // Which coordinate moves fastest in memory (the loads' thread order) and
+  // in LDS: B's tile keeps its memory order, A's unless transposed.
+  bool AKFast, BNFast, AKInner;
+  // `[Outer][Inner]`, or swapped.
+  static std::string slot(bool Swap, const std::string &Outer, const std::string &Inner) {
+    return Swap ? "[" + Inner + "][" + Outer + "]" : "[" + Outer + "][" + Inner + "]";
+  }
 };
 
 void BodyWriter::prologue() {
-  std::string ADims = S.transposeA ? "[" + num(S.bk) + "][" + num(S.bm) + "]"
-                                   : "[" + num(S.bm) + "][" + num(S.bk) + "]";
-  std::string BDims = "[" + num(S.bk) + "][" + num(S.bn) + "]";
+  std::string ADims = slot(!AKInner, num(S.bm), num(S.bk));
+  std::string BDims = slot(!BNFast, num(S.bk), num(S.bn));
   if (F.a.elementType == F.b.elementType) {
     line(1, "__shared__ " + F.a.elementType + " " + As + ADims + ", " + Bs + BDims + ";");
   } else {
@@ -146,7 +153,7 @@ void BodyWriter::prologue() {
 }
 
 void BodyWriter::loadA() {
-  const bool KFast = contiguousCoordinate(F.a.tag->spec) == F.k;
+  const bool KFast = AKFast;
   const std::string Bk = num(S.bk), Bm = num(S.bm);
   std::string MOff = KFast ? N.e + " / " + Bk : N.e + " % " + Bm;
   std::string KOff = KFast ? N.e + " % " + Bk : N.e + " / " + Bm;
@@ -154,13 +161,13 @@ void BodyWriter::loadA() {
   line(3, "const int " + N.e + " = " + N.tid + " + " + N.l + " * " + num(S.threads()) + ";");
   std::string Index = layoutText(
       F.a.tag->spec, {{F.m, clamped(rowOf(MOff), M, R.guardM)}, {F.k, N.k0 + " + " + KOff}});
-  std::string Slot = S.transposeA ? "[" + KOff + "][" + MOff + "]" : "[" + MOff + "][" + KOff + "]";
-  line(3, As + Slot + " = " + F.a.pointer->getName().str() + "[" + Index + "];");
+  line(3,
+       As + slot(!AKInner, MOff, KOff) + " = " + F.a.pointer->getName().str() + "[" + Index + "];");
   line(2, "}");
 }
 
 void BodyWriter::loadB() {
-  const bool NFast = contiguousCoordinate(F.b.tag->spec) == F.n;
+  const bool NFast = BNFast;
   const std::string Bk = num(S.bk), Bn = num(S.bn);
   std::string KOff = NFast ? N.e + " / " + Bn : N.e + " % " + Bk;
   std::string NOff = NFast ? N.e + " % " + Bn : N.e + " / " + Bk;
@@ -169,7 +176,7 @@ void BodyWriter::loadB() {
   std::string Index = layoutText(
       F.b.tag->spec, {{F.k, N.k0 + " + " + KOff}, {F.n, clamped(colOf(NOff), NExt, R.guardN)}});
   line(3,
-       Bs + "[" + KOff + "][" + NOff + "] = " + F.b.pointer->getName().str() + "[" + Index + "];");
+       Bs + slot(!NFast, KOff, NOff) + " = " + F.b.pointer->getName().str() + "[" + Index + "];");
   line(2, "}");
 }
 
@@ -184,14 +191,10 @@ void BodyWriter::innerProduct() {
   if (R.wrongMicroTileOffset)
     ARow = "(" + ARow + " + " + num(S.tm) + ") % " + num(S.bm);
   loop(3, N.i, S.tm);
-  line(4, N.a + "[" + N.i + "] = " +
-              Convert(F.a, As + (S.transposeA ? "[" + N.k + "][" + ARow + "]"
-                                              : "[" + ARow + "][" + N.k + "]")) +
-              ";");
+  line(4, N.a + "[" + N.i + "] = " + Convert(F.a, As + slot(!AKInner, ARow, N.k)) + ";");
   loop(3, N.j, S.tn);
   line(4, N.b + "[" + N.j + "] = " +
-              Convert(F.b, Bs + "[" + N.k + "][" + N.tx + " * " + num(S.tn) + " + " + N.j + "]") +
-              ";");
+              Convert(F.b, Bs + slot(!BNFast, N.k, N.tx + " * " + num(S.tn) + " + " + N.j)) + ";");
   loop(3, N.i, S.tm);
   loop(4, N.j, S.tn, F.hasAssert ? " {" : "");
   if (F.hasAssert) {

@@ -104,8 +104,8 @@ public:
               {"bn", "128", "columns of C per block"},
               {"bk", "8", "columns of A (rows of B) staged per step of the K loop"},
               {"transpose-a", "0",
-               "1: store the A tile transposed, so the inner product reads "
-               "contiguous LDS; 0: as in A"}},
+               "1: the A tile in LDS with the other coordinate innermost than in memory "
+               "(As[bk][bm] for a row-major A); 0: as in memory. B's tile keeps its memory order"}},
              /*reassociatesSums=*/false} {}
 
   const RewriterInfo &info() const override { return Info; }

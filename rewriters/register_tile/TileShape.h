@@ -13,7 +13,9 @@ namespace ave::rw {
 
 struct TileShape {
   int64_t tm = 8, tn = 8, bm = 128, bn = 128, bk = 8;
-  bool transposeA = false; // As[bk][bm]: the inner product reads a row of LDS
+  // The A tile in LDS with the other coordinate innermost than in memory
+  // (As[bk][bm] for a row-major A: the inner product then reads a row).
+  bool transposeA = false;
 
   int64_t threadsX() const { return bn / tn; } // threads along n
   int64_t threadsY() const { return bm / tm; } // threads along m
