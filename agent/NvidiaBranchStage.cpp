@@ -54,8 +54,8 @@ std::vector<StageResult> verifyNvidiaBranch(const frontend::FileFlags &Flags,
       return {Failed};
     }
   }
-  StageResult Inv =
-      renamed(compareInvariants(Before, After, R.paired, R.opts.allowUnproven, R.positions));
+  StageResult Inv = renamed(
+      compareInvariants(Before, After, R.paired, R.opts.allowUnproven, R.positions, R.changed));
   Inv.millis += millisSince(Start);
   return {Inv, renamed(compareRaces(Before, After))};
 }

@@ -293,7 +293,11 @@ bool verifyStatic(const frontend::FileFlags &Flags, const OriginalFacts &Origina
   const std::vector<KernelSnapshot> &Before = Original.snapshots;
   const stages::KernelArrays Rewritten = changedArrays(Outcome);
   const stages::KernelArrays Paired = pairedArrays(Outcome);
-  StageResult Inv = stages::compareInvariants(Before, After, Paired, Opts.allowUnproven, Positions);
+  std::set<std::string> Changed;
+  for (const AppliedRewrite &A : Outcome.applied)
+    Changed.insert(A.kernel);
+  StageResult Inv =
+      stages::compareInvariants(Before, After, Paired, Opts.allowUnproven, Positions, Changed);
   for (const KernelSnapshot &K : After)
     Inv.millis += K.analysisMillis;
   Outcome.provenAfter = Inv.data.value("proven_after", 0u);
@@ -301,7 +305,7 @@ bool verifyStatic(const frontend::FileFlags &Flags, const OriginalFacts &Origina
   if (!Sink.add(std::move(Inv)))
     return false;
   for (StageResult &S : stages::verifyNvidiaBranch(
-           Flags, {Outcome.original, Outcome.patched, Opts, Paired, Positions}))
+           Flags, {Outcome.original, Outcome.patched, Opts, Paired, Positions, Changed}))
     if (!Sink.add(std::move(S)))
       return false;
   return Sink.add(stages::reproveAssumptions(Flags, Outcome.patched, Assumes, Opts)) &&

@@ -51,8 +51,9 @@ namespace {
 // nothing shows that the rewrite keeps them.
 std::vector<std::string> unprovenBefore(const std::vector<KernelSnapshot> &Before,
                                         const KernelArrays &Rewritten,
+                                        const std::set<std::string> &Moved,
                                         std::set<std::string> &Touched) {
-  std::set<std::string> Kernels;
+  std::set<std::string> Kernels = Moved;
   for (const auto &KA : Rewritten)
     Kernels.insert(KA.first);
   std::vector<std::string> Out;
@@ -164,7 +165,7 @@ unsigned lostProofs(const KernelSnapshot &Old, const KernelSnapshot &New,
 StageResult compareInvariants(const std::vector<KernelSnapshot> &Before,
                               const std::vector<KernelSnapshot> &After,
                               const KernelArrays &Rewritten, bool AllowUnproven,
-                              const PatchPositions &Positions) {
+                              const PatchPositions &Positions, const std::set<std::string> &Moved) {
   StageResult S;
   S.name = "invariants";
   unsigned Lost = 0, ProvenBefore = 0, ProvenAfter = 0, Total = 0, Carried = 0;
@@ -188,7 +189,7 @@ StageResult compareInvariants(const std::vector<KernelSnapshot> &Before,
     Total += New->obligations.size();
   }
   std::set<std::string> Touched;
-  std::vector<std::string> Unproven = unprovenBefore(Before, Rewritten, Touched);
+  std::vector<std::string> Unproven = unprovenBefore(Before, Rewritten, Moved, Touched);
   const bool Refused = !Unproven.empty() && !AllowUnproven;
   if (Refused)
     S.failedKernels.insert(Touched.begin(), Touched.end());

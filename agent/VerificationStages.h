@@ -21,11 +21,14 @@ using KernelArrays = std::set<std::pair<std::string, std::string>>; // (kernel, 
 // was proven before; a missing one is named. An obligation of a rewritten
 // kernel that was not proven on the original refuses the rewrite (nothing
 // shows the rewrite keeps it) unless AllowUnproven, which the stage's
-// message and data mark.
+// message and data mark. The rewritten kernels are those of Rewritten (the
+// arrays layout rewrites changed, which lds-pairing may carry) and Moved
+// (kernels other rewrites changed: pipeline, unroll, register-tile).
 StageResult compareInvariants(const std::vector<KernelSnapshot> &Before,
                               const std::vector<KernelSnapshot> &After,
                               const KernelArrays &Rewritten, bool AllowUnproven,
-                              const PatchPositions &Positions = PatchPositions());
+                              const PatchPositions &Positions = PatchPositions(),
+                              const std::set<std::string> &Moved = {});
 // No LDS race (by its pair of accesses) or divergent barrier (by barrier)
 // that the original did not have, and no access the race check could follow
 // before but not after.
@@ -68,6 +71,7 @@ struct NvidiaBranchRequest {
   const PipelineOptions &opts;
   const KernelArrays &paired;
   const PatchPositions &positions;
+  const std::set<std::string> &changed; // every rewritten kernel
 };
 std::vector<StageResult> verifyNvidiaBranch(const frontend::FileFlags &Flags,
                                             const NvidiaBranchRequest &R);

@@ -30,7 +30,9 @@ CASES = [("transpose_lds", "lds-pad"), ("transpose_lds", "lds-swizzle"),
          ("tiled_gemm", "pipeline:stages=2"), ("tiled_gemm", "pipeline:stages=3"),
          ("tiled_gemm", "pipeline:stages=2,async=1"), ("tiled_hgemm", "pipeline:stages=2"),
          ("tiled_gemm", "unroll"), ("tiled_gemm", "unroll:factor=4"),
-         ("tiled_gemm", "launch-bounds"), ("register_tiled_gemm", "unroll,launch-bounds")]
+         ("tiled_gemm", "launch-bounds"), ("register_tiled_gemm", "unroll,launch-bounds"),
+         ("tiled_gemm", "register-tile"), ("tiled_gemm", "register-tile,unroll,launch-bounds"),
+         ("tiled_hgemm", "register-tile")]
 BUDGET_S = 5.0
 
 

@@ -17,3 +17,14 @@ bundle regtiled_unroll testdata/register_tiled_gemm.hip sgemm_register_tiled unr
 bundle regtiled_bounds testdata/register_tiled_gemm.hip sgemm_register_tiled unroll,launch-bounds
 bundle regtiled_pipe_bounds testdata/register_tiled_gemm.hip sgemm_register_tiled \
   unroll,pipeline,launch-bounds --time-limit-ms 40000
+# The register-tile rungs: the 16x16 tiled SGEMM rewritten to 8x8 micro-tiles
+# of a 128x128 block tile, then unrolled, bounded and pipelined.
+bundle rt testdata/tiled_gemm.hip sgemm register-tile
+bundle rt_unroll testdata/tiled_gemm.hip sgemm register-tile,unroll
+bundle rt_bounds testdata/tiled_gemm.hip sgemm register-tile,unroll,launch-bounds
+bundle rt_pipe testdata/tiled_gemm.hip sgemm register-tile,pipeline,unroll,launch-bounds \
+  --time-limit-ms 40000
+bundle rt_async testdata/tiled_gemm.hip sgemm \
+  register-tile,pipeline:async=1,unroll,launch-bounds --time-limit-ms 40000
+bundle rt4_bounds testdata/tiled_gemm.hip sgemm \
+  register-tile:tm=4,tn=4,bm=64,bn=64,bk=16,unroll,launch-bounds

@@ -86,7 +86,7 @@ bool readFactor(const clang::ASTContext &Ctx, const clang::Expr *E, const Staged
       return false;
     Out.convert = F->getName().str();
     Out.factorType = F->getReturnType().getUnqualifiedType().getAsString(Policy);
-    E = Call->getArg(0)->IgnoreParenImpCasts();
+    E = Call->getArg(0)->IgnoreUnlessSpelledInSource(); // a class element is copied in
   }
   const clang::VarDecl *Array = elementOf(E);
   if (!Array || std::find(Loop.arrays.begin(), Loop.arrays.end(), Array) == Loop.arrays.end())

@@ -72,8 +72,8 @@ __global__ void early_exit(const float *A AVE_TAG("A(m < M, k < K) = m * K + k")
 
 // Unusual but rewritable: B is stored n-major (C = A * B^T in memory), the
 // factors come in the order B * A, the pointers are called a, b and c (the
-// new body's registers become a_ and b_), M is a multiple of the block tile
-// (only N's edge is guarded), and the host launches it in this file.
+// new body's registers become a_ and b_), and M is a multiple of the block
+// tile (only N's edge is guarded).
 __global__ void nt_gemm(const float *a AVE_TAG("A(m < M, k < K) = m * K + k"),
                         const float *b AVE_TAG("B(k < K, n < N) = n * K + k"),
                         float *c AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N, int K) {
@@ -94,6 +94,25 @@ __global__ void nt_gemm(const float *a AVE_TAG("A(m < M, k < K) = m * K + k"),
   c[row * N + col] = sum;
 }
 
-void launch_nt(const float *a, const float *b, float *c, int rows, int cols, int depth) {
-  nt_gemm<<<dim3(cols / 16, rows / 16), dim3(16, 16)>>>(a, b, c, rows, cols, depth);
+// Wrong: the K loop skips the first tile. The form matches, but the
+// original's reduction is incomplete (violated), so the regenerated body,
+// which would sum all of K, is not accepted in its place.
+__global__ void skips_tile(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
+                           const float *B AVE_TAG("B(k < K, n < N) = k * N + n"),
+                           float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N, int K) {
+#pragma ave launch block(16, 16) grid(N / 16, M / 16)
+#pragma ave assume M % 16 == 0 && N % 16 == 0 && K % 16 == 0 && K >= 16 && K <= 4096 && M <= 4096 && N <= 4096
+  __shared__ float As[16][16], Bs[16][16];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * 16 + ty, col = blockIdx.x * 16 + tx;
+  float acc = 0.0f;
+  for (int k0 = 16; k0 < K; k0 += 16) {
+    As[ty][tx] = A[row * K + k0 + tx];
+    Bs[ty][tx] = B[(k0 + ty) * N + col];
+    __syncthreads();
+    for (int k = 0; k < 16; ++k)
+      acc += As[ty][k] * Bs[k][tx];
+    __syncthreads();
+  }
+  C[row * N + col] = acc;
 }

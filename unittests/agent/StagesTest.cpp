@@ -136,6 +136,22 @@ TEST(Stages, AnUnprovenObligationOfTheOriginalRefusesUnlessAllowed) {
   EXPECT_EQ(Untouched.status, StageStatus::Passed) << Untouched.message;
 }
 
+TEST(Stages, AViolationTheRewriteProvesAwayStillRefusesAMovingRewrite) {
+  // A pipeline, unroll or register-tile rewrite has no layout pairs: its
+  // kernel comes as Moved. Its original's violated obligation, proven on
+  // the patched kernel (a regenerated body that sums what the original
+  // skipped), refuses the rewrite: it computes something else.
+  KernelSnapshot Old = kernel("k"), New = kernel("k");
+  Old.obligations = {obligation(inv::SolverResult::Violated)};
+  New.obligations = {obligation(inv::SolverResult::Proven)};
+  StageResult S = compareInvariants({Old}, {New}, {}, false, PatchPositions(), {"k"});
+  EXPECT_EQ(S.status, StageStatus::Failed) << S.message;
+  EXPECT_NE(S.message.find("1 obligation(s) of a rewritten kernel unproven on the original"),
+            std::string::npos)
+      << S.message;
+  EXPECT_EQ(compareInvariants({Old}, {New}, {}, false).status, StageStatus::Passed);
+}
+
 ObligationOutcome at(const char *Kind, unsigned Line, unsigned Column,
                      inv::SolverResult::Status Status = inv::SolverResult::Proven) {
   ObligationOutcome O;
