@@ -178,6 +178,54 @@ void SharedMemoryModel::setPreviousIterationWrites(unsigned LoopId, std::vector<
     PreviousIterationWrites[LoopId] = std::move(Writes);
 }
 
+std::vector<SharedMemoryModel::IdDigits>
+SharedMemoryModel::splitIdDigits(const Term *&Address, const std::vector<const Term *> &Writer,
+                                 std::vector<WriterCounter> &Counters) {
+  TermContext &T = Ctx.terms;
+  std::vector<IdDigits> Split;
+  for (unsigned D = 0; D < 3; ++D) {
+    if (!Ctx.symbols.launchBlock[D] || !occursIn(Writer[D], Address))
+      continue;
+    std::vector<const Term *> Atoms;
+    std::optional<int64_t> Divisor;
+    bool Mixed = false;
+    findSubterm(Address, [&](const Term *N) {
+      if ((N->kind() == TermKind::Div || N->kind() == TermKind::Rem) &&
+          N->operand(0) == Writer[D] && N->operand(1)->isConstant()) {
+        Mixed |= Divisor && *Divisor != N->operand(1)->value();
+        Divisor = N->operand(1)->value();
+        Atoms.push_back(N);
+      }
+      return false;
+    });
+    const int64_t Block = *Ctx.symbols.launchBlock[D];
+    if (!Divisor || Mixed || *Divisor < 2 || Block % *Divisor)
+      continue;
+    const Term *High = T.freshSymbol("hi"), *Low = T.freshSymbol("lo");
+    TermMap Digits;
+    for (const Term *A : Atoms)
+      Digits[A] = A->kind() == TermKind::Div ? High : Low;
+    const Term *Linear = substitute(T, Address, Digits);
+    if (occursIn(Writer[D], Linear))
+      continue; // the id is read whole too
+    Address = Linear;
+    Split.push_back({D, *Divisor, Counters.size(), Counters.size() + 1});
+    Counters.push_back({High, High, T.constant(Block / *Divisor)});
+    Counters.push_back({Low, Low, T.constant(*Divisor)});
+  }
+  return Split;
+}
+
+void SharedMemoryModel::joinIdDigits(const std::vector<IdDigits> &Split,
+                                     std::vector<const Term *> &Writer,
+                                     std::vector<WriterCounter> &Counters) {
+  TermContext &T = Ctx.terms;
+  for (const IdDigits &S : Split)
+    Writer[S.dim] =
+        T.add(T.mul(Counters[S.high].symbol, T.constant(S.divisor)), Counters[S.low].symbol);
+  Counters.resize(Counters.size() - 2 * Split.size());
+}
+
 bool SharedMemoryModel::solveWriterThread(const Term *WriterAddress, const Term *Index,
                                           const Term *Validity, const FlowState &State,
                                           WriterSolution *Partial,
@@ -189,6 +237,8 @@ bool SharedMemoryModel::solveWriterThread(const Term *WriterAddress, const Term 
   // as a term of the reader's state (ty' = ty, tx' = k) instead of an
   // existential the solver has to search for.
   TermContext &T = Ctx.terms;
+  const size_t OwnCounterCount = Counters.size();
+  const std::vector<IdDigits> Split = splitIdDigits(WriterAddress, Writer, Counters);
   TagLayout Layout;
   Layout.address = WriterAddress;
   std::vector<unsigned> Dims;
@@ -230,15 +280,19 @@ bool SharedMemoryModel::solveWriterThread(const Term *WriterAddress, const Term 
                              Writer, Counters, SideConditions);
   };
   const bool Solved = Try(LayoutMatchStrategy::Coefficients) || Try(LayoutMatchStrategy::Division);
-  if (Partial && !Partial->writer.empty())
+  if (Partial && !Partial->writer.empty()) {
     solveXorColumns(Xors, OwnIds, OwnCounters, Partial->writer, Partial->counters);
+    joinIdDigits(Split, Partial->writer, Partial->counters);
+  }
   if (Solved) {
     solveXorColumns(Xors, OwnIds, OwnCounters, Writer, Counters);
+    joinIdDigits(Split, Writer, Counters);
     return true;
   }
   Writer = OwnIds;
   for (size_t I = 0; I < Counters.size(); ++I)
     Counters[I].symbol = OwnCounters[I];
+  Counters.resize(OwnCounterCount);
   return false;
 }
 

@@ -140,6 +140,21 @@ private:
                       const FlowState &State);
   const Term *reachCondition(const LdsWrite &W, const RenamedWrite &R,
                              const WriterSolution &S) const;
+  // A writer id the address reads only as `id / c` and `id % c`, one
+  // constant c dividing the block (a tile stored transposed: `As[tid % 8]
+  // [tid / 8 + 32 * l]`), is matched as its two digits, in which the
+  // address is linear: `high` and `low` index their coordinates, appended to
+  // the counters for the match.
+  struct IdDigits {
+    unsigned dim = 0;
+    int64_t divisor = 0;
+    size_t high = 0, low = 0;
+  };
+  std::vector<IdDigits> splitIdDigits(const Term *&Address, const std::vector<const Term *> &Writer,
+                                      std::vector<WriterCounter> &Counters);
+  // Each split id from its solved digits; the digits' entries removed.
+  void joinIdDigits(const std::vector<IdDigits> &Split, std::vector<const Term *> &Writer,
+                    std::vector<WriterCounter> &Counters);
   bool solveWriterThread(const Term *WriterAddress, const Term *Index, const Term *Validity,
                          const FlowState &State, WriterSolution *Partial,
                          std::vector<const Term *> &Writer, std::vector<WriterCounter> &Counters,

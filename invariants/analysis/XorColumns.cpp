@@ -15,8 +15,14 @@ std::optional<int64_t> powerOfTwo(const Term *Extent) {
 
 // `a % P` with P a power of two at most Extent and a a non-negative
 // coordinate term (a sum of coordinates and non-negative constants times
-// them is not needed here: a single coordinate).
+// them is not needed here: a single coordinate), or a coordinate whose own
+// extent is such a P (`tile[ty][tx ^ ty]` on a 32x32 tile).
 bool maskWithin(const Term *Mask, int64_t Extent, const TagLayout &Layout) {
+  for (const LayoutCoordinate &C : Layout.coordinates)
+    if (C.symbol == Mask) {
+      std::optional<int64_t> P = powerOfTwo(C.bound);
+      return P && *P <= Extent;
+    }
   if (Mask->kind() != TermKind::Rem)
     return false;
   std::optional<int64_t> P = powerOfTwo(Mask->operand(1));

@@ -4,7 +4,8 @@
 // loop the read's older candidates then held under an approximation (a
 // swizzled and pipelined GEMM was unproven). Where a writer coordinate c of
 // extent E (a power of two) occurs only as `c ^ m`, m a remainder by a power
-// of two no larger than E over the writer's other coordinates, `c ^ m` is a
+// of two no larger than E over the writer's other coordinates or such a
+// coordinate itself (`tile[ty][tx ^ ty]`), `c ^ m` is a
 // coordinate of extent E itself (XOR with m permutes [0, E)); once it is
 // solved, c is that solution XOR m. Internal to invariants/.
 #pragma once

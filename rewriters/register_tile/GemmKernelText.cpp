@@ -158,7 +158,17 @@ void BodyWriter::loadA() {
   std::string MOff = KFast ? N.e + " / " + Bk : N.e + " % " + Bm;
   std::string KOff = KFast ? N.e + " % " + Bk : N.e + " / " + Bm;
   loop(2, N.l, S.loadsA(), " {");
-  line(3, "const int " + N.e + " = " + N.tid + " + " + N.l + " * " + num(S.threads()) + ";");
+  const int64_t Fast = KFast ? S.bk : S.bm;
+  if (AKInner != KFast && S.threads() % Fast == 0) {
+    // Transposed into LDS: the thread's digits (`tid % 8`, `tid / 8`) as
+    // the offsets, so that the store's address is linear in them.
+    std::string FastOff = N.tid + " % " + num(Fast);
+    std::string SlowOff = N.tid + " / " + num(Fast) + " + " + N.l + " * " + num(S.threads() / Fast);
+    MOff = KFast ? SlowOff : FastOff;
+    KOff = KFast ? FastOff : SlowOff;
+  } else {
+    line(3, "const int " + N.e + " = " + N.tid + " + " + N.l + " * " + num(S.threads()) + ";");
+  }
   std::string Index = layoutText(
       F.a.tag->spec, {{F.m, clamped(rowOf(MOff), M, R.guardM)}, {F.k, N.k0 + " + " + KOff}});
   line(3,
