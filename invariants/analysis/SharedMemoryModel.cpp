@@ -417,6 +417,7 @@ SharedMemoryModel::RenamedWrite SharedMemoryModel::rename(const Candidate &Cand,
     R.writer.push_back(T.freshCopy(Ctx.symbols.tid[D]));
     R.map[Ctx.symbols.tid[D]] = R.writer.back();
   }
+  R.copies = R.writer;
   std::vector<WriterCounter> Counters;
   for (size_t L = commonLoops(W); L < W.loops.size(); ++L)
     if (!(Cand.previousOf && W.loops[L].id == Cand.previousOf->id)) {
@@ -487,7 +488,7 @@ const Term *SharedMemoryModel::reachCondition(const LdsWrite &W, const RenamedWr
   }
   for (const Term *G : W.guard) {
     const Term *Guard = substitute(T, G, Map);
-    for (const Term *Id : R.writer)
+    for (const Term *Id : R.copies)
       if (occursIn(Id, Guard))
         return nullptr; // the guard reads an id the address does not fix
     Parts.push_back(Guard);

@@ -102,6 +102,9 @@ private:
   struct RenamedWrite {
     TermMap map;
     std::vector<const Term *> writer; // the writer's thread ids
+    // The ids as fresh copies, before the writer is solved (`writer` then
+    // holds the solution): what a solution must have replaced.
+    std::vector<const Term *> copies;
     std::vector<const Term *> constraints;
     const Term *validity = nullptr;
     // Over the reader's terms only: when this write holds the element read
