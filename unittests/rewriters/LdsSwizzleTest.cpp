@@ -118,7 +118,8 @@ TEST(RewriteSpecs, ParsesNamesAndParameters) {
   EXPECT_NE(parseRewriteSpecs("lds-pad:bogus=1", Reg).error.find("has no parameter 'bogus'"),
             std::string::npos);
   EXPECT_NE(parseRewriteSpecs("nope", Reg)
-                .error.find("unknown rewrite 'nope' (known: lds-pad, lds-swizzle, pipeline, unroll, launch-bounds)"),
+                .error.find("unknown rewrite 'nope' (known: lds-pad, lds-swizzle, pipeline, "
+                            "unroll, launch-bounds, register-tile)"),
             std::string::npos);
   EXPECT_NE(parseRewriteSpecs("lds-pad:pad", Reg).error.find("name=value"), std::string::npos);
 }
