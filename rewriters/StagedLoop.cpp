@@ -20,21 +20,11 @@
 
 namespace ave::rw {
 
-namespace {
-
 const clang::VarDecl *varOf(const clang::Expr *E) {
   const auto *Ref = llvm::dyn_cast_or_null<clang::DeclRefExpr>(E ? E->IgnoreParenImpCasts() : E);
   return Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
 }
 
-std::optional<int64_t> constantOf(const clang::ASTContext &Ctx, const clang::Expr *E) {
-  clang::Expr::EvalResult R;
-  if (!E || E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
-    return std::nullopt;
-  return R.Val.getInt().getExtValue();
-}
-
-// The array variable under an element access `A[i][j]`, or null.
 const clang::VarDecl *subscriptedArray(const clang::Expr *E) {
   const auto *Sub = llvm::dyn_cast<clang::ArraySubscriptExpr>(E->IgnoreParens());
   while (Sub) {
@@ -46,6 +36,15 @@ const clang::VarDecl *subscriptedArray(const clang::Expr *E) {
     return varOf(Base);
   }
   return nullptr;
+}
+
+namespace {
+
+std::optional<int64_t> constantOf(const clang::ASTContext &Ctx, const clang::Expr *E) {
+  clang::Expr::EvalResult R;
+  if (!E || E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
+    return std::nullopt;
+  return R.Val.getInt().getExtValue();
 }
 
 bool isShared(const clang::VarDecl *VD) { return VD && VD->hasAttr<clang::CUDASharedAttr>(); }

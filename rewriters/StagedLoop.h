@@ -73,6 +73,12 @@ struct StagedLoopSearch {
 
 StagedLoopSearch findStagedLoops(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel);
 
+// The variable E names (through parentheses and implicit casts), or null.
+const clang::VarDecl *varOf(const clang::Expr *E);
+// The array variable under an element access `A[i][j]` (E through
+// parentheses only), or null.
+const clang::VarDecl *subscriptedArray(const clang::Expr *E);
+
 // Whether S is the statement `__syncthreads();`.
 bool isBarrierStatement(const clang::Stmt *S);
 

@@ -116,7 +116,7 @@ public:
         TileShape::fromParameters(withDefaults(Info, Request.parameters), Result.error);
     if (!Result.error.empty())
       return Result;
-    TiledGemmRefusal Why{Request.kernel.getLocation(), ""};
+    StagedLoopRefusal Why{Request.kernel.getLocation(), ""};
     if (std::optional<Candidate> C = candidate(Request, Shape, Result, Why))
       Result.candidates.push_back(std::move(*C));
     else
@@ -128,19 +128,19 @@ public:
 
 private:
   std::optional<Candidate> candidate(const RewriteRequest &Request, const TileShape &Shape,
-                                     RewriteResult &Result, TiledGemmRefusal &Why) const;
+                                     RewriteResult &Result, StagedLoopRefusal &Why) const;
   bool fits(const RewriteRequest &Request, const TiledGemmForm &F, const TileShape &S,
-            TiledGemmRefusal &Why) const;
+            StagedLoopRefusal &Why) const;
   bool addLaunchEdits(const RewriteRequest &Request, const GemmTextRequest &G, Candidate &C,
-                      TiledGemmRefusal &Why) const;
+                      StagedLoopRefusal &Why) const;
   bool addBodyEdit(const RewriteRequest &Request, const GemmTextRequest &G, Candidate &C,
-                   TiledGemmRefusal &Why) const;
+                   StagedLoopRefusal &Why) const;
   RewriterInfo Info;
 };
 
 // K a multiple of bk, and the two tiles within the smallest LDS.
 bool RegisterTileRewriter::fits(const RewriteRequest &Request, const TiledGemmForm &F,
-                                const TileShape &S, TiledGemmRefusal &Why) const {
+                                const TileShape &S, StagedLoopRefusal &Why) const {
   const ann::TagSpec &A = F.a.tag->spec, &B = F.b.tag->spec;
   const ann::Expr &KA = A.coordinates[A.coordinateIndex(F.k)].bound;
   if (!ann::sameShape(KA, B.coordinates[B.coordinateIndex(F.k)].bound)) {
@@ -166,7 +166,7 @@ bool RegisterTileRewriter::fits(const RewriteRequest &Request, const TiledGemmFo
 
 // The launch pragma's line and every launch in this file.
 bool RegisterTileRewriter::addLaunchEdits(const RewriteRequest &Request, const GemmTextRequest &G,
-                                          Candidate &C, TiledGemmRefusal &Why) const {
+                                          Candidate &C, StagedLoopRefusal &Why) const {
   clang::ASTContext &Ctx = Request.context;
   const clang::SourceManager &SM = Ctx.getSourceManager();
   clang::SourceLocation At = SM.getExpansionLoc(G.form.launch->location);
@@ -208,7 +208,7 @@ bool RegisterTileRewriter::addLaunchEdits(const RewriteRequest &Request, const G
 
 // The body from the start of its first statement's line to its `}`.
 bool RegisterTileRewriter::addBodyEdit(const RewriteRequest &Request, const GemmTextRequest &G,
-                                       Candidate &C, TiledGemmRefusal &Why) const {
+                                       Candidate &C, StagedLoopRefusal &Why) const {
   clang::ASTContext &Ctx = Request.context;
   const clang::SourceManager &SM = Ctx.getSourceManager();
   const auto *Body = llvm::cast<clang::CompoundStmt>(Request.kernel.getBody());
@@ -242,7 +242,7 @@ bool RegisterTileRewriter::addBodyEdit(const RewriteRequest &Request, const Gemm
 std::optional<Candidate> RegisterTileRewriter::candidate(const RewriteRequest &Request,
                                                          const TileShape &Shape,
                                                          RewriteResult &Result,
-                                                         TiledGemmRefusal &Why) const {
+                                                         StagedLoopRefusal &Why) const {
   const clang::FunctionDecl &Kernel = Request.kernel;
   if (Kernel.isTemplated() || Kernel.isTemplateInstantiation()) {
     Why.reason = "it is a template; its rewrite could not be verified per instantiation";

@@ -5,7 +5,6 @@
 
 #include "TiledGemmForm.h"
 
-#include "../StagedLoop.h"
 #include "ave/annotations/KernelAnnotations.h"
 
 #include "clang/AST/ASTContext.h"
@@ -20,26 +19,12 @@ namespace ave::rw {
 
 namespace {
 
-const clang::VarDecl *varOf(const clang::Expr *E) {
-  const auto *Ref = llvm::dyn_cast_or_null<clang::DeclRefExpr>(E ? E->IgnoreParenImpCasts() : E);
-  return Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
-}
-
 // The variable under an element access `P[i]` or `S[i][j]`, or null.
 const clang::VarDecl *elementOf(const clang::Expr *E) {
-  const auto *Sub = llvm::dyn_cast<clang::ArraySubscriptExpr>(E->IgnoreParenImpCasts());
-  while (Sub) {
-    const clang::Expr *Base = Sub->getBase()->IgnoreParenImpCasts();
-    if (const auto *Inner = llvm::dyn_cast<clang::ArraySubscriptExpr>(Base)) {
-      Sub = Inner;
-      continue;
-    }
-    return varOf(Base);
-  }
-  return nullptr;
+  return subscriptedArray(E->IgnoreParenImpCasts());
 }
 
-bool fail(TiledGemmRefusal &Why, clang::SourceLocation Loc, std::string Reason) {
+bool fail(StagedLoopRefusal &Why, clang::SourceLocation Loc, std::string Reason) {
   Why = {Loc, std::move(Reason)};
   return false;
 }
@@ -101,7 +86,7 @@ bool readFactor(const clang::ASTContext &Ctx, const clang::Expr *E, const Staged
 
 // The one accumulation `acc += X * Y` of the compute, its factors in A and B.
 bool findAccumulation(const clang::ASTContext &Ctx, const StagedLoop &Loop, TiledGemmForm &Form,
-                      TiledGemmRefusal &Why) {
+                      StagedLoopRefusal &Why) {
   AccumulatorWrites W;
   W.sm = &Ctx.getSourceManager();
   W.inside = Loop.loop->getSourceRange();
@@ -143,7 +128,7 @@ bool isZero(const clang::Expr *E) {
 // Which pointer each staged array is loaded from (`S[...] = P[...]`, one
 // element per thread: no loop of loads).
 bool mapStagedArrays(const StagedLoop &Loop, const ann::KernelAnnotations &Ann, TiledGemmForm &Form,
-                     TiledGemmRefusal &Why) {
+                     StagedLoopRefusal &Why) {
   if (Loop.arrays.size() != 2 || Loop.stores.size() != 2 || !Loop.regionLoops.empty())
     return fail(Why, Loop.loop->getBeginLoc(),
                 "its K loop stages " + std::to_string(Loop.stores.size()) + " stores into " +
@@ -170,7 +155,7 @@ bool hasName(const ann::BoundTag &T, const std::string &Name) {
 }
 
 // The roles by coordinate names: C(m, n) = A(m, k) B(k, n).
-bool assignRoles(TiledGemmForm &Form, TiledGemmRefusal &Why, clang::SourceLocation At) {
+bool assignRoles(TiledGemmForm &Form, StagedLoopRefusal &Why, clang::SourceLocation At) {
   const ann::TagSpec &C = Form.c.tag->spec;
   auto TwoNames = [](const GemmOperand &O) { return O.tag->spec.coordinates.size() == 2; };
   if (!TwoNames(Form.a) || !TwoNames(Form.b) || !TwoNames(Form.c))
@@ -194,7 +179,7 @@ bool assignRoles(TiledGemmForm &Form, TiledGemmRefusal &Why, clang::SourceLocati
 
 // The statement after the K loop: `C[...] = acc;`, maybe under an `if`.
 bool findOutputStore(const clang::Stmt *S, const ann::KernelAnnotations &Ann, TiledGemmForm &Form,
-                     TiledGemmRefusal &Why) {
+                     StagedLoopRefusal &Why) {
   const clang::Stmt *Store = S;
   if (const auto *If = llvm::dyn_cast<clang::IfStmt>(S);
       If && !If->getElse() && !If->getInit() && !If->getConditionVariable())
@@ -215,7 +200,7 @@ bool findOutputStore(const clang::Stmt *S, const ann::KernelAnnotations &Ann, Ti
 // Before the loop only declarations without effects (and the accumulator,
 // starting at zero); after it only the output store.
 bool checkBody(clang::ASTContext &Ctx, const clang::CompoundStmt &Body,
-               const ann::KernelAnnotations &Ann, TiledGemmForm &Form, TiledGemmRefusal &Why) {
+               const ann::KernelAnnotations &Ann, TiledGemmForm &Form, StagedLoopRefusal &Why) {
   auto Loop = std::find(Body.body_begin(), Body.body_end(), Form.loop);
   if (Loop == Body.body_end())
     return fail(Why, Form.loop->getBeginLoc(), "its K loop is not a statement of the kernel body");
@@ -272,14 +257,16 @@ void collectDivisors(const ann::KernelAnnotations &Ann, TiledGemmForm &Form) {
 
 bool findTiledGemm(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel,
                    const ann::KernelAnnotations &Annotations, TiledGemmForm &Form,
-                   TiledGemmRefusal &Why) {
+                   StagedLoopRefusal &Why) {
   const auto *Body = llvm::dyn_cast_or_null<clang::CompoundStmt>(Kernel.getBody());
   if (!Body)
     return fail(Why, Kernel.getLocation(), "it has no body");
   StagedLoopSearch Search = findStagedLoops(Ctx, Kernel);
   if (Search.loops.size() != 1) {
-    if (Search.loops.empty() && !Search.refusals.empty())
-      return fail(Why, Search.refusals[0].location, Search.refusals[0].reason);
+    if (Search.loops.empty() && !Search.refusals.empty()) {
+      Why = Search.refusals[0];
+      return false;
+    }
     return fail(Why, Kernel.getLocation(),
                 "it has " + std::to_string(Search.loops.size()) +
                     " staged K loops; the form has one (loads, barrier, compute, barrier)");

@@ -9,6 +9,8 @@
 // (maybe under an `if`), nothing else. Internal to rewriters/register_tile.
 #pragma once
 
+#include "../StagedLoop.h"
+
 #include "clang/Basic/SourceLocation.h"
 
 #include <cstdint>
@@ -52,14 +54,9 @@ struct TiledGemmForm {
   std::map<std::string, int64_t> divisors;
 };
 
-struct TiledGemmRefusal {
-  clang::SourceLocation location;
-  std::string reason;
-};
-
 // The form, or why the kernel is not of it (`Why`).
 bool findTiledGemm(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel,
                    const ann::KernelAnnotations &Annotations, TiledGemmForm &Form,
-                   TiledGemmRefusal &Why);
+                   StagedLoopRefusal &Why);
 
 } // namespace ave::rw
