@@ -311,10 +311,29 @@ void checkCapacity(const KernelSnapshot &Old, const KernelSnapshot &New, unsigne
   }
 }
 
+// Whether the checker proved the vector access of Array at Where aligned
+// (its `vector-aligned` obligations on that line, all of them proven).
+bool provenAligned(const KernelSnapshot &New, const std::string &Array,
+                   const ave::SourcePosition &Where) {
+  bool Any = false;
+  for (const ObligationOutcome &O : New.obligations) {
+    if (O.kind != "vector-aligned" || O.location.line != Where.line ||
+        O.location.file != Where.file ||
+        O.summary.find(" of " + Array + " starts") == std::string::npos)
+      continue;
+    if (O.status != inv::SolverResult::Proven)
+      return false;
+    Any = true;
+  }
+  return Any;
+}
+
 void checkAlignment(const KernelSnapshot &New, const std::string &Array, StageResult &S,
                     unsigned &Accesses) {
   if (const SharedArrayFootprint *F = New.array(Array))
     for (const UnloggedAccess &V : F->vectorAccesses) {
+      if (provenAligned(New, Array, V.location))
+        continue; // the invariants stage proved it (vector-aligned)
       S.status = StageStatus::Failed;
       S.failedKernels.insert(New.kernel);
       S.evidence.push_back(where(V.location) + ": " + New.kernel + ": a " + V.text +

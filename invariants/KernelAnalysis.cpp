@@ -45,6 +45,8 @@ const char *obligationKindName(ObligationKind K) {
     return "index-overflow";
   case ObligationKind::LoopEnds:
     return "loop-ends";
+  case ObligationKind::VectorAligned:
+    return "vector-aligned";
   }
   return "obligation";
 }
@@ -161,6 +163,9 @@ const Term *KernelAnalysis::gridDim(unsigned D) const { return Interp->symbols()
 
 namespace {
 
+// The least solver work a kernel's limit leaves each obligation.
+constexpr unsigned PerObligationMs = 250;
+
 // Z3's reasons for a check it stopped because of its time budget.
 bool ranOutOfTime(const SolverResult &R) {
   return R.status == SolverResult::Unknown && (R.reason == "canceled" || R.reason == "timeout" ||
@@ -197,6 +202,14 @@ KernelReport KernelAnalysis::solveObligations() {
       Pending.push_back({Report.results.size(), &O});
     }
     Report.results.push_back(std::move(Result));
+  }
+  // A kernel with many obligations (a register-tiled, vectorized GEMM has
+  // 80) gets at least PerObligationMs for each, up to 4x its limit.
+  const uint64_t Scaled =
+      std::min<uint64_t>(uint64_t(TimeLimitMs) * 4, uint64_t(PerObligationMs) * Pending.size());
+  if (Scaled > TimeLimitMs) {
+    TimeLimitMs = unsigned(Scaled);
+    Solver->raiseKernelLimit(TimeLimitMs);
   }
   const unsigned QuickMs = std::max(250u, Solver->timeoutMs() / 8);
   std::vector<std::pair<size_t, Obligation *>> Slow;

@@ -270,6 +270,9 @@ const Term *RangeSimplifier::divRem(const Term *T) {
   if (!D->isConstant() || D->value() <= 0)
     return T;
   int64_t C = D->value();
+  if (T->kind() == TermKind::Div)
+    if (const Term *Whole = shiftedDividend(toPolynomial(Ctx, X), C))
+      return divRem(Ctx.div(Whole, D));
   std::optional<Interval> IX = interval(X);
   if (!IX || IX->lo < 0)
     return T;
@@ -300,6 +303,36 @@ const Term *RangeSimplifier::divRem(const Term *T) {
   // A rest of C or more (`(tid + 256*l) / 16` with tid < 256): with x and r
   // non-negative, x / C = a + r / C and x % C = r % C.
   return Div ? Ctx.add(toTerm(Ctx, Multiple.dividedExactly(C)), Ctx.div(R, D)) : Ctx.rem(R, D);
+}
+
+// `(x - q) / C` is `x / C` where 0 < q < C and the facts say either
+// `x % C == q` (then x > 0: C's remainder takes the dividend's sign), or
+// `(x - q) % C == 0` and `x - q >= 0`: in both, x - q = C*m with m >= 0, and
+// x = C*m + q, so x / C = m. Lane q of a vector store, solved for its
+// writer, leaves `(4*w + q - q) / 4` in this shape, whose dividend x (not
+// x - q) splits into a multiple of C and a rest in [0, C). Null when P
+// (the dividend) is not such an x - q.
+const Term *RangeSimplifier::shiftedDividend(const Polynomial &P, int64_t C) {
+  const int64_t Q = -P.constantPart();
+  if (Q <= 0 || Q >= C)
+    return nullptr;
+  std::optional<Polynomial> X = P.plus(Polynomial::constant(Q));
+  if (!X)
+    return nullptr;
+  auto RemainderFact = [&](const Term *F, const Polynomial &Of, int64_t Value) {
+    return F->kind() == TermKind::Eq && F->operand(1)->isConstant(Value) &&
+           F->operand(0)->kind() == TermKind::Rem && F->operand(0)->operand(1)->isConstant(C) &&
+           toPolynomial(Ctx, F->operand(0)->operand(0)) == Of;
+  };
+  bool Exact = false, NonNegative = false;
+  for (const Term *F : Sources) {
+    if (RemainderFact(F, *X, Q))
+      return toTerm(Ctx, *X);
+    Exact = Exact || RemainderFact(F, P, 0);
+    NonNegative = NonNegative || (F->kind() == TermKind::Le && F->operand(0)->isConstant(0) &&
+                                  toPolynomial(Ctx, F->operand(1)) == P);
+  }
+  return Exact && NonNegative ? toTerm(Ctx, *X) : nullptr;
 }
 
 // `(a % C + r) % C` is `(a + r) % C` where a and r are non-negative: both

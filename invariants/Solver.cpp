@@ -121,6 +121,10 @@ void collectLeaves(const Term *Node, TermSet &Leaves) {
 
 SolverResult ObligationSolver::decide(const Term *Query) { return run(Query, {}, false); }
 
+SolverResult ObligationSolver::decideWithin(const Term *Query, unsigned MaxMs) {
+  return run(Query, {}, false, MaxMs);
+}
+
 SolverResult ObligationSolver::check(const Term *Violation,
                                      const std::vector<const Term *> &Observe) {
   return run(Violation, Observe, true);
@@ -193,6 +197,14 @@ void ObligationSolver::setKernelLimit(unsigned LimitMs) {
   SpentMs = 0;
   Deadline =
       std::chrono::steady_clock::now() + std::chrono::milliseconds(uint64_t(LimitMs) * WallSlack);
+}
+
+void ObligationSolver::raiseKernelLimit(unsigned LimitMs) {
+  if (!KernelLimitMs || *KernelLimitMs >= LimitMs)
+    return;
+  if (Deadline)
+    *Deadline += std::chrono::milliseconds(uint64_t(LimitMs - *KernelLimitMs) * WallSlack);
+  KernelLimitMs = LimitMs;
 }
 
 unsigned ObligationSolver::msLeft() const {

@@ -5,6 +5,7 @@
 #include "ave/rewriters/pipeline/PipelineRewriter.h"
 #include "ave/rewriters/register_tile/RegisterTileRewriter.h"
 #include "ave/rewriters/unroll/UnrollRewriter.h"
+#include "ave/rewriters/vectorize/VectorizeRewriter.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -19,6 +20,7 @@ const RewriterRegistry &RewriterRegistry::builtin() {
     R.add(makeUnrollRewriter());
     R.add(makeLaunchBoundsRewriter());
     R.add(makeRegisterTileRewriter());
+    R.add(makeVectorizeRewriter());
     return R;
   }();
   return Registry;

@@ -25,5 +25,16 @@ bundle rt_pipe testdata/tiled_gemm.hip sgemm register-tile,pipeline,unroll,launc
 bundle rt_async testdata/tiled_gemm.hip sgemm \
   register-tile,pipeline:async=1,unroll,launch-bounds --time-limit-ms 40000
 bundle rt_t_bounds testdata/tiled_gemm.hip sgemm register-tile:transpose-a=1,unroll,launch-bounds
+# + vectorize: float4 LDS reads of the micro-tile's operands (proven), and
+# every copy (staging and epilogue too; --no-verify: not yet proven, see
+# bench/RESULTS.md "Vectorized access").
+bundle rt_vl_bounds testdata/tiled_gemm.hip sgemm \
+  register-tile,vectorize:where=loads,unroll,launch-bounds
+bundle rt_t_vl_bounds testdata/tiled_gemm.hip sgemm \
+  register-tile:transpose-a=1,vectorize:where=loads,unroll,launch-bounds
+bundle rt_v_bounds testdata/tiled_gemm.hip sgemm register-tile,vectorize,unroll,launch-bounds \
+  --no-verify
+bundle rt_t_v_bounds testdata/tiled_gemm.hip sgemm \
+  register-tile:transpose-a=1,vectorize,unroll,launch-bounds --no-verify
 # Not a rung yet: register-tile:transpose-a=1,pipeline is not proven (the
 # "does m change with loop k" question of the store runs out of time).

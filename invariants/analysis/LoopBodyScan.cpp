@@ -168,6 +168,14 @@ public:
     if (const auto *OC = llvm::dyn_cast<clang::CXXOperatorCallExpr>(S);
         OC && OC->isAssignmentOp() && OC->getNumArgs() == 2)
       return assignment(OC->getArg(0), OC->getArg(1), OC->getOperator() != clang::OO_Equal);
+    if (const clang::Expr *Element = vectorAccessElement(S))
+      if (const clang::ValueDecl *Base = sharedBase(Element)) {
+        walkIndices(Element);
+        if (const auto *AS = llvm::dyn_cast<clang::ArraySubscriptExpr>(S))
+          walk(AS->getIdx());
+        read(Base);
+        return;
+      }
     if (const auto *AS = llvm::dyn_cast<clang::ArraySubscriptExpr>(S)) {
       if (const clang::ValueDecl *Base = sharedBase(AS)) {
         walkIndices(AS);
@@ -213,6 +221,8 @@ private:
   }
   void assignment(const clang::Expr *Lhs, const clang::Expr *Rhs, bool Compound) {
     walk(Rhs);
+    if (const clang::Expr *Element = vectorAccessElement(Lhs))
+      Lhs = Element;
     const clang::ValueDecl *Base = sharedBase(Lhs);
     if (!Base) {
       walk(Lhs);
@@ -222,6 +232,27 @@ private:
     if (Compound)
       read(Base);
     written.insert(Base);
+  }
+  // The element E of a vector access through a cast pointer,
+  // `*reinterpret_cast<float4 *>(&E)` or `reinterpret_cast<float4 *>(&E)[0]`:
+  // it reads (or, assigned to, writes) the elements from E on, and hands the
+  // address to nobody.
+  static const clang::Expr *vectorAccessElement(const clang::Stmt *S) {
+    const clang::Expr *Pointer = nullptr;
+    if (const auto *UO = llvm::dyn_cast<clang::UnaryOperator>(S);
+        UO && UO->getOpcode() == clang::UO_Deref)
+      Pointer = UO->getSubExpr();
+    else if (const auto *AS = llvm::dyn_cast<clang::ArraySubscriptExpr>(S))
+      Pointer = AS->getBase();
+    const auto *Cast =
+        Pointer ? llvm::dyn_cast<clang::ExplicitCastExpr>(Pointer->IgnoreParenImpCasts()) : nullptr;
+    if (!Cast || !Cast->getType()->isPointerType())
+      return nullptr;
+    const auto *Addr =
+        llvm::dyn_cast<clang::UnaryOperator>(Cast->getSubExpr()->IgnoreParenImpCasts());
+    if (!Addr || Addr->getOpcode() != clang::UO_AddrOf)
+      return nullptr;
+    return Addr->getSubExpr();
   }
   // `&E` or E decaying to a pointer (a subscript's own base never gets here).
   static const clang::Expr *escapingAddress(const clang::Stmt *S) {

@@ -467,7 +467,20 @@ void LoopSummary::restrictOwnSlots(const LoopFrame &Frame, const CarriedVars &Ca
           DataValue::unknown("private array written at the counter of loop '" + Frame.span.name +
                              "', which can be left early: which elements it wrote is not known"));
     } else {
-      Arr->slotDomain = Ctx.terms.allOf(Frame.span.facts);
+      // Every write of the body at the counter is a layer of its own (`b[j]
+      // = v.x; b[j + 1] = v.y;` in a loop stepping by 2): each holds only
+      // where the counter ranged. Left open, the first layer below the top
+      // answered for every element, and the layers under it were never read.
+      const Term *Domain = Ctx.terms.allOf(Frame.span.facts);
+      PrivateArray *Layer = Arr.get();
+      Layer->slotDomain = Domain;
+      while (Layer->below && Layer->below->slotCounter == Frame.span.counter &&
+             !Layer->below->slotDomain && !Layer->below->joinCond) {
+        auto Copy = std::make_shared<PrivateArray>(*Layer->below);
+        Copy->slotDomain = Domain;
+        Layer->below = Copy;
+        Layer = Copy.get();
+      }
     }
     Value.array = std::move(Arr);
   }
@@ -483,6 +496,86 @@ void LoopSummary::keepSummaries(const CarriedVars &Carried, const Environment &S
     if (isAccumulating(There->second, Entry.token))
       There->second = After->second;
   }
+}
+
+namespace {
+// The most work a sliced "does it vary" question may take: a slice that
+// does not settle it quickly leaves the question to the whole one.
+constexpr unsigned SliceMs = 500;
+} // namespace
+
+std::vector<const Term *> LoopSummary::connectedFacts(const std::vector<const Term *> &Facts,
+                                                      const std::vector<const Term *> &Roots,
+                                                      const TermSet &Copies,
+                                                      const TermSet &Counters) {
+  // A counter's range (`k'1 < 8`): every symbol of it a counter copy.
+  auto onlyCounters = [&](const Term *F) {
+    std::vector<const Term *> Symbols = collectSymbols(F);
+    return !Symbols.empty() && std::all_of(Symbols.begin(), Symbols.end(),
+                                           [&](const Term *S) { return Counters.count(S) != 0; });
+  };
+  auto mentionsAny = [](const Term *F, const TermSet &Set) {
+    for (const Term *S : collectSymbols(F))
+      if (Set.count(S))
+        return true;
+    return false;
+  };
+  // The conjuncts that speak of the roots' per-iteration symbols (Copies:
+  // writer threads, fresh values; not the counters of this loop and the
+  // loops in it, which the conjuncts of both operands of a product
+  // mention), directly or through other such conjuncts; the counters'
+  // ranges; and the conjuncts with no per-iteration symbol and no counter. A conjunct about other
+  // copies only (the writer of the other operand of a product, asked about this one's coordinate)
+  // constrains symbols the roots do not read: leaving it out can only let more pairs of iterations
+  // differ, never fewer, so "the same" stays sound; a slice that Z3 had to carry along cost seconds
+  // per question. The counter's own range is added back by the caller.
+  std::vector<const Term *> Conjuncts;
+  std::vector<const Term *> Pending(Facts.rbegin(), Facts.rend());
+  while (!Pending.empty()) {
+    const Term *F = Pending.back();
+    Pending.pop_back();
+    if (F->kind() == TermKind::LogicalAnd) {
+      for (auto It = F->operands().rbegin(); It != F->operands().rend(); ++It)
+        Pending.push_back(*It);
+      continue;
+    }
+    Conjuncts.push_back(F);
+  }
+  auto CopiesOf = [&](const Term *F) {
+    TermSet Out;
+    for (const Term *S : collectSymbols(F))
+      if (Copies.count(S))
+        Out.insert(S);
+    return Out;
+  };
+  TermSet Reached;
+  for (const Term *R : Roots)
+    for (const Term *S : CopiesOf(R))
+      Reached.insert(S);
+  std::vector<TermSet> Own;
+  for (const Term *F : Conjuncts)
+    Own.push_back(CopiesOf(F));
+  std::vector<bool> Keep(Conjuncts.size(), false);
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (size_t I = 0; I < Conjuncts.size(); ++I) {
+      if (Keep[I])
+        continue;
+      bool Touches = (Own[I].empty() && !mentionsAny(Conjuncts[I], Counters)) ||
+                     onlyCounters(Conjuncts[I]) ||
+                     std::any_of(Own[I].begin(), Own[I].end(),
+                                 [&](const Term *S) { return Reached.count(S) != 0; });
+      if (!Touches)
+        continue;
+      Keep[I] = Grew = true;
+      Reached.insert(Own[I].begin(), Own[I].end());
+    }
+  }
+  std::vector<const Term *> Out;
+  for (size_t I = 0; I < Conjuncts.size(); ++I)
+    if (Keep[I])
+      Out.push_back(Conjuncts[I]);
+  return Out;
 }
 
 LoopSummary::Variation LoopSummary::variesWithLoop(const Term *Value,
@@ -517,13 +610,30 @@ LoopSummary::Variation LoopSummary::variesWithLoop(const Term *Value,
       Second[S] = Ctx.iterationCopy(S, Frame.id, 1);
     }
   std::vector<const Term *> Query = State.path;
+  std::vector<const Term *> Body = State.path, Ranges;
   for (const TermMap *M : {&First, &Second}) {
-    for (const Term *F : Frame.span.facts)
+    for (const Term *F : Frame.span.facts) {
       Query.push_back(substitute(T, F, *M));
-    for (const Term *C : Constraints)
+      Ranges.push_back(Query.back());
+    }
+    for (const Term *C : Constraints) {
       Query.push_back(substitute(T, C, *M));
+      Body.push_back(Query.back());
+    }
   }
   const Term *Once = substitute(T, Value, First), *Again = substitute(T, Value, Second);
+  TermSet Copies, Counters;
+  for (const TermMap *M : {&First, &Second})
+    for (const auto &[From, To] : *M)
+      (From->symbolKind() == SymbolKind::LoopCounter ? Counters : Copies).insert(To);
+  std::vector<const Term *> Slice = connectedFacts(Body, {Once, Again}, Copies, Counters);
+  Slice.insert(Slice.end(), Ranges.begin(), Ranges.end());
+  // The slice first (cheap, and "the same" there is the same here); a pair
+  // of iterations that differs is only believed from the whole question.
+  if (Slice.size() < Query.size() &&
+      Ctx.solver.decideWithin(T.logicalAnd(T.allOf(Slice), T.ne(Once, Again)), SliceMs).status ==
+          SolverResult::Proven)
+    return Variation::Same;
   const Term *Question = T.logicalAnd(T.allOf(Query), T.ne(Once, Again));
   if (Asked)
     *Asked = Question;

@@ -75,6 +75,13 @@ public:
   // no execution need give; Why says which. Asked, when given, receives the
   // question put to the solver (null: decided without one).
   enum class Variation { Same, Varies, Undecided };
+  // Facts' conjuncts connected to Roots through per-iteration Copies (and
+  // those with neither a copy nor one of the loop's Counters): the slice a
+  // "does it vary" question needs.
+  static std::vector<const Term *> connectedFacts(const std::vector<const Term *> &Facts,
+                                                  const std::vector<const Term *> &Roots,
+                                                  const TermSet &Copies,
+                                                  const TermSet &Counters);
   Variation variesWithLoop(const Term *Value, const std::vector<const Term *> &Constraints,
                            const LoopFrame &Frame, const FlowState &State,
                            const TermSet &Fixed = {}, const Term **Asked = nullptr,

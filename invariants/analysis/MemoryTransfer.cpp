@@ -101,6 +101,7 @@ AbstractValue ProvenanceInterpreter::evalSubscriptLoad(const clang::Expr *E, Flo
   if (A.lanes == 1)
     return loadScalar(A, E, State);
   // A float4-style load: one value per element, each from its own address.
+  requireVectorAligned(A, E->getType(), E, State, "load");
   auto Vec = std::make_shared<PrivateArray>();
   Vec->size = A.lanes;
   for (unsigned L = 0; L < A.lanes; ++L) {
@@ -690,6 +691,7 @@ void ProvenanceInterpreter::assign(const clang::Expr *LHS, AbstractValue V, cons
     return;
   if (A.lanes == 1)
     return storeScalar(A, V, Site, State);
+  requireVectorAligned(A, LHS->getType(), Site, State, "store");
   for (unsigned L = 0; L < A.lanes; ++L) {
     AbstractValue Elem =
         V.kind == AbstractValue::Kind::Array

@@ -168,8 +168,10 @@ void OutputCoverage::askEveryElement(Obligation &O, const std::vector<OutputWrit
   for (const auto &[Name, C] : E.coords)
     O.observe.push_back({"element " + Name, C});
   // Asked during the interpretation: bounded, so that the kernel's time
-  // limit is left to the other obligations (and to this one's re-check).
-  SolverResult R = Ctx.solver.checkWithin(O.violation, 2000);
+  // limit is left to the other obligations (and to this one's re-check):
+  // a fifth of it, 2 s at the default limit.
+  SolverResult R =
+      Ctx.solver.checkWithin(O.violation, std::max(2000u, Ctx.opts.kernelTimeLimitMs / 5));
   if (R.status == SolverResult::Unknown) {
     O.violation = nullptr;
     O.unprovenReason = "whether no element of " + Tensor + " is " + Done + " is not decided (" +

@@ -294,6 +294,10 @@ private:
                          const FlowState &State, const char *Access);
   // An `in-bounds` obligation at Site: the element of a shared array of
   // known size lies inside it (ArrayBounds.cpp).
+  // A `vector-aligned` obligation for the vector access A (lanes > 1) of
+  // type VectorType at Site (VectorAlignment.cpp).
+  void requireVectorAligned(const Address &A, clang::QualType VectorType, const clang::Expr *Site,
+                            const FlowState &State, const char *Access);
   void requireSharedInBounds(const clang::ValueDecl *Array, const Term *Offset,
                              const clang::Expr *Site, const FlowState &State, const char *Access);
   // The same for a private array of Elements elements, asked where

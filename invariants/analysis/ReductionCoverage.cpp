@@ -303,6 +303,7 @@ Obligation ReductionCoverage::complete(const std::vector<Reduction> &Pieces, con
   const Term *Count = nullptr;
   const Term *OutOfRange = T.falseTerm(), *Skipped = T.falseTerm();
   const Term *Contributes = nullptr;
+  const Term *WriterInContributes = nullptr;
   for (const Reduction &R : Pieces) {
     const Term *PieceCount = T.constant(1);
     for (const ReductionLoop &L : R.loops) {
@@ -332,8 +333,14 @@ Obligation ReductionCoverage::complete(const std::vector<Reduction> &Pieces, con
         OutOfRange, T.logicalAnd(T.allOf(InRange),
                                  T.logicalOr(T.lt(R.term, T.constant(0)), T.ge(R.term, Bound))));
     if (R.contributes) {
+      // The cases' validities may name the writer of an LDS element (a
+      // thread copy the constraints solve for): a skip found for some
+      // value of it is not known to be the real writer's.
       Skipped = T.logicalOr(Skipped, T.logicalAnd(T.allOf(Iteration), T.logicalNot(R.contributes)));
       Contributes = R.contributes;
+      for (const Term *S : collectSymbols(R.contributes))
+        if (S->copiedFrom() && S->symbolKind() == SymbolKind::ThreadIdx && !WriterInContributes)
+          WriterInContributes = S;
     }
   }
   O.violation = T.logicalOr(T.logicalOr(T.ne(Count, Bound), OutOfRange), Skipped);
@@ -360,6 +367,13 @@ Obligation ReductionCoverage::complete(const std::vector<Reduction> &Pieces, con
     if (Pieces.size() == 1)
       O.observe.push_back({"iteration contributes", Contributes});
   }
+  if (WriterInContributes)
+    O.unconfirmedViolation =
+        "whether an iteration contributes depends on the thread that wrote an LDS element it "
+        "reads ('" +
+        WriterInContributes->baseName() +
+        "' of a copy the analysis solves for); an iteration found to add nothing may have "
+        "taken another thread than the real writer";
   if (const Term *Loose = looseCounter(Pieces))
     O.unconfirmedViolation =
         "whether an iteration contributes depends on the counter of loop '" + Loose->baseName() +

@@ -22,6 +22,7 @@
 
 #include "ave/annotations/KernelAnnotations.h"
 #include "ave/rewriters/EditRange.h"
+#include "ave/rewriters/LaunchBlock.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -35,30 +36,6 @@ const char *const Name = "launch-bounds";
 // Threads of one SIMD's wave on gfx942, and SIMDs per compute unit.
 constexpr int64_t WaveSize = 64, SimdsPerCu = 4;
 constexpr unsigned MaxMinBlocks = 32;
-
-// The block of Launch (the kernel's launch pragma, or null) as constants
-// (x, y, z), or why not.
-std::optional<std::vector<int64_t>> constantBlock(const ann::BoundPragma *Launch,
-                                                  std::string &Why) {
-  if (!Launch) {
-    Why = "it has no '#pragma ave launch block(...)' to take its block size from";
-    return std::nullopt;
-  }
-  std::vector<int64_t> Block;
-  for (const ann::Expr &Dim : Launch->pragma.launch.block) {
-    std::optional<int64_t> V;
-    if (Dim.kind == ann::ExprKind::IntLiteral)
-      V = Dim.value;
-    else if (Dim.kind == ann::ExprKind::Identifier)
-      V = Dim.resolution.constant;
-    if (!V || *V < 1) {
-      Why = "its launch pragma's block dimension '" + ann::printExpr(Dim) + "' is not a constant";
-      return std::nullopt;
-    }
-    Block.push_back(*V);
-  }
-  return Block;
-}
 
 std::string blockText(const std::vector<int64_t> &Block) {
   std::string Text;

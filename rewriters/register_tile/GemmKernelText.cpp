@@ -208,12 +208,23 @@ void BodyWriter::innerProduct() {
   loop(3, N.i, S.tm);
   loop(4, N.j, S.tn, F.hasAssert ? " {" : "");
   if (F.hasAssert) {
+    // Where the edge is guarded, an operand of a row or column past it
+    // feeds no stored output: the assertion leaves its value open (the
+    // clamp that keeps its load in bounds may pick any row; vectorize steps
+    // it back by a vector's width).
+    auto Edge = [](bool Guard, const std::string &X, const std::string &Extent,
+                   const std::string &Claim) {
+      return Guard ? "(" + X + " >= " + Extent + " || " + Claim + ")" : Claim;
+    };
     std::string KAt = N.k0 + " + " + N.k;
-    line(0,
-         "#pragma ave assert tag(" + N.a + "[" + N.i + "]) == " +
-             tagLiteral(F.a.tag->spec, {{F.m, clamped(microRow(), M, R.guardM)}, {F.k, KAt}}) +
-             " && tag(" + N.b + "[" + N.j + "]) == " +
-             tagLiteral(F.b.tag->spec, {{F.k, KAt}, {F.n, clamped(microCol(), NExt, R.guardN)}}));
+    line(0, "#pragma ave assert " +
+                Edge(R.guardM, microRow(), M,
+                     "tag(" + N.a + "[" + N.i +
+                         "]) == " + tagLiteral(F.a.tag->spec, {{F.m, microRow()}, {F.k, KAt}})) +
+                " && " +
+                Edge(R.guardN, microCol(), NExt,
+                     "tag(" + N.b + "[" + N.j +
+                         "]) == " + tagLiteral(F.b.tag->spec, {{F.k, KAt}, {F.n, microCol()}})));
   }
   line(5,
        Acc + "[" + N.i + "][" + N.j + "] += " + N.a + "[" + N.i + "] * " + N.b + "[" + N.j + "];");

@@ -12,8 +12,6 @@
 
 namespace ave::rw {
 
-namespace {
-
 std::optional<int64_t> constantOf(const clang::Expr *E, const clang::ASTContext &Ctx) {
   clang::Expr::EvalResult R;
   if (!E || E->isValueDependent() || !E->EvaluateAsInt(R, Ctx) ||
@@ -21,6 +19,8 @@ std::optional<int64_t> constantOf(const clang::Expr *E, const clang::ASTContext 
     return std::nullopt;
   return R.Val.getInt().getSExtValue();
 }
+
+namespace {
 
 const clang::VarDecl *variableOf(const clang::Expr *E) {
   const auto *Ref =

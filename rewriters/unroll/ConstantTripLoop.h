@@ -3,12 +3,13 @@
 // the instantiation), a body that does not change v and that no `break`,
 // `continue` or label ties to one iteration. Each is found with its trip
 // count; every other loop the request asks for is refused with the reason.
-// Internal to rewriters/unroll.
+// Internal to rewriters/ (unroll, and vectorize for its copy loops).
 #pragma once
 
 #include "clang/Basic/SourceLocation.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,9 @@ struct ConstantTripSearch {
   std::vector<ConstantTripLoop> loops;
   std::vector<LoopRefusal> refusals;
 };
+
+// The value of E when it is an integer constant (of at most 40 bits).
+std::optional<int64_t> constantOf(const clang::Expr *E, const clang::ASTContext &Ctx);
 
 // The loops of Kernel to unroll: those whose counter is named Only, or,
 // with Only empty, the innermost loops (no loop in their body).

@@ -29,6 +29,7 @@ enum class ObligationKind {
   OutputWritten,      // every element of a tagged output is written by some thread
   IndexOverflow,      // no signed-int operator of a global access's index overflows
   LoopEnds,           // a loop whose condition nothing in it changes is not entered
+  VectorAligned,      // a float4-style access starts on its vector's alignment
 };
 
 const char *obligationKindName(ObligationKind K);

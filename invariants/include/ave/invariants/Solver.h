@@ -91,6 +91,8 @@ public:
   /// worth of solver work (WorkPerMs); one that would start with nothing
   /// left is Unknown at once, one that starts gets at most what is left.
   void setKernelLimit(unsigned LimitMs);
+  /// Raises the kernel's limit to LimitMs (no lower), keeping what was spent.
+  void raiseKernelLimit(unsigned LimitMs);
   /// Milliseconds of solver work the kernel has left (all of the per-query
   /// timeout when there is no kernel limit).
   unsigned msLeft() const;
@@ -114,6 +116,8 @@ public:
   /// Only whether such an execution exists: no model is read back (the
   /// interpretation's own questions, asked by the dozen per kernel).
   SolverResult decide(const Term *Query);
+  /// decide() with at most MaxMs of work.
+  SolverResult decideWithin(const Term *Query, unsigned MaxMs);
 
   /// Re-evaluates facts and violation under a Violated result's assignment
   /// with C semantics (see Counterexample.h).

@@ -21,6 +21,7 @@ enum class InjectedBug {
   PipelineDropsBarrier,    // pipeline: the loop's one barrier is left out
   UnrollDropsRemainder,    // unroll: the tail loop of the iterations left over is left out
   RegisterTileWrongOffset, // register-tile: a thread reads the A rows of the next micro-tile
+  VectorizeOffByOne,       // vectorize: each vector access starts one element late
 };
 
 void injectBug(InjectedBug Bug);
