@@ -176,6 +176,10 @@ bool ranOutOfTime(const SolverResult &R) {
 } // namespace
 
 std::string KernelAnalysis::timeLimitReason() const {
+  if (RaisedLimitMs)
+    return "the kernel's time limit (" + std::to_string(TimeLimitMs) +
+           " ms, --time-limit-ms, raised to " + std::to_string(RaisedLimitMs) +
+           " ms for its obligations) ran out before this obligation was solved";
   return "the kernel's time limit (" + std::to_string(TimeLimitMs) +
          " ms, --time-limit-ms) ran out before this obligation was solved";
 }
@@ -208,8 +212,8 @@ KernelReport KernelAnalysis::solveObligations() {
   const uint64_t Scaled =
       std::min<uint64_t>(uint64_t(TimeLimitMs) * 4, uint64_t(PerObligationMs) * Pending.size());
   if (Scaled > TimeLimitMs) {
-    TimeLimitMs = unsigned(Scaled);
-    Solver->raiseKernelLimit(TimeLimitMs);
+    RaisedLimitMs = unsigned(Scaled);
+    Solver->raiseKernelLimit(RaisedLimitMs);
   }
   const unsigned QuickMs = std::max(250u, Solver->timeoutMs() / 8);
   std::vector<std::pair<size_t, Obligation *>> Slow;

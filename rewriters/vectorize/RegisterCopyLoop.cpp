@@ -80,6 +80,8 @@ struct RegisterLoop {
   CopyStmt copy;
   MemorySide memory;
   bool memoryIsDst = false;
+  bool bothMemory = false; // a copy between two contiguous memory sides
+  std::optional<MemorySide> source; // its source then
 };
 
 std::string refusal(const RegisterLoop &L, const std::string &Why) {
@@ -97,7 +99,7 @@ std::optional<std::string> registerLoopText(const RegisterLoop &L, const VectorS
   C.vector = &V;
   C.temp = L.request.temp;
   C.dstContiguous = L.memoryIsDst;
-  C.srcContiguous = !L.memoryIsDst;
+  C.srcContiguous = !L.memoryIsDst || L.bothMemory;
   const clang::Expr *Dst = L.copy.assign->getLHS(), *Src = L.copy.assign->getRHS();
   for (unsigned Q = 0; Q < V.lanes.size(); ++Q) {
     std::optional<std::string> D = laneCopy(Ctx, *Dst, Counter, Q);
@@ -143,7 +145,7 @@ std::optional<std::string> registerLoopText(const RegisterLoop &L, const VectorS
 SiteResult vectorizeRegisterLoop(const SiteRequest &R) {
   clang::ASTContext &Ctx = R.ctx;
   SiteResult Out;
-  RegisterLoop L{R, R.loop, copyStatementOf(R.loop.loop->getBody()), {}, false};
+  RegisterLoop L{R, R.loop, copyStatementOf(R.loop.loop->getBody()), {}, false, false, {}};
   if (!L.copy.assign)
     return Out;
   const clang::VarDecl *Counter = L.shape.counter;
@@ -157,7 +159,9 @@ SiteResult vectorizeRegisterLoop(const SiteRequest &R) {
   if (!DstMem && !SrcMem)
     return Out; // a copy between registers: no memory access to widen
   L.memoryIsDst = DstMem && DstMem->contiguous;
-  if (L.memoryIsDst ? touchesMemory(Src) : (!SrcMem || !SrcMem->contiguous || touchesMemory(Dst))) {
+  L.bothMemory = L.memoryIsDst && SrcMem && SrcMem->contiguous;
+  if (!L.bothMemory &&
+      (L.memoryIsDst ? touchesMemory(Src) : (!SrcMem || !SrcMem->contiguous || touchesMemory(Dst)))) {
     Out.refusal = refusal(L, "one side must be an element of global or shared memory whose last "
                              "index is `X + " +
                                  Counter->getName().str() +
@@ -165,11 +169,13 @@ SiteResult vectorizeRegisterLoop(const SiteRequest &R) {
     return Out;
   }
   L.memory = L.memoryIsDst ? *DstMem : *SrcMem;
+  if (L.bothMemory)
+    L.source = SrcMem;
   const size_t Width = R.width;
   if (L.shape.step != 1 || L.shape.trips % Width != 0 || L.shape.start % int64_t(Width) != 0) {
     Out.refusal = refusal(L, "it must start at a multiple of " + std::to_string(Width) +
                                  ", step by 1 and run a multiple of " + std::to_string(Width) +
-                                 " times (it runs " + std::to_string(L.shape.trips) + ")");
+                                 " times (it runs " + std::to_string(L.shape.trips) + " times)");
     return Out;
   }
   std::string Why;
@@ -187,13 +193,15 @@ SiteResult vectorizeRegisterLoop(const SiteRequest &R) {
   SiteEdit E;
   E.edit = replaceRange(Ctx, Whole.range, *Text);
   E.stores = L.memoryIsDst;
-  E.summary = std::string(L.memoryIsDst ? "store" : "load") + " " + V->type +
-              " in the loop over '" + Counter->getName().str() + "' at line " +
-              lineOf(Ctx, L.shape.loop->getForLoc()) + " (" + L.memory.base->getName().str() + ")";
-  if (L.memory.shared) {
-    E.vectorShared.insert(L.memory.base);
-    E.sharedArrays.insert(L.memory.base->getName().str());
-  }
+  E.summary = std::string(L.bothMemory ? "copy" : L.memoryIsDst ? "store" : "load") + " " +
+              V->type + " in the loop over '" + Counter->getName().str() + "' at line " +
+              lineOf(Ctx, L.shape.loop->getForLoc()) + " (" + L.memory.base->getName().str() +
+              (L.source ? " from " + L.source->base->getName().str() : "") + ")";
+  for (const MemorySide *M : {&L.memory, L.source ? &*L.source : nullptr})
+    if (M && M->shared) {
+      E.vectorShared.insert(M->base);
+      E.sharedArrays.insert(M->base->getName().str());
+    }
   Out.edit = std::move(E);
   return Out;
 }

@@ -105,6 +105,7 @@ private:
   std::unique_ptr<ProvenanceInterpreter> Interp;
   std::string KernelName;
   unsigned TimeLimitMs;
+  unsigned RaisedLimitMs = 0; // the limit for a kernel of many obligations (0: not raised)
   double InterpretMillis = 0;
 };
 
