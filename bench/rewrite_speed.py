@@ -32,7 +32,8 @@ CASES = [("transpose_lds", "lds-pad"), ("transpose_lds", "lds-swizzle"),
          ("tiled_gemm", "unroll"), ("tiled_gemm", "unroll:factor=4"),
          ("tiled_gemm", "launch-bounds"), ("register_tiled_gemm", "unroll,launch-bounds"),
          ("tiled_gemm", "register-tile"), ("tiled_gemm", "register-tile,unroll,launch-bounds"),
-         ("tiled_hgemm", "register-tile")]
+         ("tiled_hgemm", "register-tile"), ("register_tiled_gemm", "vectorize"),
+         ("tiled_gemm", "register-tile,vectorize,unroll,launch-bounds")]
 BUDGET_S = 5.0
 
 

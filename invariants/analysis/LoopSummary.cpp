@@ -509,12 +509,12 @@ std::vector<const Term *> LoopSummary::connectedFacts(const std::vector<const Te
                                                       const TermSet &Copies,
                                                       const TermSet &Counters) {
   // A counter's range (`k'1 < 8`): every symbol of it a counter copy.
-  auto onlyCounters = [&](const Term *F) {
+  auto OnlyCounters = [&](const Term *F) {
     std::vector<const Term *> Symbols = collectSymbols(F);
     return !Symbols.empty() && std::all_of(Symbols.begin(), Symbols.end(),
                                            [&](const Term *S) { return Counters.count(S) != 0; });
   };
-  auto mentionsAny = [](const Term *F, const TermSet &Set) {
+  auto MentionsAny = [](const Term *F, const TermSet &Set) {
     for (const Term *S : collectSymbols(F))
       if (Set.count(S))
         return true;
@@ -561,8 +561,8 @@ std::vector<const Term *> LoopSummary::connectedFacts(const std::vector<const Te
     for (size_t I = 0; I < Conjuncts.size(); ++I) {
       if (Keep[I])
         continue;
-      bool Touches = (Own[I].empty() && !mentionsAny(Conjuncts[I], Counters)) ||
-                     onlyCounters(Conjuncts[I]) ||
+      bool Touches = (Own[I].empty() && !MentionsAny(Conjuncts[I], Counters)) ||
+                     OnlyCounters(Conjuncts[I]) ||
                      std::any_of(Own[I].begin(), Own[I].end(),
                                  [&](const Term *S) { return Reached.count(S) != 0; });
       if (!Touches)

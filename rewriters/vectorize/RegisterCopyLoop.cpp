@@ -80,7 +80,7 @@ struct RegisterLoop {
   CopyStmt copy;
   MemorySide memory;
   bool memoryIsDst = false;
-  bool bothMemory = false; // a copy between two contiguous memory sides
+  bool bothMemory = false;          // a copy between two contiguous memory sides
   std::optional<MemorySide> source; // its source then
 };
 
@@ -160,8 +160,8 @@ SiteResult vectorizeRegisterLoop(const SiteRequest &R) {
     return Out; // a copy between registers: no memory access to widen
   L.memoryIsDst = DstMem && DstMem->contiguous;
   L.bothMemory = L.memoryIsDst && SrcMem && SrcMem->contiguous;
-  if (!L.bothMemory &&
-      (L.memoryIsDst ? touchesMemory(Src) : (!SrcMem || !SrcMem->contiguous || touchesMemory(Dst)))) {
+  if (!L.bothMemory && (L.memoryIsDst ? touchesMemory(Src)
+                                      : (!SrcMem || !SrcMem->contiguous || touchesMemory(Dst)))) {
     Out.refusal = refusal(L, "one side must be an element of global or shared memory whose last "
                              "index is `X + " +
                                  Counter->getName().str() +
@@ -193,8 +193,10 @@ SiteResult vectorizeRegisterLoop(const SiteRequest &R) {
   SiteEdit E;
   E.edit = replaceRange(Ctx, Whole.range, *Text);
   E.stores = L.memoryIsDst;
-  E.summary = std::string(L.bothMemory ? "copy" : L.memoryIsDst ? "store" : "load") + " " +
-              V->type + " in the loop over '" + Counter->getName().str() + "' at line " +
+  E.summary = std::string(L.bothMemory    ? "copy"
+                          : L.memoryIsDst ? "store"
+                                          : "load") +
+              " " + V->type + " in the loop over '" + Counter->getName().str() + "' at line " +
               lineOf(Ctx, L.shape.loop->getForLoc()) + " (" + L.memory.base->getName().str() +
               (L.source ? " from " + L.source->base->getName().str() : "") + ")";
   for (const MemorySide *M : {&L.memory, L.source ? &*L.source : nullptr})

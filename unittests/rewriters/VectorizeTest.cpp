@@ -19,8 +19,7 @@ bool has(const SnippetRewrite &R, const std::string &Text) {
 bool noted(const SnippetRewrite &R, const std::string &Text) { return anyNoteContains(R, Text); }
 
 // A register loop of `Trips` iterations copying `Rhs` into v[j].
-std::string registerLoad(const std::string &Rhs, int Trips = 8,
-                         const std::string &Type = "float") {
+std::string registerLoad(const std::string &Rhs, int Trips = 8, const std::string &Type = "float") {
   return Prelude + "__global__ void g(const " + Type + " *X, " + Type +
          " *Y, int C) {\n"
          "  const int c0 = (blockIdx.x * 64 + threadIdx.x) * 8;\n"
@@ -76,18 +75,17 @@ TEST(Vectorize, NameOfTheTemporaryIsFresh) {
 // A staging loop, e-form, with a clamped column: the element's column
 // becomes the lane, the clamp steps back by three.
 TEST(Vectorize, StagingLoopTakesFourElementsPerThread) {
-  std::string Source =
-      Prelude +
-      "__global__ void g(const float *B, int N) {\n"
-      "#pragma ave launch block(256) grid(N / 128)\n"
-      "  __shared__ float Bs[8][128];\n"
-      "  const int tid = threadIdx.x;\n"
-      "  const int col0 = blockIdx.x * 128;\n"
-      "  for (int l = 0; l < 8; ++l) {\n"
-      "    const int e = tid + l * 256;\n"
-      "    Bs[e / 128][e % 128] = B[(e / 128) * N + (col0 + e % 128 < N ? col0 + e % 128 : N - 1)];\n"
-      "  }\n"
-      "  __syncthreads();\n}\n";
+  std::string Source = Prelude + "__global__ void g(const float *B, int N) {\n"
+                                 "#pragma ave launch block(256) grid(N / 128)\n"
+                                 "  __shared__ float Bs[8][128];\n"
+                                 "  const int tid = threadIdx.x;\n"
+                                 "  const int col0 = blockIdx.x * 128;\n"
+                                 "  for (int l = 0; l < 8; ++l) {\n"
+                                 "    const int e = tid + l * 256;\n"
+                                 "    Bs[e / 128][e % 128] = B[(e / 128) * N + (col0 + e % 128 < N "
+                                 "? col0 + e % 128 : N - 1)];\n"
+                                 "  }\n"
+                                 "  __syncthreads();\n}\n";
   SnippetRewrite R = rewriteSnippet(Source, "vectorize");
   ASSERT_EQ(R.candidates.size(), 1u) << R.patched;
   EXPECT_TRUE(has(R, "alignas(16) __shared__ float Bs[8][128];")) << R.patched;
@@ -100,15 +98,14 @@ TEST(Vectorize, StagingLoopTakesFourElementsPerThread) {
 }
 
 TEST(Vectorize, StagingStrideMustBeTheBlock) {
-  std::string Source = Prelude +
-                       "__global__ void g(const float *B, int N) {\n"
-                       "#pragma ave launch block(128) grid(N / 128)\n"
-                       "  __shared__ float Bs[8][128];\n"
-                       "  const int tid = threadIdx.x;\n"
-                       "  for (int l = 0; l < 4; ++l) {\n"
-                       "    const int e = tid + l * 256;\n"
-                       "    Bs[e / 128][e % 128] = B[(e / 128) * N + e % 128];\n"
-                       "  }\n}\n";
+  std::string Source = Prelude + "__global__ void g(const float *B, int N) {\n"
+                                 "#pragma ave launch block(128) grid(N / 128)\n"
+                                 "  __shared__ float Bs[8][128];\n"
+                                 "  const int tid = threadIdx.x;\n"
+                                 "  for (int l = 0; l < 4; ++l) {\n"
+                                 "    const int e = tid + l * 256;\n"
+                                 "    Bs[e / 128][e % 128] = B[(e / 128) * N + e % 128];\n"
+                                 "  }\n}\n";
   SnippetRewrite R = rewriteSnippet(Source, "vectorize");
   EXPECT_TRUE(R.candidates.empty());
   EXPECT_TRUE(noted(R, "its stride 256 is not the block's 128 threads")) << R.patched;
@@ -118,7 +115,8 @@ TEST(Vectorize, WhereSelectsKinds) {
   SnippetRewrite R =
       rewriteSnippet(registerLoad("X[c0 + j]"), "vectorize", {{"where", "stores+staging"}});
   EXPECT_TRUE(R.candidates.empty()) << R.patched;
-  SnippetRewrite Bad = rewriteSnippet(registerLoad("X[c0 + j]"), "vectorize", {{"where", "all+loads"}});
+  SnippetRewrite Bad =
+      rewriteSnippet(registerLoad("X[c0 + j]"), "vectorize", {{"where", "all+loads"}});
   EXPECT_NE(Bad.error.find("where must be all, or loads, stores and staging"), std::string::npos)
       << Bad.error;
 }
