@@ -80,8 +80,7 @@ public:
   // "does it vary" question needs.
   static std::vector<const Term *> connectedFacts(const std::vector<const Term *> &Facts,
                                                   const std::vector<const Term *> &Roots,
-                                                  const TermSet &Copies,
-                                                  const TermSet &Counters);
+                                                  const TermSet &Copies, const TermSet &Counters);
   Variation variesWithLoop(const Term *Value, const std::vector<const Term *> &Constraints,
                            const LoopFrame &Frame, const FlowState &State,
                            const TermSet &Fixed = {}, const Term **Asked = nullptr,
