@@ -100,7 +100,7 @@ std::optional<std::string> registerLoopText(const RegisterLoop &L, const VectorS
   C.temp = L.request.temp;
   C.dstContiguous = L.memoryIsDst;
   C.srcContiguous = !L.memoryIsDst || L.bothMemory;
-  const clang::Expr *Dst = L.copy.assign->getLHS(), *Src = L.copy.assign->getRHS();
+  const clang::Expr *Dst = L.copy.lhs, *Src = L.copy.rhs;
   for (unsigned Q = 0; Q < V.lanes.size(); ++Q) {
     std::optional<std::string> D = laneCopy(Ctx, *Dst, Counter, Q);
     std::optional<std::string> S = laneCopy(Ctx, *Src, Counter, Q);
@@ -153,7 +153,7 @@ SiteResult vectorizeRegisterLoop(const SiteRequest &R) {
     const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(E);
     return Ref && Ref->getDecl() == Counter;
   };
-  const clang::Expr *Dst = L.copy.assign->getLHS(), *Src = L.copy.assign->getRHS();
+  const clang::Expr *Dst = L.copy.lhs, *Src = L.copy.rhs;
   std::optional<MemorySide> DstMem = memorySide(Dst, IsCounter);
   std::optional<MemorySide> SrcMem = memorySide(Src, IsCounter);
   if (!DstMem && !SrcMem)

@@ -182,9 +182,9 @@ private:
 };
 
 struct Staging {
-  const clang::VarDecl *element = nullptr;       // e of the e-form
-  const clang::BinaryOperator *assign = nullptr; // the copy judged (one of assigns)
-  std::vector<const clang::BinaryOperator *> assigns;
+  const clang::VarDecl *element = nullptr; // e of the e-form
+  CopyStmt copy;                           // the copy judged (one of copies)
+  std::vector<CopyStmt> copies;
   std::string thread;  // the thread index's text
   int64_t threads = 0; // T
 };
@@ -293,14 +293,14 @@ std::optional<Staging> stagingOf(const SiteRequest &R) {
       CopyStmt C = copyStatementOf(*It);
       if (!C.assign || C.guard)
         return std::nullopt;
-      S.assigns.push_back(C.assign);
+      S.copies.push_back(C);
     }
     return S;
   }
   CopyStmt C = copyStatementOf(L.loop->getBody());
   if (!C.assign || C.guard || !readsThreadIndex(Ctx, C.assign))
     return std::nullopt;
-  S.assigns.push_back(C.assign);
+  S.copies.push_back(C);
   return S;
 }
 
@@ -315,7 +315,7 @@ struct Judged {
 bool judge(const SiteRequest &R, Judged &J, std::string &Why) {
   clang::ASTContext &Ctx = R.ctx;
   TermScan Scan(Ctx, J.staging.element, R.loop.counter);
-  Scan.TraverseStmt(const_cast<clang::BinaryOperator *>(J.staging.assign));
+  Scan.TraverseStmt(const_cast<clang::Expr *>(J.staging.copy.assign));
   J.terms = Scan.terms;
   if (!J.terms.why.empty() || J.terms.rem.empty()) {
     Why = J.terms.why.empty() ? "no side's index grows with the element's column" : J.terms.why;
@@ -347,8 +347,8 @@ bool judge(const SiteRequest &R, Judged &J, std::string &Why) {
     const auto *B = llvm::dyn_cast<clang::BinaryOperator>(E);
     return B && Lanes.count(B);
   };
-  J.dst = memorySide(J.staging.assign->getLHS(), IsLane);
-  J.src = memorySide(J.staging.assign->getRHS(), IsLane);
+  J.dst = memorySide(J.staging.copy.lhs, IsLane);
+  J.src = memorySide(J.staging.copy.rhs, IsLane);
   if (!J.dst)
     return Why = "its destination is not an element of global or shared memory", false;
   if (!J.dst->contiguous && !(J.src && J.src->contiguous))
@@ -372,9 +372,9 @@ std::optional<std::string> stagingText(const SiteRequest &R, const Judged &J,
                                   Contiguous ? M : nullptr));
     };
     std::optional<std::string> D =
-        Side(*J.staging.assign->getLHS(), C.dstContiguous, J.dst ? &*J.dst : nullptr);
+        Side(*J.staging.copy.lhs, C.dstContiguous, J.dst ? &*J.dst : nullptr);
     std::optional<std::string> S =
-        Side(*J.staging.assign->getRHS(), C.srcContiguous, J.src ? &*J.src : nullptr);
+        Side(*J.staging.copy.rhs, C.srcContiguous, J.src ? &*J.src : nullptr);
     if (!D || !S)
       return std::nullopt;
     C.dst.push_back(*D);
@@ -433,15 +433,15 @@ SiteResult vectorizeStagingLoop(const SiteRequest &R) {
     return Out;
   const std::string Line = lineOf(Ctx, R.loop.loop->getForLoc());
   const std::string LI = indentOf(Ctx, R.loop.loop->getForLoc());
-  const bool Several = S->assigns.size() > 1; // each copy in a scope of its own
+  const bool Several = S->copies.size() > 1; // each copy in a scope of its own
   SiteEdit E;
   E.staging = true;
   std::string Body;
   Mapping Shape;
-  for (const clang::BinaryOperator *Assign : S->assigns) {
+  for (const CopyStmt &Copied : S->copies) {
     Judged J;
     J.staging = *S;
-    J.staging.assign = Assign;
+    J.staging.copy = Copied;
     std::string Why;
     bool UsesTemp = false;
     std::optional<std::string> Copy = stagedCopy(R, J, LI + "  ", E, UsesTemp, Why);

@@ -7,6 +7,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Lex/Lexer.h"
 
@@ -79,10 +81,19 @@ bool additive(const clang::Expr *E, const LaneTest &IsLane,
 
 std::optional<VectorSpelling> vectorFor(const clang::ASTContext &Ctx, clang::QualType Elem,
                                         unsigned Width, std::string &Why) {
+  // 16-bit halves pair up as __half2 (HIP and CUDA both give it .x, .y).
+  if (const auto *Record = Elem.getCanonicalType()->getAsCXXRecordDecl();
+      Record && Record->getName() == "__half") {
+    if (Width != 2) {
+      Why = "its elements are __half, which vectorize pairs as __half2 only (width=2)";
+      return std::nullopt;
+    }
+    return VectorSpelling{"__half2", {"x", "y"}, 4};
+  }
   std::string Family = familyOf(Ctx, Elem);
   if (Family.empty()) {
     Why = "its elements are '" + Elem.getAsString() +
-          "'; vectors are formed of float, double, int and unsigned elements";
+          "'; vectors are formed of float, double, int, unsigned and __half elements";
     return std::nullopt;
   }
   uint64_t Bytes = Ctx.getTypeSizeInChars(Elem).getQuantity() * Width;
@@ -112,7 +123,8 @@ unsigned laneTerms(const clang::Expr *E, const LaneTest &IsLane) {
 }
 
 std::optional<MemorySide> memorySide(const clang::Expr *E, const LaneTest &IsLane) {
-  const auto *Access = llvm::dyn_cast<clang::ArraySubscriptExpr>(E->IgnoreParenImpCasts());
+  const auto *Access =
+      llvm::dyn_cast<clang::ArraySubscriptExpr>(E->IgnoreUnlessSpelledInSource()->IgnoreParens());
   const clang::VarDecl *Base = Access ? rootVariable(Access) : nullptr;
   if (!Base)
     return std::nullopt;
@@ -214,11 +226,21 @@ CopyStmt copyStatementOf(const clang::Stmt *Body) {
     if (const auto *Block = llvm::dyn_cast_or_null<clang::CompoundStmt>(Body))
       Body = Block->size() == 1 ? Block->body_front() : nullptr;
   }
-  const auto *Assign = llvm::dyn_cast_or_null<clang::BinaryOperator>(Body);
-  if (!Assign || Assign->getOpcode() != clang::BO_Assign)
-    return {};
-  C.assign = Assign;
-  return C;
+  if (const auto *Assign = llvm::dyn_cast_or_null<clang::BinaryOperator>(Body);
+      Assign && Assign->getOpcode() == clang::BO_Assign) {
+    C.assign = Assign;
+    C.lhs = Assign->getLHS();
+    C.rhs = Assign->getRHS();
+    return C;
+  }
+  if (const auto *Call = llvm::dyn_cast_or_null<clang::CXXOperatorCallExpr>(Body);
+      Call && Call->getOperator() == clang::OO_Equal && Call->getNumArgs() == 2) {
+    C.assign = Call;
+    C.lhs = Call->getArg(0);
+    C.rhs = Call->getArg(1);
+    return C;
+  }
+  return {};
 }
 
 } // namespace ave::rw::vec

@@ -131,7 +131,8 @@ SiteResult vectorizeStagingLoop(const SiteRequest &R);
 // allowed), with its guard when it is `if (G) Dst = Src;`; null when the
 // body is anything else.
 struct CopyStmt {
-  const clang::BinaryOperator *assign = nullptr;
+  const clang::Expr *assign = nullptr; // `=`, or a class's operator= (`__half`)
+  const clang::Expr *lhs = nullptr, *rhs = nullptr;
   const clang::Expr *guard = nullptr;
 };
 CopyStmt copyStatementOf(const clang::Stmt *Body);
