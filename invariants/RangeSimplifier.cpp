@@ -22,15 +22,6 @@ std::optional<Interval> clampToInt(int64_t Lo, int64_t Hi) {
 
 } // namespace
 
-void RangeSimplifier::collectConjuncts(const Term *T, std::vector<const Term *> &Out) const {
-  if (T->kind() == TermKind::LogicalAnd) {
-    for (const Term *Op : T->operands())
-      collectConjuncts(Op, Out);
-    return;
-  }
-  Out.push_back(T);
-}
-
 void RangeSimplifier::tighten(const Term *Sym, std::optional<int64_t> Lo,
                               std::optional<int64_t> Hi) {
   auto It = Bounds.find(Sym);

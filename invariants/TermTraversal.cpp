@@ -176,6 +176,15 @@ const Term *substitute(TermContext &Ctx, const Term *Node, const TermMap &Replac
   return substituteMemo(Ctx, Node, Replacements, Memo);
 }
 
+void collectConjuncts(const Term *Node, std::vector<const Term *> &Out) {
+  if (Node->kind() != TermKind::LogicalAnd) {
+    Out.push_back(Node);
+    return;
+  }
+  for (const Term *Op : Node->operands())
+    collectConjuncts(Op, Out);
+}
+
 std::vector<const Term *> collectSymbols(const Term *Node) {
   return collectKind(Node, TermKind::Symbol);
 }

@@ -3,6 +3,7 @@
 #include "ave/rewriters/TestHooks.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
 #include "clang/Basic/SourceManager.h"
 
 #include <charconv>
@@ -38,6 +39,12 @@ std::optional<unsigned> parseUnsigned(const std::string &Text) {
   if (Err != std::errc() || End != Text.data() + Text.size())
     return std::nullopt;
   return Value;
+}
+
+std::string templateRefusal(const clang::FunctionDecl &Kernel) {
+  return Kernel.isTemplated() || Kernel.isTemplateInstantiation()
+             ? "is a template; its rewrite could not be verified per instantiation"
+             : "";
 }
 
 void addNotApplicable(RewriteResult &Result, const clang::ASTContext &Ctx,

@@ -530,17 +530,8 @@ std::vector<const Term *> LoopSummary::connectedFacts(const std::vector<const Te
   // differ, never fewer, so "the same" stays sound; a slice that Z3 had to carry along cost seconds
   // per question. The counter's own range is added back by the caller.
   std::vector<const Term *> Conjuncts;
-  std::vector<const Term *> Pending(Facts.rbegin(), Facts.rend());
-  while (!Pending.empty()) {
-    const Term *F = Pending.back();
-    Pending.pop_back();
-    if (F->kind() == TermKind::LogicalAnd) {
-      for (auto It = F->operands().rbegin(); It != F->operands().rend(); ++It)
-        Pending.push_back(*It);
-      continue;
-    }
-    Conjuncts.push_back(F);
-  }
+  for (const Term *F : Facts)
+    collectConjuncts(F, Conjuncts);
   auto CopiesOf = [&](const Term *F) {
     TermSet Out;
     for (const Term *S : collectSymbols(F))

@@ -13,14 +13,19 @@
 
 namespace ave::inv {
 
-unsigned ProvenanceInterpreter::vectorLanes(const clang::ValueDecl *Base,
-                                            clang::QualType Pointee) const {
-  // Elements of the base per pointee, when the pointee is a vector of them.
+clang::QualType ProvenanceInterpreter::baseElementType(const clang::ValueDecl *Base) const {
   clang::QualType Elem = Base->getType();
   if (Elem->isPointerType())
     Elem = Elem->getPointeeType();
   while (const auto *AT = Ctx.ast.getAsArrayType(Elem))
     Elem = AT->getElementType();
+  return Elem;
+}
+
+unsigned ProvenanceInterpreter::vectorLanes(const clang::ValueDecl *Base,
+                                            clang::QualType Pointee) const {
+  // Elements of the base per pointee, when the pointee is a vector of them.
+  clang::QualType Elem = baseElementType(Base);
   if (Elem->isIncompleteType() || Pointee->isIncompleteType() || Elem->isVoidType() ||
       Elem->isDependentType() || Pointee->isDependentType())
     return 1;

@@ -12,16 +12,8 @@ namespace ave::inv {
 
 bool ProvenanceInterpreter::contradicts(const Term *A, const Term *B) {
   std::vector<const Term *> CA, CB;
-  auto Flatten = [](const Term *X, std::vector<const Term *> &Out, auto &Self) -> void {
-    if (X->kind() == TermKind::LogicalAnd) {
-      for (const Term *Op : X->operands())
-        Self(Op, Out, Self);
-      return;
-    }
-    Out.push_back(X);
-  };
-  Flatten(A, CA, Flatten);
-  Flatten(B, CB, Flatten);
+  collectConjuncts(A, CA);
+  collectConjuncts(B, CB);
   for (const Term *X : CA)
     for (const Term *Y : CB)
       if (Y == T.logicalNot(X) || X == T.logicalNot(Y))

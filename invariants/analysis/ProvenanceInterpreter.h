@@ -281,6 +281,8 @@ private:
   // size is not known).
   bool privateInBounds(const PrivateArray &Arr, const Term *Index, const FlowState &State);
   unsigned vectorLanes(const clang::ValueDecl *Base, clang::QualType Pointee) const;
+  // The elements of Base: a pointer's pointee, an array's innermost element.
+  clang::QualType baseElementType(const clang::ValueDecl *Base) const;
   int vectorFieldIndex(const clang::MemberExpr *ME, const clang::Expr *&Root) const;
   bool isLinearLayout(const TagLayout &L);
   LayoutMatchResult matchTagLayout(const TensorInfo &T, const Term *Index, const FlowState &State);

@@ -27,35 +27,22 @@ namespace {
 // Bytes the launcher's allocations are aligned to (hipMalloc, cudaMalloc).
 constexpr uint64_t AllocationAlignment = 256;
 
-clang::QualType elementTypeOf(const clang::ASTContext &Ast, const clang::ValueDecl &Base) {
-  clang::QualType Elem = Base.getType();
-  if (Elem->isPointerType())
-    Elem = Elem->getPointeeType();
-  while (const auto *AT = Ast.getAsArrayType(Elem))
-    Elem = AT->getElementType();
-  return Elem;
-}
-
-// The largest d of a fact `Atom % d == 0` among Facts (1 if none).
-int64_t knownDivisor(const Term *Atom, const std::vector<const Term *> &Facts) {
-  int64_t Best = 1;
-  std::vector<const Term *> Pending(Facts.begin(), Facts.end());
-  while (!Pending.empty()) {
-    const Term *F = Pending.back();
-    Pending.pop_back();
-    if (F->kind() == TermKind::LogicalAnd) {
-      for (const Term *Op : F->operands())
-        Pending.push_back(Op);
-      continue;
-    }
+// For each atom a fact `atom % d == 0` names, the largest such d.
+TermKeyed<int64_t> knownDivisors(const std::vector<const Term *> &Facts) {
+  std::vector<const Term *> Conjuncts;
+  for (const Term *F : Facts)
+    collectConjuncts(F, Conjuncts);
+  TermKeyed<int64_t> Divisors;
+  for (const Term *F : Conjuncts) {
     if (F->kind() != TermKind::Eq || !F->operand(1)->isConstant(0))
       continue;
     const Term *R = F->operand(0);
-    if (R->kind() == TermKind::Rem && R->operand(0) == Atom && R->operand(1)->isConstant() &&
-        R->operand(1)->value() > 0)
-      Best = std::max(Best, R->operand(1)->value());
+    if (R->kind() != TermKind::Rem || !R->operand(1)->isConstant() || R->operand(1)->value() <= 0)
+      continue;
+    int64_t &Best = Divisors[R->operand(0)];
+    Best = std::max(Best, R->operand(1)->value());
   }
-  return Best;
+  return Divisors;
 }
 
 // Offset less its monomials that the facts make multiples of Step (`r * C`
@@ -63,12 +50,14 @@ int64_t knownDivisor(const Term *Atom, const std::vector<const Term *> &Facts) {
 // that Z3's nonlinear arithmetic could not decide.
 const Term *withoutMultiples(TermContext &T, const Term *Offset, int64_t Step,
                              const std::vector<const Term *> &Facts) {
+  const TermKeyed<int64_t> Divisors = knownDivisors(Facts);
   Polynomial P = toPolynomial(T, Offset);
   Polynomial Rest;
   for (const auto &[Mono, Coeff] : P.terms()) {
     __int128 Divisor = Coeff;
     for (const Term *Atom : Mono)
-      Divisor *= knownDivisor(Atom, Facts);
+      if (auto It = Divisors.find(Atom); It != Divisors.end())
+        Divisor *= It->second;
     if (Divisor % Step == 0)
       continue;
     std::optional<Polynomial> Sum = Rest.plus(Polynomial::monomial(Mono, Coeff));
@@ -87,7 +76,7 @@ void ProvenanceInterpreter::requireVectorAligned(const Address &A, clang::QualTy
   if (!Site || !A.valid() || A.lanes <= 1 || !Ctx.opts.implicitInvariants ||
       VectorType->isIncompleteType() || VectorType->isDependentType())
     return;
-  clang::QualType Elem = elementTypeOf(Ctx.ast, *A.base);
+  clang::QualType Elem = baseElementType(A.base);
   if (Elem->isIncompleteType() || Elem->isDependentType())
     return;
   uint64_t ElemBytes = Ctx.ast.getTypeSizeInChars(Elem).getQuantity();

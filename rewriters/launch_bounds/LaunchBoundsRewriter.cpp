@@ -89,10 +89,8 @@ std::optional<Candidate> LaunchBoundsRewriter::candidate(const RewriteRequest &R
                                                          std::string &Why) const {
   const clang::FunctionDecl &Kernel = Request.kernel;
   clang::ASTContext &Ctx = Request.context;
-  if (Kernel.isTemplated() || Kernel.isTemplateInstantiation()) {
-    // The verification snapshots a template per instantiation, which the
-    // rewrite pipeline does not match to the pattern it edits yet.
-    Why = "it is a template; its rewrite could not be verified per instantiation";
+  if (std::string Template = templateRefusal(Kernel); !Template.empty()) {
+    Why = "it " + Template;
     return std::nullopt;
   }
   if (Kernel.hasAttr<clang::CUDALaunchBoundsAttr>() ||

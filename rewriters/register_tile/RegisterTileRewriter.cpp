@@ -244,8 +244,8 @@ std::optional<Candidate> RegisterTileRewriter::candidate(const RewriteRequest &R
                                                          RewriteResult &Result,
                                                          StagedLoopRefusal &Why) const {
   const clang::FunctionDecl &Kernel = Request.kernel;
-  if (Kernel.isTemplated() || Kernel.isTemplateInstantiation()) {
-    Why.reason = "it is a template; its rewrite could not be verified per instantiation";
+  if (std::string Template = templateRefusal(Kernel); !Template.empty()) {
+    Why.reason = "it " + Template;
     return std::nullopt;
   }
   if (!Request.pragmas) {

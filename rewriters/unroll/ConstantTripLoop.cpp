@@ -1,5 +1,7 @@
 #include "ConstantTripLoop.h"
 
+#include "../StagedLoop.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
@@ -12,6 +14,32 @@
 
 namespace ave::rw {
 
+bool BodyUses::VisitDeclRefExpr(clang::DeclRefExpr *Ref) {
+  if (Ref->getDecl() == Counter)
+    counterUses.push_back(Ref);
+  if (const auto *V = llvm::dyn_cast<clang::VarDecl>(Ref->getDecl());
+      V && V->hasAttr<clang::CUDASharedAttr>())
+    sharedArrays.insert(V->getName().str());
+  return true;
+}
+
+bool bareSumFits(clang::ASTContext &Ctx, const clang::DeclRefExpr &Ref) {
+  clang::DynTypedNodeList Parents = Ctx.getParents(Ref);
+  const clang::Stmt *Child = &Ref;
+  while (Parents.size() == 1 && Parents[0].get<clang::ImplicitCastExpr>()) {
+    Child = Parents[0].get<clang::ImplicitCastExpr>();
+    Parents = Ctx.getParents(*Parents[0].get<clang::ImplicitCastExpr>());
+  }
+  if (Parents.size() != 1)
+    return false;
+  if (const auto *Sub = Parents[0].get<clang::ArraySubscriptExpr>())
+    return Sub->getIdx() == Child;
+  if (const auto *B = Parents[0].get<clang::BinaryOperator>())
+    return B->getOpcode() == clang::BO_Add;
+  return Parents[0].get<clang::CallExpr>() || Parents[0].get<clang::ParenExpr>() ||
+         Parents[0].get<clang::VarDecl>();
+}
+
 std::optional<int64_t> constantOf(const clang::Expr *E, const clang::ASTContext &Ctx) {
   clang::Expr::EvalResult R;
   if (!E || E->isValueDependent() || !E->EvaluateAsInt(R, Ctx) ||
@@ -21,12 +49,6 @@ std::optional<int64_t> constantOf(const clang::Expr *E, const clang::ASTContext 
 }
 
 namespace {
-
-const clang::VarDecl *variableOf(const clang::Expr *E) {
-  const auto *Ref =
-      llvm::dyn_cast_or_null<clang::DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
-  return Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
-}
 
 // What in a body ties one iteration to the loop: a break or continue of
 // this loop, a label or goto (a copy would repeat the label), a change of
@@ -62,13 +84,13 @@ public:
   bool VisitGotoStmt(clang::GotoStmt *S) { return fail(S->getGotoLoc(), "its body has a goto"); }
   bool VisitUnaryOperator(clang::UnaryOperator *U) {
     bool Changes = U->isIncrementDecrementOp() || U->getOpcode() == clang::UO_AddrOf;
-    return !Changes || variableOf(U->getSubExpr()) != Counter || changed(U->getExprLoc());
+    return !Changes || varOf(U->getSubExpr()) != Counter || changed(U->getExprLoc());
   }
   bool VisitBinaryOperator(clang::BinaryOperator *B) {
-    return !B->isAssignmentOp() || variableOf(B->getLHS()) != Counter || changed(B->getExprLoc());
+    return !B->isAssignmentOp() || varOf(B->getLHS()) != Counter || changed(B->getExprLoc());
   }
   bool VisitVarDecl(clang::VarDecl *V) {
-    return !V->getType()->isReferenceType() || variableOf(V->getInit()) != Counter ||
+    return !V->getType()->isReferenceType() || varOf(V->getInit()) != Counter ||
            changed(V->getLocation());
   }
 
@@ -127,7 +149,7 @@ const clang::VarDecl *initOf(const clang::Stmt *Init, const clang::ASTContext &C
     Declares = true;
   } else if (const auto *B = llvm::dyn_cast_or_null<clang::BinaryOperator>(Init);
              B && B->getOpcode() == clang::BO_Assign) {
-    Var = variableOf(B->getLHS());
+    Var = varOf(B->getLHS());
     Value = B->getRHS();
     Declares = false;
   }
@@ -149,10 +171,10 @@ std::optional<int64_t> stepOf(const clang::Expr *Inc, const clang::VarDecl *Var,
                               const clang::ASTContext &Ctx) {
   Inc = Inc ? Inc->IgnoreParenImpCasts() : nullptr;
   if (const auto *U = llvm::dyn_cast_or_null<clang::UnaryOperator>(Inc))
-    return U->isIncrementOp() && variableOf(U->getSubExpr()) == Var ? std::optional<int64_t>(1)
-                                                                    : std::nullopt;
+    return U->isIncrementOp() && varOf(U->getSubExpr()) == Var ? std::optional<int64_t>(1)
+                                                               : std::nullopt;
   const auto *B = llvm::dyn_cast_or_null<clang::BinaryOperator>(Inc);
-  if (!B || variableOf(B->getLHS()) != Var)
+  if (!B || varOf(B->getLHS()) != Var)
     return std::nullopt;
   const clang::Expr *Amount = nullptr;
   if (B->getOpcode() == clang::BO_AddAssign)
@@ -160,7 +182,7 @@ std::optional<int64_t> stepOf(const clang::Expr *Inc, const clang::VarDecl *Var,
   else if (const auto *Sum =
                llvm::dyn_cast<clang::BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
            B->getOpcode() == clang::BO_Assign && Sum && Sum->getOpcode() == clang::BO_Add &&
-           variableOf(Sum->getLHS()) == Var)
+           varOf(Sum->getLHS()) == Var)
     Amount = Sum->getRHS();
   std::optional<int64_t> S = constantOf(Amount, Ctx);
   return S && *S > 0 ? S : std::nullopt;
@@ -178,7 +200,7 @@ std::optional<ConstantTripLoop> shapeOf(clang::ASTContext &Ctx, const clang::For
   const auto *Cond = llvm::dyn_cast_or_null<clang::BinaryOperator>(
       For.getCond() ? For.getCond()->IgnoreParenImpCasts() : nullptr);
   if (!Cond || (Cond->getOpcode() != clang::BO_LT && Cond->getOpcode() != clang::BO_LE) ||
-      variableOf(Cond->getLHS()) != L.counter) {
+      varOf(Cond->getLHS()) != L.counter) {
     Why = "its condition is not '" + Name + " < bound' or '" + Name + " <= bound'";
     return std::nullopt;
   }
@@ -218,7 +240,7 @@ public:
 std::string conditionVariable(const clang::ForStmt &For) {
   const auto *Cond = llvm::dyn_cast_or_null<clang::BinaryOperator>(
       For.getCond() ? For.getCond()->IgnoreParenImpCasts() : nullptr);
-  const clang::VarDecl *V = Cond ? variableOf(Cond->getLHS()) : nullptr;
+  const clang::VarDecl *V = Cond ? varOf(Cond->getLHS()) : nullptr;
   return V ? V->getName().str() : "";
 }
 

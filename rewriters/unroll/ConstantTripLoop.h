@@ -6,10 +6,12 @@
 // Internal to rewriters/ (unroll, and vectorize for its copy loops).
 #pragma once
 
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceLocation.h"
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,23 @@ struct ConstantTripSearch {
   std::vector<ConstantTripLoop> loops;
   std::vector<LoopRefusal> refusals;
 };
+
+// The counter's uses and the __shared__ arrays a loop body names (unroll
+// copies the body with the counter shifted; vectorize its lanes).
+class BodyUses : public clang::RecursiveASTVisitor<BodyUses> {
+public:
+  explicit BodyUses(const clang::VarDecl *Counter) : Counter(Counter) {}
+  bool VisitDeclRefExpr(clang::DeclRefExpr *Ref);
+  std::vector<const clang::DeclRefExpr *> counterUses;
+  std::set<std::string> sharedArrays;
+
+private:
+  const clang::VarDecl *Counter;
+};
+
+// Whether `v + c` can stand for the use Ref of v without parentheses: an
+// index, an argument, an operand of `+`, an initialiser.
+bool bareSumFits(clang::ASTContext &Ctx, const clang::DeclRefExpr &Ref);
 
 // The value of E when it is an integer constant (of at most 40 bits).
 std::optional<int64_t> constantOf(const clang::Expr *E, const clang::ASTContext &Ctx);

@@ -27,8 +27,6 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
-#include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Lex/Lexer.h"
 
@@ -43,44 +41,6 @@ const char *const Name = "unroll";
 // factor unrolls such a loop.
 constexpr uint64_t MaxFullTrips = 64;
 constexpr unsigned MaxFactor = 32;
-
-// The counter's uses and the __shared__ arrays a loop body names.
-class BodyUses : public clang::RecursiveASTVisitor<BodyUses> {
-public:
-  explicit BodyUses(const clang::VarDecl *Counter) : Counter(Counter) {}
-  bool VisitDeclRefExpr(clang::DeclRefExpr *Ref) {
-    if (Ref->getDecl() == Counter)
-      counterUses.push_back(Ref);
-    if (const auto *V = llvm::dyn_cast<clang::VarDecl>(Ref->getDecl());
-        V && V->hasAttr<clang::CUDASharedAttr>())
-      sharedArrays.insert(V->getName().str());
-    return true;
-  }
-  std::vector<const clang::DeclRefExpr *> counterUses;
-  std::set<std::string> sharedArrays;
-
-private:
-  const clang::VarDecl *Counter;
-};
-
-// Whether `v + c` can stand for the use Ref of v without parentheses: an
-// index, an argument, an operand of `+`, an initialiser.
-bool bareSumFits(clang::ASTContext &Ctx, const clang::DeclRefExpr &Ref) {
-  clang::DynTypedNodeList Parents = Ctx.getParents(Ref);
-  const clang::Stmt *Child = &Ref;
-  while (Parents.size() == 1 && Parents[0].get<clang::ImplicitCastExpr>()) {
-    Child = Parents[0].get<clang::ImplicitCastExpr>();
-    Parents = Ctx.getParents(*Parents[0].get<clang::ImplicitCastExpr>());
-  }
-  if (Parents.size() != 1)
-    return false;
-  if (const auto *Sub = Parents[0].get<clang::ArraySubscriptExpr>())
-    return Sub->getIdx() == Child;
-  if (const auto *B = Parents[0].get<clang::BinaryOperator>())
-    return B->getOpcode() == clang::BO_Add;
-  return Parents[0].get<clang::CallExpr>() || Parents[0].get<clang::ParenExpr>() ||
-         Parents[0].get<clang::VarDecl>();
-}
 
 // Text without its `#pragma ave` lines (and their continuation lines).
 std::string withoutAvePragmas(const std::string &Text) {
@@ -334,12 +294,9 @@ std::optional<Candidate> UnrollRewriter::candidate(const RewriteRequest &Request
                                                    const ParameterValues &Params, unsigned Factor,
                                                    RewriteResult &Result) const {
   const clang::FunctionDecl &Kernel = Request.kernel;
-  if (Kernel.isTemplated() || Kernel.isTemplateInstantiation()) {
-    // The verification snapshots a template per instantiation, which the
-    // rewrite pipeline does not match to the pattern it edits yet.
+  if (std::string Template = templateRefusal(Kernel); !Template.empty()) {
     addNotApplicable(Result, Request.context, Kernel.getLocation(),
-                     "kernel '" + Kernel.getNameAsString() +
-                         "' is a template; its rewrite could not be verified per instantiation");
+                     "kernel '" + Kernel.getNameAsString() + "' " + Template);
     return std::nullopt;
   }
   ConstantTripSearch Search = findConstantTripLoops(Request.context, Kernel, Params.at("loop"));

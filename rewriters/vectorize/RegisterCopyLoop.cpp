@@ -15,27 +15,11 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
-#include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Lex/Lexer.h"
 
 namespace ave::rw::vec {
 
 namespace {
-
-class CounterUses : public clang::RecursiveASTVisitor<CounterUses> {
-public:
-  explicit CounterUses(const clang::VarDecl *Counter) : Counter(Counter) {}
-  bool VisitDeclRefExpr(clang::DeclRefExpr *Ref) {
-    if (Ref->getDecl() == Counter)
-      uses.push_back(Ref);
-    return true;
-  }
-  std::vector<const clang::DeclRefExpr *> uses;
-
-private:
-  const clang::VarDecl *Counter;
-};
 
 // Whether E reads or writes global or shared memory anywhere.
 bool touchesMemory(const clang::Expr *E) {
@@ -52,20 +36,13 @@ bool touchesMemory(const clang::Expr *E) {
 // E's text with the counter read as `v + Offset`.
 std::optional<std::string> laneCopy(clang::ASTContext &Ctx, const clang::Expr &E,
                                     const clang::VarDecl &Counter, int64_t Offset) {
-  CounterUses Uses(&Counter);
+  BodyUses Uses(&Counter);
   Uses.TraverseStmt(const_cast<clang::Expr *>(&E));
   std::vector<TextEdit> Edits;
   if (Offset != 0)
-    for (const clang::DeclRefExpr *Ref : Uses.uses) {
+    for (const clang::DeclRefExpr *Ref : Uses.counterUses) {
       std::string Sum = Counter.getName().str() + " + " + std::to_string(Offset);
-      bool Bare = false;
-      clang::DynTypedNodeList Parents = Ctx.getParents(*Ref);
-      while (Parents.size() == 1 && Parents[0].get<clang::ImplicitCastExpr>())
-        Parents = Ctx.getParents(*Parents[0].get<clang::ImplicitCastExpr>());
-      if (Parents.size() == 1)
-        if (const auto *Sub = Parents[0].get<clang::ArraySubscriptExpr>())
-          Bare = Sub->getIdx()->IgnoreParenImpCasts() == Ref;
-      Edits.push_back({Ref->getSourceRange(), Bare ? Sum : "(" + Sum + ")"});
+      Edits.push_back({Ref->getSourceRange(), bareSumFits(Ctx, *Ref) ? Sum : "(" + Sum + ")"});
     }
   return editedText(Ctx, E, Edits);
 }
@@ -201,7 +178,7 @@ SiteResult vectorizeRegisterLoop(const SiteRequest &R) {
               (L.source ? " from " + L.source->base->getName().str() : "") + ")";
   for (const MemorySide *M : {&L.memory, L.source ? &*L.source : nullptr})
     if (M && M->shared) {
-      E.vectorShared.insert(M->base);
+      E.vectorShared[M->base] = V->bytes;
       E.sharedArrays.insert(M->base->getName().str());
     }
   Out.edit = std::move(E);

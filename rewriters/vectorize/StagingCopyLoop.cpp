@@ -9,6 +9,7 @@
 // W * (tid % V) + q, with V = w / W. The side whose last index grows with
 // x % w is one vector access; the other is written lane by lane.
 
+#include "../StagedLoop.h"
 #include "VectorSites.h"
 #include "ave/rewriters/EditRange.h"
 #include "ave/rewriters/RangeText.h"
@@ -108,12 +109,6 @@ std::string indentedBy(const std::string &Text, const std::string &Extra) {
   return Out;
 }
 
-const clang::VarDecl *refVar(const clang::Expr *E) {
-  const auto *Ref =
-      llvm::dyn_cast_or_null<clang::DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
-  return Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
-}
-
 // The staging statement's terms: x % w (lanes), x / w, and l * c (digit form).
 struct Terms {
   std::vector<const clang::BinaryOperator *> rem, quot, stride;
@@ -129,7 +124,7 @@ public:
   bool TraverseBinaryOperator(clang::BinaryOperator *B) {
     auto Const = [&](const clang::Expr *E) { return constantOf(E, Ctx); };
     if (B->getOpcode() == clang::BO_Div || B->getOpcode() == clang::BO_Rem) {
-      bool OfX = Element ? refVar(B->getLHS()) == Element : isThreadIndex(Ctx, B->getLHS());
+      bool OfX = Element ? varOf(B->getLHS()) == Element : isThreadIndex(Ctx, B->getLHS());
       if (OfX) {
         std::optional<int64_t> W = Const(B->getRHS());
         if (!W || *W <= 0 || (terms.w && *W != terms.w))
@@ -142,9 +137,9 @@ public:
       }
     }
     if (!Element && B->getOpcode() == clang::BO_Mul) {
-      const clang::Expr *Other = refVar(B->getLHS()) == Counter   ? B->getRHS()
-                                 : refVar(B->getRHS()) == Counter ? B->getLHS()
-                                                                  : nullptr;
+      const clang::Expr *Other = varOf(B->getLHS()) == Counter   ? B->getRHS()
+                                 : varOf(B->getRHS()) == Counter ? B->getLHS()
+                                                                 : nullptr;
       if (Other) {
         std::optional<int64_t> C = Const(Other);
         if (!C || (terms.c && *C != terms.c))
@@ -201,9 +196,9 @@ std::optional<int64_t> elementStride(clang::ASTContext &Ctx, const clang::Expr *
     const auto *Mul = llvm::dyn_cast<clang::BinaryOperator>(Scaled->IgnoreParenImpCasts());
     if (!isThreadIndex(Ctx, Tid) || !Mul || Mul->getOpcode() != clang::BO_Mul)
       continue;
-    const clang::Expr *Other = refVar(Mul->getLHS()) == Counter   ? Mul->getRHS()
-                               : refVar(Mul->getRHS()) == Counter ? Mul->getLHS()
-                                                                  : nullptr;
+    const clang::Expr *Other = varOf(Mul->getLHS()) == Counter   ? Mul->getRHS()
+                               : varOf(Mul->getRHS()) == Counter ? Mul->getLHS()
+                                                                 : nullptr;
     if (std::optional<int64_t> T = constantOf(Other, Ctx)) {
       Thread = textOf(Ctx, *Tid->IgnoreParenImpCasts());
       return T;
@@ -399,7 +394,7 @@ std::optional<std::string> stagedCopy(const SiteRequest &R, Judged &J, const std
     if (V && *M && (*M)->contiguous)
       for (const clang::Expr *F : (*M)->clampElses)
         if (laneTerms(F, [&](const clang::Expr *X) {
-              const clang::VarDecl *D = refVar(X);
+              const clang::VarDecl *D = varOf(X);
               return (D && (D == J.staging.element || D == R.loop.counter)) ||
                      isThreadIndex(Ctx, X);
             }))
@@ -418,7 +413,7 @@ std::optional<std::string> stagedCopy(const SiteRequest &R, Judged &J, const std
     if (*M && (*M)->shared) {
       E.sharedArrays.insert((*M)->base->getName().str());
       if ((*M)->contiguous)
-        E.vectorShared.insert((*M)->base);
+        E.vectorShared[(*M)->base] = std::max(E.vectorShared[(*M)->base], V->bytes);
     }
   return Copy;
 }

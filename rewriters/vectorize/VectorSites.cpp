@@ -1,5 +1,6 @@
 #include "VectorSites.h"
 
+#include "../StagedLoop.h"
 #include "ave/rewriters/EditRange.h"
 #include "ave/rewriters/RangeText.h"
 #include "ave/rewriters/TestHooks.h"
@@ -36,14 +37,6 @@ std::string familyOf(const clang::ASTContext &Ctx, clang::QualType Elem) {
     (void)Ctx;
     return "";
   }
-}
-
-const clang::VarDecl *rootVariable(const clang::Expr *E) {
-  E = E->IgnoreParenImpCasts();
-  while (const auto *AS = llvm::dyn_cast<clang::ArraySubscriptExpr>(E))
-    E = AS->getBase()->IgnoreParenImpCasts();
-  const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(E);
-  return Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
 }
 
 bool isKernelPointer(const clang::VarDecl &V) {
@@ -125,7 +118,7 @@ unsigned laneTerms(const clang::Expr *E, const LaneTest &IsLane) {
 std::optional<MemorySide> memorySide(const clang::Expr *E, const LaneTest &IsLane) {
   const auto *Access =
       llvm::dyn_cast<clang::ArraySubscriptExpr>(E->IgnoreUnlessSpelledInSource()->IgnoreParens());
-  const clang::VarDecl *Base = Access ? rootVariable(Access) : nullptr;
+  const clang::VarDecl *Base = Access ? subscriptedArray(Access) : nullptr;
   if (!Base)
     return std::nullopt;
   MemorySide S;

@@ -28,6 +28,7 @@
 #include "clang/Tooling/Core/Replacement.h"
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -99,10 +100,11 @@ std::string vectorCopy(const CopyText &C, const std::string &Indent);
 struct SiteEdit {
   clang::tooling::Replacement edit;
   std::string summary;
-  std::set<const clang::VarDecl *> vectorShared; // need alignas(vector bytes)
-  std::set<std::string> sharedArrays;            // touched by the copy
-  bool staging = false;                          // a staging copy (else a register loop)
-  bool stores = false;                           // a register loop that writes memory
+  // Shared arrays a vector touches, with the alignment (bytes) it needs.
+  std::map<const clang::VarDecl *, unsigned> vectorShared;
+  std::set<std::string> sharedArrays; // touched by the copy
+  bool staging = false;               // a staging copy (else a register loop)
+  bool stores = false;                // a register loop that writes memory
 };
 
 // One loop judged as a site: an edit, or a refusal (empty when the loop is

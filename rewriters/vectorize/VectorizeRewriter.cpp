@@ -168,10 +168,9 @@ std::optional<Candidate> VectorizeRewriter::candidate(const RewriteRequest &Requ
                                                       RewriteResult &Result) const {
   clang::ASTContext &Ctx = Request.context;
   const clang::FunctionDecl &Kernel = Request.kernel;
-  if (Kernel.isTemplated() || Kernel.isTemplateInstantiation()) {
+  if (std::string Template = templateRefusal(Kernel); !Template.empty()) {
     addNotApplicable(Result, Ctx, Kernel.getLocation(),
-                     "kernel '" + Kernel.getNameAsString() +
-                         "' is a template; its rewrite could not be verified per instantiation");
+                     "kernel '" + Kernel.getNameAsString() + "' " + Template);
     return std::nullopt;
   }
   const Sites Where = *sitesOf(Params.at("where"));
@@ -201,13 +200,8 @@ std::optional<Candidate> VectorizeRewriter::candidate(const RewriteRequest &Requ
       continue;
     }
     C.summary += (C.summary.empty() ? "" : "; ") + R.edit->summary;
-    for (const clang::VarDecl *A : R.edit->vectorShared)
-      Align[A] = std::max(
-          Align[A],
-          unsigned(Width *
-                   Ctx.getTypeSizeInChars(
-                          A->getType()->getBaseElementTypeUnsafe()->getCanonicalTypeInternal())
-                       .getQuantity()));
+    for (const auto &[A, Bytes] : R.edit->vectorShared)
+      Align[A] = std::max(Align[A], Bytes);
     Arrays.insert(R.edit->sharedArrays.begin(), R.edit->sharedArrays.end());
   }
   if (C.replacements.empty()) {

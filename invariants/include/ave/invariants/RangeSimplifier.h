@@ -40,7 +40,6 @@ public:
   std::optional<Interval> interval(const Term *T);
 
 private:
-  void collectConjuncts(const Term *T, std::vector<const Term *> &Out) const;
   bool boundLinear(const Term *Comparison);
   void boundDividend(const Term *Quotient, Interval Value);
   void tighten(const Term *Sym, std::optional<int64_t> Lo, std::optional<int64_t> Hi);

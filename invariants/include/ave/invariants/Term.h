@@ -254,6 +254,9 @@ const Term *substitute(TermContext &Ctx, const Term *Term, const TermMap &Replac
 const Term *exactBranches(TermContext &Ctx, const Term *Node,
                           std::vector<const Term *> &Conditions);
 
+/// Appends the conjuncts of `node` to `out`: the operands of its `&&`,
+/// flattened, in order (`node` itself when it is no `&&`).
+void collectConjuncts(const Term *Node, std::vector<const Term *> &Out);
 /// Symbols in `term`, ordered by id, without duplicates.
 std::vector<const Term *> collectSymbols(const Term *Term);
 /// Uninterpreted applications in `term`, ordered by id, without duplicates.

@@ -115,6 +115,12 @@ struct RewriteRequest {
   const ann::PragmaLog *pragmas = nullptr;
 };
 
+// "is a template; ..." for a template kernel (pattern or instantiation),
+// empty for any other: the verification snapshots a template per
+// instantiation, which the rewrite pipeline does not match to the pattern
+// it edits yet, so no rewriter edits one.
+std::string templateRefusal(const clang::FunctionDecl &Kernel);
+
 // Adds the note "not applicable: <Reason>" at Loc.
 void addNotApplicable(RewriteResult &Result, const clang::ASTContext &Ctx,
                       clang::SourceLocation Loc, const std::string &Reason);
