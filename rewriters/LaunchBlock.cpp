@@ -1,6 +1,11 @@
 #include "ave/rewriters/LaunchBlock.h"
 
 #include "ave/annotations/KernelAnnotations.h"
+#include "ave/rewriters/EditRange.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/Decl.h"
 
 namespace ave::rw {
 
@@ -24,6 +29,66 @@ std::optional<std::vector<int64_t>> constantBlock(const ann::BoundPragma *Launch
     Block.push_back(*V);
   }
   return Block;
+}
+
+clang::SourceLocation launchBoundsLocation(const clang::ASTContext &Ctx,
+                                           const clang::FunctionDecl &Kernel) {
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  clang::SourceLocation Start = SM.getExpansionLoc(Kernel.getSourceRange().getBegin());
+  if (const auto *Global = Kernel.getAttr<clang::CUDAGlobalAttr>())
+    if (clang::SourceLocation G = SM.getExpansionLoc(Global->getLocation());
+        G.isValid() && SM.isBeforeInTranslationUnit(G, Start))
+      Start = G;
+  return Start;
+}
+
+// The thread count of Kernel's bound, and the smallest block it allows:
+// `__launch_bounds__(T)` is CUDALaunchBoundsAttr for CUDA and, through the
+// HIP headers, amdgpu_flat_work_group_size(1, T) for AMD.
+struct ExistingBound {
+  const clang::Expr *max = nullptr, *min = nullptr;
+};
+
+std::optional<ExistingBound> existingBound(const clang::FunctionDecl &Kernel) {
+  if (const auto *Flat = Kernel.getAttr<clang::AMDGPUFlatWorkGroupSizeAttr>())
+    return ExistingBound{Flat->getMax(), Flat->getMin()};
+  if (const auto *Bounds = Kernel.getAttr<clang::CUDALaunchBoundsAttr>())
+    return ExistingBound{Bounds->getMaxThreads(), nullptr};
+  return std::nullopt;
+}
+
+std::optional<clang::tooling::Replacement> launchBoundsEdit(clang::ASTContext &Ctx,
+                                                            const clang::FunctionDecl &Kernel,
+                                                            int64_t Threads, std::string &Why) {
+  const std::string T = std::to_string(Threads);
+  if (std::optional<ExistingBound> Bound = existingBound(Kernel)) {
+    auto Value = [&](const clang::Expr *E) {
+      return E ? E->getIntegerConstantExpr(Ctx) : std::nullopt;
+    };
+    std::optional<llvm::APSInt> Now = Value(Bound->max), Least = Value(Bound->min);
+    if (Least && *Least > Threads) {
+      Why = "its launch bounds ask for at least " + std::to_string(Least->getExtValue()) +
+            " threads per block, and the block becomes " + T;
+      return std::nullopt;
+    }
+    if (Now && *Now == Threads)
+      return std::nullopt;
+    EditRange At = Bound->max ? fileRangeForEdit(Ctx, Bound->max->getSourceRange())
+                              : EditRange{{}, "it names no thread count"};
+    if (!At.ok()) {
+      Why = "its launch bounds cannot be changed to " + T + " threads: " + At.refusal;
+      return std::nullopt;
+    }
+    return replaceRange(Ctx, At.range, T);
+  }
+  EditRange At = fileRangeForEdit(Ctx, clang::SourceRange(launchBoundsLocation(Ctx, Kernel)));
+  if (!At.ok()) {
+    Why = At.refusal;
+    return std::nullopt;
+  }
+  return replaceRange(
+      Ctx, clang::CharSourceRange::getCharRange(At.range.getBegin(), At.range.getBegin()),
+      "__launch_bounds__(" + T + ")\n");
 }
 
 } // namespace ave::rw

@@ -112,14 +112,7 @@ std::optional<Candidate> LaunchBoundsRewriter::candidate(const RewriteRequest &R
     Why = "its block has " + std::to_string(Threads) + " threads, more than a block may have";
     return std::nullopt;
   }
-  // Before `__global__` (an attribute, maybe before the return type).
-  const clang::SourceManager &SM = Ctx.getSourceManager();
-  clang::SourceLocation Start = SM.getExpansionLoc(Kernel.getSourceRange().getBegin());
-  if (const auto *Global = Kernel.getAttr<clang::CUDAGlobalAttr>())
-    if (clang::SourceLocation G = SM.getExpansionLoc(Global->getLocation());
-        G.isValid() && SM.isBeforeInTranslationUnit(G, Start))
-      Start = G;
-  EditRange At = fileRangeForEdit(Ctx, clang::SourceRange(Start, Start));
+  EditRange At = fileRangeForEdit(Ctx, clang::SourceRange(launchBoundsLocation(Ctx, Kernel)));
   if (!At.ok()) {
     Why = At.refusal;
     return std::nullopt;

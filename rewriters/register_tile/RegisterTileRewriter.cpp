@@ -1,7 +1,8 @@
 // register-tile: the one-output-per-thread tiled GEMM (TiledGemmForm.h)
 // becomes a register-tiled one (GemmKernelText.h). Its edits: the body
 // from its first statement to the closing brace, the `#pragma ave launch`
-// (the new block and grid), and every launch `k<<<grid, block>>>` of the
+// (the new block and grid), the kernel's `__launch_bounds__` (added, or
+// changed to the new block's threads), and every launch `k<<<grid, block>>>` of the
 // kernel in the same file (its grid over that launch's arguments). Other
 // files' launches are not seen: a note names the new block and grid.
 //
@@ -21,6 +22,7 @@
 #include "TiledGemmForm.h"
 #include "ave/annotations/KernelAnnotations.h"
 #include "ave/rewriters/EditRange.h"
+#include "ave/rewriters/LaunchBlock.h"
 #include "ave/rewriters/RangeText.h"
 #include "ave/rewriters/TestHooks.h"
 
@@ -135,6 +137,8 @@ private:
                       StagedLoopRefusal &Why) const;
   bool addBodyEdit(const RewriteRequest &Request, const GemmTextRequest &G, Candidate &C,
                    StagedLoopRefusal &Why) const;
+  static bool addBoundsEdit(const RewriteRequest &Request, const TileShape &Shape, Candidate &C,
+                            StagedLoopRefusal &Why);
   RewriterInfo Info;
 };
 
@@ -239,6 +243,24 @@ bool RegisterTileRewriter::addBodyEdit(const RewriteRequest &Request, const Gemm
   return true;
 }
 
+// `__launch_bounds__` with the new block's threads (LaunchBlock.h says why).
+bool RegisterTileRewriter::addBoundsEdit(const RewriteRequest &Request, const TileShape &Shape,
+                                         Candidate &C, StagedLoopRefusal &Why) {
+  std::string Refusal;
+  std::optional<clang::tooling::Replacement> Edit =
+      launchBoundsEdit(Request.context, Request.kernel, Shape.threads(), Refusal);
+  if (!Refusal.empty()) {
+    Why.reason = Refusal;
+    return false;
+  }
+  if (Edit)
+    if (llvm::Error Err = C.replacements.add(*Edit)) {
+      Why.reason = llvm::toString(std::move(Err));
+      return false;
+    }
+  return true;
+}
+
 std::optional<Candidate> RegisterTileRewriter::candidate(const RewriteRequest &Request,
                                                          const TileShape &Shape,
                                                          RewriteResult &Result,
@@ -271,7 +293,8 @@ std::optional<Candidate> RegisterTileRewriter::candidate(const RewriteRequest &R
   C.kernel = Kernel.getNameAsString();
   C.array = Form.a.staged->getName().str();
   C.changesLaunch = true;
-  if (!addLaunchEdits(Request, G, C, Why) || !addBodyEdit(Request, G, C, Why))
+  if (!addLaunchEdits(Request, G, C, Why) || !addBodyEdit(Request, G, C, Why) ||
+      !addBoundsEdit(Request, Shape, C, Why))
     return std::nullopt;
   const std::string S = std::to_string(Shape.tm) + "x" + std::to_string(Shape.tn);
   C.summary = "each thread computes a " + S + " micro-tile of " + Form.c.tag->spec.tensor +
