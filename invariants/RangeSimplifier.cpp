@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
+#include <set>
 
 namespace ave::inv {
 
@@ -284,6 +286,9 @@ const Term *RangeSimplifier::divRem(const Term *T) {
     if (const Term *Folded = remainderOfRemainder(P, D))
       return Folded;
   if (Multiple.isZero())
+    if (const Term *Digit = byLowerDigit(P, C, Div))
+      return Digit;
+  if (Multiple.isZero())
     return T;
   const Term *R = toTerm(Ctx, Rest);
   std::optional<Interval> IR = interval(R);
@@ -294,6 +299,39 @@ const Term *RangeSimplifier::divRem(const Term *T) {
   // A rest of C or more (`(tid + 256*l) / 16` with tid < 256): with x and r
   // non-negative, x / C = a + r / C and x % C = r % C.
   return Div ? Ctx.add(toTerm(Ctx, Multiple.dividedExactly(C)), Ctx.div(R, D)) : Ctx.rem(R, D);
+}
+
+// x / C and x % C for C = c*D, where x = c*a + r with r in [0, c) and x >=
+// 0 (so a >= 0): x / C = a / D and x % C = c*(a % D) + r. A tile stored
+// transposed and read back as `As[k][m]`, flattened to 128*k + m with m <
+// 128, leaves `(128*k + m) / 512` and `(128*k + m) % 512 / 128` in its
+// writer's lane, which are k / 4 and k % 4; Z3 would split every digit.
+// c is the largest proper divisor of C that the other summands' rest fits
+// under. Null when there is none.
+const Term *RangeSimplifier::byLowerDigit(const Polynomial &P, int64_t C, bool Div) {
+  std::set<int64_t, std::greater<>> Digits;
+  for (const auto &[Mono, Coeff] : P.terms())
+    if (int64_t G = std::gcd(Coeff, C); G > 1 && G < C)
+      Digits.insert(G);
+  for (int64_t Low : Digits) {
+    Polynomial Multiple, Rest;
+    bool Split = true;
+    for (const auto &[Mono, Coeff] : P.terms()) {
+      Polynomial &Part = Coeff % Low == 0 ? Multiple : Rest;
+      std::optional<Polynomial> Sum = Part.plus(Polynomial::monomial(Mono, Coeff));
+      Split = Split && Sum;
+      if (Sum)
+        Part = *Sum;
+    }
+    const Term *R = toTerm(Ctx, Rest);
+    std::optional<Interval> IR = interval(R);
+    if (!Split || Multiple.isZero() || !IR || IR->lo < 0 || IR->hi >= Low)
+      continue;
+    const Term *A = toTerm(Ctx, Multiple.dividedExactly(Low));
+    const Term *High = Ctx.constant(C / Low);
+    return Div ? Ctx.div(A, High) : Ctx.add(Ctx.mul(Ctx.constant(Low), Ctx.rem(A, High)), R);
+  }
+  return nullptr;
 }
 
 // `(x - q) / C` is `x / C` where 0 < q < C and the facts say either

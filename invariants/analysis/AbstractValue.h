@@ -96,6 +96,13 @@ struct PrivateArray {
   const Term *joinCond = nullptr;
   std::shared_ptr<const PrivateArray> thenArray, elseArray;
   unsigned size = 0; // elements; 0 when unknown
+  // A float4-style load of a tagged input, as loaded: element i is the
+  // input's element vectorOffset + i. Valid only for the object the load
+  // made (vectorSelf == this): a copy made to change it is another object.
+  const clang::ValueDecl *vectorBase = nullptr;
+  const Term *vectorOffset = nullptr;
+  const PrivateArray *vectorSelf = nullptr;
+  bool asLoaded() const { return vectorSelf == this && vectorBase && vectorOffset; }
 };
 
 // Whether a condition on an element index holds: 1 always, 0 never, -1

@@ -39,8 +39,8 @@ AnalysisContext::~AnalysisContext() {
   if (!std::getenv("AVE_PROFILE"))
     return;
   for (const auto &[Why, Cost] : QueryCost)
-    llvm::errs() << "ave-profile: " << Why << ": " << Cost.first << " queries, "
-                 << llvm::format("%.1f", Cost.second) << " ms\n";
+    llvm::errs() << "ave-profile: " << Why << ": " << Cost.count << " queries, "
+                 << llvm::format("%.1f", Cost.millis) << " ms, " << Cost.work << " work\n";
 }
 
 ElementDecider AnalysisContext::privateDecider(const FlowState &State,
@@ -70,9 +70,10 @@ SolverResult AnalysisContext::ask(const char *Why, const Term *Query) {
       Profile && llvm::StringRef(Profile) == "queries" && R.millis > 5)
     llvm::errs() << "ave-profile: " << Why << " took " << llvm::format("%.1f", R.millis)
                  << " ms: " << print(Query) << "\n";
-  auto &[Count, Millis] = QueryCost[Why];
-  ++Count;
-  Millis += R.millis;
+  QueryCostEntry &Cost = QueryCost[Why];
+  ++Cost.count;
+  Cost.millis += R.millis;
+  Cost.work += R.work;
   return R;
 }
 

@@ -173,7 +173,12 @@ private:
   unsigned Accumulators = 0;
   unsigned LoopEntries = 0;
   std::map<AccumulatorId, unsigned> AccumulatorLoops;
-  std::map<std::string, std::pair<unsigned, double>> QueryCost; // why -> (count, ms)
+  struct QueryCostEntry {
+    unsigned count = 0;
+    double millis = 0;
+    uint64_t work = 0; // Z3 resource units (Solver.h: WorkPerMs)
+  };
+  std::map<std::string, QueryCostEntry> QueryCost; // why -> cost
   TermKeyed<SolverResult> AskedBefore;
   std::map<std::tuple<const Term *, unsigned, int>, const Term *> IterationCopies;
   // The kernel's __shared__ struct variables by their struct type (how many

@@ -64,11 +64,42 @@ ProvenanceInterpreter::subscriptAddress(const clang::ArraySubscriptExpr *AS, Flo
       return {};
     return {Inner.base, T.add(Inner.offset, Scaled)};
   }
+  if (Address Lane = privateVectorLane(Base, Scaled, State); Lane.valid())
+    return Lane;
   AbstractValue P = eval(Base, State);
   if (P.kind == AbstractValue::Kind::Pointer)
     return {P.pointer.base, T.add(P.pointer.offset, T.mul(Scaled, T.constant(P.pointer.lanes))),
             P.pointer.lanes};
   return {};
+}
+
+// `reinterpret_cast<const float *>(&v)[i]` of a thread's float4-style `v`
+// (a vector load's value): lane i of it, when the pointee is one lane (its
+// size times the lanes is v's size). Any other view of a private vector's
+// bytes (two lanes at once, another local's) is not followed.
+ProvenanceInterpreter::Address ProvenanceInterpreter::privateVectorLane(const clang::Expr *Base,
+                                                                        const Term *Index,
+                                                                        const FlowState &State) {
+  const auto *Cast = llvm::dyn_cast<clang::ExplicitCastExpr>(Base);
+  if (!Cast || !Cast->getType()->isPointerType())
+    return {};
+  const auto *Addr =
+      llvm::dyn_cast<clang::UnaryOperator>(Cast->getSubExpr()->IgnoreParenImpCasts());
+  if (!Addr || Addr->getOpcode() != clang::UO_AddrOf)
+    return {};
+  const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(Addr->getSubExpr()->IgnoreParenImpCasts());
+  auto Local = Ref ? State.env.find(Ref->getDecl()) : State.env.end();
+  if (Local == State.env.end() || Local->second.kind != AbstractValue::Kind::Array ||
+      !Local->second.array || !Local->second.array->size)
+    return {};
+  clang::QualType Lane = Cast->getType()->getPointeeType(), Whole = Ref->getType();
+  if (!Lane->isArithmeticType() || Whole->isArrayType() || Whole->isIncompleteType() ||
+      Whole->isDependentType() || Lane->isDependentType())
+    return {};
+  if (Ctx.ast.getTypeSizeInChars(Lane).getQuantity() * int64_t(Local->second.array->size) !=
+      Ctx.ast.getTypeSizeInChars(Whole).getQuantity())
+    return {};
+  return {Ref->getDecl(), Index, 1};
 }
 
 ProvenanceInterpreter::Address ProvenanceInterpreter::addressOf(const clang::Expr *E,
@@ -113,7 +144,21 @@ AbstractValue ProvenanceInterpreter::evalSubscriptLoad(const clang::Expr *E, Flo
     Address Elem{A.base, T.add(A.offset, T.constant(L)), 1};
     Vec->constantSlots[L] = loadScalar(Elem, E, State);
   }
+  rememberVectorSource(*Vec, A);
   return AbstractValue::ofArray(std::move(Vec));
+}
+
+// A vector of a tagged input, as loaded: a lane the code computes
+// (`reinterpret_cast<const float *>(&v)[q]` in a loop over q) is then read
+// as the input's element at offset + q, one value instead of a case per
+// lane (loadScalar). The constant slots answer constant lanes (`v.x`).
+void ProvenanceInterpreter::rememberVectorSource(PrivateArray &Vec, const Address &A) {
+  auto TI = Ctx.tensors.find(A.base);
+  if (TI == Ctx.tensors.end() || TI->second.output)
+    return;
+  Vec.vectorBase = A.base;
+  Vec.vectorOffset = A.offset;
+  Vec.vectorSelf = &Vec;
 }
 
 namespace {
@@ -190,7 +235,17 @@ AbstractValue ProvenanceInterpreter::loadScalar(const Address &A, const clang::E
       return E->getType()->isIntegralOrEnumerationType()
                  ? AbstractValue::ofInt(T.freshSymbol("elem", SymbolKind::Fresh))
                  : AbstractValue::ofData(DataValue::unknown(Why));
-    AbstractValue V = readElement(T, *Local->second.array, A.offset, Ctx.privateDecider(State));
+    const PrivateArray &Arr = *Local->second.array;
+    if (Arr.asLoaded() && !A.offset->isConstant()) {
+      // In bounds (privateInBounds above): the input's element.
+      AbstractValue V = loadGlobal(Ctx.tensors.at(Arr.vectorBase),
+                                   T.add(Arr.vectorOffset, A.offset), nullptr, State);
+      if (V.kind == AbstractValue::Kind::Data)
+        for (ProvenanceCase &C : V.data.cases)
+          C.origins.push_back({E->getBeginLoc(), Ctx.text(E), {}, nullptr});
+      return V;
+    }
+    AbstractValue V = readElement(T, Arr, A.offset, Ctx.privateDecider(State));
     if (V.kind == AbstractValue::Kind::Data && E->getType()->isIntegralOrEnumerationType())
       return AbstractValue::ofInt(T.freshSymbol("elem", SymbolKind::Fresh));
     return V;

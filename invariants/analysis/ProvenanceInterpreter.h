@@ -261,6 +261,7 @@ private:
   };
   Address addressOf(const clang::Expr *E, FlowState &State);
   Address subscriptAddress(const clang::ArraySubscriptExpr *AS, FlowState &State);
+  Address privateVectorLane(const clang::Expr *Base, const Term *Index, const FlowState &State);
   AbstractValue loadScalar(const Address &A, const clang::Expr *E, FlowState &State);
   // Accumulates: an atomic add of V (Site) into the element, not a store.
   void storeScalar(const Address &A, const AbstractValue &V, const clang::Expr *Site,
@@ -283,6 +284,7 @@ private:
   unsigned vectorLanes(const clang::ValueDecl *Base, clang::QualType Pointee) const;
   // The elements of Base: a pointer's pointee, an array's innermost element.
   clang::QualType baseElementType(const clang::ValueDecl *Base) const;
+  void rememberVectorSource(PrivateArray &Vec, const Address &A);
   int vectorFieldIndex(const clang::MemberExpr *ME, const clang::Expr *&Root) const;
   bool isLinearLayout(const TagLayout &L);
   LayoutMatchResult matchTagLayout(const TensorInfo &T, const Term *Index, const FlowState &State);

@@ -7,7 +7,13 @@
 // x = W * (tid + l * T) + q for q < W and l < L / W: the same elements, as
 // long as W divides w and L. x / w is then tid / V + l * (T / V) and x % w is
 // W * (tid % V) + q, with V = w / W. The side whose last index grows with
-// x % w is one vector access; the other is written lane by lane.
+// x % w is one vector access; the other is written lane by lane: a vector
+// read and stored down a column (a tile stored transposed) in one loop over
+// the lanes, `for (q...) S[W * (tid % V) + q][...] = reinterpret_cast<const
+// float *>(&v)[q]`, which the checker solves once for its writer (a
+// statement per lane multiplied the cases past the time limit); values
+// gathered into a vector (`__half2`, and loads stored contiguously) lane by
+// lane as statements.
 
 #include "../StagedLoop.h"
 #include "VectorSites.h"
@@ -228,18 +234,20 @@ struct Mapping {
 };
 
 // The edits that give lane Q's text (Q < 0: a contiguous side's vector text,
-// lane 0 with its clamps stepped back).
+// lane 0 with its clamps stepped back; LaneVar not empty: the lane a loop's
+// counter of that name gives).
 std::vector<TextEdit> laneEdits(clang::ASTContext &Ctx, const Terms &T, const Mapping &M, int Q,
-                                const MemorySide *Vector) {
+                                const MemorySide *Vector, const std::string &LaneVar = "") {
   std::vector<TextEdit> Edits;
   const int64_t Lane = Q < 0 ? 0 : Q;
   const std::string Digit =
       M.v == 1 ? ""
                : std::to_string(M.width) + " * (" + M.thread + " % " + std::to_string(M.v) + ")";
   for (const clang::BinaryOperator *R : T.rem) {
-    std::string Text = Digit.empty() ? std::to_string(Lane)
-                       : Lane == 0   ? Digit
-                                     : Digit + " + " + std::to_string(Lane);
+    std::string Text = !LaneVar.empty() ? (Digit.empty() ? LaneVar : Digit + " + " + LaneVar)
+                       : Digit.empty()  ? std::to_string(Lane)
+                       : Lane == 0      ? Digit
+                                        : Digit + " + " + std::to_string(Lane);
     Edits.push_back(
         {R->getSourceRange(), fitsBare(Ctx, *R) || Digit.empty() ? Text : "(" + Text + ")"});
   }
@@ -374,6 +382,18 @@ std::optional<std::string> stagingText(const SiteRequest &R, const Judged &J,
       return std::nullopt;
     C.dst.push_back(*D);
     C.src.push_back(*S);
+  }
+  // A vector read stored lane by lane (the tile stored transposed): one loop
+  // over the lanes, whose store the checker solves once for its writer
+  // instead of once per lane statement.
+  if (C.srcContiguous && !C.dstContiguous && !V.element.empty() && V.element != "__half") {
+    std::optional<std::string> At = editedText(
+        Ctx, *J.staging.copy.lhs, laneEdits(Ctx, J.terms, J.mapping, 0, nullptr, R.lane));
+    if (At) {
+      C.laneVar = R.lane;
+      C.dstAtLane = *At;
+      C.elementType = V.element;
+    }
   }
   return vectorCopy(C, Indent);
 }

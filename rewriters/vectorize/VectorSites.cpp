@@ -81,7 +81,7 @@ std::optional<VectorSpelling> vectorFor(const clang::ASTContext &Ctx, clang::Qua
       Why = "its elements are __half, which vectorize pairs as __half2 only (width=2)";
       return std::nullopt;
     }
-    return VectorSpelling{"__half2", {"x", "y"}, 4};
+    return VectorSpelling{"__half2", "__half", {"x", "y"}, 4};
   }
   std::string Family = familyOf(Ctx, Elem);
   if (Family.empty()) {
@@ -97,6 +97,7 @@ std::optional<VectorSpelling> vectorFor(const clang::ASTContext &Ctx, clang::Qua
   }
   VectorSpelling S;
   S.type = Family + std::to_string(Width);
+  S.element = Family == "uint" ? "unsigned int" : Family;
   for (unsigned L = 0; L < Width; ++L)
     S.lanes.push_back(LaneNames[L]);
   S.bytes = unsigned(Bytes);
@@ -185,6 +186,12 @@ std::string vectorCopy(const CopyText &C, const std::string &Indent) {
   std::string Out;
   if (C.srcContiguous) {
     Out += Indent + "const " + V.type + " " + C.temp + " = " + Load(C.src[0]) + ";\n";
+    if (!C.laneVar.empty()) {
+      const std::string &Q = C.laneVar;
+      return Out + Indent + "#pragma unroll\n" + Indent + "for (int " + Q + " = 0; " + Q + " < " +
+             std::to_string(V.lanes.size()) + "; ++" + Q + ")\n" + Indent + "  " + C.dstAtLane +
+             " = reinterpret_cast<const " + C.elementType + " *>(&" + C.temp + ")[" + Q + "];\n";
+    }
     for (size_t L = 0; L < V.lanes.size(); ++L)
       Out += Indent + C.dst[L] + " = " + C.temp + "." + V.lanes[L] + ";\n";
     return Out;

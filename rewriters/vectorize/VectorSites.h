@@ -45,6 +45,7 @@ namespace ave::rw::vec {
 // How a vector of the copy's elements is spelled.
 struct VectorSpelling {
   std::string type;               // "float4"
+  std::string element;            // "float"
   std::vector<std::string> lanes; // "x", "y", ...
   unsigned bytes = 0;             // its size, and the alignment it needs
 };
@@ -92,6 +93,10 @@ struct CopyText {
   std::string temp; // a name the kernel does not use
   bool dstContiguous = false, srcContiguous = false;
   std::vector<std::string> dst, src; // per lane
+  // A vector load stored lane by lane (a tile stored transposed): the
+  // destination at lane `laneVar`, written as one loop over the lanes
+  // instead of a statement per lane. Empty: a statement per lane.
+  std::string laneVar, dstAtLane, elementType;
 };
 // Statements (one per line, each prefixed with Indent) for the copy.
 std::string vectorCopy(const CopyText &C, const std::string &Indent);
@@ -119,6 +124,7 @@ struct SiteRequest {
   const ConstantTripLoop &loop;
   unsigned width = 4;
   std::string temp;                    // the vector temporary's name
+  std::string lane;                    // a lane loop's counter's name
   std::optional<int64_t> blockThreads; // the launch's threads per block, 1-D only
 };
 

@@ -46,13 +46,14 @@ public:
   std::set<std::string> names;
 };
 
-// A name for the vector temporaries that the kernel does not use.
-std::string freshName(const clang::FunctionDecl &Kernel) {
+// A name from Base that the kernel does not use (Base, Base2, ...): the
+// vector temporaries' and a lane loop's counter.
+std::string freshName(const clang::FunctionDecl &Kernel, const std::string &Base) {
   NamesUsed Used;
   Used.TraverseDecl(const_cast<clang::FunctionDecl *>(&Kernel));
-  std::string Name = "vec";
+  std::string Name = Base;
   for (unsigned I = 2; Used.names.count(Name); ++I)
-    Name = "vec" + std::to_string(I);
+    Name = Base + std::to_string(I);
   return Name;
 }
 
@@ -175,7 +176,7 @@ std::optional<Candidate> VectorizeRewriter::candidate(const RewriteRequest &Requ
   }
   const Sites Where = *sitesOf(Params.at("where"));
   ConstantTripSearch Loops = findConstantTripLoops(Ctx, Kernel, "");
-  const std::string Temp = freshName(Kernel);
+  const std::string Temp = freshName(Kernel, "vec"), Lane = freshName(Kernel, "lane");
   const std::optional<int64_t> Threads = blockThreads(Request);
   Candidate C;
   C.rewrite = Name;
@@ -184,7 +185,7 @@ std::optional<Candidate> VectorizeRewriter::candidate(const RewriteRequest &Requ
   std::map<const clang::VarDecl *, unsigned> Align;
   std::set<std::string> Arrays;
   for (const ConstantTripLoop &Loop : Loops.loops) {
-    vec::SiteRequest Site{Ctx, Loop, Width, Temp, Threads};
+    vec::SiteRequest Site{Ctx, Loop, Width, Temp, Lane, Threads};
     vec::SiteResult R = vec::vectorizeStagingLoop(Site);
     if (!R.edit && R.refusal.empty())
       R = vec::vectorizeRegisterLoop(Site);

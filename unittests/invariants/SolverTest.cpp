@@ -832,4 +832,36 @@ TEST(SolverRangeSimplification, ConstantQuotientRemainderInASum) {
   EXPECT_EQ(foldConstantQuotientRemainder(ctx, symbolic), symbolic);
 }
 
+// A tile stored transposed, As[4 * (t % 2) + q][t / 2], read back at
+// As[k][m] (flattened 128 * k + m): its writer's lane and thread digit are
+// `(128*k + m) % 512 / 128` and `(128*k + m) / 512`. With k < 8 and m < 128
+// the quotient by 512 is the quotient of k by 4, and the remainder is
+// 128 * (k % 4) + m; both keep the value at every point of the box.
+TEST(SolverRangeSimplification, QuotientByAMultipleOfTheLowerDigit) {
+  TermContext Terms;
+  RangeSimplifier Ranges(Terms);
+  const Term *K = Terms.symbol("k", SymbolKind::LoopCounter);
+  const Term *M = Terms.symbol("m", SymbolKind::Fresh);
+  Ranges.addFacts(Terms.logicalAnd(Terms.ge(K, Terms.constant(0)), Terms.lt(K, Terms.constant(8))));
+  Ranges.addFacts(
+      Terms.logicalAnd(Terms.ge(M, Terms.constant(0)), Terms.lt(M, Terms.constant(128))));
+  const Term *Flat = Terms.add(Terms.mul(Terms.constant(128), K), M);
+  const Term *Quotient = Terms.div(Flat, Terms.constant(512));
+  const Term *Remainder = Terms.rem(Flat, Terms.constant(512));
+  EXPECT_EQ(print(Ranges.simplify(Quotient)), print(Terms.div(K, Terms.constant(4))));
+  EXPECT_EQ(print(Ranges.simplify(Remainder)),
+            print(Terms.add(Terms.mul(Terms.constant(128), Terms.rem(K, Terms.constant(4))), M)));
+  for (int64_t KV = 0; KV < 8; ++KV)
+    for (int64_t MV = 0; MV < 128; MV += 9)
+      for (const Term *Asked : {Quotient, Remainder})
+        EXPECT_EQ(evaluate(Asked, {{K, KV}, {M, MV}}),
+                  evaluate(Ranges.simplify(Asked), {{K, KV}, {M, MV}}))
+            << "k=" << KV << " m=" << MV;
+  // A rest that may reach the lower digit (m < 256) keeps the division.
+  RangeSimplifier Wide(Terms);
+  Wide.addFacts(Terms.logicalAnd(Terms.ge(K, Terms.constant(0)), Terms.lt(K, Terms.constant(8))));
+  Wide.addFacts(Terms.logicalAnd(Terms.ge(M, Terms.constant(0)), Terms.lt(M, Terms.constant(256))));
+  EXPECT_EQ(Wide.simplify(Quotient), Quotient);
+}
+
 } // namespace ave::inv

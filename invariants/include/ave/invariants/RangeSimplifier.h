@@ -52,6 +52,7 @@ private:
   const Term *divRem(const Term *T);
   const Term *remainderOfRemainder(const Polynomial &P, const Term *D);
   const Term *shiftedDividend(const Polynomial &P, int64_t C);
+  const Term *byLowerDigit(const Polynomial &P, int64_t C, bool Div);
   const Term *quotientComparison(const Term *Cmp);
   // The comparison rules in turn, on `Cmp`, the rewritten `Original`.
   const Term *comparison(const Term *Original, const Term *Cmp);
