@@ -6,6 +6,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
+#include "clang/Lex/Lexer.h"
 
 namespace ave::rw {
 
@@ -89,6 +90,45 @@ std::optional<clang::tooling::Replacement> launchBoundsEdit(clang::ASTContext &C
   return replaceRange(
       Ctx, clang::CharSourceRange::getCharRange(At.range.getBegin(), At.range.getBegin()),
       "__launch_bounds__(" + T + ")\n");
+}
+
+EditRange boundLineToWiden(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel,
+                           int64_t Threads) {
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  std::optional<ExistingBound> Bound = existingBound(Kernel);
+  const clang::Attr *Spelled = Kernel.getAttr<clang::AMDGPUFlatWorkGroupSizeAttr>();
+  if (!Spelled)
+    Spelled = Kernel.getAttr<clang::CUDALaunchBoundsAttr>();
+  const auto *Cuda = Kernel.getAttr<clang::CUDALaunchBoundsAttr>();
+  std::optional<llvm::APSInt> Now =
+      Bound && Bound->max ? Bound->max->getIntegerConstantExpr(Ctx) : std::nullopt;
+  if (!Spelled || !Now || *Now != Threads || (Cuda && Cuda->getMinBlocks()) ||
+      Kernel.hasAttr<clang::AMDGPUWavesPerEUAttr>())
+    return {{},
+            "it already has launch bounds other than __launch_bounds__(" + std::to_string(Threads) +
+                ")"};
+  if (!Spelled->getLocation().isMacroID())
+    return {{}, "its launch bounds are not spelled __launch_bounds__(...)"};
+  clang::CharSourceRange Range = SM.getExpansionRange(Spelled->getLocation());
+  Range = clang::Lexer::makeFileCharRange(Range, SM, Ctx.getLangOpts());
+  llvm::StringRef Text = Range.isValid() ? clang::Lexer::getSourceText(Range, SM, Ctx.getLangOpts())
+                                         : llvm::StringRef();
+  if (!Text.starts_with("__launch_bounds__") || !SM.isWrittenInMainFile(Range.getBegin()))
+    return {{}, "its launch bounds are not spelled __launch_bounds__(...) in this file"};
+  // Alone on its line: the per-platform spelling is an #if block.
+  const char *Begin = SM.getCharacterData(Range.getBegin());
+  const char *End = SM.getCharacterData(Range.getEnd());
+  const llvm::StringRef Buffer = SM.getBufferData(SM.getFileID(Range.getBegin()));
+  const char *LineStart = Begin;
+  while (LineStart > Buffer.data() && LineStart[-1] != '\n')
+    --LineStart;
+  const char *LineEnd = End;
+  while (LineEnd < Buffer.end() && *LineEnd != '\n')
+    ++LineEnd;
+  if (!llvm::StringRef(LineStart, Begin - LineStart).trim().empty() ||
+      !llvm::StringRef(End, LineEnd - End).trim().empty())
+    return {{}, "its __launch_bounds__ shares its line with other code"};
+  return {Range, ""};
 }
 
 } // namespace ave::rw

@@ -14,6 +14,11 @@
 //   #endif
 //   __global__ void k(...)
 //
+// A kernel bounded already by `__launch_bounds__(T)` of its own block, alone
+// on its line (register-tile writes that), gets min-blocks by having that
+// line replaced; any other bound is refused, as is a bound and no
+// min-blocks (nothing to add).
+//
 // Obligations: the kernel's proofs (unchanged: the attribute changes no
 // statement). Every launch of the kernel must then use at most T threads
 // per block; a launch with more fails, so the summary says so.
@@ -93,11 +98,6 @@ std::optional<Candidate> LaunchBoundsRewriter::candidate(const RewriteRequest &R
     Why = "it " + Template;
     return std::nullopt;
   }
-  if (Kernel.hasAttr<clang::CUDALaunchBoundsAttr>() ||
-      Kernel.hasAttr<clang::AMDGPUFlatWorkGroupSizeAttr>()) {
-    Why = "it already has launch bounds";
-    return std::nullopt;
-  }
   std::optional<ann::KernelAnnotations> Annotations;
   if (Request.pragmas)
     Annotations = ann::collectKernelAnnotations(Ctx, Kernel, *Request.pragmas);
@@ -112,7 +112,17 @@ std::optional<Candidate> LaunchBoundsRewriter::candidate(const RewriteRequest &R
     Why = "its block has " + std::to_string(Threads) + " threads, more than a block may have";
     return std::nullopt;
   }
-  EditRange At = fileRangeForEdit(Ctx, clang::SourceRange(launchBoundsLocation(Ctx, Kernel)));
+  // A bound of this block already there (register-tile writes one) is
+  // widened with min-blocks; without min-blocks there is nothing to add.
+  const bool Bounded = Kernel.hasAttr<clang::CUDALaunchBoundsAttr>() ||
+                       Kernel.hasAttr<clang::AMDGPUFlatWorkGroupSizeAttr>();
+  if (Bounded && !MinBlocks) {
+    Why = "it already has launch bounds";
+    return std::nullopt;
+  }
+  EditRange At = Bounded
+                     ? boundLineToWiden(Ctx, Kernel, Threads)
+                     : fileRangeForEdit(Ctx, clang::SourceRange(launchBoundsLocation(Ctx, Kernel)));
   if (!At.ok()) {
     Why = At.refusal;
     return std::nullopt;
@@ -135,9 +145,13 @@ std::optional<Candidate> LaunchBoundsRewriter::candidate(const RewriteRequest &R
   C.summary = "__launch_bounds__(" + T + (MinBlocks ? ", " + std::to_string(MinBlocks) : "") +
               ") from " + blockText(*Block) + "; every launch must use at most " + T +
               " threads per block";
-  if (llvm::Error Err = C.replacements.add(replaceRange(
-          Ctx, clang::CharSourceRange::getCharRange(At.range.getBegin(), At.range.getBegin()),
-          Text))) {
+  // Over the bound's own text (its line's newline stays), or before the kernel.
+  clang::CharSourceRange Where =
+      Bounded ? At.range
+              : clang::CharSourceRange::getCharRange(At.range.getBegin(), At.range.getBegin());
+  if (Bounded)
+    Text.pop_back();
+  if (llvm::Error Err = C.replacements.add(replaceRange(Ctx, Where, Text))) {
     Why = llvm::toString(std::move(Err));
     return std::nullopt;
   }

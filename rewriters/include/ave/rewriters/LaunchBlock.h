@@ -8,6 +8,8 @@
 // launch of the new block fail.
 #pragma once
 
+#include "ave/rewriters/EditRange.h"
+
 #include "clang/Tooling/Core/Replacement.h"
 
 #include <cstdint>
@@ -39,6 +41,12 @@ std::optional<std::vector<int64_t>> constantBlock(const ann::BoundPragma *Launch
 std::optional<clang::tooling::Replacement> launchBoundsEdit(clang::ASTContext &Ctx,
                                                             const clang::FunctionDecl &Kernel,
                                                             int64_t Threads, std::string &Why);
+
+// Kernel's `__launch_bounds__(Threads)` (one argument, as register-tile
+// writes it), alone on its line: what launch-bounds replaces when asked for
+// min-blocks. Else why not.
+EditRange boundLineToWiden(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel,
+                           int64_t Threads);
 
 // Where `__launch_bounds__` goes before Kernel: at `__global__` when that
 // precedes the declaration's start (an attribute before the return type).
