@@ -17,3 +17,7 @@ bundle rt_v testdata/tiled_gemm.hip sgemm register-tile,vectorize,unroll
 bundle rt_t_u testdata/tiled_gemm.hip sgemm register-tile:transpose-a=1,unroll
 bundle rt_t_vl testdata/tiled_gemm.hip sgemm register-tile:transpose-a=1,vectorize:where=loads,unroll
 bundle rt_t_v testdata/tiled_gemm.hip sgemm register-tile:transpose-a=1,vectorize,unroll
+# A third block per SM: min-blocks widens register-tile's bound (the
+# compiler then keeps a thread within 65536 / 768 registers on sm_90).
+bundle rt_t_v_mb3 testdata/tiled_gemm.hip sgemm \
+  register-tile:transpose-a=1,vectorize,unroll,launch-bounds:min-blocks=3
