@@ -258,6 +258,21 @@ std::optional<Interval> RangeSimplifier::interval(const Term *T) {
   }
 }
 
+// P as the summands whose coefficient C divides and the rest, or nullopt
+// when a sum overflows.
+static std::optional<std::pair<Polynomial, Polynomial>> splitByMultiples(const Polynomial &P,
+                                                                         int64_t C) {
+  Polynomial Multiple, Rest;
+  for (const auto &[Mono, Coeff] : P.terms()) {
+    Polynomial &Part = Coeff % C == 0 ? Multiple : Rest;
+    std::optional<Polynomial> Sum = Part.plus(Polynomial::monomial(Mono, Coeff));
+    if (!Sum)
+      return std::nullopt;
+    Part = *Sum;
+  }
+  return std::make_pair(std::move(Multiple), std::move(Rest));
+}
+
 const Term *RangeSimplifier::divRem(const Term *T) {
   const Term *X = T->operand(0), *D = T->operand(1);
   if (!D->isConstant() || D->value() <= 0)
@@ -274,22 +289,17 @@ const Term *RangeSimplifier::divRem(const Term *T) {
     return Div ? Ctx.constant(0) : X;
   // x = C*a + r with r in [0, C): x / C = a, x % C = r (x >= 0).
   Polynomial P = toPolynomial(Ctx, X);
-  Polynomial Multiple, Rest;
-  for (const auto &[Mono, Coeff] : P.terms()) {
-    Polynomial Piece = Polynomial::monomial(Mono, Coeff);
-    std::optional<Polynomial> Sum = Coeff % C == 0 ? Multiple.plus(Piece) : Rest.plus(Piece);
-    if (!Sum)
-      return T;
-    (Coeff % C == 0 ? Multiple : Rest) = *Sum;
-  }
+  std::optional<std::pair<Polynomial, Polynomial>> Split = splitByMultiples(P, C);
+  if (!Split)
+    return T;
+  const auto &[Multiple, Rest] = *Split;
   if (!Div)
     if (const Term *Folded = remainderOfRemainder(P, D))
       return Folded;
-  if (Multiple.isZero())
-    if (const Term *Digit = byLowerDigit(P, C, Div))
-      return Digit;
-  if (Multiple.isZero())
-    return T;
+  if (Multiple.isZero()) {
+    const Term *Digit = byLowerDigit(P, C, Div);
+    return Digit ? Digit : T;
+  }
   const Term *R = toTerm(Ctx, Rest);
   std::optional<Interval> IR = interval(R);
   if (!IR || IR->lo < 0)
@@ -314,18 +324,13 @@ const Term *RangeSimplifier::byLowerDigit(const Polynomial &P, int64_t C, bool D
     if (int64_t G = std::gcd(Coeff, C); G > 1 && G < C)
       Digits.insert(G);
   for (int64_t Low : Digits) {
-    Polynomial Multiple, Rest;
-    bool Split = true;
-    for (const auto &[Mono, Coeff] : P.terms()) {
-      Polynomial &Part = Coeff % Low == 0 ? Multiple : Rest;
-      std::optional<Polynomial> Sum = Part.plus(Polynomial::monomial(Mono, Coeff));
-      Split = Split && Sum;
-      if (Sum)
-        Part = *Sum;
-    }
+    std::optional<std::pair<Polynomial, Polynomial>> Split = splitByMultiples(P, Low);
+    if (!Split || Split->first.isZero())
+      continue;
+    const auto &[Multiple, Rest] = *Split;
     const Term *R = toTerm(Ctx, Rest);
     std::optional<Interval> IR = interval(R);
-    if (!Split || Multiple.isZero() || !IR || IR->lo < 0 || IR->hi >= Low)
+    if (!IR || IR->lo < 0 || IR->hi >= Low)
       continue;
     const Term *A = toTerm(Ctx, Multiple.dividedExactly(Low));
     const Term *High = Ctx.constant(C / Low);

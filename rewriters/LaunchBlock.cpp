@@ -2,6 +2,7 @@
 
 #include "ave/annotations/KernelAnnotations.h"
 #include "ave/rewriters/EditRange.h"
+#include "ave/rewriters/RangeText.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -47,15 +48,24 @@ clang::SourceLocation launchBoundsLocation(const clang::ASTContext &Ctx,
 // `__launch_bounds__(T)` is CUDALaunchBoundsAttr for CUDA and, through the
 // HIP headers, amdgpu_flat_work_group_size(1, T) for AMD.
 struct ExistingBound {
+  const clang::Attr *attr = nullptr;
   const clang::Expr *max = nullptr, *min = nullptr;
 };
 
 std::optional<ExistingBound> existingBound(const clang::FunctionDecl &Kernel) {
   if (const auto *Flat = Kernel.getAttr<clang::AMDGPUFlatWorkGroupSizeAttr>())
-    return ExistingBound{Flat->getMax(), Flat->getMin()};
+    return ExistingBound{Flat, Flat->getMax(), Flat->getMin()};
   if (const auto *Bounds = Kernel.getAttr<clang::CUDALaunchBoundsAttr>())
-    return ExistingBound{Bounds->getMaxThreads(), nullptr};
+    return ExistingBound{Bounds, Bounds->getMaxThreads(), nullptr};
   return std::nullopt;
+}
+
+std::optional<llvm::APSInt> valueOf(const clang::ASTContext &Ctx, const clang::Expr *E) {
+  return E ? E->getIntegerConstantExpr(Ctx) : std::nullopt;
+}
+
+bool hasLaunchBounds(const clang::FunctionDecl &Kernel) {
+  return existingBound(Kernel).has_value();
 }
 
 std::optional<clang::tooling::Replacement> launchBoundsEdit(clang::ASTContext &Ctx,
@@ -63,10 +73,7 @@ std::optional<clang::tooling::Replacement> launchBoundsEdit(clang::ASTContext &C
                                                             int64_t Threads, std::string &Why) {
   const std::string T = std::to_string(Threads);
   if (std::optional<ExistingBound> Bound = existingBound(Kernel)) {
-    auto Value = [&](const clang::Expr *E) {
-      return E ? E->getIntegerConstantExpr(Ctx) : std::nullopt;
-    };
-    std::optional<llvm::APSInt> Now = Value(Bound->max), Least = Value(Bound->min);
+    std::optional<llvm::APSInt> Now = valueOf(Ctx, Bound->max), Least = valueOf(Ctx, Bound->min);
     if (Least && *Least > Threads) {
       Why = "its launch bounds ask for at least " + std::to_string(Least->getExtValue()) +
             " threads per block, and the block becomes " + T;
@@ -96,37 +103,24 @@ EditRange boundLineToWiden(clang::ASTContext &Ctx, const clang::FunctionDecl &Ke
                            int64_t Threads) {
   const clang::SourceManager &SM = Ctx.getSourceManager();
   std::optional<ExistingBound> Bound = existingBound(Kernel);
-  const clang::Attr *Spelled = Kernel.getAttr<clang::AMDGPUFlatWorkGroupSizeAttr>();
-  if (!Spelled)
-    Spelled = Kernel.getAttr<clang::CUDALaunchBoundsAttr>();
+  std::optional<llvm::APSInt> Now = Bound ? valueOf(Ctx, Bound->max) : std::nullopt;
   const auto *Cuda = Kernel.getAttr<clang::CUDALaunchBoundsAttr>();
-  std::optional<llvm::APSInt> Now =
-      Bound && Bound->max ? Bound->max->getIntegerConstantExpr(Ctx) : std::nullopt;
-  if (!Spelled || !Now || *Now != Threads || (Cuda && Cuda->getMinBlocks()) ||
+  if (!Now || *Now != Threads || (Cuda && Cuda->getMinBlocks()) ||
       Kernel.hasAttr<clang::AMDGPUWavesPerEUAttr>())
     return {{},
             "it already has launch bounds other than __launch_bounds__(" + std::to_string(Threads) +
                 ")"};
-  if (!Spelled->getLocation().isMacroID())
+  if (!Bound->attr->getLocation().isMacroID())
     return {{}, "its launch bounds are not spelled __launch_bounds__(...)"};
-  clang::CharSourceRange Range = SM.getExpansionRange(Spelled->getLocation());
-  Range = clang::Lexer::makeFileCharRange(Range, SM, Ctx.getLangOpts());
+  clang::CharSourceRange Range = clang::Lexer::makeFileCharRange(
+      SM.getExpansionRange(Bound->attr->getLocation()), SM, Ctx.getLangOpts());
   llvm::StringRef Text = Range.isValid() ? clang::Lexer::getSourceText(Range, SM, Ctx.getLangOpts())
                                          : llvm::StringRef();
   if (!Text.starts_with("__launch_bounds__") || !SM.isWrittenInMainFile(Range.getBegin()))
     return {{}, "its launch bounds are not spelled __launch_bounds__(...) in this file"};
   // Alone on its line: the per-platform spelling is an #if block.
-  const char *Begin = SM.getCharacterData(Range.getBegin());
-  const char *End = SM.getCharacterData(Range.getEnd());
-  const llvm::StringRef Buffer = SM.getBufferData(SM.getFileID(Range.getBegin()));
-  const char *LineStart = Begin;
-  while (LineStart > Buffer.data() && LineStart[-1] != '\n')
-    --LineStart;
-  const char *LineEnd = End;
-  while (LineEnd < Buffer.end() && *LineEnd != '\n')
-    ++LineEnd;
-  if (!llvm::StringRef(LineStart, Begin - LineStart).trim().empty() ||
-      !llvm::StringRef(End, LineEnd - End).trim().empty())
+  if (!lineTextBefore(SM, Range.getBegin()).trim().empty() ||
+      !lineTextAfter(SM, Range.getEnd()).trim().empty())
     return {{}, "its __launch_bounds__ shares its line with other code"};
   return {Range, ""};
 }

@@ -82,4 +82,17 @@ std::string indentOf(const clang::ASTContext &Ctx, clang::SourceLocation L) {
   return std::string(Column > 0 ? Column - 1 : 0, ' ');
 }
 
+llvm::StringRef lineTextBefore(const clang::SourceManager &SM, clang::SourceLocation L) {
+  auto [File, Offset] = SM.getDecomposedLoc(L);
+  llvm::StringRef Before = SM.getBufferData(File).take_front(Offset);
+  size_t Newline = Before.rfind('\n');
+  return Newline == llvm::StringRef::npos ? Before : Before.drop_front(Newline + 1);
+}
+
+llvm::StringRef lineTextAfter(const clang::SourceManager &SM, clang::SourceLocation L) {
+  auto [File, Offset] = SM.getDecomposedLoc(L);
+  llvm::StringRef After = SM.getBufferData(File).drop_front(Offset);
+  return After.take_until([](char C) { return C == '\n'; });
+}
+
 } // namespace ave::rw

@@ -114,8 +114,7 @@ std::optional<Candidate> LaunchBoundsRewriter::candidate(const RewriteRequest &R
   }
   // A bound of this block already there (register-tile writes one) is
   // widened with min-blocks; without min-blocks there is nothing to add.
-  const bool Bounded = Kernel.hasAttr<clang::CUDALaunchBoundsAttr>() ||
-                       Kernel.hasAttr<clang::AMDGPUFlatWorkGroupSizeAttr>();
+  const bool Bounded = hasLaunchBounds(Kernel);
   if (Bounded && !MinBlocks) {
     Why = "it already has launch bounds";
     return std::nullopt;

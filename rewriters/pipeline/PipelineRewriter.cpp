@@ -29,8 +29,8 @@
 
 #include "ave/rewriters/pipeline/PipelineRewriter.h"
 
-#include "AsyncCopy.h"
 #include "../StagedLoop.h"
+#include "AsyncCopy.h"
 #include "ave/rewriters/EditRange.h"
 #include "ave/rewriters/RangeText.h"
 #include "ave/rewriters/TestHooks.h"
@@ -423,14 +423,10 @@ bool CandidateBuilder::editLoop() {
 }
 
 bool CandidateBuilder::fromLineStart(clang::CharSourceRange &Range) const {
-  const clang::SourceManager &SM = Ctx.getSourceManager();
-  auto [File, Offset] = SM.getDecomposedLoc(Range.getBegin());
-  llvm::StringRef Buffer = SM.getBufferData(File);
-  size_t LineStart = Buffer.rfind('\n', Offset); // the last before Offset
-  LineStart = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
-  if (!Buffer.slice(LineStart, Offset).trim(" \t").empty())
+  llvm::StringRef Before = lineTextBefore(Ctx.getSourceManager(), Range.getBegin());
+  if (!Before.trim(" \t").empty())
     return false;
-  Range.setBegin(Range.getBegin().getLocWithOffset(-int(Offset - LineStart)));
+  Range.setBegin(Range.getBegin().getLocWithOffset(-int(Before.size())));
   return true;
 }
 

@@ -225,12 +225,8 @@ bool RegisterTileRewriter::addBodyEdit(const RewriteRequest &Request, const Gemm
   auto LineStart = [&](clang::SourceLocation L) {
     return L.getLocWithOffset(1 - int(SM.getSpellingColumnNumber(L)));
   };
-  auto Blank = [&](clang::SourceLocation From, clang::SourceLocation To) {
-    return llvm::StringRef(SM.getCharacterData(From), SM.getFileOffset(To) - SM.getFileOffset(From))
-        .trim(" \t")
-        .empty();
-  };
-  if (!Blank(LineStart(First), First) || !Blank(LineStart(Close), Close)) {
+  if (!lineTextBefore(SM, First).trim(" \t").empty() ||
+      !lineTextBefore(SM, Close).trim(" \t").empty()) {
     Why = {First, "the body's first statement or its closing brace does not start its line"};
     return false;
   }

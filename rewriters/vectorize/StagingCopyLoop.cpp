@@ -392,7 +392,6 @@ std::optional<std::string> stagingText(const SiteRequest &R, const Judged &J,
     if (At) {
       C.laneVar = R.lane;
       C.dstAtLane = *At;
-      C.elementType = V.element;
     }
   }
   return vectorCopy(C, Indent);

@@ -190,7 +190,7 @@ std::string vectorCopy(const CopyText &C, const std::string &Indent) {
       const std::string &Q = C.laneVar;
       return Out + Indent + "#pragma unroll\n" + Indent + "for (int " + Q + " = 0; " + Q + " < " +
              std::to_string(V.lanes.size()) + "; ++" + Q + ")\n" + Indent + "  " + C.dstAtLane +
-             " = reinterpret_cast<const " + C.elementType + " *>(&" + C.temp + ")[" + Q + "];\n";
+             " = reinterpret_cast<const " + V.element + " *>(&" + C.temp + ")[" + Q + "];\n";
     }
     for (size_t L = 0; L < V.lanes.size(); ++L)
       Out += Indent + C.dst[L] + " = " + C.temp + "." + V.lanes[L] + ";\n";

@@ -96,7 +96,7 @@ struct CopyText {
   // A vector load stored lane by lane (a tile stored transposed): the
   // destination at lane `laneVar`, written as one loop over the lanes
   // instead of a statement per lane. Empty: a statement per lane.
-  std::string laneVar, dstAtLane, elementType;
+  std::string laneVar, dstAtLane;
 };
 // Statements (one per line, each prefixed with Indent) for the copy.
 std::string vectorCopy(const CopyText &C, const std::string &Indent);

@@ -46,11 +46,9 @@ public:
   std::set<std::string> names;
 };
 
-// A name from Base that the kernel does not use (Base, Base2, ...): the
-// vector temporaries' and a lane loop's counter.
-std::string freshName(const clang::FunctionDecl &Kernel, const std::string &Base) {
-  NamesUsed Used;
-  Used.TraverseDecl(const_cast<clang::FunctionDecl *>(&Kernel));
+// A name from Base that the kernel does not use (Base, Base2, ...; Used:
+// the kernel's names): the vector temporaries' and a lane loop's counter.
+std::string freshName(const NamesUsed &Used, const std::string &Base) {
   std::string Name = Base;
   for (unsigned I = 2; Used.names.count(Name); ++I)
     Name = Base + std::to_string(I);
@@ -176,7 +174,9 @@ std::optional<Candidate> VectorizeRewriter::candidate(const RewriteRequest &Requ
   }
   const Sites Where = *sitesOf(Params.at("where"));
   ConstantTripSearch Loops = findConstantTripLoops(Ctx, Kernel, "");
-  const std::string Temp = freshName(Kernel, "vec"), Lane = freshName(Kernel, "lane");
+  NamesUsed Used;
+  Used.TraverseDecl(const_cast<clang::FunctionDecl *>(&Kernel));
+  const std::string Temp = freshName(Used, "vec"), Lane = freshName(Used, "lane");
   const std::optional<int64_t> Threads = blockThreads(Request);
   Candidate C;
   C.rewrite = Name;

@@ -32,12 +32,17 @@ namespace ave::rw {
 // (x, y, z), or why not.
 std::optional<std::vector<int64_t>> constantBlock(const ann::BoundPragma *Launch, std::string &Why);
 
+// Whether Kernel has launch bounds (`__launch_bounds__`, or HIP's
+// `amdgpu_flat_work_group_size` it expands to).
+bool hasLaunchBounds(const clang::FunctionDecl &Kernel);
+
 // The edit that makes Kernel's launch bounds `Threads` threads per block:
-// `__launch_bounds__(Threads)` before `__global__` when it has none, the
-// first argument of its `__launch_bounds__` replaced when that names
-// another count (a second argument is kept), no edit (std::nullopt with
-// Why empty) when it already names Threads. Why says what stops it: an
-// `amdgpu_flat_work_group_size`, a bound spelled inside a macro.
+// `__launch_bounds__(Threads)` before `__global__` when it has none; the
+// thread count of its `__launch_bounds__` or `amdgpu_flat_work_group_size`
+// replaced when that names another count (other arguments kept); no edit
+// (std::nullopt with Why empty) when it already names Threads. Why says
+// what stops it: a smallest block over Threads, a count spelled inside a
+// macro's body.
 std::optional<clang::tooling::Replacement> launchBoundsEdit(clang::ASTContext &Ctx,
                                                             const clang::FunctionDecl &Kernel,
                                                             int64_t Threads, std::string &Why);

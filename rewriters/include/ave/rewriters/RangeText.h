@@ -5,12 +5,14 @@
 #pragma once
 
 #include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <string>
 #include <vector>
 
 namespace clang {
 class ASTContext;
+class SourceManager;
 } // namespace clang
 
 namespace ave::rw {
@@ -49,5 +51,11 @@ private:
 // The blanks before the column of L (its line's indentation when L starts
 // the line's text).
 std::string indentOf(const clang::ASTContext &Ctx, clang::SourceLocation L);
+
+// The text of the file location L's line before L, and after L up to the
+// line's end (without the newline): whether an edit's text stands alone on
+// its line.
+llvm::StringRef lineTextBefore(const clang::SourceManager &SM, clang::SourceLocation L);
+llvm::StringRef lineTextAfter(const clang::SourceManager &SM, clang::SourceLocation L);
 
 } // namespace ave::rw
