@@ -29,6 +29,9 @@ struct ProvenanceInterpreter::ControlFlow {
   std::map<const CfgLoop *, std::vector<const clang::CFGBlock *>> order;
   std::map<const clang::DeclStmt *, const clang::DeclStmt *> original; // of split DeclStmts
 
+  // S's parent in the body; for one declaration of a split DeclStmt (the
+  // CFG's own statement, in no parent map), the parent of the original.
+  const clang::Stmt *parentOf(const clang::Stmt *S) const;
   bool within(const clang::Stmt *S, const clang::Stmt *Ancestor) const;
   // Fills `loops`, `loopAtHeader` and `innermost`.
   void findLoops();

@@ -97,9 +97,16 @@ const clang::Expr *branchValue(const clang::CFGBlock *B) {
 
 } // namespace
 
+const clang::Stmt *ProvenanceInterpreter::ControlFlow::parentOf(const clang::Stmt *S) const {
+  if (const auto *DS = llvm::dyn_cast<clang::DeclStmt>(S))
+    if (auto It = original.find(DS); It != original.end())
+      S = It->second;
+  return parents->getParent(S);
+}
+
 bool ProvenanceInterpreter::ControlFlow::within(const clang::Stmt *S,
                                                 const clang::Stmt *Ancestor) const {
-  for (; S; S = parents->getParent(S))
+  for (; S; S = parentOf(S))
     if (S == Ancestor)
       return true;
   return false;
@@ -383,9 +390,9 @@ void ProvenanceInterpreter::applyPragmasAtEnd(const clang::Stmt *LastItem,
     S = S->succ_begin()->getReachableBlock();
   }
   std::set<const clang::Stmt *> Still;
-  for (const clang::Stmt *P = Next; P; P = Flow->parents->getParent(P))
+  for (const clang::Stmt *P = Next; P; P = Flow->parentOf(P))
     Still.insert(P);
-  for (const clang::Stmt *P = LastItem; P; P = Flow->parents->getParent(P))
+  for (const clang::Stmt *P = LastItem; P; P = Flow->parentOf(P))
     if (const auto *CS = llvm::dyn_cast<clang::CompoundStmt>(P);
         CS && !Still.count(CS) && PragmasAtEnd.count(CS)) {
       auto [B, E] = PragmasAtEnd.equal_range(CS);

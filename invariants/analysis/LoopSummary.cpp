@@ -368,19 +368,23 @@ bool LoopSummary::foldInnerSlot(AbstractValue &Value, const std::shared_ptr<Priv
   // c (`acc[i][j]` for j < 4 at 4*i + j), over what it held at the loop's
   // entry: over the loop, element b0 + s*q + r (0 <= r < s) holds the slot
   // at i = q, c = r, where base(i) = s*i + b0 and every c lies in [0, s).
+  // A slot folded already (`acc[i][j][e]`, c = 2*j' + e' over j and e) is
+  // folded again: its own indices are r's quotient and remainder by its
+  // stride.
   const PrivateArray &Arr = *Value.array;
   TermContext &T = Ctx.terms;
   const Term *I = Frame.span.counter;
   if (!Frame.canonical || !Frame.span.tripCount || !Arr.slotCounter || !Arr.slotBase ||
-      Arr.slotStride || !Arr.slotDomain || !Arr.constantSlots.empty() || Arr.joinCond || !Entry ||
-      Arr.below != Entry)
+      !Arr.slotDomain || !Arr.constantSlots.empty() || Arr.joinCond || !Entry || Arr.below != Entry)
     return false;
   const Term *B0 = normalize(T, substitute(T, Arr.slotBase, {{I, T.constant(0)}}));
   const Term *Stride = normalize(T, T.sub(substitute(T, Arr.slotBase, {{I, T.constant(1)}}), B0));
   if (!Stride->isConstant() || Stride->value() <= 0 ||
       !normalize(T, T.sub(Arr.slotBase, T.add(B0, T.mul(Stride, I))))->isConstant(0))
     return false;
-  const Term *C = Arr.slotCounter;
+  // The inner offset: the slot's counter, or a folded slot's two indices.
+  const Term *C =
+      Arr.slotStride ? normalize(T, T.sub(twoIndexElement(T, Arr), Arr.slotBase)) : Arr.slotCounter;
   std::vector<const Term *> Query = State.path;
   Query.push_back(Arr.slotDomain);
   Query.push_back(T.logicalNot(T.logicalAnd(T.ge(C, T.constant(0)), T.lt(C, Stride))));
@@ -394,11 +398,19 @@ bool LoopSummary::foldInnerSlot(AbstractValue &Value, const std::shared_ptr<Priv
   Out->size = Arr.size;
   Out->slotCounter = T.freshSymbol("elem", SymbolKind::Other);
   Out->slotBase = B0->isConstant(0) ? nullptr : B0;
-  TermMap Map{{I, Out->slotCounter}, {C, T.constant(0)}};
+  const Term *Inner = T.constant(0);
   if (Stride->value() > 1) {
     Out->slotRemainder = T.freshSymbol("elem", SymbolKind::Other);
     Out->slotStride = Stride->value();
-    Map[C] = Out->slotRemainder;
+    Inner = Out->slotRemainder;
+  }
+  TermMap Map{{I, Out->slotCounter}};
+  if (Arr.slotStride) {
+    const Term *Old = T.constant(Arr.slotStride);
+    Map[Arr.slotCounter] = T.div(Inner, Old);
+    Map[Arr.slotRemainder] = T.rem(Inner, Old);
+  } else {
+    Map[C] = Inner;
   }
   Out->slotValue = substituteValue(T, Arr.slotValue, Map);
   const Term *Remainder = Out->slotRemainder ? remainderInRange(T, *Out) : T.trueTerm();

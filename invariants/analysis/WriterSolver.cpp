@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <set>
 
 namespace ave::inv {
 
@@ -71,12 +72,95 @@ bool WriterSolver::classify(std::string &Why) {
   return true;
 }
 
+std::optional<WriterSolver::DigitRange> WriterSolver::digitRange(const Term *N) const {
+  if (std::find(Ids.begin(), Ids.end(), N) != Ids.end())
+    return DigitRange{N, 1, 0};
+  if (N->numOperands() != 2)
+    return std::nullopt;
+  const Term *A = N->operand(0), *B = N->operand(1);
+  int64_t Divisor = 0;
+  bool Quotient = true;
+  if ((N->kind() == TermKind::Div || N->kind() == TermKind::Rem) && B->isConstant()) {
+    Divisor = B->value();
+    Quotient = N->kind() == TermKind::Div;
+  } else if (N->kind() == TermKind::Shr && B->isConstant() && B->value() >= 0 && B->value() < 31) {
+    Divisor = int64_t(1) << B->value();
+  } else if (N->kind() == TermKind::BitAnd) {
+    if (A->isConstant())
+      std::swap(A, B);
+    if (B->isConstant() && B->value() > 0 && B->value() < (int64_t(1) << 31) &&
+        (B->value() & (B->value() + 1)) == 0) {
+      Divisor = B->value() + 1;
+      Quotient = false;
+    }
+  }
+  if (Divisor <= 0)
+    return std::nullopt;
+  std::optional<DigitRange> R = digitRange(A);
+  if (!R || R->lo > (int64_t(1) << 40) / Divisor)
+    return std::nullopt;
+  const int64_t Boundary = R->lo * Divisor;
+  if (R->hi && Boundary >= R->hi) // `(tid % 32) % 64`: the same digits; `(tid % 32) / 64`: 0
+    return !Quotient && Boundary % R->hi == 0 ? R : std::nullopt;
+  if (R->hi && R->hi % Boundary != 0)
+    return std::nullopt; // the digits do not nest
+  if (Quotient)
+    R->lo = Boundary;
+  else
+    R->hi = Boundary;
+  return R;
+}
+
+void WriterSolver::splitChain(const Term *Id, const std::vector<int64_t> &Weights,
+                              const std::vector<std::pair<const Term *, DigitRange>> &Atoms) {
+  const size_t Top = Weights.size() - 1;
+  Digits Dg;
+  Dg.weights = Weights;
+  Dg.digits.resize(Weights.size());
+  for (size_t J = Top + 1; J-- > 0;)
+    Dg.digits[J] = T.freshSymbol(Id->baseName() + (J == Top ? "_hi"
+                                                   : J == 0 ? "_lo"
+                                                            : "_mid" + std::to_string(J)),
+                                 SymbolKind::Fresh);
+  Dg.high = Dg.digits[Top];
+  Dg.low = Dg.digits[0];
+  Dg.divisor = T.constant(Weights[Top]);
+  // Digits J with weight in [Lo, Hi), each times its weight over Lo, highest first.
+  auto Sum = [&](int64_t Lo, int64_t Hi) {
+    const Term *Out = nullptr;
+    for (size_t J = Top + 1; J-- > 0;) {
+      if (Weights[J] < Lo || (Hi && Weights[J] >= Hi))
+        continue;
+      const Term *Part =
+          Weights[J] == Lo ? Dg.digits[J] : T.mul(T.constant(Weights[J] / Lo), Dg.digits[J]);
+      Out = Out ? T.add(Out, Part) : Part;
+    }
+    return Out;
+  };
+  DigitMap[Id] = Sum(1, 0);
+  for (size_t J = 0; J < Top; ++J)
+    Bounds[Dg.digits[J]] = T.constant(Weights[J + 1] / Weights[J]);
+  Bounds[Dg.high] = Bounds[Id] ? T.div(Bounds[Id], Dg.divisor) : nullptr;
+  for (size_t J = Top + 1; J-- > 0;)
+    Unknowns.push_back(Dg.digits[J]);
+  for (const auto &[Atom, Range] : Atoms)
+    if (const Term *Value = Sum(Range.lo, Range.hi))
+      DigitMap[Atom] = Value;
+  Split[Id] = std::move(Dg);
+}
+
 bool WriterSolver::splitDigits(std::string &Why) {
-  // `id / d`, `id % d`, `id >> s`, `id & (2^s - 1)` with d fixed.
-  TermKeyed<TermSet> Divisors;
-  std::vector<std::pair<const Term *, std::pair<const Term *, bool>>> Atoms; // atom -> (id, high?)
+  // `id / d`, `id % d`, `id >> s`, `id & (2^s - 1)` with d fixed: a divisor
+  // that is a parameter splits the id in two; constant ones, nested in each
+  // other (`tid % 32 / 4`), into as many digits as they make.
+  TermKeyed<TermSet> Fixed;
+  std::vector<std::pair<const Term *, std::pair<const Term *, bool>>> FixedAtoms;
+  TermKeyed<std::set<int64_t>> Boundaries;
+  TermKeyed<std::vector<std::pair<const Term *, DigitRange>>> ChainAtoms;
   TermSet Seen;
   auto FixedTerm = [&](const Term *X) {
+    if (X->isConstant())
+      return false;
     for (const Term *S : collectSymbols(X))
       if (!isFixed(S))
         return false;
@@ -86,35 +170,71 @@ bool WriterSolver::splitDigits(std::string &Why) {
     if (N->numOperands() != 2)
       return;
     const Term *A = N->operand(0), *B = N->operand(1);
-    const Term *Divisor = nullptr;
-    bool High = true;
     if ((N->kind() == TermKind::Div || N->kind() == TermKind::Rem) && FixedTerm(B)) {
-      Divisor = B;
-      High = N->kind() == TermKind::Div;
-    } else if (N->kind() == TermKind::Shr && B->isConstant() && B->value() >= 0 &&
-               B->value() < 31) {
-      Divisor = T.constant(int64_t(1) << B->value());
-    } else if (N->kind() == TermKind::BitAnd) {
-      if (A->isConstant())
-        std::swap(A, B);
-      if (B->isConstant() && B->value() > 0 && (B->value() & (B->value() + 1)) == 0) {
-        Divisor = T.constant(B->value() + 1);
-        High = false;
+      if (std::find(Ids.begin(), Ids.end(), A) != Ids.end()) {
+        Fixed[A].insert(B);
+        FixedAtoms.push_back({N, {A, N->kind() == TermKind::Div}});
       }
-    }
-    if (!Divisor || std::find(Ids.begin(), Ids.end(), A) == Ids.end())
       return;
-    Divisors[A].insert(Divisor);
-    Atoms.push_back({N, {A, High}});
+    }
+    std::optional<DigitRange> R = digitRange(N);
+    if (!R || R->id == N)
+      return;
+    Boundaries[R->id].insert(R->lo);
+    if (R->hi)
+      Boundaries[R->id].insert(R->hi);
+    ChainAtoms[R->id].push_back({N, *R});
   };
   for (const Term *X : W.path)
     visitTerms(X, Seen, Visit);
   for (const auto &[Name, D] : W.destination)
     visitTerms(D, Seen, Visit);
+  if (std::string Nonlinear = nonlinearDivision(); !Nonlinear.empty()) {
+    Why = "its destination divides an expression of the thread and loop ids by a parameter (" +
+          Nonlinear + ")";
+    return false;
+  }
+  for (const auto &[Id, Set] : Fixed) {
+    if (Set.size() > 1 || Boundaries.count(Id)) {
+      Why = "'" + Id->baseName() + "' is divided by two different amounts";
+      return false;
+    }
+    Digits Dg;
+    Dg.divisor = *Set.begin();
+    Dg.high = T.freshSymbol(Id->baseName() + "_hi", SymbolKind::Fresh);
+    Dg.low = T.freshSymbol(Id->baseName() + "_lo", SymbolKind::Fresh);
+    Dg.digits = {Dg.low, Dg.high};
+    Split[Id] = Dg;
+    DigitMap[Id] = T.add(T.mul(Dg.divisor, Dg.high), Dg.low);
+    Bounds[Dg.low] = Dg.divisor;
+    Bounds[Dg.high] = Bounds[Id] ? T.div(Bounds[Id], Dg.divisor) : nullptr;
+    Unknowns.push_back(Dg.high);
+    Unknowns.push_back(Dg.low);
+  }
+  for (const auto &[Atom, Of] : FixedAtoms)
+    DigitMap[Atom] = Of.second ? Split[Of.first].high : Split[Of.first].low;
+  for (auto &[Id, Set] : Boundaries) {
+    Set.insert(1);
+    std::vector<int64_t> Weights(Set.begin(), Set.end());
+    for (size_t J = 1; J < Weights.size(); ++J)
+      if (Weights[J] % Weights[J - 1] != 0) {
+        Why = "'" + Id->baseName() + "' is divided by amounts that do not nest (" +
+              std::to_string(Weights[J - 1]) + " and " + std::to_string(Weights[J]) + ")";
+        return false;
+      }
+    splitChain(Id, Weights, ChainAtoms[Id]);
+  }
+  for (const Term *Id : Ids)
+    if (!Split.count(Id))
+      Unknowns.push_back(Id);
+  return true;
+}
+
+std::string WriterSolver::nonlinearDivision() const {
   // `(15*row + col) / N`: a division by a parameter of an expression of
   // the ids is not split (and would make the question nonlinear).
   std::string Nonlinear;
-  TermSet Seen2;
+  TermSet Seen;
   auto FindNonlinear = [&](const Term *N) {
     if ((N->kind() == TermKind::Div || N->kind() == TermKind::Rem) &&
         !N->operand(1)->isConstant() &&
@@ -124,34 +244,8 @@ bool WriterSolver::splitDigits(std::string &Why) {
           Nonlinear = print(N);
   };
   for (const auto &[Name, D] : W.destination)
-    visitTerms(D, Seen2, FindNonlinear);
-  if (!Nonlinear.empty()) {
-    Why = "its destination divides an expression of the thread and loop ids by a parameter (" +
-          Nonlinear + ")";
-    return false;
-  }
-  for (const auto &[Id, Set] : Divisors) {
-    if (Set.size() > 1) {
-      Why = "'" + Id->baseName() + "' is divided by two different amounts";
-      return false;
-    }
-    Digits Dg;
-    Dg.divisor = *Set.begin();
-    Dg.high = T.freshSymbol(Id->baseName() + "_hi", SymbolKind::Fresh);
-    Dg.low = T.freshSymbol(Id->baseName() + "_lo", SymbolKind::Fresh);
-    Split[Id] = Dg;
-    DigitMap[Id] = T.add(T.mul(Dg.divisor, Dg.high), Dg.low);
-    Bounds[Dg.low] = Dg.divisor;
-    Bounds[Dg.high] = Bounds[Id] ? T.div(Bounds[Id], Dg.divisor) : nullptr;
-    Unknowns.push_back(Dg.high);
-    Unknowns.push_back(Dg.low);
-  }
-  for (const auto &[Atom, Of] : Atoms)
-    DigitMap[Atom] = Of.second ? Split[Of.first].high : Split[Of.first].low;
-  for (const Term *Id : Ids)
-    if (!Split.count(Id))
-      Unknowns.push_back(Id);
-  return true;
+    visitTerms(D, Seen, FindNonlinear);
+  return Nonlinear;
 }
 
 const Term *WriterSolver::boundOf(const Term *Unknown) const {
@@ -300,9 +394,14 @@ WriterSolver::writesCondition(const std::vector<std::pair<std::string, const Ter
       Parts.push_back(T.lt(V, Bounds.at(Id)));
     }
     if (S != Split.end()) {
-      Parts.push_back(T.ge(Solved.at(S->second.low), T.constant(0)));
-      Parts.push_back(T.lt(Solved.at(S->second.low), S->second.divisor));
-      Parts.push_back(T.ge(Solved.at(S->second.high), T.constant(0)));
+      const Digits &Dg = S->second;
+      for (size_t J = 0; J + 1 < Dg.digits.size(); ++J) {
+        Parts.push_back(T.ge(Solved.at(Dg.digits[J]), T.constant(0)));
+        Parts.push_back(
+            T.lt(Solved.at(Dg.digits[J]),
+                 Dg.weights.empty() ? Dg.divisor : T.constant(Dg.weights[J + 1] / Dg.weights[J])));
+      }
+      Parts.push_back(T.ge(Solved.at(Dg.high), T.constant(0)));
     }
   }
   for (const Term *P : W.path)

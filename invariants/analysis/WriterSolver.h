@@ -9,6 +9,7 @@
 #include "AnalysisContext.h"
 #include "AnalysisLog.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,8 +18,10 @@ namespace ave::inv {
 
 // The writer of one element for one store: the store's thread, block and
 // loop ids as terms of the element. Ids the destination divides by a
-// constant (`tid / 16`, `tid % 16`) are split into their two digits first,
-// so that the destination is linear in what is solved.
+// constant (`tid / 16`, `tid % 16`) are split into their digits first, so
+// that the destination is linear in what is solved: two for one divisor,
+// more for divisors that nest (a warp's `tid / 32`, `tid % 32 / 4` and
+// `tid % 4`: tid = 32*warp + 4*group + thread-in-group).
 class WriterSolver {
 public:
   WriterSolver(AnalysisContext &Ctx, const OutputWrite &W) : Ctx(Ctx), T(Ctx.terms), W(W) {}
@@ -29,12 +32,30 @@ public:
                     std::string &Why);
 
 private:
+  // id = high*divisor + ... + digits[1]*weights[1] + low, lowest digit
+  // first; each digit below the highest lies in [0, weights[j+1] /
+  // weights[j]). One divisor: {low, high}, weights {1, divisor}.
   struct Digits {
-    const Term *divisor = nullptr;
+    const Term *divisor = nullptr; // the highest weight
     const Term *high = nullptr, *low = nullptr;
+    std::vector<const Term *> digits;
+    std::vector<int64_t> weights; // constant divisors only; empty for a fixed divisor
   };
+  // The digits [Lo, Hi) of an id that a chain of constant divisions and
+  // remainders selects (`tid % 32 / 4`: [4, 32)); Hi 0 when unbounded.
+  struct DigitRange {
+    const Term *id = nullptr;
+    int64_t lo = 1, hi = 0;
+  };
+  std::optional<DigitRange> digitRange(const Term *N) const;
   bool classify(std::string &Why);
   bool splitDigits(std::string &Why);
+  // A division by a parameter of an expression of the ids, printed, or "".
+  std::string nonlinearDivision() const;
+  // Splits Id at the nested constant divisors Weights (ascending, each
+  // dividing the next, the first 1) and maps each of its atoms.
+  void splitChain(const Term *Id, const std::vector<int64_t> &Weights,
+                  const std::vector<std::pair<const Term *, DigitRange>> &Atoms);
   void solveCoordinate(const std::string &Name, const Term *Coordinate, std::string &Why);
   LayoutMatchResult matchEither(const TagLayout &Layout, const Term *Coordinate);
   void solveFromLoopStarts();
