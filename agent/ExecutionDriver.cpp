@@ -80,8 +80,19 @@ std::string valueText(const unsigned char *data, ave_bench::DType type, size_t i
   return buffer;
 }
 
+// The largest finite magnitude of a tensor: the scale of a reassociated
+// sum's rounding. An element that cancels to a small value keeps the error
+// of its large terms, so the comparison is normwise, not elementwise.
+double largestMagnitude(const unsigned char *a, ave_bench::DType type, size_t elements) {
+  double Largest = 0;
+  for (size_t i = 0; i < elements; ++i)
+    if (double x = ave_bench::loadAsDouble(a, type, i); std::isfinite(x))
+      Largest = std::fmax(Largest, std::fabs(x));
+  return Largest;
+}
+
 bool same(const unsigned char *a, const unsigned char *b, ave_bench::DType type, size_t i,
-          double tolerance) {
+          double tolerance, double scale) {
   size_t bytes = ave_bench::dtypeBytes(type);
   if (std::memcmp(a + i * bytes, b + i * bytes, bytes) == 0)
     return true;
@@ -89,7 +100,8 @@ bool same(const unsigned char *a, const unsigned char *b, ave_bench::DType type,
     return false;
   double x = ave_bench::loadAsDouble(a, type, i), y = ave_bench::loadAsDouble(b, type, i);
   return std::isfinite(x) && std::isfinite(y) &&
-         std::fabs(x - y) <= tolerance * std::fmax(1.0, std::fmax(std::fabs(x), std::fabs(y)));
+         std::fabs(x - y) <=
+             tolerance * std::fmax(std::fmax(1.0, scale), std::fmax(std::fabs(x), std::fabs(y)));
 }
 
 } // namespace
@@ -115,9 +127,13 @@ int main(int argc, char **argv) {
                                     : 0;
     size_t elements = 0;
     for (size_t t = 0; t < specs.size(); ++t) {
+      const double scale =
+          tolerance > 0
+              ? largestMagnitude(original.tensors[t].data(), specs[t].type, specs[t].elements)
+              : 0;
       for (size_t i = 0; i < specs[t].elements; ++i)
         if (!same(original.tensors[t].data(), patched.tensors[t].data(), specs[t].type, i,
-                  tolerance)) {
+                  tolerance, scale)) {
           std::printf("differ %s: %s[%zu]: original %s, patched %s\n", shapeText(s).c_str(),
                       specs[t].name.c_str(), i,
                       valueText(original.tensors[t].data(), specs[t].type, i).c_str(),

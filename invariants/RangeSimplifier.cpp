@@ -220,6 +220,10 @@ std::optional<Interval> RangeSimplifier::interval(const Term *T) {
   case TermKind::Rem: {
     const Term *D = T->operand(1);
     std::optional<Interval> X = interval(T->operand(0));
+    // A remainder by a positive constant lies strictly between -C and C,
+    // whatever the dividend.
+    if (!X && T->kind() == TermKind::Rem && D->isConstant() && D->value() > 0)
+      return Interval{1 - D->value(), D->value() - 1};
     if (!X)
       return std::nullopt;
     if (!D->isConstant()) {
@@ -282,9 +286,12 @@ const Term *RangeSimplifier::divRem(const Term *T) {
     if (const Term *Whole = shiftedDividend(toPolynomial(Ctx, X), C))
       return divRem(Ctx.div(Whole, D));
   std::optional<Interval> IX = interval(X);
+  bool Div = T->kind() == TermKind::Div;
+  // |x| < C, either sign: truncation makes x / C zero and x % C x itself.
+  if (IX && IX->lo > -C && IX->hi < C)
+    return Div ? Ctx.constant(0) : X;
   if (!IX || IX->lo < 0)
     return T;
-  bool Div = T->kind() == TermKind::Div;
   if (IX->hi < C)
     return Div ? Ctx.constant(0) : X;
   // x = C*a + r with r in [0, C): x / C = a, x % C = r (x >= 0).

@@ -3,6 +3,7 @@
 #include "ave/rewriters/launch_bounds/LaunchBoundsRewriter.h"
 #include "ave/rewriters/lds_layout/LdsLayoutRewriters.h"
 #include "ave/rewriters/pipeline/PipelineRewriter.h"
+#include "ave/rewriters/matrix_core/MatrixCoreRewriter.h"
 #include "ave/rewriters/register_tile/RegisterTileRewriter.h"
 #include "ave/rewriters/unroll/UnrollRewriter.h"
 #include "ave/rewriters/vectorize/VectorizeRewriter.h"
@@ -21,6 +22,7 @@ const RewriterRegistry &RewriterRegistry::builtin() {
     R.add(makeLaunchBoundsRewriter());
     R.add(makeRegisterTileRewriter());
     R.add(makeVectorizeRewriter());
+    R.add(makeMatrixCoreRewriter());
     return R;
   }();
   return Registry;

@@ -10,6 +10,34 @@
 
 namespace ave::inv {
 
+TermMap ProvenanceInterpreter::laneOfWave(const Term *Tid, unsigned Lanes, bool OneWave,
+                                          const Term *Lane) {
+  // The thread of this wave whose lane is Lane: tid := Lanes*(tid/Lanes) +
+  // Lane. A value's own digits of tid are replaced first, by their values
+  // at that thread (0 <= Lane < Lanes, tid >= 0): `tid % c` and `tid / c`
+  // for c dividing Lanes are `Lane % c` and `(Lanes/c)*(tid/Lanes) + Lane/c`;
+  // for c a multiple of Lanes, `Lanes*((tid/Lanes) % (c/Lanes)) + Lane` and
+  // `(tid/Lanes) / (c/Lanes)`. Written whole, `(Lanes*(tid/Lanes) + Lane) % c`
+  // leaves the solver a division per digit of every operand.
+  if (OneWave)
+    return {{Tid, Lane}};
+  const Term *L = T.constant(int64_t(Lanes));
+  const Term *Wave = T.div(Tid, L);
+  TermMap Map{{Tid, T.add(T.mul(L, Wave), Lane)}};
+  for (int64_t C = 2; C <= 4096; C *= 2) {
+    const Term *CT = T.constant(C);
+    if (Lanes % C == 0) {
+      Map[T.rem(Tid, CT)] = T.rem(Lane, CT);
+      Map[T.div(Tid, CT)] = T.add(T.mul(T.constant(int64_t(Lanes) / C), Wave), T.div(Lane, CT));
+    } else if (C % Lanes == 0) {
+      const Term *Waves = T.constant(C / int64_t(Lanes));
+      Map[T.rem(Tid, CT)] = T.add(T.mul(L, T.rem(Wave, Waves)), Lane);
+      Map[T.div(Tid, CT)] = T.div(Wave, Waves);
+    }
+  }
+  return Map;
+}
+
 AbstractValue ProvenanceInterpreter::matrixCore(const MatrixLaneModel &M, const AbstractValue &A,
                                                 const AbstractValue &B, const AbstractValue &Acc,
                                                 const clang::Expr *Site, const FlowState &State) {
@@ -23,7 +51,7 @@ AbstractValue ProvenanceInterpreter::matrixCore(const MatrixLaneModel &M, const 
   const KernelSymbols &S = Ctx.symbols;
   bool OneWave = S.launchBlock[0] && *S.launchBlock[0] <= int64_t(M.lanes);
   const Term *OwnLane = OneWave ? S.tid[0] : T.rem(S.tid[0], Lanes);
-  auto AtLane = [&](const Term *L) { return OneWave ? L : T.add(T.sub(S.tid[0], OwnLane), L); };
+  auto AtLane = [&](const Term *L) { return laneOfWave(S.tid[0], M.lanes, OneWave, L); };
 
   std::vector<const Term *> IndexRanges = {T.ge(I, T.constant(0)),  T.lt(I, T.constant(M.m)),
                                            T.ge(J, T.constant(0)),  T.lt(J, T.constant(M.n)),
@@ -34,7 +62,7 @@ AbstractValue ProvenanceInterpreter::matrixCore(const MatrixLaneModel &M, const 
       Elem = readElement(T, *V.array, P.element, Ctx.privateDecider(State, IndexRanges));
     if (Elem.kind != AbstractValue::Kind::Data)
       return DataValue::unknown("matrix-core operand is not a data value");
-    return substituteData(T, Elem.data, TermMap{{S.tid[0], AtLane(P.lane)}});
+    return substituteData(T, Elem.data, AtLane(P.lane));
   };
   DataValue OA = OperandAt(A, M.aPlace(T, I, KK));
   DataValue OB = OperandAt(B, M.bPlace(T, KK, J));

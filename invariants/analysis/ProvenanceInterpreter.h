@@ -251,6 +251,9 @@ private:
   AbstractValue matrixCore(const MatrixLaneModel &M, const AbstractValue &A, const AbstractValue &B,
                            const AbstractValue &Acc, const clang::Expr *Site,
                            const FlowState &State);
+  // The substitution that moves a value of this thread to the thread of
+  // its wave in lane Lane (MatrixCoreTransfer.cpp).
+  TermMap laneOfWave(const Term *Tid, unsigned Lanes, bool OneWave, const Term *Lane);
 
   // Memory (MemoryTransfer.cpp)
   struct Address {

@@ -185,8 +185,12 @@ namespace {
 
 // Two copies of a piece's iteration point: its loop counters and the
 // existential symbols they bring; the thread's own choices (its ids, a
-// result slot: kind Other) and the parameters are shared.
-std::pair<TermMap, TermMap> iterationCopies(TermContext &T, const Reduction &R) {
+// result slot: kind Other), the parameters and `Shared` (the counters of
+// the loops around the question, which pick the accumulator element whose
+// reduction it is: `acc[i][j][e]` stored in a loop over i, j and e) are
+// shared.
+std::pair<TermMap, TermMap> iterationCopies(TermContext &T, const Reduction &R,
+                                            const TermSet &Shared) {
   std::vector<const Term *> Symbols = collectSymbols(R.term);
   for (const Term *C : R.constraints)
     for (const Term *S : collectSymbols(C))
@@ -195,9 +199,11 @@ std::pair<TermMap, TermMap> iterationCopies(TermContext &T, const Reduction &R) 
     Symbols.push_back(L.counter);
   TermMap First, Second;
   for (const Term *S : Symbols)
-    if (S->symbolKind() == SymbolKind::LoopCounter || S->symbolKind() == SymbolKind::Fresh ||
-        (S->symbolKind() != SymbolKind::Other && S->symbolKind() != SymbolKind::Param &&
-         S->isFresh())) {
+    if (Shared.count(S))
+      continue;
+    else if (S->symbolKind() == SymbolKind::LoopCounter || S->symbolKind() == SymbolKind::Fresh ||
+             (S->symbolKind() != SymbolKind::Other && S->symbolKind() != SymbolKind::Param &&
+              S->isFresh())) {
       if (First.count(S))
         continue;
       First[S] = T.freshCopy(S);
@@ -227,7 +233,13 @@ Obligation ReductionCoverage::injective(const std::vector<Reduction> &Pieces, co
   const Reduction &Last = Pieces.back();
   std::vector<TermMap> First, Second;
   for (const Reduction &R : Pieces) {
-    auto [F, S] = iterationCopies(T, R);
+    TermSet Shared;
+    for (const LoopFrame &F : Ctx.loops)
+      if (F.span.counter &&
+          std::none_of(R.loops.begin(), R.loops.end(),
+                       [&](const ReductionLoop &L) { return L.counter == F.span.counter; }))
+        Shared.insert(F.span.counter);
+    auto [F, S] = iterationCopies(T, R, Shared);
     First.push_back(std::move(F));
     Second.push_back(std::move(S));
   }

@@ -26,19 +26,12 @@
 
 #include "GemmKernelText.h"
 
+#include "../tiled_gemm/GemmEdits.h"
 #include "ave/annotations/KernelAnnotations.h"
 
 namespace ave::rw {
 
 namespace {
-
-void substitute(ann::Expr &E, const std::map<std::string, std::string> &Values) {
-  if (E.kind == ann::ExprKind::Identifier)
-    if (auto It = Values.find(E.name); It != Values.end())
-      E.name = "(" + It->second + ")";
-  for (ann::Expr &Child : E.operands)
-    substitute(Child, Values);
-}
 
 std::string extentOf(const ann::TagSpec &Spec, const std::string &Coordinate) {
   const ann::Expr &Bound = Spec.coordinates[Spec.coordinateIndex(Coordinate)].bound;
@@ -249,38 +242,8 @@ void BodyWriter::epilogue() {
        F.c.pointer->getName().str() + "[" + Index + "] = " + Acc + "[" + N.i + "][" + N.j + "];");
 }
 
-std::string gridDimension(const std::string &Extent, int64_t Tile, bool Guard) {
-  return Guard ? "(" + Extent + " + " + std::to_string(Tile - 1) + ") / " + std::to_string(Tile)
-               : Extent + " / " + std::to_string(Tile);
-}
-
 } // namespace
 
-std::string layoutText(const ann::TagSpec &Spec, const std::map<std::string, std::string> &Values) {
-  ann::Expr L = Spec.effectiveLayout();
-  substitute(L, Values);
-  return ann::printExpr(L);
-}
-
 std::string gemmBodyText(const GemmTextRequest &R) { return BodyWriter(R).text(); }
-
-std::string gemmBlockText(const TileShape &S) {
-  return "block(" + std::to_string(S.threads()) + ")";
-}
-
-std::string gemmGridText(const GemmTextRequest &R,
-                         const std::map<std::string, std::string> &Arguments) {
-  const ann::TagSpec &C = R.form.c.tag->spec;
-  auto Extent = [&](const std::string &Coordinate) {
-    ann::Expr Bound = C.coordinates[C.coordinateIndex(Coordinate)].bound;
-    substitute(Bound, Arguments);
-    std::string Text = ann::printExpr(Bound);
-    return Bound.kind == ann::ExprKind::Identifier || Bound.kind == ann::ExprKind::IntLiteral
-               ? Text
-               : "(" + Text + ")";
-  };
-  return "grid(" + gridDimension(Extent(R.form.n), R.shape.bn, R.guardN) + ", " +
-         gridDimension(Extent(R.form.m), R.shape.bm, R.guardM) + ")";
-}
 
 } // namespace ave::rw

@@ -8,15 +8,10 @@
 // Internal to rewriters/register_tile.
 #pragma once
 
+#include "../tiled_gemm/TiledGemmForm.h"
 #include "TileShape.h"
-#include "TiledGemmForm.h"
 
-#include <map>
 #include <string>
-
-namespace ave::ann {
-struct TagSpec;
-}
 
 namespace ave::rw {
 
@@ -39,16 +34,5 @@ struct GemmTextRequest {
 // The statements of the new body, one level indented, each line ending in
 // a newline.
 std::string gemmBodyText(const GemmTextRequest &R);
-
-// The new launch pragma's `block(...) grid(...)`, its dimensions over the
-// kernel's parameters (or, with `Arguments`, over a launch site's argument
-// texts by parameter name).
-std::string gemmBlockText(const TileShape &S);
-std::string gemmGridText(const GemmTextRequest &R,
-                         const std::map<std::string, std::string> &Arguments = {});
-
-// The layout of `Spec` with each coordinate replaced by its text in `Values`
-// (parenthesized), printed.
-std::string layoutText(const ann::TagSpec &Spec, const std::map<std::string, std::string> &Values);
 
 } // namespace ave::rw

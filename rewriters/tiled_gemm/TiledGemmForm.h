@@ -1,4 +1,4 @@
-// Finds the kernel form that register-tile rewrites: a matrix product whose
+// Finds the kernel form that register-tile and matrix-core rewrite: a matrix product whose
 // tags form the einsum C(m, n) = A(m, k) B(k, n), computed one output per
 // thread by a staged K loop (StagedLoop.h) that stages one element of A and
 // one of B per thread, adds `acc += X * Y` (each factor a read of one staged
@@ -6,7 +6,8 @@
 // stores `C[...] = acc` after the loop. The rewrite regenerates the body
 // from the tags, so everything else the body does must be nothing the new
 // body would drop: declarations before the loop, the one store after it
-// (maybe under an `if`), nothing else. Internal to rewriters/register_tile.
+// (maybe under an `if`), nothing else. Internal to rewriters/ (register-tile,
+// matrix-core).
 #pragma once
 
 #include "../StagedLoop.h"

@@ -32,6 +32,7 @@ spec() {
     naive_gemm) kernel=naive_gemm args=(--shape M=32,N=48,K=24) ;;
     tiled_gemm) kernel=sgemm args=(--shape M=32,N=48,K=64) ;;
     tiled_hgemm) kernel=hgemm args=(--shape M=32,N=48,K=64) ;;
+    tiled_hgemm_32) kernel=hgemm32 args=(--shape M=128,N=256,K=64) ;; # sizes: multiples of 128
     double_buffered_gemm) kernel=double_buffered_gemm args=(--shape M=32,N=48,K=64) ;;
     register_tiled_gemm) kernel=sgemm_register_tiled args=(--shape M=192,N=128,K=32) ;; # 3 row tiles
     transpose_lds) kernel=transpose_lds args=(--shape R=64,C=96) ;;

@@ -151,7 +151,11 @@ const std::map<std::string, rw::testing::InjectedBug> &injectedBugs() {
       {"pipeline-drops-barrier", InjectedBug::PipelineDropsBarrier},
       {"unroll-drops-remainder", InjectedBug::UnrollDropsRemainder},
       {"register-tile-wrong-offset", InjectedBug::RegisterTileWrongOffset},
-      {"vectorize-off-by-one", InjectedBug::VectorizeOffByOne}};
+      {"vectorize-off-by-one", InjectedBug::VectorizeOffByOne},
+      {"matrix-core-wrong-lane-a", InjectedBug::MatrixCoreWrongLaneA},
+      {"matrix-core-b-not-transposed", InjectedBug::MatrixCoreBNotTransposed},
+      {"matrix-core-wrong-output-lane", InjectedBug::MatrixCoreWrongOutputLane},
+      {"matrix-core-warp-tile-offset", InjectedBug::MatrixCoreWarpTileOffset}};
   return Bugs;
 }
 

@@ -119,7 +119,7 @@ TEST(RewriteSpecs, ParsesNamesAndParameters) {
             std::string::npos);
   EXPECT_NE(parseRewriteSpecs("nope", Reg)
                 .error.find("unknown rewrite 'nope' (known: lds-pad, lds-swizzle, pipeline, "
-                            "unroll, launch-bounds, register-tile, vectorize)"),
+                            "unroll, launch-bounds, register-tile, vectorize, matrix-core)"),
             std::string::npos);
   EXPECT_NE(parseRewriteSpecs("lds-pad:pad", Reg).error.find("name=value"), std::string::npos);
 }

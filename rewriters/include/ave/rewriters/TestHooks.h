@@ -12,16 +12,20 @@ namespace ave::rw::testing {
 
 enum class InjectedBug {
   None,
-  SwizzleWritesOnly,       // lds-swizzle rewrites the stores but not the loads
-  AcceptEscapes,           // the layout rewriters ignore uses whose address escapes
-  DropBarrier,             // the first candidate also removes the kernel's first __syncthreads()
-  PipelineNoPrologue,      // pipeline: no prologue (the first stages are never filled)
-  PipelineWrongTile,       // pipeline: the prefetch loads the tile `stages` ahead, one too far
-  PipelineWritesReadStage, // pipeline: the prefetched tile is stored into the stage being read
-  PipelineDropsBarrier,    // pipeline: the loop's one barrier is left out
-  UnrollDropsRemainder,    // unroll: the tail loop of the iterations left over is left out
-  RegisterTileWrongOffset, // register-tile: a thread reads the A rows of the next micro-tile
-  VectorizeOffByOne,       // vectorize: each vector access starts one element late
+  SwizzleWritesOnly,         // lds-swizzle rewrites the stores but not the loads
+  AcceptEscapes,             // the layout rewriters ignore uses whose address escapes
+  DropBarrier,               // the first candidate also removes the kernel's first __syncthreads()
+  PipelineNoPrologue,        // pipeline: no prologue (the first stages are never filled)
+  PipelineWrongTile,         // pipeline: the prefetch loads the tile `stages` ahead, one too far
+  PipelineWritesReadStage,   // pipeline: the prefetched tile is stored into the stage being read
+  PipelineDropsBarrier,      // pipeline: the loop's one barrier is left out
+  UnrollDropsRemainder,      // unroll: the tail loop of the iterations left over is left out
+  RegisterTileWrongOffset,   // register-tile: a thread reads the A rows of the next micro-tile
+  VectorizeOffByOne,         // vectorize: each vector access starts one element late
+  MatrixCoreWrongLaneA,      // matrix-core: A's fragment rows from the wrong lane digit
+  MatrixCoreBNotTransposed,  // matrix-core: B's fragment read with k and n swapped
+  MatrixCoreWrongOutputLane, // matrix-core: the store's row and column lane digits swapped
+  MatrixCoreWarpTileOffset,  // matrix-core: every warp tile one instruction further along m
 };
 
 void injectBug(InjectedBug Bug);
