@@ -277,11 +277,47 @@ static std::optional<std::pair<Polynomial, Polynomial>> splitByMultiples(const P
   return std::make_pair(std::move(Multiple), std::move(Rest));
 }
 
+// `a*x - a*(x % c)` in P as `a*c*(x / c)` (the same number: truncation
+// keeps x = c*(x / c) + x % c), where a*c and C share a factor: a warp's
+// first thread `8*tid - 8*(tid % 16)` is then a multiple of 128 that
+// splitByMultiples (or byLowerDigit, for a factor of C) sees, and whose
+// interval the pair no longer widens below zero.
+static Polynomial regroupRemainders(TermContext &Ctx, const Polynomial &P, int64_t C) {
+  Polynomial Out = P;
+  for (const auto &[Mono, Coeff] : P.terms()) {
+    if (Mono.size() != 1 || Mono[0]->kind() != TermKind::Rem ||
+        !Mono[0]->operand(1)->isConstant() || Mono[0]->operand(1)->value() <= 0)
+      continue;
+    const Term *X = Mono[0]->operand(0);
+    const int64_t Divisor = Mono[0]->operand(1)->value();
+    Polynomial XP = toPolynomial(Ctx, X);
+    if (XP.terms().size() != 1 || XP.terms().begin()->second != 1)
+      continue;
+    const Monomial &XMono = XP.terms().begin()->first;
+    const int64_t A = -Coeff;
+    if (Out.coefficientOf(XMono) != A || A == 0 || std::gcd(A * Divisor, C) == 1)
+      continue;
+    std::optional<Polynomial> Quotient =
+        toPolynomial(Ctx, Ctx.div(X, Ctx.constant(Divisor))).scaled(A * Divisor);
+    std::optional<Polynomial> Next = Out.minus(Polynomial::monomial(XMono, A));
+    if (Next)
+      Next = Next->minus(Polynomial::monomial(Mono, Coeff));
+    if (Next && Quotient)
+      Next = Next->plus(*Quotient);
+    if (Next && Quotient)
+      Out = *Next;
+  }
+  return Out;
+}
+
 const Term *RangeSimplifier::divRem(const Term *T) {
   const Term *X = T->operand(0), *D = T->operand(1);
   if (!D->isConstant() || D->value() <= 0)
     return T;
   int64_t C = D->value();
+  if (Polynomial Whole = toPolynomial(Ctx, X), Grouped = regroupRemainders(Ctx, Whole, C);
+      !(Grouped == Whole))
+    X = toTerm(Ctx, Grouped);
   if (T->kind() == TermKind::Div)
     if (const Term *Whole = shiftedDividend(toPolynomial(Ctx, X), C))
       return divRem(Ctx.div(Whole, D));
