@@ -9,6 +9,9 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+#include <set>
 
 namespace ave::rw {
 
@@ -166,6 +169,45 @@ std::vector<const clang::VarDecl *> sharedArraysOf(const clang::FunctionDecl &Ke
   return Finder.found;
 }
 
+namespace {
+
+// The array's name in the body's raw tokens (every preprocessor branch,
+// no comments, no directive lines) at a place no parsed reference spells.
+std::vector<clang::SourceLocation>
+unseenNames(const clang::ASTContext &Ctx, const clang::Stmt &Body, const clang::VarDecl &Array,
+            const std::vector<const clang::DeclRefExpr *> &Refs) {
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  clang::SourceLocation Begin = SM.getExpansionLoc(Body.getBeginLoc());
+  clang::SourceLocation End = SM.getExpansionLoc(Body.getEndLoc());
+  std::set<unsigned> Seen = {SM.getSpellingLoc(Array.getLocation()).getRawEncoding()};
+  for (const clang::DeclRefExpr *Ref : Refs)
+    Seen.insert(SM.getSpellingLoc(Ref->getLocation()).getRawEncoding());
+  std::vector<clang::SourceLocation> Out;
+  if (!SM.isWrittenInMainFile(Begin) || SM.getFileID(Begin) != SM.getFileID(End))
+    return Out;
+  bool Invalid = false;
+  llvm::StringRef Buffer = SM.getBufferData(SM.getFileID(Begin), &Invalid);
+  if (Invalid)
+    return Out;
+  const unsigned Stop = SM.getFileOffset(End);
+  clang::Lexer Raw(SM.getLocForStartOfFile(SM.getFileID(Begin)), Ctx.getLangOpts(), Buffer.begin(),
+                   Buffer.begin() + SM.getFileOffset(Begin), Buffer.end());
+  clang::Token Tok;
+  bool InDirective = false;
+  while (!Raw.LexFromRawLexer(Tok) && SM.getFileOffset(Tok.getLocation()) < Stop) {
+    if (Tok.isAtStartOfLine())
+      InDirective = Tok.is(clang::tok::hash);
+    if (InDirective || !Tok.is(clang::tok::raw_identifier) ||
+        Tok.getRawIdentifier() != Array.getName())
+      continue;
+    if (!Seen.count(Tok.getLocation().getRawEncoding()))
+      Out.push_back(Tok.getLocation());
+  }
+  return Out;
+}
+
+} // namespace
+
 SharedArrayUses collectSharedArrayUses(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel,
                                        const clang::VarDecl &Array, const ann::PragmaLog *Pragmas) {
   SharedArrayUses Out;
@@ -192,6 +234,8 @@ SharedArrayUses collectSharedArrayUses(clang::ASTContext &Ctx, const clang::Func
   }
   if (Rank > 0 && Kernel.getBody())
     findSharedMemoryAsm(Ctx, *Kernel.getBody(), Array, Out);
+  if (Kernel.getBody())
+    Out.unseen = unseenNames(Ctx, *Kernel.getBody(), Array, Finder.found);
   if (Pragmas && !Out.extents.empty())
     collectAnnotationAccesses(Ctx, Kernel, Array, *Pragmas, Out);
   return Out;

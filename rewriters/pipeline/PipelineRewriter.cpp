@@ -441,6 +441,11 @@ bool CandidateBuilder::editArrays() {
     if (!Uses.unfollowed.empty())
       return refuse(Uses.unfollowed.front().location,
                     Uses.unfollowed.front().why + ", so the stage cannot be added to it");
+    if (!Uses.unseen.empty())
+      return refuse(Uses.unseen.front(),
+                    "'" + Array->getName().str() +
+                        "' is used in a preprocessor branch not taken for the target parsed, "
+                        "where the stage index would not be added");
     if (!insertAfterToken(Array->getLocation(), "[" + std::to_string(Stages) + "]"))
       return false;
     for (const ArrayAccess &A : Uses.accesses) {

@@ -54,6 +54,12 @@ struct SharedArrayUses {
   std::vector<ArrayAccess> accesses;                // in source order
   std::vector<AnnotationAccess> annotationAccesses; // in pragmas, in source order
   std::vector<UnfollowedUse> unfollowed;
+  // Where the kernel body's text names the array outside the parse: in a
+  // preprocessor branch not taken for the target parsed (`#if
+  // defined(__HIP_PLATFORM_NVIDIA__)` on gfx942). Directive lines and
+  // comments do not count. A rewrite that changes how the array is indexed
+  // cannot reach these uses.
+  std::vector<clang::SourceLocation> unseen;
 };
 
 // `__shared__` variables declared in the kernel body, in source order.
