@@ -182,6 +182,19 @@ CompileResult compileForAmd(const CompileInputs &In, std::string_view Arch) {
   return R;
 }
 
+namespace {
+
+// The PTX nvcc kept in Dir (one architecture: one file), or "".
+std::string keptPtx(const std::string &Dir) {
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; !EC && It != End; It.increment(EC))
+    if (llvm::StringRef(It->path()).ends_with(".ptx"))
+      return It->path();
+  return "";
+}
+
+} // namespace
+
 CompileResult compileForNvidia(const CompileInputs &In, std::string_view Arch) {
   CompileResult R;
   R.target = std::string(Arch);
@@ -199,12 +212,18 @@ CompileResult compileForNvidia(const CompileInputs &In, std::string_view Arch) {
   std::vector<std::string> Args =
       frontend::nvccCompileArgs(In.flags, In.args, std::string(Arch), In.hipOnCudaIncludeDir,
                                 In.sourcePath, ObjFile.path(), In.originalDir);
+  // ptxas's resource report, and the PTX kept for its mma.sync count.
+  support::TempPath Kept = support::createTempTree("ave-sm-keep");
+  if (!Kept.empty())
+    Args.insert(Args.end(), {"-Xptxas", "-v", "--keep", "--keep-dir", Kept.path()});
   R.command = joinCommand(*Nvcc, Args);
   auto Start = std::chrono::steady_clock::now();
   ProcessOutput P = runCompiler(*Nvcc, Args);
   R.millis = millisSince(Start);
   R.ok = P.exitCode == 0;
   R.errors = P.error.empty() ? P.stderrText : P.error;
+  if (R.ok && !Kept.empty())
+    R.kernels = parsePtxasReport(P.stderrText, readFile(keptPtx(Kept.path())));
   return R;
 }
 

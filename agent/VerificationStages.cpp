@@ -397,6 +397,19 @@ StageResult compile(const CompileResult &R, frontend::Target Target) {
   nlohmann::json Kernels = nlohmann::json::array();
   const unsigned Capacity = frontend::targetInfo(Target).ldsBytesPerBlock;
   for (const KernelResources &K : R.kernels) {
+    if (K.registers >= 0) { // NVIDIA: ptxas's report
+      Kernels.push_back({{"symbol", K.symbol},
+                         {"registers", K.registers},
+                         {"spill_store_bytes", K.spillStoreBytes},
+                         {"spill_load_bytes", K.spillLoadBytes},
+                         {"shared_bytes", K.sharedBytes},
+                         {"mma_sync", K.mmaSync}});
+      S.evidence.push_back(K.symbol + ": " + std::to_string(K.registers) + " registers, " +
+                           std::to_string(K.spillStoreBytes) + " B spill stores, " +
+                           std::to_string(K.sharedBytes) + " B shared, " +
+                           std::to_string(K.mmaSync) + " mma.sync");
+      continue;
+    }
     Kernels.push_back({{"symbol", K.symbol},
                        {"vgprs", K.vgprs},
                        {"sgprs", K.sgprs},

@@ -288,6 +288,37 @@ TEST(AmdAssembly, ReadsKernelResourcesAndMfmaCount) {
   EXPECT_EQ(K[0].mfma, 2u);
 }
 
+// ptxas -v's report for two kernels (one with spills), and the kept PTX:
+// each kernel's registers, spill bytes, shared memory and mma.sync count.
+TEST(CompileStage, ReadsPtxasReportAndMmaSyncCount) {
+  const char *Report =
+      "ptxas info    : 11 bytes gmem\n"
+      "ptxas info    : Compiling entry function '_Z1av' for 'sm_90'\n"
+      "ptxas info    : Function properties for _Z1av\n"
+      "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Used 186 registers, used 1 barriers, 16384 bytes smem, 400 bytes "
+      "cmem[0]\n"
+      "ptxas info    : Compiling entry function '_Z1bv' for 'sm_90'\n"
+      "ptxas info    : Function properties for _Z1bv\n"
+      "    32 bytes stack frame, 64 bytes spill stores, 48 bytes spill loads\n"
+      "ptxas info    : Used 80 registers, used 0 barriers, 360 bytes cmem[0]\n";
+  const char *Ptx = ".visible .entry _Z1av(\n  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+                    "{};\n  mma.sync.aligned.m16n8k16 {};\n}\n.visible .entry _Z1bv(\n  ret;\n}\n";
+  std::vector<KernelResources> K = parsePtxasReport(Report, Ptx);
+  ASSERT_EQ(K.size(), 2u);
+  EXPECT_EQ(K[0].symbol, "_Z1av");
+  EXPECT_EQ(K[0].registers, 186);
+  EXPECT_EQ(K[0].spillStoreBytes, 0);
+  EXPECT_EQ(K[0].sharedBytes, 16384);
+  EXPECT_EQ(K[0].mmaSync, 2u);
+  EXPECT_EQ(K[1].symbol, "_Z1bv");
+  EXPECT_EQ(K[1].registers, 80);
+  EXPECT_EQ(K[1].spillStoreBytes, 64);
+  EXPECT_EQ(K[1].spillLoadBytes, 48);
+  EXPECT_EQ(K[1].sharedBytes, 0);
+  EXPECT_EQ(K[1].mmaSync, 0u);
+}
+
 // ---- issue 22: the soundness of the stages on real kernels ----
 
 // Writes a kernel file into a fresh directory; removed with the object.

@@ -1,8 +1,10 @@
 // The compile stage: the patched file must build for every enabled target.
 // gfx942 goes through clang-19 (`-S`, device only) and its AMDGPU metadata
 // gives each kernel's resource use; sm_90 goes through nvcc with the
-// project's HIP-on-CUDA header when nvcc is installed. Both take the file's
-// flags from the front end's one source of device flags (HipArgs.h).
+// project's HIP-on-CUDA header when nvcc is installed, with ptxas's
+// resource report (`-Xptxas -v`) and the kept PTX read for each kernel's
+// registers, spills and mma.sync count. Both take the file's flags from the
+// front end's one source of device flags (HipArgs.h).
 #pragma once
 
 #include "ave/frontend/HipArgs.h"
@@ -21,6 +23,10 @@ struct KernelResources {
   int privateBytes = -1; // scratch per lane
   int vgprSpills = -1, sgprSpills = -1;
   unsigned mfma = 0; // v_mfma instructions in the kernel body
+  // NVIDIA (ptxas -v): registers a thread, spill bytes, static shared
+  // memory, and mma.sync instructions in the kernel's PTX. -1: not read.
+  int registers = -1, spillStoreBytes = -1, spillLoadBytes = -1, sharedBytes = -1;
+  unsigned mmaSync = 0;
 };
 
 struct CompileResult {
@@ -30,7 +36,7 @@ struct CompileResult {
   std::string command;
   std::string errors; // the compiler's stderr when it failed
   double millis = 0;
-  std::vector<KernelResources> kernels; // AMD only
+  std::vector<KernelResources> kernels;
 };
 
 struct CompileInputs {
@@ -46,6 +52,10 @@ CompileResult compileForNvidia(const CompileInputs &In, std::string_view Arch = 
 
 // Kernel resource use read from a gfx9 `-S` output (metadata + v_mfma count).
 std::vector<KernelResources> parseAmdAssembly(std::string_view Asm);
+
+// Kernel resource use read from ptxas's `-v` report (nvcc's stderr) and the
+// PTX nvcc kept (mma.sync count of each `.entry`).
+std::vector<KernelResources> parsePtxasReport(std::string_view Report, std::string_view Ptx);
 
 // runtime/include/ave/hip_on_cuda of this source tree ($AVE_HIP_ON_CUDA_DIR overrides).
 std::string defaultHipOnCudaIncludeDir();
