@@ -16,3 +16,7 @@ in=testdata/tiled_hgemm_32.hip
 bundle mc_64 "$in" hgemm32 matrix-core
 bundle mc_128 "$in" hgemm32 matrix-core:bm=128,bn=128,wm=64,wn=32
 bundle mc_128w "$in" hgemm32 matrix-core:bm=128,bn=128,wm=32,wn=32
+# More warps per SM: min-blocks widens matrix-core's __launch_bounds__ (the
+# compiler then keeps a thread within 65536 / (threads * N) registers).
+bundle mc_64_mb4 "$in" hgemm32 matrix-core,launch-bounds:min-blocks=4
+bundle mc_128_mb2 "$in" hgemm32 matrix-core:bm=128,bn=128,wm=64,wn=32,launch-bounds:min-blocks=2
