@@ -150,9 +150,13 @@ void BodyWriter::prologueAmd() {
   line(1, "typedef _Float16 " + N.half4 + " __attribute__((ext_vector_type(4)));");
   line(1, "typedef float " + N.float4 + " __attribute__((ext_vector_type(4)));");
   line(1, "const int " + N.warp + " = " + N.tid + " / 64, " + N.lane + " = " + N.tid + " % 64;");
-  line(1, "const int " + N.wm0 + " = " + N.warp + " / " + num(S.wavesN()) + " * " + num(S.waveM()) +
-              ", " + N.wn0 + " = " + N.warp + " % " + num(S.wavesN()) + " * " + num(S.waveN()) +
-              ";");
+  if (S.wavesN() == 1) // one wave tile across the block's n
+    line(1,
+         "const int " + N.wm0 + " = " + N.warp + " * " + num(S.waveM()) + ", " + N.wn0 + " = 0;");
+  else
+    line(1, "const int " + N.wm0 + " = " + N.warp + " / " + num(S.wavesN()) + " * " +
+                num(S.waveM()) + ", " + N.wn0 + " = " + N.warp + " % " + num(S.wavesN()) + " * " +
+                num(S.waveN()) + ";");
   line(1, "const int " + N.r + " = " + N.lane + " % 16, " + N.q + " = " + N.lane + " / 16;");
   line(1, F.accumulatorType + " " + Acc + "[" + num(Amd.tilesM) + "][" + num(Amd.tilesN) + "][4];");
 }
