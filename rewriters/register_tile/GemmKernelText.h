@@ -1,11 +1,11 @@
-// The text of the register-tiled kernel body (and its launch pragma) that
-// register-tile puts in place of a TiledGemmForm body. Indices into A, B
-// and C come from their tags' layouts with the coordinates substituted, so
-// a transposed or padded operand is addressed as its tag says. Where the
-// assumptions do not make M or N a multiple of the block tile, the loads
-// clamp the row (column) into the matrix and the store is guarded: the
-// blocks at the edge compute a few rows twice and store them once.
-// Internal to rewriters/register_tile.
+// The text of the register-tiled kernel body that register-tile puts in
+// place of a TiledGemmForm body (the launch text is tiled_gemm/GemmEdits.h's).
+// Indices into A, B and C come from their tags' layouts with the
+// coordinates substituted, so a transposed or padded operand is addressed
+// as its tag says. Where the assumptions do not make M or N a multiple of
+// the block tile, the loads clamp the row (column) into the matrix and the
+// store is guarded: the blocks at the edge compute a few rows twice and
+// store them once. Internal to rewriters/register_tile.
 #pragma once
 
 #include "../tiled_gemm/TiledGemmForm.h"
