@@ -22,6 +22,13 @@ std::optional<Interval> clampToInt(int64_t Lo, int64_t Hi) {
   return Interval{Lo, Hi};
 }
 
+// What a fact can bound directly: a symbol, or a quotient or remainder
+// (`elem % 4 >= 0` from a folded slot's domain bounds that remainder where
+// its dividend is unbounded).
+bool boundable(const Term *T) {
+  return T->isSymbol() || T->kind() == TermKind::Div || T->kind() == TermKind::Rem;
+}
+
 } // namespace
 
 void RangeSimplifier::tighten(const Term *Sym, std::optional<int64_t> Lo,
@@ -56,27 +63,27 @@ void RangeSimplifier::addFacts(const Term *Fact) {
       std::optional<Interval> IB = interval(B);
       switch (C->kind()) {
       case TermKind::Lt: // A < B
-        if (A->isSymbol() && IB)
+        if (boundable(A) && IB)
           tighten(A, std::nullopt, IB->hi - 1);
-        if (B->isSymbol() && IA)
+        if (boundable(B) && IA)
           tighten(B, IA->lo + 1, std::nullopt);
         break;
       case TermKind::Le:
-        if (A->isSymbol() && IB)
+        if (boundable(A) && IB)
           tighten(A, std::nullopt, IB->hi);
-        if (B->isSymbol() && IA)
+        if (boundable(B) && IA)
           tighten(B, IA->lo, std::nullopt);
         break;
       case TermKind::Gt: // A > B
-        if (A->isSymbol() && IB)
+        if (boundable(A) && IB)
           tighten(A, IB->lo + 1, std::nullopt);
-        if (B->isSymbol() && IA)
+        if (boundable(B) && IA)
           tighten(B, std::nullopt, IA->hi - 1);
         break;
       case TermKind::Ge:
-        if (A->isSymbol() && IB)
+        if (boundable(A) && IB)
           tighten(A, IB->lo, std::nullopt);
-        if (B->isSymbol() && IA)
+        if (boundable(B) && IA)
           tighten(B, std::nullopt, IA->hi);
         break;
       case TermKind::Eq:
@@ -174,9 +181,41 @@ bool RangeSimplifier::boundLinear(const Term *C) {
 TermKeyed<int64_t> RangeSimplifier::pinned() const {
   TermKeyed<int64_t> Out;
   for (const auto &[Sym, I] : Bounds)
-    if (I.lo == I.hi)
+    if (I.lo == I.hi && Sym->isSymbol())
       Out[Sym] = I.lo;
   return Out;
+}
+
+// The interval of a quotient or remainder from its operands.
+std::optional<Interval> RangeSimplifier::quotientInterval(const Term *T) {
+  const Term *D = T->operand(1);
+  std::optional<Interval> X = interval(T->operand(0));
+  // A remainder by a positive constant lies strictly between -C and C,
+  // whatever the dividend.
+  if (!X && T->kind() == TermKind::Rem && D->isConstant() && D->value() > 0)
+    return Interval{1 - D->value(), D->value() - 1};
+  if (!X)
+    return std::nullopt;
+  if (!D->isConstant()) {
+    // `blockIdx.y / H` with blockIdx.y >= 0 and H >= 1: between the
+    // extremes of the quotient; the remainder below both.
+    std::optional<Interval> Y = interval(D);
+    if (!Y || Y->lo < 1 || X->lo < 0)
+      return std::nullopt;
+    if (T->kind() == TermKind::Div)
+      return Interval{X->lo / Y->hi, X->hi / Y->lo};
+    return Interval{0, std::min(X->hi, Y->hi - 1)};
+  }
+  if (D->value() <= 0)
+    return std::nullopt;
+  int64_t C = D->value();
+  // Truncating division by a positive constant is monotonic, negative
+  // dividends included (`M / 16` with M only bounded above).
+  if (T->kind() == TermKind::Div)
+    return Interval{X->lo / C, X->hi / C};
+  if (X->lo < 0) // C's remainder takes the dividend's sign
+    return Interval{std::max(X->lo, 1 - C), X->hi > 0 ? std::min(X->hi, C - 1) : 0};
+  return X->hi < C ? *X : Interval{0, C - 1};
 }
 
 std::optional<Interval> RangeSimplifier::interval(const Term *T) {
@@ -218,34 +257,14 @@ std::optional<Interval> RangeSimplifier::interval(const Term *T) {
   }
   case TermKind::Div:
   case TermKind::Rem: {
-    const Term *D = T->operand(1);
-    std::optional<Interval> X = interval(T->operand(0));
-    // A remainder by a positive constant lies strictly between -C and C,
-    // whatever the dividend.
-    if (!X && T->kind() == TermKind::Rem && D->isConstant() && D->value() > 0)
-      return Interval{1 - D->value(), D->value() - 1};
-    if (!X)
-      return std::nullopt;
-    if (!D->isConstant()) {
-      // `blockIdx.y / H` with blockIdx.y >= 0 and H >= 1: between the
-      // extremes of the quotient; the remainder below both.
-      std::optional<Interval> Y = interval(D);
-      if (!Y || Y->lo < 1 || X->lo < 0)
-        return std::nullopt;
-      if (T->kind() == TermKind::Div)
-        return Interval{X->lo / Y->hi, X->hi / Y->lo};
-      return Interval{0, std::min(X->hi, Y->hi - 1)};
-    }
-    if (D->value() <= 0)
-      return std::nullopt;
-    int64_t C = D->value();
-    // Truncating division by a positive constant is monotonic, negative
-    // dividends included (`M / 16` with M only bounded above).
-    if (T->kind() == TermKind::Div)
-      return Interval{X->lo / C, X->hi / C};
-    if (X->lo < 0) // C's remainder takes the dividend's sign
-      return Interval{std::max(X->lo, 1 - C), X->hi > 0 ? std::min(X->hi, C - 1) : 0};
-    return X->hi < C ? *X : Interval{0, C - 1};
+    std::optional<Interval> Computed = quotientInterval(T);
+    auto Fact = Bounds.find(T);
+    if (Fact == Bounds.end())
+      return Computed;
+    if (!Computed)
+      return Fact->second;
+    Interval Both{std::max(Computed->lo, Fact->second.lo), std::min(Computed->hi, Fact->second.hi)};
+    return Both.lo <= Both.hi ? std::optional<Interval>(Both) : Computed;
   }
   case TermKind::Select: {
     std::optional<Interval> A = interval(T->operand(1)), B = interval(T->operand(2));

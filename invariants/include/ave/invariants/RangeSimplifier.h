@@ -38,6 +38,8 @@ public:
   // Symbols whose value the facts fix (replaced by constants when simplifying).
   TermKeyed<int64_t> pinned() const;
   std::optional<Interval> interval(const Term *T);
+  // A quotient or remainder from its operands alone.
+  std::optional<Interval> quotientInterval(const Term *T);
 
 private:
   bool boundLinear(const Term *Comparison);
