@@ -34,41 +34,24 @@
 #include "MatrixCoreText.h"
 
 #include "../tiled_gemm/GemmEdits.h"
+#include "../tiled_gemm/KernelTextLines.h"
 #include "ave/annotations/KernelAnnotations.h"
 
 namespace ave::rw {
 
 namespace {
 
-std::string extentOf(const ann::TagSpec &Spec, const std::string &Coordinate) {
-  const ann::Expr &Bound = Spec.coordinates[Spec.coordinateIndex(Coordinate)].bound;
-  std::string Text = ann::printExpr(Bound);
-  return Bound.kind == ann::ExprKind::Identifier || Bound.kind == ann::ExprKind::IntLiteral
-             ? Text
-             : "(" + Text + ")";
-}
-
-// Whether consecutive elements of the tensor step `Coordinate`: the layout's
-// last addend is that bare coordinate.
-bool fastest(const ann::TagSpec &Spec, const std::string &Coordinate) {
-  ann::Expr L = Spec.effectiveLayout();
-  const ann::Expr *Last = &L;
-  if (L.kind == ann::ExprKind::Binary && L.binaryOp == ann::BinaryOp::Add)
-    Last = &L.operands[1];
-  return Last->kind == ann::ExprKind::Identifier && Last->name == Coordinate;
-}
-
 // One branch's instruction tiles per warp (or wave) along m and n.
 struct Instruction {
   int64_t tilesM = 0, tilesN = 0;
 };
 
-class BodyWriter {
+class BodyWriter : KernelTextLines {
 public:
   explicit BodyWriter(const MatrixCoreTextRequest &R)
-      : R(R), F(R.form), S(R.shape), N(R.names), Acc(F.accumulator->getName().str()),
-        As(F.a.staged->getName().str()), Bs(F.b.staged->getName().str()),
-        K(extentOf(F.a.tag->spec, F.k)) {}
+      : KernelTextLines(R.indent), R(R), F(R.form), S(R.shape), N(R.names),
+        Acc(F.accumulator->getName().str()), As(F.a.staged->getName().str()),
+        Bs(F.b.staged->getName().str()), K(extentText(F.a.tag->spec, F.k)) {}
 
   std::string text() {
     line(1, "__shared__ " + F.a.elementType + " " + As + "[" + num(S.bm) + "][" + num(S.bk) + "];");
@@ -102,19 +85,10 @@ public:
     line(2, "__syncthreads();");
     line(1, "}");
     epilogue();
-    return Out;
+    return KernelTextLines::text();
   }
 
 private:
-  static std::string num(int64_t V) { return std::to_string(V); }
-  void line(int Depth, const std::string &Text) {
-    for (int D = 0; D < Depth; ++D)
-      Out += R.indent;
-    Out += Text + "\n";
-  }
-  void loop(int Depth, const std::string &V, int64_t Trips, const char *Open = "") {
-    line(Depth, "for (int " + V + " = 0; " + V + " < " + num(Trips) + "; ++" + V + ")" + Open);
-  }
   std::string factor(const GemmOperand &O, const std::string &Read) const {
     return O.convert.empty() ? Read : O.convert + "(" + Read + ")";
   }
@@ -138,7 +112,7 @@ private:
   const TiledGemmForm &F;
   const MatrixCoreShape &S;
   const MatrixCoreNames &N;
-  std::string Acc, As, Bs, K, Out;
+  std::string Acc, As, Bs, K;
   // AMD: a wave's MFMA 16x16 tiles (two warp tiles side by side along n);
   // NVIDIA: a warp's mma.sync 16x8 tiles. The same counts, wm/16 x wn/8:
   // the loops over them are written once.
@@ -175,7 +149,8 @@ void BodyWriter::stage(bool IsA) {
   const GemmOperand &O = IsA ? F.a : F.b;
   const std::string &Outer = IsA ? F.m : F.k, &Inner = IsA ? F.k : F.n;
   const int64_t OuterSize = IsA ? S.bm : S.bk, InnerSize = IsA ? S.bk : S.bn;
-  const bool InnerFast = fastest(O.tag->spec, Inner);
+  // Memory runs along Inner: its layout ends in that bare coordinate.
+  const bool InnerFast = lastBareAddend(O.tag->spec) == Inner;
   const int64_t Fast = InnerFast ? InnerSize : OuterSize;
   std::string FastOff = N.e + " % " + num(Fast), SlowOff = N.e + " / " + num(Fast);
   std::string OuterOff = InnerFast ? SlowOff : FastOff, InnerOff = InnerFast ? FastOff : SlowOff;

@@ -27,30 +27,17 @@
 #include "GemmKernelText.h"
 
 #include "../tiled_gemm/GemmEdits.h"
+#include "../tiled_gemm/KernelTextLines.h"
 #include "ave/annotations/KernelAnnotations.h"
 
 namespace ave::rw {
 
 namespace {
 
-std::string extentOf(const ann::TagSpec &Spec, const std::string &Coordinate) {
-  const ann::Expr &Bound = Spec.coordinates[Spec.coordinateIndex(Coordinate)].bound;
-  std::string Text = ann::printExpr(Bound);
-  return Bound.kind == ann::ExprKind::Identifier || Bound.kind == ann::ExprKind::IntLiteral
-             ? Text
-             : "(" + Text + ")";
-}
-
 // The coordinate whose consecutive values are consecutive elements: the last
 // addend of the layout when it is a bare coordinate, else the last one.
 std::string contiguousCoordinate(const ann::TagSpec &Spec) {
-  ann::Expr L = Spec.effectiveLayout();
-  const ann::Expr *Last = &L;
-  if (L.kind == ann::ExprKind::Binary && L.binaryOp == ann::BinaryOp::Add)
-    Last = &L.operands[1];
-  if (Last->kind == ann::ExprKind::Identifier && Spec.coordinateIndex(Last->name) >= 0)
-    return Last->name;
-  return Spec.coordinates.back().name;
+  return lastBareAddend(Spec).value_or(Spec.coordinates.back().name);
 }
 
 // `X` clamped into [0, Extent) when the edge needs a guard.
@@ -66,13 +53,14 @@ std::string tagLiteral(const ann::TagSpec &Spec, const std::map<std::string, std
   return Out + ")";
 }
 
-class BodyWriter {
+class BodyWriter : KernelTextLines {
 public:
   explicit BodyWriter(const GemmTextRequest &R)
-      : R(R), F(R.form), S(R.shape), N(R.names), Acc(F.accumulator->getName().str()),
-        As(F.a.staged->getName().str()), Bs(F.b.staged->getName().str()),
-        M(extentOf(F.c.tag->spec, F.m)), NExt(extentOf(F.c.tag->spec, F.n)),
-        K(extentOf(F.a.tag->spec, F.k)), AKFast(contiguousCoordinate(F.a.tag->spec) == F.k),
+      : KernelTextLines(R.indent), R(R), F(R.form), S(R.shape), N(R.names),
+        Acc(F.accumulator->getName().str()), As(F.a.staged->getName().str()),
+        Bs(F.b.staged->getName().str()), M(extentText(F.c.tag->spec, F.m)),
+        NExt(extentText(F.c.tag->spec, F.n)), K(extentText(F.a.tag->spec, F.k)),
+        AKFast(contiguousCoordinate(F.a.tag->spec) == F.k),
         BNFast(contiguousCoordinate(F.b.tag->spec) == F.n), AKInner(AKFast != S.transposeA) {}
 
   std::string text() {
@@ -86,20 +74,10 @@ public:
     line(2, "__syncthreads();");
     line(1, "}");
     epilogue();
-    return Out;
+    return KernelTextLines::text();
   }
 
 private:
-  static std::string num(int64_t V) { return std::to_string(V); }
-  void line(int Depth, const std::string &Text) {
-    for (int D = 0; D < Depth; ++D)
-      Out += R.indent;
-    Out += Text + "\n";
-  }
-  // `for (int v = 0; v < n; ++v)` at Depth.
-  void loop(int Depth, const std::string &V, int64_t Trips, const char *Open = "") {
-    line(Depth, "for (int " + V + " = 0; " + V + " < " + num(Trips) + "; ++" + V + ")" + Open);
-  }
   std::string rowOf(const std::string &Offset) const { return N.row0 + " + " + Offset; }
   std::string colOf(const std::string &Offset) const { return N.col0 + " + " + Offset; }
   std::string microRow() const { return rowOf(N.ty + " * " + num(S.tm) + " + " + N.i); }
@@ -115,7 +93,7 @@ private:
   const TiledGemmForm &F;
   const TileShape &S;
   const GemmNames &N;
-  std::string Acc, As, Bs, M, NExt, K, Out;
+  std::string Acc, As, Bs, M, NExt, K;
   // Which coordinate moves fastest in memory (the loads' thread order) and
   // in LDS: B's tile keeps its memory order, A's unless transposed.
   bool AKFast, BNFast, AKInner;
