@@ -135,19 +135,11 @@ public:
   const RewriterInfo &info() const override { return Info; }
 
   RewriteResult run(const RewriteRequest &Request) const override {
-    RewriteResult Result;
-    MatrixCoreShape Shape =
-        MatrixCoreShape::fromParameters(withDefaults(Info, Request.parameters), Result.error);
-    if (!Result.error.empty())
-      return Result;
-    StagedLoopRefusal Why{Request.kernel.getLocation(), ""};
-    if (std::optional<Candidate> C = candidate(Request, Shape, Result, Why))
-      Result.candidates.push_back(std::move(*C));
-    else
-      addNotApplicable(Result, Request.context, Why.location,
-                       "kernel '" + Request.kernel.getNameAsString() +
-                           "' is not rewritten for the matrix cores: " + Why.reason);
-    return Result;
+    return runGemmRewrite<MatrixCoreShape>(
+        Info, Request, "is not rewritten for the matrix cores",
+        [&](const MatrixCoreShape &S, RewriteResult &Result, StagedLoopRefusal &Why) {
+          return candidate(Request, S, Result, Why);
+        });
   }
 
 private:
@@ -175,45 +167,29 @@ std::optional<Candidate> MatrixCoreRewriter::candidate(const RewriteRequest &Req
                                                        const MatrixCoreShape &Shape,
                                                        RewriteResult &Result,
                                                        StagedLoopRefusal &Why) const {
-  const clang::FunctionDecl &Kernel = Request.kernel;
-  if (std::string Template = templateRefusal(Kernel); !Template.empty()) {
-    Why.reason = "it " + Template;
-    return std::nullopt;
-  }
-  if (!Request.pragmas) {
-    Why.reason = "it has no '#pragma ave launch' to rewrite with the new block";
-    return std::nullopt;
-  }
-  ann::KernelAnnotations Ann =
-      ann::collectKernelAnnotations(Request.context, Kernel, *Request.pragmas);
+  ann::KernelAnnotations Annotations; // the form points into it
   TiledGemmForm Form;
-  if (!findTiledGemm(Request.context, Kernel, Ann, Form, Why) || !fp16Product(Form, Why) ||
+  if (!findGemmToRewrite(Request, Annotations, Form, Why) || !fp16Product(Form, Why) ||
       !wholeTiles(Form, Shape, Why) || !gemmFits(Request, Form, Shape.bm, Shape.bn, Shape.bk, Why))
     return std::nullopt;
-  MatrixCoreTextRequest M{Form, Shape, freshNames(Kernel, Form)};
+  MatrixCoreTextRequest M{Form, Shape, freshNames(Request.kernel, Form)};
   M.indent = bodyIndent(Request);
   M.bug = injected();
-  const GemmBlock Block = gemmBlock(Form, Shape.threads(), Shape.bm, Shape.bn);
-  Candidate C;
-  C.rewrite = Name;
-  C.kernel = Kernel.getNameAsString();
-  C.array = Form.a.staged->getName().str();
-  C.changesLaunch = true;
-  if (!addGemmLaunchEdits(Request, Form, Block, C, Why) ||
-      !addGemmBodyEdit(Request, Form, matrixCoreBodyText(M), C, Why) ||
-      !addGemmBoundsEdit(Request, Shape.threads(), C, Why) || !addIncludeEdit(Request, C, Why))
+  Candidate Include;
+  if (!addIncludeEdit(Request, Include, Why))
     return std::nullopt;
-  C.summary = "the block's " + std::to_string(Shape.warps()) + " warps compute a " +
-              std::to_string(Shape.bm) + "x" + std::to_string(Shape.bn) + " tile of " +
-              Form.c.tag->spec.tensor + " on the matrix cores, " + std::to_string(Shape.wm) + "x" +
-              std::to_string(Shape.wn) +
-              " a warp (mfma_f32_16x16x16f16 on AMD, two warp tiles "
-              "a wave; mma.sync m16n8k16 elsewhere), " +
-              std::to_string(Shape.bk) + " of " + Form.k + " per stage";
-  addNote(Result, Request.context, Kernel.getLocation(),
-          "kernel '" + C.kernel + "' must now be launched with " + gemmBlockText(Block) + " " +
-              gemmGridText(Form, Block) + "; launches in other files are not rewritten");
-  addGemmObligations(Form, C);
+  std::optional<Candidate> C = gemmCandidate(Request, Name, std::move(Include), Form,
+                                             gemmBlock(Form, Shape.threads(), Shape.bm, Shape.bn),
+                                             matrixCoreBodyText(M), Result, Why);
+  if (!C)
+    return std::nullopt;
+  C->summary = "the block's " + std::to_string(Shape.warps()) + " warps compute a " +
+               std::to_string(Shape.bm) + "x" + std::to_string(Shape.bn) + " tile of " +
+               Form.c.tag->spec.tensor + " on the matrix cores, " + std::to_string(Shape.wm) + "x" +
+               std::to_string(Shape.wn) +
+               " a warp (mfma_f32_16x16x16f16 on AMD, two warp tiles a wave; mma.sync m16n8k16 "
+               "elsewhere), " +
+               std::to_string(Shape.bk) + " of " + Form.k + " per stage";
   return C;
 }
 

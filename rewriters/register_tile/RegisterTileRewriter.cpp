@@ -64,19 +64,11 @@ public:
   const RewriterInfo &info() const override { return Info; }
 
   RewriteResult run(const RewriteRequest &Request) const override {
-    RewriteResult Result;
-    TileShape Shape =
-        TileShape::fromParameters(withDefaults(Info, Request.parameters), Result.error);
-    if (!Result.error.empty())
-      return Result;
-    StagedLoopRefusal Why{Request.kernel.getLocation(), ""};
-    if (std::optional<Candidate> C = candidate(Request, Shape, Result, Why))
-      Result.candidates.push_back(std::move(*C));
-    else
-      addNotApplicable(Result, Request.context, Why.location,
-                       "kernel '" + Request.kernel.getNameAsString() +
-                           "' is not register-tiled: " + Why.reason);
-    return Result;
+    return runGemmRewrite<TileShape>(
+        Info, Request, "is not register-tiled",
+        [&](const TileShape &S, RewriteResult &Result, StagedLoopRefusal &Why) {
+          return candidate(Request, S, Result, Why);
+        });
   }
 
 private:
@@ -89,46 +81,27 @@ std::optional<Candidate> RegisterTileRewriter::candidate(const RewriteRequest &R
                                                          const TileShape &Shape,
                                                          RewriteResult &Result,
                                                          StagedLoopRefusal &Why) const {
-  const clang::FunctionDecl &Kernel = Request.kernel;
-  if (std::string Template = templateRefusal(Kernel); !Template.empty()) {
-    Why.reason = "it " + Template;
-    return std::nullopt;
-  }
-  if (!Request.pragmas) {
-    Why.reason = "it has no '#pragma ave launch' to rewrite with the new block";
-    return std::nullopt;
-  }
-  ann::KernelAnnotations Ann =
-      ann::collectKernelAnnotations(Request.context, Kernel, *Request.pragmas);
+  ann::KernelAnnotations Annotations; // the form points into it
   TiledGemmForm Form;
-  if (!findTiledGemm(Request.context, Kernel, Ann, Form, Why) ||
+  if (!findGemmToRewrite(Request, Annotations, Form, Why) ||
       !gemmFits(Request, Form, Shape.bm, Shape.bn, Shape.bk, Why))
     return std::nullopt;
-  GemmTextRequest G{Form, Shape, freshNames(Kernel, Form)};
+  GemmTextRequest G{Form, Shape, freshNames(Request.kernel, Form)};
   G.indent = bodyIndent(Request);
   const GemmBlock Block = gemmBlock(Form, Shape.threads(), Shape.bm, Shape.bn);
   G.guardM = Block.guardM;
   G.guardN = Block.guardN;
   G.wrongMicroTileOffset = testing::injectedBug() == testing::InjectedBug::RegisterTileWrongOffset;
-  Candidate C;
-  C.rewrite = Name;
-  C.kernel = Kernel.getNameAsString();
-  C.array = Form.a.staged->getName().str();
-  C.changesLaunch = true;
-  if (!addGemmLaunchEdits(Request, Form, Block, C, Why) ||
-      !addGemmBodyEdit(Request, Form, gemmBodyText(G), C, Why) ||
-      !addGemmBoundsEdit(Request, Shape.threads(), C, Why))
+  std::optional<Candidate> C =
+      gemmCandidate(Request, Name, Candidate(), Form, Block, gemmBodyText(G), Result, Why);
+  if (!C)
     return std::nullopt;
   const std::string S = std::to_string(Shape.tm) + "x" + std::to_string(Shape.tn);
-  C.summary = "each thread computes a " + S + " micro-tile of " + Form.c.tag->spec.tensor +
-              " in registers; a block of " + std::to_string(Shape.threads()) + " threads a " +
-              std::to_string(Shape.bm) + "x" + std::to_string(Shape.bn) + " tile, " +
-              std::to_string(Shape.bk) + " of " + Form.k + " per stage" +
-              (G.guardM || G.guardN ? " (edge tiles guarded)" : "");
-  addNote(Result, Request.context, Kernel.getLocation(),
-          "kernel '" + C.kernel + "' must now be launched with " + gemmBlockText(Block) + " " +
-              gemmGridText(Form, Block) + "; launches in other files are not rewritten");
-  addGemmObligations(Form, C);
+  C->summary = "each thread computes a " + S + " micro-tile of " + Form.c.tag->spec.tensor +
+               " in registers; a block of " + std::to_string(Shape.threads()) + " threads a " +
+               std::to_string(Shape.bm) + "x" + std::to_string(Shape.bn) + " tile, " +
+               std::to_string(Shape.bk) + " of " + Form.k + " per stage" +
+               (G.guardM || G.guardN ? " (edge tiles guarded)" : "");
   return C;
 }
 

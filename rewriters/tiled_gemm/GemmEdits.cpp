@@ -241,6 +241,41 @@ bool addGemmBoundsEdit(const RewriteRequest &Request, int64_t Threads, Candidate
   return true;
 }
 
+bool findGemmToRewrite(const RewriteRequest &Request, ann::KernelAnnotations &Annotations,
+                       TiledGemmForm &Form, StagedLoopRefusal &Why) {
+  const clang::FunctionDecl &Kernel = Request.kernel;
+  if (std::string Template = templateRefusal(Kernel); !Template.empty()) {
+    Why.reason = "it " + Template;
+    return false;
+  }
+  if (!Request.pragmas) {
+    Why.reason = "it has no '#pragma ave launch' to rewrite with the new block";
+    return false;
+  }
+  Annotations = ann::collectKernelAnnotations(Request.context, Kernel, *Request.pragmas);
+  return findTiledGemm(Request.context, Kernel, Annotations, Form, Why);
+}
+
+std::optional<Candidate> gemmCandidate(const RewriteRequest &Request, const char *Name,
+                                       Candidate Seed, const TiledGemmForm &Form,
+                                       const GemmBlock &B, const std::string &Body,
+                                       RewriteResult &Result, StagedLoopRefusal &Why) {
+  Candidate C = std::move(Seed);
+  C.rewrite = Name;
+  C.kernel = Request.kernel.getNameAsString();
+  C.array = Form.a.staged->getName().str();
+  C.changesLaunch = true;
+  if (!addGemmLaunchEdits(Request, Form, B, C, Why) ||
+      !addGemmBodyEdit(Request, Form, Body, C, Why) ||
+      !addGemmBoundsEdit(Request, B.threads, C, Why))
+    return std::nullopt;
+  addNote(Result, Request.context, Request.kernel.getLocation(),
+          "kernel '" + C.kernel + "' must now be launched with " + gemmBlockText(B) + " " +
+              gemmGridText(Form, B) + "; launches in other files are not rewritten");
+  addGemmObligations(Form, C);
+  return C;
+}
+
 void addGemmObligations(const TiledGemmForm &F, Candidate &C) {
   C.obligations.push_back({KeptObligationKind::InvariantProofs, "",
                            "every invariant proven on the original stays proven"});

@@ -13,12 +13,14 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
 namespace ave::ann {
+struct KernelAnnotations;
 struct TagSpec;
-}
+} // namespace ave::ann
 
 namespace ave::rw {
 
@@ -66,6 +68,41 @@ bool addGemmBodyEdit(const RewriteRequest &Request, const TiledGemmForm &F, cons
                      Candidate &C, StagedLoopRefusal &Why);
 bool addGemmBoundsEdit(const RewriteRequest &Request, int64_t Threads, Candidate &C,
                        StagedLoopRefusal &Why);
+
+// The kernel's TiledGemmForm, or why there is none: a template, no launch
+// pragma to rewrite with the new block, or the form's own refusal. The
+// form points into Annotations, which the caller keeps.
+bool findGemmToRewrite(const RewriteRequest &Request, ann::KernelAnnotations &Annotations,
+                       TiledGemmForm &Form, StagedLoopRefusal &Why);
+
+// Seed (edits of the rewrite's own, if any) made a candidate of rewrite
+// Name that replaces the body with Body for block B: the launch, body and
+// bounds edits and the kept obligations; the note that names the new launch
+// goes into Result. Null with Why set when an edit cannot be made.
+std::optional<Candidate> gemmCandidate(const RewriteRequest &Request, const char *Name,
+                                       Candidate Seed, const TiledGemmForm &Form,
+                                       const GemmBlock &B, const std::string &Body,
+                                       RewriteResult &Result, StagedLoopRefusal &Why);
+
+// A GEMM rewriter's run(): its shape from the parameters (Shape::
+// fromParameters; an error ends it), then the candidate Build gives, or a
+// note "kernel 'K' <NotDone>: <reason>".
+template <class Shape, class BuildCandidate>
+RewriteResult runGemmRewrite(const RewriterInfo &Info, const RewriteRequest &Request,
+                             const std::string &NotDone, BuildCandidate &&Build) {
+  RewriteResult Result;
+  Shape S = Shape::fromParameters(withDefaults(Info, Request.parameters), Result.error);
+  if (!Result.error.empty())
+    return Result;
+  StagedLoopRefusal Why{Request.kernel.getLocation(), ""};
+  if (std::optional<Candidate> C = Build(S, Result, Why))
+    Result.candidates.push_back(std::move(*C));
+  else
+    addNotApplicable(Result, Request.context, Why.location,
+                     "kernel '" + Request.kernel.getNameAsString() + "' " + NotDone + ": " +
+                         Why.reason);
+  return Result;
+}
 
 // The obligations a regenerated body keeps: the kernel's proofs (the
 // implicit einsum, store and coverage invariants say it computes the same
