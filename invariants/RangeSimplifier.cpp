@@ -334,12 +334,14 @@ const Term *RangeSimplifier::divRem(const Term *T) {
   if (!D->isConstant() || D->value() <= 0)
     return T;
   int64_t C = D->value();
-  if (Polynomial Whole = toPolynomial(Ctx, X), Grouped = regroupRemainders(Ctx, Whole, C);
-      !(Grouped == Whole))
-    X = toTerm(Ctx, Grouped);
+  // The dividend's polynomial, with its `x - x % c` pairs as multiples of c.
+  const Polynomial Whole = toPolynomial(Ctx, X);
+  const Polynomial P = regroupRemainders(Ctx, Whole, C);
+  if (!(P == Whole))
+    X = toTerm(Ctx, P);
   if (T->kind() == TermKind::Div)
-    if (const Term *Whole = shiftedDividend(toPolynomial(Ctx, X), C))
-      return divRem(Ctx.div(Whole, D));
+    if (const Term *Unshifted = shiftedDividend(P, C))
+      return divRem(Ctx.div(Unshifted, D));
   std::optional<Interval> IX = interval(X);
   bool Div = T->kind() == TermKind::Div;
   // |x| < C, either sign: truncation makes x / C zero and x % C x itself.
@@ -350,7 +352,6 @@ const Term *RangeSimplifier::divRem(const Term *T) {
   if (IX->hi < C)
     return Div ? Ctx.constant(0) : X;
   // x = C*a + r with r in [0, C): x / C = a, x % C = r (x >= 0).
-  Polynomial P = toPolynomial(Ctx, X);
   std::optional<std::pair<Polynomial, Polynomial>> Split = splitByMultiples(P, C);
   if (!Split)
     return T;
