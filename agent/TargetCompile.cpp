@@ -10,6 +10,7 @@
 #include "llvm/Support/Program.h"
 
 #include <chrono>
+#include <functional>
 #include <cstdlib>
 
 namespace ave::agent {
@@ -137,25 +138,23 @@ std::vector<KernelResources> parseAmdAssembly(std::string_view Asm) {
     else if (Key == ".sgpr_spill_count")
       K.sgprSpills = intValue(Value);
   }
-  // v_mfma instructions between each kernel's label and its .Lfunc_end.
+  // v_mfma instructions and the hot loop, between each kernel's label and
+  // its .Lfunc_end.
   for (KernelResources &K : Kernels) {
-    if (K.symbol.empty())
-      continue;
-    const std::string Label = K.symbol + ":";
-    size_t Begin = Asm.starts_with(Label) ? 0 : Asm.find("\n" + Label);
-    if (Begin == std::string_view::npos)
-      continue;
-    size_t End = Asm.find(".Lfunc_end", Begin);
-    std::string_view Body =
-        Asm.substr(Begin, End == std::string_view::npos ? Asm.npos : End - Begin);
+    std::string_view Body = kernelAssembly(Asm, K.symbol);
     for (size_t P = Body.find("v_mfma"); P != std::string_view::npos;
          P = Body.find("v_mfma", P + 1))
       ++K.mfma;
+    K.hotLoop = profileHotLoop(Body);
   }
   return Kernels;
 }
 
-CompileResult compileForAmd(const CompileInputs &In, std::string_view Arch) {
+namespace {
+
+// clang-19 `-S` for Arch with Args adjusted by Adjust, read back.
+CompileResult compileAmdAssembly(const CompileInputs &In, std::string_view Arch,
+                                 const std::function<void(std::vector<std::string> &)> &Adjust) {
   CompileResult R;
   R.target = std::string(Arch);
   std::optional<std::string> Clang = findProgram("clang++-19", {"/usr/lib/llvm-19/bin/clang++"});
@@ -171,6 +170,8 @@ CompileResult compileForAmd(const CompileInputs &In, std::string_view Arch) {
   }
   std::vector<std::string> Args = frontend::amdCompileArgs(
       In.flags, In.args, std::string(Arch), In.sourcePath, AsmFile.path(), In.originalDir);
+  if (Adjust)
+    Adjust(Args);
   R.command = joinCommand(*Clang, Args);
   auto Start = std::chrono::steady_clock::now();
   ProcessOutput P = runCompiler(*Clang, Args);
@@ -180,6 +181,36 @@ CompileResult compileForAmd(const CompileInputs &In, std::string_view Arch) {
   if (R.ok)
     R.kernels = parseAmdAssembly(readFile(AsmFile.path()));
   return R;
+}
+
+// Debian's ROCm device-library folder, when it has a CDNA3 ISA library.
+std::optional<std::string> cdna3DeviceLibs(std::string &Arch) {
+  const std::string Dir = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode";
+  for (const char *A : {"942", "940"})
+    if (llvm::sys::fs::exists(Dir + "/oclc_isa_version_" + A + ".bc") &&
+        llvm::sys::fs::exists(Dir + "/ockl.bc")) {
+      Arch = std::string("gfx") + A;
+      return Dir;
+    }
+  return std::nullopt;
+}
+
+} // namespace
+
+CompileResult compileForAmd(const CompileInputs &In, std::string_view Arch) {
+  return compileAmdAssembly(In, Arch, nullptr);
+}
+
+CompileResult compileForCostModel(const CompileInputs &In) {
+  std::string Arch = "gfx942";
+  std::optional<std::string> Libs = cdna3DeviceLibs(Arch);
+  return compileAmdAssembly(In, Arch, [&](std::vector<std::string> &Args) {
+    if (!Libs)
+      return;
+    for (std::string &A : Args)
+      if (A == "-nogpulib")
+        A = "--rocm-device-lib-path=" + *Libs;
+  });
 }
 
 namespace {

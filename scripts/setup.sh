@@ -7,7 +7,7 @@ PACKAGES=(
   cmake ninja-build g++ python3 git
   clang-19 libclang-19-dev llvm-19-dev llvm-19-tools clang-tools-19 clang-tidy-19
   libclang-rt-19-dev
-  libz3-dev nlohmann-json3-dev libcli11-dev libgtest-dev
+  libz3-dev nlohmann-json3-dev libcli11-dev libgtest-dev libcurl4-openssl-dev
   libamdhip64-dev rocm-device-libs
 )
 

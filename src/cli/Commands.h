@@ -50,6 +50,7 @@ void registerLintCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selec
 void registerRewriteCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected);
 void registerHarnessCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected);
 void registerReviewCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected);
+void registerOptimizeCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected);
 
 int runKernels(const GlobalOptions &G, const std::vector<std::string> &Files);
 int runAnnotations(const GlobalOptions &G, const std::vector<std::string> &Files);

@@ -28,18 +28,6 @@ std::string versionText() {
          ave::inv::solverVersion() + ")";
 }
 
-struct LaterCommand {
-  const char *name;
-  const char *summary;
-  const char *issue;
-};
-
-// Subcommands whose capability lands with a later piece of work: they are
-// listed so scripts can discover them, and say so instead of pretending.
-constexpr LaterCommand LaterCommands[] = {
-    {"optimize", "search over verified rewrites for a faster kernel", "agent"},
-};
-
 // What each command's exit status means, for its --help (lint prints its
 // own: its --help belongs to clang-tidy's option parser).
 constexpr std::pair<const char *, const char *> ExitCodes[] = {
@@ -134,25 +122,12 @@ int main(int argc, char **argv) {
   ave::cli::registerRewriteCommand(App, G, Selected);
   ave::cli::registerHarnessCommand(App, G, Selected);
   ave::cli::registerReviewCommand(App, G, Selected);
+  ave::cli::registerOptimizeCommand(App, G, Selected);
 
   App.footer("Exit codes: 0 clean, 1 findings (check, lint) or a rejected patch (rewrite), 2 "
              "usage or input error; each command's --help says more.");
   for (const auto &[Name, Text] : ExitCodes)
     App.get_subcommand(Name)->footer(Text);
-
-  std::vector<std::string> LaterArgs;
-  for (const LaterCommand &Later : LaterCommands) {
-    CLI::App *Sub = App.add_subcommand(Later.name, Later.summary);
-    Sub->add_option("args", LaterArgs, "Arguments (ignored until the command exists)");
-    Sub->allow_extras();
-    Sub->callback([&, Later] {
-      Selected = [Later] {
-        llvm::errs() << "ave-rewrite: error: '" << Later.name
-                     << "' is not yet available (it arrives with the " << Later.issue << " work)\n";
-        return 2;
-      };
-    });
-  }
 
   try {
     App.parse(argc, argv);

@@ -7,6 +7,7 @@
 // front end's one source of device flags (HipArgs.h).
 #pragma once
 
+#include "ave/agent/IsaProfile.h"
 #include "ave/frontend/HipArgs.h"
 
 #include <optional>
@@ -23,6 +24,7 @@ struct KernelResources {
   int privateBytes = -1; // scratch per lane
   int vgprSpills = -1, sgprSpills = -1;
   unsigned mfma = 0; // v_mfma instructions in the kernel body
+  IsaLoopProfile hotLoop; // AMD: the hot loop's instruction mix (IsaProfile.h)
   // NVIDIA (ptxas -v): registers a thread, spill bytes, static shared
   // memory, and mma.sync instructions in the kernel's PTX. -1: not read.
   int registers = -1, spillStoreBytes = -1, spillLoadBytes = -1, sharedBytes = -1;
@@ -48,6 +50,14 @@ struct CompileInputs {
 };
 
 CompileResult compileForAmd(const CompileInputs &In, std::string_view Arch = "gfx942");
+// The compile the static cost model reads: as compileForAmd, but linked
+// with the ROCm device libraries when they are installed, so that thread
+// ids and fences are instructions rather than calls (with -nogpulib each is
+// a call, and a loop's code is mostly call set-up). Debian's
+// rocm-device-libs has no gfx942 ISA-version library; gfx940 is the same
+// CDNA3 instruction set and stands in for it then.
+CompileResult compileForCostModel(const CompileInputs &In);
+
 CompileResult compileForNvidia(const CompileInputs &In, std::string_view Arch = "sm_90");
 
 // Kernel resource use read from a gfx9 `-S` output (metadata + v_mfma count).

@@ -1,0 +1,148 @@
+#include "CandidateRun.h"
+
+#include "ave/agent/TextPatchRewriter.h"
+#include "ave/review/UnifiedPatch.h"
+#include "ave/rewriters/Registry.h"
+
+#include <chrono>
+
+namespace ave::opt {
+
+namespace {
+
+using agent::StageStatus;
+
+const agent::StageResult *stage(const agent::RewriteOutcome &Out, const std::string &Name) {
+  for (const agent::StageResult &S : Out.stages)
+    if (S.name == Name)
+      return &S;
+  return nullptr;
+}
+
+bool passed(const agent::RewriteOutcome &Out, const std::string &Name) {
+  const agent::StageResult *S = stage(Out, Name);
+  return S && S->status == StageStatus::Passed;
+}
+
+void judgeStages(const agent::RewriteOutcome &Out, CandidateOutcome &C) {
+  C.progress.rewritten = Out.changed();
+  C.progress.proven = passed(Out, "invariants");
+  C.progress.compiled = passed(Out, "compile-gfx942");
+  C.progress.tested = passed(Out, "execution");
+  for (const agent::StageResult &S : Out.stages) {
+    if (S.status != StageStatus::Failed)
+      continue;
+    Attempt &A = C.attempt;
+    A.status = "rejected";
+    A.stage = S.name;
+    A.reason = S.message;
+    if (S.name.rfind("compile", 0) == 0) {
+      for (const std::string &E : S.evidence)
+        A.compileErrors += E + "\n";
+    } else {
+      A.counterexample = S.evidence;
+    }
+    return;
+  }
+}
+
+std::string notesText(const agent::RewriteOutcome &Out) {
+  std::string Text;
+  for (const rw::RewriteNote &N : Out.notes)
+    Text += (Text.empty() ? "" : "; ") + N.message;
+  return Text.empty() ? "the rewriter found nothing to change" : Text;
+}
+
+// The specs of a recipe action, or of a raw patch (through TextPatchRewriter).
+struct Specs {
+  std::vector<rw::RewriteSpec> specs;
+  std::unique_ptr<rw::Rewriter> patchRewriter;
+  std::string error;
+};
+
+Specs specsFor(const std::string &Kernel, const Member &Parent, const Action &A) {
+  Specs S;
+  if (!A.isPatch()) {
+    rw::ParsedSpecs P = rw::parseRewriteSpecs(A.apply(), rw::RewriterRegistry::builtin());
+    S.error = P.error;
+    S.specs = std::move(P.specs);
+    return S;
+  }
+  std::optional<std::string> Patched = applyRawPatch(Parent.text, A.patch, S.error);
+  if (!Patched)
+    return S;
+  S.patchRewriter = agent::makeTextPatchRewriter(Kernel, Parent.text, *Patched, A.summary);
+  S.specs.push_back({S.patchRewriter.get(), {}});
+  return S;
+}
+
+} // namespace
+
+std::optional<std::string> applyRawPatch(const std::string &Text, const std::string &Patch,
+                                         std::string &Error) {
+  review::ParsedPatch P = review::parseUnifiedPatch(Patch);
+  if (!P.ok()) {
+    Error = "the patch is not a unified diff (patch line " + std::to_string(P.errorLine) +
+            "): " + P.error;
+    return std::nullopt;
+  }
+  if (P.files.size() != 1 || P.files[0].hunks.empty()) {
+    Error = "the patch must change exactly one file, with at least one hunk";
+    return std::nullopt;
+  }
+  review::AppliedPatch Applied = review::applyFilePatch(Text, P.files[0]);
+  if (!Applied.ok()) {
+    Error = "the patch does not apply to the parent's text: " + Applied.error;
+    return std::nullopt;
+  }
+  return Applied.text;
+}
+
+CandidateOutcome runCandidate(const OptimizeOptions &O, const std::string &Kernel,
+                              const Member &Parent, const Action &A) {
+  auto Start = std::chrono::steady_clock::now();
+  CandidateOutcome C;
+  C.attempt.parent = Parent.id;
+  C.attempt.action = A;
+  auto done = [&]() -> CandidateOutcome & {
+    C.attempt.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+    return C;
+  };
+  Specs S = specsFor(Kernel, Parent, A);
+  if (!S.error.empty()) {
+    C.attempt.status = "invalid";
+    C.attempt.reason = S.error;
+    return done();
+  }
+  agent::PipelineOptions P = O.pipeline;
+  P.kernel = Kernel;
+  P.text = &Parent.text;
+  agent::RewriteOutcome Out = agent::rewriteAndVerify(O.file, S.specs, P);
+  if (!Out.error.empty()) {
+    C.attempt.status = A.isPatch() ? "rejected" : "invalid";
+    C.attempt.stage = A.isPatch() ? "patch" : "";
+    C.attempt.reason = Out.error;
+    return done();
+  }
+  if (!Out.changed()) {
+    C.attempt.status = "not-applicable";
+    C.attempt.reason = notesText(Out);
+    return done();
+  }
+  judgeStages(Out, C);
+  if (!C.attempt.status.empty())
+    return done();
+  C.text = Out.patched;
+  C.facts = readKernelFacts(O.file, C.text, Kernel, O.facts);
+  if (O.evaluate == "static")
+    C.evaluation = evaluateStatic(O.file, C.text, *C.facts, O.pipeline.args);
+  if (!C.evaluation.ok) {
+    C.attempt.status = "rejected";
+    C.attempt.stage = "evaluate";
+    C.attempt.reason = C.evaluation.error.empty() ? "not evaluated" : C.evaluation.error;
+  }
+  return done();
+}
+
+} // namespace ave::opt
