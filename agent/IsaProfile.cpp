@@ -187,14 +187,18 @@ IsaLoopProfile profileHotLoop(std::string_view KernelAsm) {
   IsaLoopProfile Whole;
   Whole.found = !KernelAsm.empty();
   LoopKey Current;
+  llvm::StringRef Label;
   llvm::SmallVector<llvm::StringRef> Lines;
   llvm::StringRef(KernelAsm.data(), KernelAsm.size()).split(Lines, '\n');
   for (llvm::StringRef Line : Lines) {
     llvm::StringRef T = Line.trim();
-    if (T.starts_with(".LBB") || T.starts_with("; %bb.")) {
-      llvm::StringRef Label = T.starts_with(".L")
-                                  ? T.drop_front(2).take_until([](char C) { return C == ':'; })
-                                  : llvm::StringRef();
+    // A nested loop's header says so on a comment line of its own, after
+    // the label's "Parent Loop" comment.
+    const bool HeaderNote = T.starts_with(";") && T.contains("Loop Header: Depth=");
+    if (T.starts_with(".LBB") || T.starts_with("; %bb.") || HeaderNote) {
+      if (!HeaderNote)
+        Label = T.starts_with(".L") ? T.drop_front(2).take_until([](char C) { return C == ':'; })
+                                    : llvm::StringRef();
       Current = blockLoop(T, Label);
       if (!Current.header.empty() && Current.innermost)
         Innermost[Current.header] = true;

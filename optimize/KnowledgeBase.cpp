@@ -174,6 +174,12 @@ Recipe RecipeReader::read(const json &J) {
     else
       R.expectedSpeedup = J["expected_speedup"].get<double>();
   }
+  if (J.contains("once_per_line")) {
+    if (!J["once_per_line"].is_boolean())
+      error("/once_per_line", "expected true or false");
+    else
+      R.oncePerLine = J["once_per_line"].get<bool>();
+  }
   readParameters(J, R, Rw);
   readRepairs(J, R);
   return R;
@@ -273,7 +279,7 @@ nlohmann::json recipeJson(const Recipe &R) {
           {"excludes", R.excludes}, {"parameters", Params},
           {"targets", R.targets},   {"expected_speedup", R.expectedSpeedup},
           {"effect", R.effect},     {"obligations", R.obligations},
-          {"repairs", Repairs}};
+          {"repairs", Repairs},     {"once_per_line", R.oncePerLine}};
 }
 
 } // namespace ave::opt

@@ -152,8 +152,10 @@ std::string Search::addRoot(const std::string &Original) {
                         {"patience", O.patience}};
   Facts[Root.id] = F;
   BestId = Root.id;
-  say("g0: " + Kernel + ", " + fixed(Ev.rate, 0) + " modeled GFLOP/s (" +
-      Ev.metrics.value("bound", "") + "-bound), " + Root.proof);
+  const bool Flops = Ev.metrics.value("work", std::string("flops")) == "flops";
+  say("g0: " + Kernel + ", " + fixed(Ev.rate, 0) +
+      (Flops ? " modeled GFLOP/s (" : " modeled GB/s (") + Ev.metrics.value("bound", "") +
+      "-bound), " + Root.proof);
   return R.lineage.commit(Root);
 }
 

@@ -140,8 +140,13 @@ std::vector<Ranked> rankRecipes(const PlanRequest &R, const std::set<std::string
   std::vector<Ranked> Out;
   std::uniform_real_distribution<double> Jitter(0, 1e-6);
   const std::string Class = R.facts.kernelClass();
+  std::set<std::string> OnLine;
+  for (const Member *M : ancestry(R.lineage, R.parent.id))
+    if (M->action && !M->action->isPatch())
+      OnLine.insert(M->action->recipe);
   for (const Recipe &Rec : R.kb.recipes) {
     if (Avoid.count(Rec.family) || Refused.count(Rec.name) ||
+        (Rec.oncePerLine && OnLine.count(Rec.name)) ||
         !preconditionFailure(Rec, R.facts.features).empty())
       continue;
     double Score = R.bandit.upperBound(Rec.name, Class, std::log(Rec.expectedSpeedup));

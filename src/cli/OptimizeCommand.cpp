@@ -24,7 +24,7 @@ namespace {
 struct OptimizeCliOptions {
   opt::OptimizeOptions search;
   std::string budget;
-  bool apply = false, noBackup = false, noLearn = false, noNvcc = false, allowUnproven = false;
+  bool apply = false, noBackup = false, noNvcc = false, allowUnproven = false;
   unsigned z3TimeoutMs = 10000, timeLimitMs = 30000;
 };
 
@@ -42,8 +42,6 @@ void configure(const GlobalOptions &G, OptimizeCliOptions &C) {
   O.facts.args = G.frontend.args;
   O.facts.z3TimeoutMs = C.z3TimeoutMs;
   O.facts.timeLimitMs = C.timeLimitMs;
-  if (C.noLearn)
-    O.stateFile.clear();
   O.progress = [](const std::string &Line) {
     llvm::errs() << Line << "\n";
     llvm::errs().flush();
@@ -130,9 +128,9 @@ void registerOptimizeCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &S
                   "Stop after TIME (300s, 10m, 1h) and/or N candidates: e.g. 10m,40");
   Cmd->add_option("--lineage-dir", O.lineageRoot, "Where lineages live (<dir>/<kernel>/)")
       ->capture_default_str();
-  Cmd->add_option("--state", O.stateFile, "The planner's learned scores across runs")
-      ->capture_default_str();
-  Cmd->add_flag("--no-learn", C->noLearn, "Neither read nor update the state file");
+  Cmd->add_option("--state", O.stateFile,
+                  "Learn across runs: start from the planner's scores in FILE (e.g. "
+                  ".ave/planner-state.json) and write them back at the end");
   Cmd->add_flag("--resume", O.resume, "Continue the kernel's lineage in --lineage-dir");
   Cmd->add_flag("--apply", C->apply,
                 "Write the best version over FILE (kept as FILE.orig) if it is still as read");

@@ -20,7 +20,17 @@
 // _Pragma needs one string literal, so the pragma text is stringized whole by
 // this helper rather than concatenated from pieces.
 #define AVE_PRAGMA_TEXT_(...) _Pragma(#__VA_ARGS__)
+// The tag attribute exists only where something reads it: ave-rewrite's
+// own parse (__AVE_ANALYSIS__) and clang-tidy's (__clang_analyzer__, for the
+// ave-* checks as a plugin). In a real compile an `annotate` attribute on a
+// parameter is not free: clang emits llvm.var.annotation on its stack slot,
+// which keeps the pointer in scratch memory (gfx942: 24 bytes of private
+// segment and a scratch load per use in transpose_lds).
+#if defined(__AVE_ANALYSIS__) || defined(__clang_analyzer__)
 #define AVE_TAG(spec) __attribute__((annotate("ave.tag", spec)))
+#else
+#define AVE_TAG(spec)
+#endif
 #define AVE_ASSERT(...) AVE_PRAGMA_TEXT_(ave assert __VA_ARGS__)
 #define AVE_ASSUME(...) AVE_PRAGMA_TEXT_(ave assume __VA_ARGS__)
 #define AVE_LAUNCH(...) AVE_PRAGMA_TEXT_(ave launch __VA_ARGS__)

@@ -37,6 +37,9 @@ struct Recipe {
   std::string effect;
   std::vector<std::string> obligations;
   std::vector<RepairRule> repairs;
+  // At most once on a line of descent (a kernel already register-tiled is
+  // not in the rewrite's input form any more).
+  bool oncePerLine = false;
   std::string file; // where it was read from
 };
 

@@ -33,7 +33,10 @@ struct OptimizeOptions {
   unsigned maxCandidates = 0;
   double maxSeconds = 0; // 0: no limit
   std::string lineageRoot = ".ave/lineage";
-  std::string stateFile = ".ave/planner-state.json"; // empty: no learning across runs
+  // The bandit's scores across runs (BanditState.h): read at the start,
+  // written at the end. Empty: each run starts from the knowledge base's
+  // priors, so the same file and seed give the same lineage.
+  std::string stateFile;
   bool resume = false;
   std::string plannerCommand;
   unsigned plannerTimeout = 300;
