@@ -222,8 +222,8 @@ std::vector<Action> Search::actionsFor(const Member &Parent, unsigned Wanted, un
     PlannerAnswer A =
         Planner->ask(proposeMessage(R.lineage, Parent, Generation, Wanted, LastResults));
     if (A.stop) {
-      say("the planner stops: " + A.stopReason);
-      Planner->finish({{"type", "end"}});
+      R.stopReason = "the planner stopped" + (A.stopReason.empty() ? "" : ": " + A.stopReason);
+      say(R.stopReason);
       return {};
     }
     if (A.error.empty() && !A.actions.empty()) {
@@ -294,6 +294,8 @@ void Search::runGeneration(unsigned Generation) {
   const double BestBefore = R.lineage.find(BestId)->score;
   unsigned Index = 0;
   for (const Member &P : Parents) {
+    if (!R.stopReason.empty())
+      break;
     const unsigned Wanted = std::max(1u, O.width / static_cast<unsigned>(Parents.size()));
     std::vector<Action> Actions = actionsFor(P, Wanted, Generation);
     if (Actions.empty())
@@ -326,6 +328,8 @@ void Search::runGeneration(unsigned Generation) {
       Results.push_back(C.attempt);
     }
   }
+  if (!R.stopReason.empty() && F.proposed == 0)
+    return; // stopped before anything ran: no generation to report
   const Member &Best = R.lineage.best();
   if (Best.score > BestBefore) {
     BestId = Best.id, Stale = 0;
@@ -365,11 +369,13 @@ OptimizeResult Search::run() {
   for (const Attempt &A : R.lineage.attempts())
     First = std::max(First, A.generation + 1);
   for (unsigned G = First; G < First + O.generations; ++G) {
-    if (outOfBudget())
+    if (outOfBudget() || !R.stopReason.empty())
       break;
     const size_t Before = R.lineage.attempts().size();
     runGeneration(G);
-    if (R.lineage.attempts().size() == Before && R.stopReason.empty()) {
+    if (!R.stopReason.empty())
+      break;
+    if (R.lineage.attempts().size() == Before) {
       R.stopReason = "no untried action is left for the beam";
       break;
     }
