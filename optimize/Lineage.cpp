@@ -171,6 +171,27 @@ std::string Lineage::record(const Attempt &A) {
   return writeIndex();
 }
 
+std::string Lineage::update(size_t Index, const Attempt &A) {
+  if (Index >= Attempts.size())
+    return "no attempt " + std::to_string(Index);
+  Attempts[Index] = A;
+  return writeIndex();
+}
+
+std::string Lineage::pendingFile(const std::string &Id) const {
+  llvm::SmallString<256> P(Dir);
+  llvm::sys::path::append(P, "pending", Id, FileName);
+  return std::string(P);
+}
+
+std::string Lineage::keepPending(const std::string &Id, const std::string &Text) {
+  llvm::SmallString<256> Folder(pendingFile(Id));
+  llvm::sys::path::remove_filename(Folder);
+  if (std::error_code EC = llvm::sys::fs::create_directories(Folder))
+    return "cannot create " + std::string(Folder) + ": " + EC.message();
+  return write(pendingFile(Id), Text);
+}
+
 std::string Lineage::load() {
   std::optional<std::string> Index = readText(Dir + "/lineage.json");
   if (!Index)

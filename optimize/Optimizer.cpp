@@ -1,5 +1,6 @@
 #include "ave/optimize/Optimizer.h"
 
+#include "BenchRoundTrip.h"
 #include "CandidateRun.h"
 #include "PlannerMessages.h"
 #include "ave/agent/UnifiedDiff.h"
@@ -7,6 +8,7 @@
 #include "ave/optimize/ExternalPlanner.h"
 #include "ave/optimize/KnowledgeBase.h"
 #include "ave/optimize/Planner.h"
+#include "ave/support/InterruptCleanup.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -43,6 +45,11 @@ private:
   std::vector<Action> actionsFor(const Member &Parent, unsigned Wanted, unsigned Generation);
   void runGeneration(unsigned Generation);
   void accept(CandidateOutcome &C, const Member &Parent, unsigned Generation, unsigned Index);
+  void judge(CandidateOutcome &C, const Member &Parent, unsigned Generation, unsigned Index,
+             GenerationFunnel &F);
+  void measure(unsigned Generation);
+  void ingestResults(const std::string &Results);
+  void acceptMeasured(size_t AttemptIndex, const Measurement &M);
   void learn(const CandidateOutcome &C, const Member &Parent);
   bool outOfBudget();
   std::string stuckFamily() const;
@@ -136,8 +143,10 @@ std::string Search::addRoot(const std::string &Original) {
   if (!F.parsed)
     return O.file + ": " + F.error;
   Evaluation Ev = evaluateStatic(O.file, Original, F, O.pipeline.args);
-  if (!Ev.ok)
+  if (!Ev.ok && O.evaluate == "static")
     return O.file + ": the original cannot be rated: " + Ev.error;
+  if (!Ev.ok) // bench: measured speedups multiply from 1
+    Ev.rate = 1;
   Member Root;
   Root.id = "g0";
   Root.text = Original;
@@ -242,7 +251,7 @@ std::vector<Action> Search::actionsFor(const Member &Parent, unsigned Wanted, un
 
 void Search::learn(const CandidateOutcome &C, const Member &Parent) {
   const Attempt &A = C.attempt;
-  if (A.action.isPatch() || !A.action.chain.empty())
+  if (A.action.isPatch() || !A.action.chain.empty() || A.status == "pending")
     return;
   double Reward = -0.05; // not applicable: a small loss, so it sinks in the ranking
   if (A.status == "rejected" || A.status == "invalid")
@@ -280,6 +289,114 @@ void Search::accept(CandidateOutcome &C, const Member &Parent, unsigned Generati
     say("error: " + Error);
 }
 
+// Static: accepted when the model rates it 1% faster than its parent.
+// Bench: pending until its bundle's measurement comes back.
+void Search::judge(CandidateOutcome &C, const Member &P, unsigned Generation, unsigned Index,
+                   GenerationFunnel &F) {
+  if (!C.attempt.status.empty())
+    return;
+  if (O.evaluate == "bench") {
+    C.attempt.member = "g" + std::to_string(Generation) + "-c" + std::to_string(Index);
+    C.attempt.status = "pending";
+    C.attempt.reason = "verified; waiting for its measurement against " + P.id;
+    if (std::string Error = R.lineage.keepPending(C.attempt.member, C.text); !Error.empty())
+      C.attempt.status = "rejected", C.attempt.stage = "lineage", C.attempt.reason = Error;
+    return;
+  }
+  const double Gain = C.evaluation.rate / P.metrics.value("rate", 1.0) - 1;
+  C.attempt.status = Gain > MinGain ? "accepted" : "slower";
+  C.attempt.reason = (Gain >= 0 ? "+" : "") + fixed(100 * Gain, 1) + "% against " + P.id;
+  if (Gain > MinGain) {
+    accept(C, P, Generation, Index);
+    ++F.faster;
+  }
+}
+
+// The pending candidates of this generation: their bundles are written to
+// --emit-bundle (and the run stops there) or run on this host and read.
+void Search::measure(unsigned Generation) {
+  std::vector<std::string> Ids;
+  for (const Attempt &A : R.lineage.attempts())
+    if (A.generation == Generation && A.status == "pending")
+      Ids.push_back(A.member);
+  if (Ids.empty())
+    return;
+  support::TempPath Scratch;
+  std::string Dir = O.emitBundleDir;
+  if (Dir.empty()) {
+    Scratch = support::createTempTree("ave-optimize-bench");
+    Dir = Scratch.path();
+  }
+  if (std::string Error = emitBundles(O, R.lineage, Ids, Dir); !Error.empty()) {
+    R.stopReason = "the bench bundles could not be written: " + Error;
+    return;
+  }
+  if (!O.emitBundleDir.empty()) {
+    R.stopReason = std::to_string(Ids.size()) + " candidates of generation " +
+                   std::to_string(Generation) + " wait in " + Dir + ": run " + Dir +
+                   "/run_all.sh on a GPU host, then optimize --resume --results " + Dir +
+                   "/results";
+    return;
+  }
+  say("  measuring " + std::to_string(Ids.size()) + " candidates on this host ...");
+  if (std::string Error = runBundlesHere(Dir); !Error.empty())
+    say("note: the bundles did not run: " + Error);
+  ingestResults(Dir + "/results");
+}
+
+void Search::acceptMeasured(size_t AttemptIndex, const Measurement &M) {
+  Attempt A = R.lineage.attempts()[AttemptIndex];
+  const Member *Parent = R.lineage.find(A.parent);
+  A.status = "rejected", A.stage = "bench";
+  if (!M.pass || !Parent) {
+    A.reason = M.reason.empty() ? "the bundle did not pass" : M.reason;
+  } else {
+    A.status = M.speedup > 1 + MinGain ? "accepted" : "slower";
+    A.stage.clear();
+    A.reason = "x" + fixed(M.speedup, 3) + " against " + A.parent + " measured (" +
+               fixed(M.medianMs, 3) + " ms, " + fixed(100 * M.anchorRatio, 1) + "% of " + M.anchor +
+               ")";
+  }
+  CandidateOutcome C;
+  C.attempt = A;
+  if (A.status == "accepted") {
+    auto Text = llvm::MemoryBuffer::getFile(R.lineage.pendingFile(A.member));
+    C.text = Text ? (*Text)->getBuffer().str() : "";
+    C.facts = readKernelFacts(O.file, C.text, Kernel, O.facts);
+    C.evaluation = evaluateStatic(O.file, C.text, *C.facts, O.pipeline.args);
+    C.evaluation.rate = Parent->metrics.value("rate", 1.0) * M.speedup;
+    C.evaluation.metrics.update({{"measured_ms", M.medianMs},
+                                 {"parent_ms", M.referenceMs},
+                                 {"anchor", M.anchor},
+                                 {"anchor_ms", M.anchorMs},
+                                 {"anchor_ratio", M.anchorRatio},
+                                 {"gpu", M.gpu}});
+    const std::string Id = A.member;
+    const size_t Dash = Id.find("-c");
+    accept(C, *Parent, A.generation, std::stoul(Id.substr(Dash + 2)));
+  }
+  say("  " + A.member + " (" + A.action.apply() + "): " + C.attempt.status + ": " + A.reason);
+  C.evaluation.rate = A.status == "accepted" || A.status == "slower"
+                          ? Parent->metrics.value("rate", 1.0) * M.speedup
+                          : 0;
+  learn(C, *Parent);
+  R.lineage.update(AttemptIndex, C.attempt);
+}
+
+void Search::ingestResults(const std::string &Results) {
+  for (size_t I = 0; I < R.lineage.attempts().size(); ++I) {
+    const Attempt &A = R.lineage.attempts()[I];
+    if (A.status != "pending")
+      continue;
+    Measurement M = readMeasurement(Results, A.member);
+    if (M.found)
+      acceptMeasured(I, M);
+    else
+      say("note: no result for " + A.member + " in " + Results + "; it stays pending");
+  }
+  BestId = R.lineage.best().id;
+}
+
 void Search::runGeneration(unsigned Generation) {
   auto GenStart = std::chrono::steady_clock::now();
   GenerationFunnel F;
@@ -311,15 +428,7 @@ void Search::runGeneration(unsigned Generation) {
       C.attempt.generation = Generation;
       F.rewritten += C.progress.rewritten, F.proven += C.progress.proven;
       F.compiled += C.progress.compiled, F.tested += C.progress.tested;
-      if (C.attempt.status.empty()) {
-        const double Gain = C.evaluation.rate / P.metrics.value("rate", 1.0) - 1;
-        C.attempt.status = Gain > MinGain ? "accepted" : "slower";
-        C.attempt.reason = (Gain >= 0 ? "+" : "") + fixed(100 * Gain, 1) + "% against " + P.id;
-        if (Gain > MinGain) {
-          accept(C, P, Generation, Index);
-          ++F.faster;
-        }
-      }
+      judge(C, P, Generation, Index, F);
       ++Index;
       say("    " + C.attempt.status + (C.attempt.stage.empty() ? "" : " at " + C.attempt.stage) +
           ": " + C.attempt.reason.substr(0, 160) + " (" + fixed(C.attempt.seconds, 1) + " s)");
@@ -330,6 +439,11 @@ void Search::runGeneration(unsigned Generation) {
   }
   if (!R.stopReason.empty() && F.proposed == 0)
     return; // stopped before anything ran: no generation to report
+  if (O.evaluate == "bench") {
+    measure(Generation);
+    for (const Attempt &A : R.lineage.attempts())
+      F.faster += A.generation == Generation && A.status == "accepted";
+  }
   const Member &Best = R.lineage.best();
   if (Best.score > BestBefore) {
     BestId = Best.id, Stale = 0;
@@ -363,6 +477,8 @@ OptimizeResult Search::run() {
     }
     Planner->send(startMessage(O, Kernel, R.lineage.root(), Facts[R.lineage.root().id], Kb));
   }
+  if (!O.resultsPath.empty())
+    ingestResults(O.resultsPath);
   unsigned First = 1;
   for (const Member &M : R.lineage.members())
     First = std::max(First, M.generation + 1);

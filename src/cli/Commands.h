@@ -52,6 +52,12 @@ void registerHarnessCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Se
 void registerReviewCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected);
 void registerOptimizeCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected);
 
+// A bench bundle of File's Kernel checked and timed beside the same kernel
+// in Reference, at Shape (for optimize's bench evaluation); "" or why not.
+std::string writeReferencedBundle(const GlobalOptions &G, const std::string &File,
+                                  const std::string &Kernel, const std::string &Shape,
+                                  const std::string &Reference, const std::string &OutputDir);
+
 int runKernels(const GlobalOptions &G, const std::vector<std::string> &Files);
 int runAnnotations(const GlobalOptions &G, const std::vector<std::string> &Files);
 

@@ -320,6 +320,25 @@ int runHarness(const GlobalOptions &G, const HarnessOptions &H) {
 
 } // namespace
 
+std::string writeReferencedBundle(const GlobalOptions &G, const std::string &File,
+                                  const std::string &Kernel, const std::string &Shape,
+                                  const std::string &Reference, const std::string &OutputDir) {
+  HarnessOptions H;
+  H.file = File;
+  H.kernel = Kernel;
+  H.shape = Shape;
+  H.reference = Reference;
+  H.outputDir = OutputDir;
+  harness::BundleRequest Request;
+  std::string GridNotes;
+  if (buildRequest(G, H, Request, GridNotes) || bindReferenceFunction(H, Request))
+    return "no bench bundle for " + File + " (the error above says why)";
+  harness::BundleResult Bundle = harness::generateBundle(Request);
+  if (Bundle.files.empty())
+    return Bundle.error;
+  return harness::writeBundle(Bundle.files, OutputDir);
+}
+
 void registerHarnessCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected) {
   auto H = std::make_shared<HarnessOptions>();
   CLI::App *Sub =

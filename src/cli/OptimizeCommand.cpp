@@ -72,11 +72,16 @@ int runOptimize(const GlobalOptions &G, OptimizeCliOptions &C) {
   std::string Error;
   if (!C.budget.empty() && !opt::parseBudget(C.budget, O.maxSeconds, O.maxCandidates, Error))
     return llvm::errs() << "ave-rewrite: error: " << Error << "\n", 2;
-  if (O.evaluate != "static")
-    return llvm::errs() << "ave-rewrite: error: --evaluate " << O.evaluate
-                        << " is not available on this host; use --evaluate static, or "
-                           "--emit-bundle to measure elsewhere\n",
+  if (O.evaluate != "bench" && !(O.emitBundleDir + O.resultsPath).empty())
+    return llvm::errs() << "ave-rewrite: error: --emit-bundle and --results need --evaluate "
+                           "bench\n",
            2;
+  if (!O.resultsPath.empty() && !O.resume)
+    return llvm::errs() << "ave-rewrite: error: --results continues a lineage: add --resume\n", 2;
+  O.writeBundle = [&G, &O](const std::string &Source, const std::string &Reference,
+                           const std::string &Kernel, const std::string &Out) {
+    return writeReferencedBundle(G, Source, Kernel, O.benchShape, Reference, Out);
+  };
   std::optional<support::FileUpdate> Update =
       C.apply ? support::FileUpdate::open(O.file, {!C.noBackup, false}, Error) : std::nullopt;
   if (C.apply && !Update)
@@ -139,6 +144,14 @@ void registerOptimizeCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &S
                   "An external planner (docs/planner-protocol.md), run by /bin/sh");
   Cmd->add_option("--planner-timeout", O.plannerTimeout, "Seconds per planner answer")
       ->capture_default_str();
+  Cmd->add_option("--shape", O.benchShape, "--evaluate bench: the sizes the bundles time")
+      ->capture_default_str();
+  Cmd->add_option("--emit-bundle", O.emitBundleDir,
+                  "--evaluate bench: write the generation's bench bundles and run_all.sh here "
+                  "and stop (run them on a GPU host, then --resume --results DIR/results)");
+  Cmd->add_option("--results", O.resultsPath,
+                  "--evaluate bench with --resume: the emitted generation's results (a folder "
+                  "of <id>.json, or one JSON object keyed by id)");
   Cmd->add_option("--kb", O.kbDir, "Knowledge-base folder (default: agent/kb of this tree)");
   Cmd->add_flag("--allow-unproven", C->allowUnproven,
                 "Accept rewrites of a kernel whose original has unproven obligations");

@@ -53,7 +53,9 @@ struct Attempt {
   std::string parent;
   unsigned generation = 0;
   Action action;
-  std::string status; // accepted, slower, rejected, not-applicable, invalid
+  // accepted, slower, rejected, not-applicable, invalid; pending: verified,
+  // waiting for its measurement (--evaluate bench)
+  std::string status;
   std::string stage, reason;
   std::vector<std::string> counterexample;
   std::string compileErrors;
@@ -75,6 +77,12 @@ public:
   std::string commit(const Member &M);
   // Records an attempt in the index; "" or the error.
   std::string record(const Attempt &A);
+  // Replaces attempt Index (a pending one, once measured); "" or the error.
+  std::string update(size_t Index, const Attempt &A);
+  // A measured candidate's text waits in pending/<id>/ until its result
+  // comes back; "" or the error.
+  std::string keepPending(const std::string &Id, const std::string &Text);
+  std::string pendingFile(const std::string &Id) const;
 
   const std::vector<Member> &members() const { return Members; }
   const std::vector<Attempt> &attempts() const { return Attempts; }

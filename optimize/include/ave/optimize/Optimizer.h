@@ -41,6 +41,18 @@ struct OptimizeOptions {
   std::string plannerCommand;
   unsigned plannerTimeout = 300;
   std::string kbDir; // empty: defaultKnowledgeBaseDir()
+  // --evaluate bench: each verified candidate is checked and timed against
+  // its parent in one bench bundle (the harness's, with the parent as the
+  // reference) at `benchShape`. With emitBundleDir the generation's bundles
+  // and a run-all script are written there and the run stops; `--resume
+  // --results DIR/results` reads them back. Without it they run here.
+  std::string benchShape = "M=4096,N=4096,K=4096";
+  std::string emitBundleDir, resultsPath;
+  // Writes a bundle of Source's Kernel with Reference's as the reference
+  // into OutputDir ("" or why not); the CLI supplies it (the harness).
+  std::function<std::string(const std::string &Source, const std::string &Reference,
+                            const std::string &Kernel, const std::string &OutputDir)>
+      writeBundle;
   agent::PipelineOptions pipeline;
   FactsOptions facts;
   std::function<void(const std::string &)> progress; // one line per event
