@@ -77,6 +77,9 @@ double mfmaFlops(llvm::StringRef Mnemonic) {
 double valuFlops(llvm::StringRef Op) {
   if (Op.starts_with("v_pk_fma_") || Op.starts_with("v_dot2"))
     return 4;
+  // v_fma_mix*: f16 x f16 + f32 (a widened half FMA).
+  if (Op.starts_with("v_fma_mix") || Op.starts_with("v_mad_mix"))
+    return 2;
   if (Op.starts_with("v_fma_f") || Op.starts_with("v_fmac_f") || Op.starts_with("v_mac_f") ||
       Op.starts_with("v_mad_f") || Op.starts_with("v_pk_mul_f") || Op.starts_with("v_pk_add_f"))
     return 2;

@@ -137,6 +137,13 @@ CandidateOutcome runCandidate(const OptimizeOptions &O, const std::string &Kerne
   C.facts = readKernelFacts(O.file, C.text, Kernel, O.facts);
   // Bench mode rates by measurement; the cost model still names the bound.
   C.evaluation = evaluateStatic(O.file, C.text, *C.facts, O.pipeline.args);
+  const std::string ParentWork = Parent.metrics.value("work", std::string()),
+                    Work = C.evaluation.metrics.value("work", std::string());
+  if (C.evaluation.ok && O.evaluate == "static" && !ParentWork.empty() && Work != ParentWork) {
+    C.evaluation.ok = false;
+    C.evaluation.error = "the cost model counts " + Work + " in the hot loop here and " +
+                         ParentWork + " in the parent's: their rates do not compare";
+  }
   if (!C.evaluation.ok && O.evaluate == "static") {
     C.attempt.status = "rejected";
     C.attempt.stage = "evaluate";

@@ -62,6 +62,13 @@ TEST(IsaProfile, StraightLineKernelIsProfiledWhole) {
   EXPECT_DOUBLE_EQ(P.mfmaCycles, 8192.0 / 512);
 }
 
+TEST(IsaProfile, WidenedHalfFmasAreFlops) {
+  ave::agent::IsaLoopProfile P = profileHotLoop(
+      "_Z1hv:\n.LBB0_1: ; =>This Inner Loop Header: Depth=1\n"
+      "\tv_fma_mix_f32 v1, v2, v3, v1 op_sel_hi:[1,1,0]\n\ts_cbranch_scc1 .LBB0_1\n");
+  EXPECT_DOUBLE_EQ(P.flops, 2 * 64);
+}
+
 TEST(IsaProfile, MissingKernelIsNotFound) {
   EXPECT_TRUE(kernelAssembly(TwoLoops, "_Z1hPf").empty());
   EXPECT_FALSE(profileHotLoop("").found);
