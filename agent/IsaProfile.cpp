@@ -148,20 +148,20 @@ LoopKey blockLoop(llvm::StringRef Line, llvm::StringRef Label) {
   LoopKey K;
   size_t Comment = Line.find(';');
   llvm::StringRef Note = Comment == llvm::StringRef::npos ? "" : Line.drop_front(Comment);
-  auto depthAfter = [&](size_t At) {
+  auto DepthAfter = [&](size_t At) {
     unsigned D = 0;
     Note.drop_front(At).take_while([](char C) { return C >= '0' && C <= '9'; }).getAsInteger(10, D);
     return D;
   };
   if (size_t H = Note.find("Loop Header: Depth="); H != llvm::StringRef::npos) {
     K.header = Label.str();
-    K.depth = depthAfter(H + 19);
+    K.depth = DepthAfter(H + 19);
     K.innermost = Note.contains("Inner Loop Header");
   } else if (size_t I = Note.find("in Loop: Header="); I != llvm::StringRef::npos) {
     llvm::StringRef Rest = Note.drop_front(I + 16);
     K.header = Rest.take_until([](char C) { return C == ' '; }).str();
     if (size_t D = Note.find("Depth="); D != llvm::StringRef::npos)
-      K.depth = depthAfter(D + 6);
+      K.depth = DepthAfter(D + 6);
   }
   return K;
 }

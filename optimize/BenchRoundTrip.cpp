@@ -141,14 +141,14 @@ Measurement readMeasurement(const std::string &Results, const std::string &Id) {
   M.found = true;
   M.pass = J->value("verdict", "") == "pass";
   M.reason = J->value("reason", "");
-  auto number = [&](const char *Key) {
+  auto Number = [&](const char *Key) {
     return J->contains(Key) && (*J)[Key].is_number() ? (*J)[Key].get<double>() : 0.0;
   };
-  M.medianMs = number("median_ms");
-  M.referenceMs = number("reference_ms");
-  M.anchorMs = number("anchor_ms");
-  M.anchorRatio = number("anchor_ratio");
-  M.speedup = number("speedup_vs_reference");
+  M.medianMs = Number("median_ms");
+  M.referenceMs = Number("reference_ms");
+  M.anchorMs = Number("anchor_ms");
+  M.anchorRatio = Number("anchor_ratio");
+  M.speedup = Number("speedup_vs_reference");
   M.anchor =
       J->contains("anchor") && (*J)["anchor"].is_string() ? (*J)["anchor"].get<std::string>() : "";
   M.gpu = J->value("gpu", "");

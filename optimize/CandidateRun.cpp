@@ -104,7 +104,7 @@ CandidateOutcome runCandidate(const OptimizeOptions &O, const std::string &Kerne
   CandidateOutcome C;
   C.attempt.parent = Parent.id;
   C.attempt.action = A;
-  auto done = [&]() -> CandidateOutcome & {
+  auto Done = [&]() -> CandidateOutcome & {
     C.attempt.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
     return C;
@@ -113,7 +113,7 @@ CandidateOutcome runCandidate(const OptimizeOptions &O, const std::string &Kerne
   if (!S.error.empty()) {
     C.attempt.status = "invalid";
     C.attempt.reason = S.error;
-    return done();
+    return Done();
   }
   agent::PipelineOptions P = O.pipeline;
   P.kernel = Kernel;
@@ -123,16 +123,16 @@ CandidateOutcome runCandidate(const OptimizeOptions &O, const std::string &Kerne
     C.attempt.status = A.isPatch() ? "rejected" : "invalid";
     C.attempt.stage = A.isPatch() ? "patch" : "";
     C.attempt.reason = Out.error;
-    return done();
+    return Done();
   }
   if (!Out.changed()) {
     C.attempt.status = "not-applicable";
     C.attempt.reason = notesText(Out);
-    return done();
+    return Done();
   }
   judgeStages(Out, C);
   if (!C.attempt.status.empty())
-    return done();
+    return Done();
   C.text = Out.patched;
   C.facts = readKernelFacts(O.file, C.text, Kernel, O.facts);
   // Bench mode rates by measurement; the cost model still names the bound.
@@ -149,7 +149,7 @@ CandidateOutcome runCandidate(const OptimizeOptions &O, const std::string &Kerne
     C.attempt.stage = "evaluate";
     C.attempt.reason = C.evaluation.error.empty() ? "not evaluated" : C.evaluation.error;
   }
-  return done();
+  return Done();
 }
 
 } // namespace ave::opt

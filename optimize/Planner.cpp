@@ -50,12 +50,12 @@ std::vector<std::string> repairedValues(const Recipe &R, const std::string &Para
   std::vector<size_t> Order(Out.size());
   for (size_t I = 0; I < Order.size(); ++I)
     Order[I] = I;
-  auto distance = [&](size_t I) {
+  auto Distance = [&](size_t I) {
     std::optional<double> N = number(Out[I]);
     return N ? std::fabs(*N - *Cur) : 1e300;
   };
   std::sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
-    return distance(A) < distance(B) || (distance(A) == distance(B) && A < B);
+    return Distance(A) < Distance(B) || (Distance(A) == Distance(B) && A < B);
   });
   std::vector<std::string> Sorted;
   for (size_t I : Order)
@@ -207,7 +207,7 @@ std::string preconditionFailure(const Recipe &R, const std::set<std::string> &Fe
 
 std::vector<rw::ParameterValues> parameterSets(const Recipe &R, size_t Limit) {
   std::vector<rw::ParameterValues> Out;
-  auto push = [&](const rw::ParameterValues &P) {
+  auto Push = [&](const rw::ParameterValues &P) {
     if (Out.size() < Limit && std::find(Out.begin(), Out.end(), P) == Out.end())
       Out.push_back(P);
   };
@@ -215,12 +215,12 @@ std::vector<rw::ParameterValues> parameterSets(const Recipe &R, size_t Limit) {
   for (const auto &[Name, Values] : R.parameters)
     if (!Values.empty())
       Base[Name] = Values.front();
-  push(Base);
+  Push(Base);
   for (const auto &[Name, Values] : R.parameters)
     for (const std::string &V : Values) {
       rw::ParameterValues P = Base;
       P[Name] = V;
-      push(P);
+      Push(P);
     }
   // The rest of the space, as an odometer over the parameters.
   std::vector<size_t> Digit(R.parameters.size(), 0);
@@ -229,7 +229,7 @@ std::vector<rw::ParameterValues> parameterSets(const Recipe &R, size_t Limit) {
     for (size_t I = 0; I < R.parameters.size(); ++I)
       if (!R.parameters[I].second.empty())
         P[R.parameters[I].first] = R.parameters[I].second[Digit[I]];
-    push(P);
+    Push(P);
     size_t I = 0;
     for (; I < Digit.size(); ++I) {
       if (++Digit[I] < R.parameters[I].second.size())

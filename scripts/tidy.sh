@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 build=${1:-build}
 shard=${2:-0/1}
 root=$(pwd)
-folders='support|frontend|annotations|model|invariants|rewriters|agent|harness|review|src|tidy'
+folders='support|frontend|annotations|model|invariants|rewriters|agent|harness|review|optimize|planner_llm|src|tidy'
 mapfile -t files < <(python3 - "$build" "$root" "$folders" "$shard" <<'PY'
 import json, re, sys
 build, root, folders, shard = sys.argv[1:]

@@ -1,5 +1,6 @@
-#include "ave/optimize/Optimizer.h"
 #include "ave/optimize/Planner.h"
+
+#include "ave/optimize/Optimizer.h"
 
 #include "llvm/Support/FileSystem.h"
 
@@ -39,21 +40,21 @@ TEST(Planner, Preconditions) {
 }
 
 struct PlannerFixture : ::testing::Test {
-  KnowledgeBase Kb;
-  Lineage L;
-  KernelFacts Facts;
-  BanditState Bandit;
-  std::string Dir;
+  KnowledgeBase kb;
+  Lineage lineage;
+  KernelFacts facts;
+  BanditState bandit;
+  std::string dir;
 
   void SetUp() override {
     llvm::SmallString<128> D;
     ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("ave-planner-test", D));
-    Dir = std::string(D);
-    L = Lineage(Dir, "k.hip");
+    dir = std::string(D);
+    lineage = Lineage(dir, "k.hip");
     Member Root;
     Root.id = "g0";
     Root.text = "text";
-    ASSERT_EQ(L.commit(Root), "");
+    ASSERT_EQ(lineage.commit(Root), "");
     Recipe P = recipe("pipeline", "latency", {{"stages", {"2", "3", "4"}}});
     P.repairs = {{"invariants", "vary", {"stages"}}};
     P.expectedSpeedup = 1.2;
@@ -61,13 +62,13 @@ struct PlannerFixture : ::testing::Test {
     T.repairs = {{"LDS", "shrink", {"bm"}}};
     T.expectedSpeedup = 4;
     T.oncePerLine = true;
-    Kb.recipes = {P, T};
+    kb.recipes = {P, T};
   }
-  void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
+  void TearDown() override { llvm::sys::fs::remove_directories(dir); }
 
   std::vector<Action> plan(const std::string &Parent, unsigned Wanted) {
     std::mt19937_64 Rng(1);
-    PlanRequest R{Kb, L, *L.find(Parent), Facts, Bandit, "lds", {}, Wanted, &Rng};
+    PlanRequest R{kb, lineage, *lineage.find(Parent), facts, bandit, "lds", {}, Wanted, &Rng};
     return planActions(R);
   }
   void attempt(const std::string &Parent, const std::string &Apply, const std::string &Status,
@@ -79,7 +80,7 @@ struct PlannerFixture : ::testing::Test {
     auto Eq = Apply.find('=');
     A.action.parameters[Apply.substr(Colon + 1, Eq - Colon - 1)] = Apply.substr(Eq + 1);
     A.status = Status, A.stage = Stage, A.reason = Reason;
-    ASSERT_EQ(L.record(A), "");
+    ASSERT_EQ(lineage.record(A), "");
   }
 };
 
@@ -118,14 +119,14 @@ TEST_F(PlannerFixture, OncePerLineRecipesAreNotRepeated) {
   A.recipe = "register-tile";
   A.parameters = {{"bm", "128"}};
   Child.action = A;
-  ASSERT_EQ(L.commit(Child), "");
+  ASSERT_EQ(lineage.commit(Child), "");
   for (const Action &X : plan("g1-c0", 4))
     EXPECT_NE(X.recipe, "register-tile") << X.apply();
 }
 
 TEST_F(PlannerFixture, LineageReloadsWithItsAttempts) {
   attempt("g0", "pipeline:stages=2", "slower", "", "-3%");
-  Lineage Again(Dir, "k.hip");
+  Lineage Again(dir, "k.hip");
   ASSERT_EQ(Again.load(), "");
   ASSERT_EQ(Again.members().size(), 1u);
   EXPECT_EQ(Again.root().text, "text");
