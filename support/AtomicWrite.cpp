@@ -1,5 +1,7 @@
 #include "ave/support/AtomicWrite.h"
 
+#include "ave/support/InterruptCleanup.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -13,20 +15,20 @@ std::error_code writeFileAtomically(const std::string &Path, std::string_view Te
   int FD = -1;
   if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Temp))
     return EC;
+  // Removed on failure, and when the tool is interrupted before the rename.
+  TempPath Guard{std::string(Temp)};
   {
     llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
     OS << Text;
     OS.close();
     if (std::error_code EC = OS.error()) {
       OS.clear_error();
-      llvm::sys::fs::remove(Temp);
       return EC;
     }
   }
-  if (std::error_code EC = llvm::sys::fs::rename(Temp, Path)) {
-    llvm::sys::fs::remove(Temp);
+  if (std::error_code EC = llvm::sys::fs::rename(Temp, Path))
     return EC;
-  }
+  Guard.release();
   return {};
 }
 
