@@ -285,6 +285,9 @@ bool executeKernel(const ExecutionRequest &R, const ExecutionSubject &Subject, S
   }
   S.status = StageStatus::Failed;
   S.failedKernels.insert(Subject.kernel);
+  // What the failure shows: a difference, or only that no verdict came.
+  if (S.data.value("failure", std::string()) != "differs")
+    S.data["failure"] = Result.code == 1 ? "differs" : Result.code == 4 ? "build" : "run";
   if (Result.code == 1) {
     S.evidence.push_back(Subject.kernel + ": the patched kernel computes something else:");
     tail(Result.output, 3, S.evidence);
@@ -362,7 +365,13 @@ StageResult executeEquivalence(const ExecutionRequest &R) {
   for (const std::string &W : NotRun)
     S.evidence.push_back("not executed: " + W);
   if (S.status == StageStatus::Failed) {
-    S.message = "the patched kernel differs from the original on the CPU executor";
+    const std::string Failure = S.data.value("failure", std::string("differs"));
+    S.message = Failure == "differs" ? "the patched kernel differs from the original on the CPU "
+                                       "executor"
+                : Failure == "build"
+                    ? "the patched kernel does not build for the CPU executor"
+                    : "the equivalence run gave no verdict (it timed out or crashed): the "
+                      "patch is not shown to compute the same";
     return S;
   }
   if (!NotRun.empty() && (R.required || Ran == 0)) {
