@@ -60,10 +60,27 @@ struct Specs {
   std::string error;
 };
 
-Specs specsFor(const std::string &Kernel, const Member &Parent, const Action &A) {
+// The --apply text of the whole line and A, or "" when a raw patch is on it.
+std::string chainFromOriginal(const std::vector<const Member *> &Line, const Action &A) {
+  if (A.isPatch())
+    return "";
+  std::string Chain;
+  for (const Member *M : Line) {
+    if (!M->action)
+      continue;
+    if (M->action->isPatch())
+      return "";
+    Chain += M->action->apply() + ",";
+  }
+  return Chain + A.apply();
+}
+
+Specs specsFor(const std::string &Kernel, const Member &Parent, const Action &A,
+               const std::string &Chain) {
   Specs S;
   if (!A.isPatch()) {
-    rw::ParsedSpecs P = rw::parseRewriteSpecs(A.apply(), rw::RewriterRegistry::builtin());
+    rw::ParsedSpecs P =
+        rw::parseRewriteSpecs(Chain.empty() ? A.apply() : Chain, rw::RewriterRegistry::builtin());
     S.error = P.error;
     S.specs = std::move(P.specs);
     return S;
@@ -99,7 +116,8 @@ std::optional<std::string> applyRawPatch(const std::string &Text, const std::str
 }
 
 CandidateOutcome runCandidate(const OptimizeOptions &O, const std::string &Kernel,
-                              const Member &Parent, const Action &A) {
+                              const std::vector<const Member *> &Line, const Action &A) {
+  const Member &Parent = *Line.back();
   auto Start = std::chrono::steady_clock::now();
   CandidateOutcome C;
   C.attempt.parent = Parent.id;
@@ -109,7 +127,8 @@ CandidateOutcome runCandidate(const OptimizeOptions &O, const std::string &Kerne
         std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
     return C;
   };
-  Specs S = specsFor(Kernel, Parent, A);
+  const std::string Chain = chainFromOriginal(Line, A);
+  Specs S = specsFor(Kernel, Parent, A, Chain);
   if (!S.error.empty()) {
     C.attempt.status = "invalid";
     C.attempt.reason = S.error;
@@ -117,7 +136,7 @@ CandidateOutcome runCandidate(const OptimizeOptions &O, const std::string &Kerne
   }
   agent::PipelineOptions P = O.pipeline;
   P.kernel = Kernel;
-  P.text = &Parent.text;
+  P.text = Chain.empty() ? &Parent.text : &Line.front()->text;
   agent::RewriteOutcome Out = agent::rewriteAndVerify(O.file, S.specs, P);
   if (!Out.error.empty()) {
     C.attempt.status = A.isPatch() ? "rejected" : "invalid";
@@ -125,7 +144,7 @@ CandidateOutcome runCandidate(const OptimizeOptions &O, const std::string &Kerne
     C.attempt.reason = Out.error;
     return Done();
   }
-  if (!Out.changed()) {
+  if (!Out.changed() || Out.patched == Parent.text) {
     C.attempt.status = "not-applicable";
     C.attempt.reason = notesText(Out);
     return Done();

@@ -10,6 +10,7 @@
 #include "ave/optimize/Optimizer.h"
 
 #include <optional>
+#include <vector>
 
 namespace ave::opt {
 
@@ -26,8 +27,13 @@ struct CandidateOutcome {
   Evaluation evaluation;
 };
 
+// Line: the parent's ancestry, the original first and the parent last. When
+// every step on it is a recipe, the candidate is verified as the whole chain
+// applied to the original (as `rewrite --apply a,b,c` would be): the
+// obligations it must keep are the user's, not those a rewrite wrote into
+// an intermediate version. Otherwise it is verified against the parent.
 CandidateOutcome runCandidate(const OptimizeOptions &O, const std::string &Kernel,
-                              const Member &Parent, const Action &A);
+                              const std::vector<const Member *> &Line, const Action &A);
 
 // The patched text of a raw unified-diff patch on Text, or the reason not.
 std::optional<std::string> applyRawPatch(const std::string &Text, const std::string &Patch,

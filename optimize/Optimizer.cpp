@@ -285,6 +285,8 @@ void Search::accept(CandidateOutcome &C, const Member &Parent, unsigned Generati
   C.attempt.member = M.id;
   C.attempt.score = M.score;
   Facts[M.id] = F;
+  if (R.lineage.find(M.id))
+    return; // committed by an interrupted run before its attempt was updated
   if (std::string Error = R.lineage.commit(M); !Error.empty())
     say("error: " + Error);
 }
@@ -346,9 +348,14 @@ void Search::measure(unsigned Generation) {
 
 void Search::acceptMeasured(size_t AttemptIndex, const Measurement &M) {
   Attempt A = R.lineage.attempts()[AttemptIndex];
-  const Member *Parent = R.lineage.find(A.parent);
+  const Member *Found = R.lineage.find(A.parent);
+  if (!Found)
+    return;
+  // A copy: committing the new member moves the lineage's storage.
+  const Member Parent = *Found;
+  const double ParentRate = Parent.metrics.value("rate", 1.0);
   A.status = "rejected", A.stage = "bench";
-  if (!M.pass || !Parent) {
+  if (!M.pass) {
     A.reason = M.reason.empty() ? "the bundle did not pass" : M.reason;
   } else {
     A.status = M.speedup > 1 + MinGain ? "accepted" : "slower";
@@ -364,7 +371,7 @@ void Search::acceptMeasured(size_t AttemptIndex, const Measurement &M) {
     C.text = Text ? (*Text)->getBuffer().str() : "";
     C.facts = readKernelFacts(O.file, C.text, Kernel, O.facts);
     C.evaluation = evaluateStatic(O.file, C.text, *C.facts, O.pipeline.args);
-    C.evaluation.rate = Parent->metrics.value("rate", 1.0) * M.speedup;
+    C.evaluation.rate = ParentRate * M.speedup;
     C.evaluation.metrics.update({{"measured_ms", M.medianMs},
                                  {"parent_ms", M.referenceMs},
                                  {"anchor", M.anchor},
@@ -373,13 +380,11 @@ void Search::acceptMeasured(size_t AttemptIndex, const Measurement &M) {
                                  {"gpu", M.gpu}});
     const std::string Id = A.member;
     const size_t Dash = Id.find("-c");
-    accept(C, *Parent, A.generation, std::stoul(Id.substr(Dash + 2)));
+    accept(C, Parent, A.generation, std::stoul(Id.substr(Dash + 2)));
   }
   say("  " + A.member + " (" + A.action.apply() + "): " + C.attempt.status + ": " + A.reason);
-  C.evaluation.rate = A.status == "accepted" || A.status == "slower"
-                          ? Parent->metrics.value("rate", 1.0) * M.speedup
-                          : 0;
-  learn(C, *Parent);
+  C.evaluation.rate = A.status == "accepted" || A.status == "slower" ? ParentRate * M.speedup : 0;
+  learn(C, Parent);
   R.lineage.update(AttemptIndex, C.attempt);
 }
 
@@ -424,7 +429,7 @@ void Search::runGeneration(unsigned Generation) {
         continue;
       ++Candidates, ++F.proposed;
       say("  " + P.id + " <- " + (A.isPatch() ? "patch: " + A.summary : A.apply()) + " ...");
-      CandidateOutcome C = runCandidate(O, Kernel, P, A);
+      CandidateOutcome C = runCandidate(O, Kernel, ancestry(R.lineage, P.id), A);
       C.attempt.generation = Generation;
       F.rewritten += C.progress.rewritten, F.proven += C.progress.proven;
       F.compiled += C.progress.compiled, F.tested += C.progress.tested;
