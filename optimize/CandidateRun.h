@@ -31,7 +31,9 @@ struct CandidateOutcome {
 // every step on it is a recipe, the candidate is verified as the whole chain
 // applied to the original (as `rewrite --apply a,b,c` would be): the
 // obligations it must keep are the user's, not those a rewrite wrote into
-// an intermediate version. Otherwise it is verified against the parent.
+// an intermediate version. When a proof stage rejects the chain, or a raw
+// patch is on the line, it is verified against the parent instead (itself
+// verified against its parent, back to the original).
 CandidateOutcome runCandidate(const OptimizeOptions &O, const std::string &Kernel,
                               const std::vector<const Member *> &Line, const Action &A);
 
