@@ -53,6 +53,8 @@ private:
   void learn(const CandidateOutcome &C, const Member &Parent);
   bool outOfBudget();
   std::string stuckFamily() const;
+  void saveFunnel();
+  void loadFunnel();
   double elapsed() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   }
@@ -124,6 +126,7 @@ std::string Search::startLineage(const std::string &Original) {
     for (const Member &M : R.lineage.members())
       Facts[M.id] = readKernelFacts(O.file, M.text, Kernel, O.facts);
     BestId = R.lineage.best().id;
+    loadFunnel();
     say("resuming " + std::string(Dir) + ": " + std::to_string(R.lineage.members().size()) +
         " members, best " + BestId + " x" + fixed(R.lineage.best().score));
     return "";
@@ -166,6 +169,38 @@ std::string Search::addRoot(const std::string &Original) {
       (Flops ? " modeled GFLOP/s (" : " modeled GB/s (") + Ev.metrics.value("bound", "") +
       "-bound), " + Root.proof);
   return R.lineage.commit(Root);
+}
+
+void Search::saveFunnel() {
+  nlohmann::json All = nlohmann::json::array();
+  for (const GenerationFunnel &F : R.funnel)
+    All.push_back({{"generation", F.generation},
+                   {"proposed", F.proposed},
+                   {"rewritten", F.rewritten},
+                   {"proven", F.proven},
+                   {"compiled", F.compiled},
+                   {"tested", F.tested},
+                   {"faster", F.faster},
+                   {"best", F.best},
+                   {"best_score", F.bestScore},
+                   {"seconds", F.seconds},
+                   {"note", F.note}});
+  R.lineage.settings["funnel"] = All;
+  if (std::string Error = R.lineage.saveIndex(); !Error.empty())
+    say("error: " + Error);
+}
+
+void Search::loadFunnel() {
+  for (const nlohmann::json &J : R.lineage.settings.value("funnel", nlohmann::json::array())) {
+    GenerationFunnel F;
+    F.generation = J.value("generation", 0u);
+    F.proposed = J.value("proposed", 0u), F.rewritten = J.value("rewritten", 0u);
+    F.proven = J.value("proven", 0u), F.compiled = J.value("compiled", 0u);
+    F.tested = J.value("tested", 0u), F.faster = J.value("faster", 0u);
+    F.best = J.value("best", std::string()), F.bestScore = J.value("best_score", 1.0);
+    F.seconds = J.value("seconds", 0.0), F.note = J.value("note", std::string());
+    R.funnel.push_back(F);
+  }
 }
 
 bool Search::outOfBudget() {
@@ -381,6 +416,10 @@ void Search::acceptMeasured(size_t AttemptIndex, const Measurement &M) {
     const std::string Id = A.member;
     const size_t Dash = Id.find("-c");
     accept(C, Parent, A.generation, std::stoul(Id.substr(Dash + 2)));
+    for (GenerationFunnel &F : R.funnel)
+      if (F.generation == A.generation)
+        ++F.faster, F.best = R.lineage.best().id, F.bestScore = R.lineage.best().score;
+    saveFunnel();
   }
   say("  " + A.member + " (" + A.action.apply() + "): " + C.attempt.status + ": " + A.reason);
   C.evaluation.rate = A.status == "accepted" || A.status == "slower" ? ParentRate * M.speedup : 0;
@@ -460,6 +499,7 @@ void Search::runGeneration(unsigned Generation) {
   F.bestScore = R.lineage.find(BestId)->score;
   F.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - GenStart).count();
   R.funnel.push_back(F);
+  saveFunnel();
   LastResults = std::move(Results);
   if (Planner && Planner->running())
     Planner->send(resultsMessage(Generation, LastResults));

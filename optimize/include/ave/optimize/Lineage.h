@@ -92,7 +92,10 @@ public:
   bool tried(const std::string &Parent, const Action &A) const;
   std::string memberFile(const std::string &Id) const;
   const std::string &dir() const { return Dir; }
+  // The run's settings and the funnel of every generation so far (kept in
+  // the index, so a resumed run reports the whole search).
   nlohmann::json settings = nlohmann::json::object();
+  std::string saveIndex() const { return writeIndex(); }
 
 private:
   std::string writeIndex() const;
