@@ -272,8 +272,15 @@ void writeTried(std::ostream &Out, const json &Propose) {
   if (!Tried.is_array() || Tried.empty())
     return;
   Out << "## Already tried (an action repeating one is rejected without being run)\n";
-  for (const json &Entry : Tried)
-    Out << "- on " << text(field(Entry, "parent")) << ": " << actionText(Entry) << '\n';
+  for (const json &Entry : Tried) {
+    // {"parent", "action", "status"} as the optimizer sends it.
+    const json &Action = field(Entry, "action");
+    Out << "- on " << text(field(Entry, "parent")) << ": "
+        << actionText(Action.is_object() ? Action : Entry);
+    if (field(Entry, "status").is_string())
+      Out << ": " << text(Entry["status"]);
+    Out << '\n';
+  }
   Out << '\n';
 }
 
@@ -302,7 +309,9 @@ std::string systemMessage() {
          "where each ACTION is one of\n"
          "  {\"recipe\": \"<recipe name>\", \"parameters\": {\"<name>\": \"<value>\"}}\n"
          "    a recipe of the knowledge base; parameter values are strings; missing parameters "
-         "take their defaults; several recipes in a row: \"recipe\": \"pipeline,unroll\"\n"
+         "take their defaults\n"
+         "  {\"apply\": \"pipeline:stages=3,unroll\"}\n"
+         "    several recipes in a row, in ave-rewrite's --apply spelling\n"
          "  {\"patch\": \"<unified diff against the parent's source>\", \"summary\": \"<one "
          "line>\"}\n"
          "    a rewrite of your own: a unified diff of one file (the paths are ignored)\n"

@@ -78,6 +78,7 @@ bool parseHip(const std::string &code, const std::function<void(const Snippet &)
                                    "hip",
                                    "--offload-arch=gfx942",
                                    "--cuda-device-only",
+                                   "-D__AVE_ANALYSIS__=1",
                                    "-nogpulib",
                                    "-resource-dir",
                                    AVE_RESOURCE_DIR,

@@ -65,6 +65,7 @@ void analyse(const std::string &Body, KernelFn Fn) {
                                    "hip",
                                    "--offload-arch=gfx942",
                                    "--cuda-device-only",
+                                   "-D__AVE_ANALYSIS__=1",
                                    "-nogpulib",
                                    "-resource-dir",
                                    AVE_RESOURCE_DIR,

@@ -34,7 +34,8 @@ json proposeMessage() {
       {"id": "g1-c0", "parent": "g0",
        "action": {"recipe": "register-tile", "parameters": {"tm": "8", "tn": "8"}},
        "score": 1.84, "reward": 0.84, "proof": "proven"}],
-    "tried": [{"parent": "g1-c0", "recipe": "pipeline", "parameters": {"stages": "2"}}]})");
+    "tried": [{"parent": "g1-c0", "status": "rejected",
+               "action": {"recipe": "pipeline", "parameters": {"stages": "2"}}}]})");
 }
 
 json resultsList() {
@@ -84,7 +85,7 @@ TEST(PromptBuilder, KernelRecipesParentAndLineage) {
   EXPECT_TRUE(contains(User, "- g1-c0 from g0 by recipe register-tile (tm=8, tn=8): score 1.84, "
                              "reward 0.84, proof proven"))
       << User;
-  EXPECT_TRUE(contains(User, "- on g1-c0: recipe pipeline (stages=2)")) << User;
+  EXPECT_TRUE(contains(User, "- on g1-c0: recipe pipeline (stages=2): rejected")) << User;
   EXPECT_TRUE(contains(User, "Propose up to 3 actions for the parent g1-c0 (generation 2)"))
       << User;
   EXPECT_FALSE(contains(User, "Results of the previous generation")) << User;
