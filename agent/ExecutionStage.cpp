@@ -111,13 +111,7 @@ std::string writeIfChanged(const std::string &Path, const std::string &Text, boo
   if (auto Old = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false);
       Old && (*Old)->getBuffer() == Text)
     return "";
-  llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Path));
-  if (std::error_code EC = support::writeFileAtomically(Path, Text))
-    return "cannot write " + Path + ": " + EC.message();
-  if (Executable)
-    llvm::sys::fs::setPermissions(Path, llvm::sys::fs::all_read | llvm::sys::fs::all_exe |
-                                            llvm::sys::fs::owner_write);
-  return "";
+  return support::writeFileInFolder(Path, Text, Executable);
 }
 
 struct Prepared {

@@ -17,23 +17,16 @@ std::string join(const std::string &A, const std::string &B) {
   return std::string(P);
 }
 
-std::string writeText(const std::string &Path, const std::string &Text, bool Executable) {
-  llvm::SmallString<256> Folder(Path);
-  llvm::sys::path::remove_filename(Folder);
-  if (std::error_code EC = llvm::sys::fs::create_directories(Folder))
-    return "cannot create " + std::string(Folder) + ": " + EC.message();
-  if (std::error_code EC = support::writeFileAtomically(Path, Text))
-    return "cannot write " + Path + ": " + EC.message();
-  if (Executable)
-    llvm::sys::fs::setPermissions(Path, llvm::sys::fs::all_read | llvm::sys::fs::all_exe |
-                                            llvm::sys::fs::owner_write);
-  return "";
-}
-
-std::string runAllScript(const std::vector<std::string> &Ids) {
+// "g1-c0 g1-c3": the ids as a shell word list.
+std::string idList(const std::vector<std::string> &Ids) {
   std::string List;
   for (const std::string &Id : Ids)
     List += (List.empty() ? "" : " ") + Id;
+  return List;
+}
+
+std::string runAllScript(const std::vector<std::string> &Ids) {
+  const std::string List = idList(Ids);
   return "#!/usr/bin/env bash\n"
          "# Written by ave-rewrite optimize --emit-bundle. Builds every candidate's bench\n"
          "# bundle in parallel, then checks and times each against its parent (one\n"
@@ -58,9 +51,7 @@ std::string runAllScript(const std::vector<std::string> &Ids) {
 }
 
 std::string runOneScript(const std::vector<std::string> &Ids) {
-  std::string List;
-  for (const std::string &Id : Ids)
-    List += (List.empty() ? "" : " ") + Id;
+  const std::string List = idList(Ids);
   return "#!/usr/bin/env bash\n"
          "# run_one.sh INDEX: one candidate's bundle (INDEX from 0), e.g. as a Slurm array\n"
          "# task: sbatch --array=0-" +
@@ -107,17 +98,19 @@ std::string emitBundles(const OptimizeOptions &O, const Lineage &L,
     const std::string Folder = join(Dir, Id);
     const std::string Candidate = join(join(Folder, "candidate"), Name);
     const std::string Reference = join(join(Folder, "parent"), Name);
-    std::string Error = writeText(Candidate, (*Pending)->getBuffer().str(), false);
+    std::string Error = support::writeFileInFolder(Candidate, (*Pending)->getBuffer().str(), false);
     if (Error.empty())
-      Error = writeText(Reference, Parent->text, false);
+      Error = support::writeFileInFolder(Reference, Parent->text, false);
     if (Error.empty())
       Error = O.writeBundle(Candidate, Reference, L.settings.value("kernel", std::string()),
                             join(Folder, "bundle"));
     if (!Error.empty())
       return Id + ": " + Error;
   }
-  std::string Error = writeText(join(Dir, "run_all.sh"), runAllScript(Ids), true);
-  return Error.empty() ? writeText(join(Dir, "run_one.sh"), runOneScript(Ids), true) : Error;
+  std::string Error = support::writeFileInFolder(join(Dir, "run_all.sh"), runAllScript(Ids), true);
+  return Error.empty()
+             ? support::writeFileInFolder(join(Dir, "run_one.sh"), runOneScript(Ids), true)
+             : Error;
 }
 
 std::string runBundlesHere(const std::string &Dir) {

@@ -105,9 +105,7 @@ std::optional<std::string> readText(const std::string &Path) {
 }
 
 std::string write(const std::string &Path, const std::string &Text) {
-  if (std::error_code EC = support::writeFileAtomically(Path, Text))
-    return "cannot write " + Path + ": " + EC.message();
-  return "";
+  return support::writeFileInFolder(Path, Text);
 }
 
 Attempt attemptFromJson(const json &J) {
@@ -185,10 +183,6 @@ std::string Lineage::pendingFile(const std::string &Id) const {
 }
 
 std::string Lineage::keepPending(const std::string &Id, const std::string &Text) {
-  llvm::SmallString<256> Folder(pendingFile(Id));
-  llvm::sys::path::remove_filename(Folder);
-  if (std::error_code EC = llvm::sys::fs::create_directories(Folder))
-    return "cannot create " + std::string(Folder) + ": " + EC.message();
   return write(pendingFile(Id), Text);
 }
 

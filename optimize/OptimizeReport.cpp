@@ -1,5 +1,6 @@
 #include "ave/optimize/OptimizeReport.h"
 
+#include "TextFormat.h"
 #include "ave/support/AtomicWrite.h"
 
 #include <algorithm>
@@ -10,12 +11,6 @@ namespace ave::opt {
 using nlohmann::json;
 
 namespace {
-
-std::string fixed(double V, int Digits = 2) {
-  char Buf[64];
-  std::snprintf(Buf, sizeof Buf, "%.*f", Digits, V);
-  return Buf;
-}
 
 std::string actionText(const Member &M) {
   if (!M.action)

@@ -3,6 +3,7 @@
 #include "BenchRoundTrip.h"
 #include "CandidateRun.h"
 #include "PlannerMessages.h"
+#include "TextFormat.h"
 #include "ave/agent/UnifiedDiff.h"
 #include "ave/optimize/BanditState.h"
 #include "ave/optimize/ExternalPlanner.h"
@@ -25,12 +26,6 @@ namespace ave::opt {
 namespace {
 
 constexpr double MinGain = 0.01; // a child must be 1% faster than its parent
-
-std::string fixed(double V, int Digits = 2) {
-  char Buf[64];
-  std::snprintf(Buf, sizeof Buf, "%.*f", Digits, V);
-  return Buf;
-}
 
 class Search {
 public:

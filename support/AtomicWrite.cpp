@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace ave::support {
@@ -30,6 +31,19 @@ std::error_code writeFileAtomically(const std::string &Path, std::string_view Te
     return EC;
   Guard.release();
   return {};
+}
+
+std::string writeFileInFolder(const std::string &Path, std::string_view Text, bool Executable) {
+  llvm::StringRef Folder = llvm::sys::path::parent_path(Path);
+  if (!Folder.empty())
+    if (std::error_code EC = llvm::sys::fs::create_directories(Folder))
+      return "cannot create " + Folder.str() + ": " + EC.message();
+  if (std::error_code EC = writeFileAtomically(Path, Text))
+    return "cannot write " + Path + ": " + EC.message();
+  if (Executable)
+    llvm::sys::fs::setPermissions(Path, llvm::sys::fs::all_read | llvm::sys::fs::all_exe |
+                                            llvm::sys::fs::owner_write);
+  return "";
 }
 
 } // namespace ave::support

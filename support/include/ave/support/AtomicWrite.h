@@ -16,4 +16,9 @@ namespace ave::support {
 // the step that failed, if one did.
 std::error_code writeFileAtomically(const std::string &Path, std::string_view Text);
 
+// The same, creating Path's folders first and, with Executable, making the
+// file executable (generated scripts); "" or what failed, naming the path.
+std::string writeFileInFolder(const std::string &Path, std::string_view Text,
+                              bool Executable = false);
+
 } // namespace ave::support
