@@ -228,6 +228,8 @@ private:
     }
     auto Tag = std::find_if(Scope.tags.begin(), Scope.tags.end(),
                             [&](const BoundTag &T) { return T.spec.tensor == Node.name; });
+    if (Tag == Scope.tags.end() && (Node.name == "bounded" || Node.name == "permutation"))
+      return resolveIndexFact(Node, AllowCoordinates);
     if (Tag == Scope.tags.end()) {
       Report(Node.begin, Node.calleeEnd, "unknown tag " + quoted(Node.name) + " in " + Scope.where);
       return false;
@@ -248,6 +250,46 @@ private:
     }
     for (Expr &Operand : Node.operands)
       if (!resolve(Operand, InsideTagOf, AllowCoordinates))
+        return false;
+    return true;
+  }
+
+  // `bounded(p, N, B)`: p[i] lies in [0, B) for every i in [0, N);
+  // `permutation(p, N)`: p[0..N) takes every value of [0, N) once. p is an
+  // untagged pointer-to-const integer parameter (a routing or gather index
+  // array), which the kernel cannot write.
+  bool resolveIndexFact(Expr &Node, bool AllowCoordinates) {
+    const size_t Arity = Node.name == "bounded" ? 3 : 2;
+    const std::string Form =
+        Node.name == "bounded" ? "bounded(array, count, bound)" : "permutation(array, count)";
+    if (!Node.argNames.empty() || Node.operands.size() != Arity) {
+      Report(Node.begin, Node.end, "expected " + Form);
+      return false;
+    }
+    Expr &Array = Node.operands[0];
+    const clang::ParmVarDecl *Param = nullptr;
+    if (Array.kind == ExprKind::Identifier)
+      for (const clang::ParmVarDecl *P : Scope.kernel.parameters())
+        if (P->getName() == Array.name)
+          Param = P;
+    clang::QualType Pointee = Param && Param->getType()->isPointerType()
+                                  ? Param->getType()->getPointeeType()
+                                  : clang::QualType();
+    bool Tagged = std::any_of(Scope.tags.begin(), Scope.tags.end(),
+                              [&](const BoundTag &T) { return T.decl == Param; });
+    if (Pointee.isNull() || !Pointee->isIntegerType() || !Pointee.isConstQualified() || Tagged) {
+      Report(Array.begin, Array.end,
+             "the first argument of " + Node.name +
+                 "(...) must be an untagged kernel parameter of type 'const int *' (or another "
+                 "const integer type): the index array the fact is about");
+      return false;
+    }
+    Array.resolution.kind = NameKind::Parameter;
+    Array.resolution.decl = Param;
+    Node.resolution.kind = NameKind::IndexFact;
+    Node.resolution.decl = Param;
+    for (size_t I = 1; I < Node.operands.size(); ++I)
+      if (!resolve(Node.operands[I], /*InsideTagOf=*/false, AllowCoordinates))
         return false;
     return true;
   }

@@ -57,6 +57,8 @@ const char *nameKindName(NameKind Kind) {
     return "builtin";
   case NameKind::IntegerConstant:
     return "constant";
+  case NameKind::IndexFact:
+    return "index-fact";
   case NameKind::IntegerMacro:
     return "macro";
   }

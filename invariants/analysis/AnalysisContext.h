@@ -121,6 +121,21 @@ public:
   // the block shape.
   const Term *flatThread() const;
   TermMap threadOfFlat(const Term *F) const;
+  // The read of element Offset of an untagged integer array: `ex(r)`, an
+  // uninterpreted function of its index. Where a kernel-level assumption
+  // states facts about the array (IndexArrays.cpp), they become facts of
+  // the kernel for this read.
+  const Term *readIndexArray(const clang::ValueDecl *Array, const Term *Offset);
+  // The inverse of a permutation's uninterpreted function, applied to V.
+  const Term *inverseIndex(const clang::ValueDecl *Array, const Term *V);
+
+  // What `bounded(p, N, B)` / `permutation(p, N)` say about p.
+  struct IndexArrayFacts {
+    const Term *count = nullptr; // p[i] for i in [0, count)
+    const Term *bound = nullptr; // lies in [0, bound)
+    bool permutation = false;    // and takes each value once (bound == count)
+  };
+  std::map<const clang::ValueDecl *, IndexArrayFacts> indexArrays;
 
   clang::ASTContext &ast;
   const ann::KernelAnnotations &annotations;

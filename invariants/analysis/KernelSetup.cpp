@@ -154,9 +154,59 @@ const Term *ProvenanceInterpreter::termForAnnotationInt(const ann::Expr &E,
     const Term *B = Operand(2);
     return C && A && B ? T.select(C, A, B) : nullptr;
   }
+  case ExprKind::Subscript:
+    return indexArrayTerm(E, Coords, State);
   default:
     return nullptr;
   }
+}
+
+const Term *ProvenanceInterpreter::indexArrayTerm(const ann::Expr &E, const TensorInfo *Coords,
+                                                  const FlowState &State) {
+  // Only the reads the interpreter itself makes uninterpreted: an integer
+  // element of an untagged pointer (a kernel parameter, or a local pointer
+  // into one), one subscript deep. Tensors, shared and private arrays and
+  // device tables have values of their own.
+  const ann::Expr &Base = E.operands[0];
+  const clang::ValueDecl *D = Base.resolution.decl;
+  if (Base.kind != ann::ExprKind::Identifier || !D)
+    return nullptr;
+  const clang::ValueDecl *Target = D;
+  const Term *Offset = T.constant(0);
+  auto It = State.env.find(D);
+  if (It != State.env.end()) {
+    if (It->second.kind != AbstractValue::Kind::Pointer || It->second.pointer.lanes != 1)
+      return nullptr;
+    Target = It->second.pointer.base;
+    Offset = It->second.pointer.offset;
+  }
+  const auto *Parm = llvm::dyn_cast_or_null<clang::ParmVarDecl>(Target);
+  if (!Parm || Ctx.tensors.count(Target) || !Parm->getType()->isPointerType() ||
+      !Parm->getType()->getPointeeType()->isIntegralOrEnumerationType())
+    return nullptr;
+  const Term *Index = termForAnnotationInt(E.operands[1], Coords, State);
+  return Index ? Ctx.readIndexArray(Target, T.add(Offset, Index)) : nullptr;
+}
+
+void ProvenanceInterpreter::addIndexFact(const ann::Expr &Fact, const ann::BoundPragma &P,
+                                         const FlowState &State) {
+  const Term *Count = termForAnnotationInt(Fact.operands[1], nullptr, State);
+  const bool Permutation = Fact.name == "permutation";
+  const Term *Bound = Permutation ? Count : termForAnnotationInt(Fact.operands[2], nullptr, State);
+  if (!Count || !Bound) {
+    Ctx.log.addNote(P.location, "'" + ann::printExpr(Fact) + "' of assumption '" + P.text +
+                                    "' has a count or bound that is not an integer "
+                                    "expression of the parameters; it was not used");
+    return;
+  }
+  AnalysisContext::IndexArrayFacts &F = Ctx.indexArrays[Fact.resolution.decl];
+  if (F.count) {
+    Ctx.log.addNote(P.location, "'" + ann::printExpr(Fact) +
+                                    "': an earlier assumption already states facts about '" +
+                                    Fact.resolution.decl->getName().str() + "'; it was not used");
+    return;
+  }
+  F = {Count, Bound, Permutation};
 }
 
 void ProvenanceInterpreter::applyLaunchPragma() {
@@ -212,6 +262,9 @@ void ProvenanceInterpreter::applyKernelLevelPragmas(const FlowState &State) {
       if (Tag && Tag->declKind == ann::TaggedDeclKind::PointerParameter &&
           !Tensor->getType()->getPointeeType().isConstQualified())
         Ctx.outputsStartAtZero.insert(Tensor);
+      else if (Conjunct->kind == ann::ExprKind::Call &&
+               Conjunct->resolution.kind == ann::NameKind::IndexFact)
+        addIndexFact(*Conjunct, P, State);
       else
         Facts.push_back(Conjunct);
     }

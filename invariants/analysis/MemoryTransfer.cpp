@@ -216,7 +216,7 @@ AbstractValue ProvenanceInterpreter::loadScalar(const Address &A, const clang::E
     Shared.recordAccess(A.base, A.offset, false, E, State);
     requireSharedInBounds(A.base, A.offset, E, State, "read");
     if (E->getType()->isIntegralOrEnumerationType())
-      return AbstractValue::ofInt(T.apply(A.base->getName().str(), {A.offset}));
+      return AbstractValue::ofInt(Ctx.readIndexArray(A.base, A.offset));
     return Shared.load(A.base, A.offset, E, State);
   }
   auto TI = Ctx.tensors.find(A.base);
@@ -260,7 +260,7 @@ AbstractValue ProvenanceInterpreter::loadScalar(const Address &A, const clang::E
     const auto *VD = llvm::dyn_cast<clang::VarDecl>(A.base);
     if (VD && VD->hasGlobalStorage()) // never a parameter
       return AbstractValue::ofInt(T.approximation(VD->getName().str(), SymbolKind::Other));
-    return AbstractValue::ofInt(T.apply(A.base->getName().str(), {A.offset}));
+    return AbstractValue::ofInt(Ctx.readIndexArray(A.base, A.offset));
   }
   return AbstractValue::ofData(
       DataValue::unknown("reads " + A.base->getName().str() +
@@ -419,10 +419,20 @@ void ProvenanceInterpreter::storeCase(const TensorInfo &TI, const ProvenanceCase
   // been reduced; a leftover contracted name means a missing reduction.
   if (AcrossThreads)
     return;
+  const bool DestSelects = std::any_of(Dest.begin(), Dest.end(), [](const auto &D) {
+    return !collectApplications(D.second).empty();
+  });
   for (const auto &[Name, Coordinate] : C.coords) {
     if (std::find(TI.coordNames.begin(), TI.coordNames.end(), Name) != TI.coordNames.end())
       continue;
     Obligation O = Base;
+    if (!collectApplications(Coordinate).empty() || DestSelects) {
+      O.context.push_back(C.validity);
+      O.context.insert(O.context.end(), C.constraints.begin(), C.constraints.end());
+      O.origins = C.origins;
+      requireSameSelection(TI, Name, Coordinate, Dest, std::move(O));
+      continue;
+    }
     O.summary = "coordinate '" + Name + "' is reduced before the store";
     O.failure = "store into " + TI.tensor + ": the value still depends on '" + Name +
                 "', which no loop reduced";
@@ -446,6 +456,54 @@ void ProvenanceInterpreter::storeCase(const TensorInfo &TI, const ProvenanceCase
                                "): the loop that would reduce it is not one the analysis models";
     Ctx.log.addObligation(std::move(O));
   }
+}
+
+void ProvenanceInterpreter::requireSameSelection(const TensorInfo &TI, const std::string &Name,
+                                                 const Term *Coordinate,
+                                                 const std::map<std::string, const Term *> &Dest,
+                                                 Obligation O) {
+  // A coordinate the output does not have is not free when the routing of
+  // the row stored selects it: the expert `x = ex[r]`, the token `t =
+  // sid[r] / TOPK` of a per-slot output, or the routed row r itself (a
+  // routing weight P[r]) when the store scatters through `Y[tok[r]]`. The
+  // rows that select are the indices of the destination's routing reads
+  // (or, with none, the destination's coordinates): every routing read in
+  // the coordinate must be made at one of them, or the coordinate must be
+  // one. `ex[r + 1]` for the row of `tok[r]` selects another row's expert.
+  // Which function of the row's routing is meant (ex[r], not ex[r] + 1) is
+  // for an assertion to say.
+  std::vector<const Term *> Anchors;
+  for (const auto &[Unused, D] : Dest)
+    for (const Term *A : collectApplications(D))
+      Anchors.insert(Anchors.end(), A->operands().begin(), A->operands().end());
+  if (Anchors.empty())
+    for (const auto &[Unused, D] : Dest)
+      Anchors.push_back(D);
+  auto NotAnAnchor = [&](const Term *X) {
+    const Term *Matched = T.falseTerm();
+    for (const Term *A : Anchors)
+      Matched = T.logicalOr(Matched, T.eq(X, A));
+    return T.logicalNot(Matched);
+  };
+  O.summary = "coordinate '" + Name + "' (" + print(Coordinate) +
+              ") is selected by the routing of the row stored into " + TI.tensor;
+  O.observe = {{"selected " + Name, Coordinate}};
+  const Term *Mismatch = T.falseTerm();
+  std::vector<const Term *> Reads = collectApplications(Coordinate);
+  for (const Term *Read : Reads)
+    for (const Term *Arg : Read->operands()) {
+      Mismatch = T.logicalOr(Mismatch, NotAnAnchor(Arg));
+      O.observe.push_back({"selected at", Arg});
+    }
+  if (Reads.empty())
+    Mismatch = NotAnAnchor(Coordinate);
+  for (const Term *A : Anchors)
+    O.observe.push_back({"stored row", A});
+  O.failure = "store into " + TI.tensor + ": the value's '" + Name + "' is " + print(Coordinate) +
+              ", which the routing of the row stored does not select" +
+              (Reads.empty() ? " (and no loop reduced it)" : "");
+  O.violation = Mismatch;
+  Ctx.log.addObligation(std::move(O));
 }
 
 void ProvenanceInterpreter::requireSomeCase(const TensorInfo &TI, const DataValue &V,

@@ -86,9 +86,36 @@ OutputCoverage::WriterSolution OutputCoverage::solve(const OutputWrite &W, const
     P = Ranges.simplify(P);
   for (auto &[Name, D] : Simplified.destination)
     D = Ranges.simplify(D);
+  Element Through = E;
+  invertPermutations(Simplified, Through, S);
   WriterSolver Solver(Ctx, Simplified);
-  S.writes = Solver.solve(E.coords, S.unsolved);
+  S.writes = Solver.solve(Through.coords, S.unsolved);
   return S;
+}
+
+void OutputCoverage::invertPermutations(OutputWrite &W, Element &E, WriterSolution &S) {
+  TermContext &T = Ctx.terms;
+  for (auto &[Name, D] : W.destination) {
+    if (D->kind() != TermKind::Apply || D->numOperands() != 1)
+      continue;
+    auto Array = std::find_if(Ctx.indexArrays.begin(), Ctx.indexArrays.end(), [&](const auto &A) {
+      return A.second.permutation && A.first->getName() == D->name();
+    });
+    auto Coordinate = std::find_if(E.coords.begin(), E.coords.end(),
+                                   [&](const auto &C) { return C.first == Name; });
+    if (Array == Ctx.indexArrays.end() || Coordinate == E.coords.end())
+      continue;
+    const Term *Element = Coordinate->second;
+    const Term *Row = Ctx.inverseIndex(Array->first, Element);
+    const Term *Count = Array->second.count;
+    // A permutation of [0, Count) is onto: every value has its row.
+    S.facts.push_back(
+        T.logicalOr(T.logicalNot(T.logicalAnd(T.ge(Element, T.constant(0)), T.lt(Element, Count))),
+                    T.logicalAnd(T.logicalAnd(T.ge(Row, T.constant(0)), T.lt(Row, Count)),
+                                 T.eq(T.apply(D->name(), {Row}), Element))));
+    D = D->operand(0);
+    Coordinate->second = Row;
+  }
 }
 
 std::string OutputCoverage::confirm(const std::vector<OutputWrite> &Writes, const Element &E,
@@ -154,8 +181,10 @@ void OutputCoverage::askEveryElement(Obligation &O, const std::vector<OutputWrit
   const clang::SourceManager &SM = Ctx.ast.getSourceManager();
   const Term *Any = T.falseTerm();
   std::string Unsolved;
+  std::vector<const Term *> Facts;
   for (const OutputWrite &W : Writes) {
     WriterSolution S = solve(W, E);
+    Facts.insert(Facts.end(), S.facts.begin(), S.facts.end());
     if (S.writes)
       Any = T.logicalOr(Any, S.writes);
     else if (Unsolved.empty())
@@ -163,6 +192,7 @@ void OutputCoverage::askEveryElement(Obligation &O, const std::vector<OutputWrit
           "the writer of the store at " + lineOf(SM, W.site) + " is not solved: " + S.unsolved;
   }
   std::vector<const Term *> Parts = E.domain;
+  Parts.insert(Parts.end(), Facts.begin(), Facts.end());
   Parts.push_back(T.logicalNot(Any));
   O.violation = T.allOf(Parts);
   for (const auto &[Name, C] : E.coords)

@@ -61,7 +61,13 @@ private:
   struct WriterSolution {
     const Term *writes = nullptr; // the solved writer writes the element
     std::string unsolved;
+    // Facts `writes` relies on: a permutation's inverse at the element.
+    std::vector<const Term *> facts;
   };
+  // A destination coordinate that is a permutation's read (`Y[tok[r]]`):
+  // solved through the permutation's inverse, the writer's `r` being
+  // tok⁻¹(t) for element t.
+  void invertPermutations(OutputWrite &W, Element &E, WriterSolution &S);
 
   OutputWrite makeWrite(const TensorInfo &TI, const Term *Index, const LayoutMatchResult &M,
                         const clang::Expr *Site, const FlowState &State);

@@ -73,7 +73,12 @@ private:
   const Term *termForAnnotationInt(const ann::Expr &E, const TensorInfo *Coords,
                                    const FlowState &State);
   const Term *identifierTerm(const ann::Expr &E, const TensorInfo *Coords, const FlowState &State);
+  // `ex[r]` in an annotation: the read of an untagged integer array that a
+  // kernel statement would give (an uninterpreted `ex(r)`), or null.
+  const Term *indexArrayTerm(const ann::Expr &E, const TensorInfo *Coords, const FlowState &State);
   void applyLaunchPragma();
+  // `bounded(p, N, B)` / `permutation(p, N)` of a kernel-level assumption.
+  void addIndexFact(const ann::Expr &Fact, const ann::BoundPragma &P, const FlowState &State);
 
   // Control flow (ControlFlowWalk.cpp): the body's Clang CFG, walked in
   // reverse post-order one region (the body, or a loop body) at a time.
@@ -326,6 +331,9 @@ private:
   void storeOutput(const TensorInfo &T, const Term *Index, const DataValue &V,
                    const clang::Expr *Site, const FlowState &State);
   // Some case of the stored value is valid wherever the store runs.
+  // A coordinate the output lacks that an index array selected (`ex[r]`).
+  void requireSameSelection(const TensorInfo &TI, const std::string &Name, const Term *Coordinate,
+                            const std::map<std::string, const Term *> &Dest, Obligation O);
   void requireSomeCase(const TensorInfo &TI, const DataValue &V, const Obligation &Base);
   // AcrossThreads: the value is added atomically, so the coordinates it
   // carries that the output lacks are summed over the threads that add it

@@ -311,6 +311,9 @@ Obligation ReductionCoverage::complete(const std::vector<Reduction> &Pieces, con
   Obligation O = Ctx.makeObligation(ObligationKind::ReductionComplete, Site, State);
   O.range = clang::SourceRange(Last.site, Last.site);
   O.summary = "loops (" + Loops + ") reduce every '" + Last.name + "' in [0, " + print(Bound) + ")";
+  // [0, Bound) is empty when Bound <= 0: no iteration is then the exact
+  // cover (a loop `k < K` at K = -1 runs zero times and sums nothing).
+  const Term *Extent = T.select(T.lt(T.constant(0), Bound), Bound, T.constant(0));
   // Every piece's iterations together, each in range, each contributing.
   const Term *Count = nullptr;
   const Term *OutOfRange = T.falseTerm(), *Skipped = T.falseTerm();
@@ -355,15 +358,15 @@ Obligation ReductionCoverage::complete(const std::vector<Reduction> &Pieces, con
           WriterInContributes = S;
     }
   }
-  O.violation = T.logicalOr(T.logicalOr(T.ne(Count, Bound), OutOfRange), Skipped);
+  O.violation = T.logicalOr(T.logicalOr(T.ne(Count, Extent), OutOfRange), Skipped);
   if (!Skipped->isConstant() && maySkip(Skipped, Applies, State)) {
     // Some iteration may add nothing: the loops may then run more often
     // than the bound and still sum each index once (`k <= K` with the first
     // iteration skipped). Fewer iterations than the bound, or a skip when
     // they are no more than it, is a real gap; the rest is not decided.
     O.violation =
-        T.logicalOr(T.logicalOr(OutOfRange, T.lt(Count, Bound)),
-                    T.logicalAnd(Skipped, T.logicalOr(T.lt(Count, Bound), T.eq(Count, Bound))));
+        T.logicalOr(T.logicalOr(OutOfRange, T.lt(Count, Extent)),
+                    T.logicalAnd(Skipped, T.logicalOr(T.lt(Count, Extent), T.eq(Count, Extent))));
     O.provenOnlyUnderAssumption =
         "an iteration may add nothing to '" + Last.name +
         "' while the loops run more often than its bound; counting only the iterations that "

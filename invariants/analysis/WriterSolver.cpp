@@ -410,8 +410,9 @@ WriterSolver::writesCondition(const std::vector<std::pair<std::string, const Ter
     Parts.push_back(T.eq(substitute(T, W.destination.at(Name), Final), Coordinate));
   const Term *Writes = T.allOf(Parts);
   TermSet ElementSymbols;
-  for (const auto &[Name, Coordinate] : Element)
-    ElementSymbols.insert(Coordinate);
+  for (const auto &[Name, Coordinate] : Element) // a symbol, or a permutation's inverse of one
+    for (const Term *S : collectSymbols(Coordinate))
+      ElementSymbols.insert(S);
   for (const Term *S : collectSymbols(Writes))
     if (!isFixed(S) && !ElementSymbols.count(S)) {
       Why = "'" + S->baseName() + "' of its writer is not solved";

@@ -237,6 +237,48 @@ TEST(KernelBinding, TagLiteralArity) {
                  "tag 'P' has 2 coordinates (i, j), got 1", 3, 30);
 }
 
+TEST(KernelBinding, IndexFactNeedsAConstIntegerParameter) {
+  expectOneError(R"hip(__global__ void k(float *p AVE_TAG("P(i < 8)"), int *idx, int n) {
+#pragma ave assume permutation(idx, n)
+    p[idx[0]] = 1.0f;
+  })hip",
+                 "the first argument of permutation(...) must be an untagged kernel parameter of "
+                 "type 'const int *' (or another const integer type): the index array the fact "
+                 "is about",
+                 2, 32);
+}
+
+TEST(KernelBinding, IndexFactOnATaggedPointer) {
+  expectOneError(R"hip(__global__ void k(const int *q AVE_TAG("Q(i < 8)"), float *p) {
+#pragma ave assume bounded(q, 8, 4)
+    p[q[0]] = 1.0f;
+  })hip",
+                 "the first argument of bounded(...) must be an untagged kernel parameter of "
+                 "type 'const int *' (or another const integer type): the index array the fact "
+                 "is about",
+                 2, 28);
+}
+
+TEST(KernelBinding, IndexFactArity) {
+  expectOneError(R"hip(__global__ void k(float *p AVE_TAG("P(i < 8)"), const int *idx, int n) {
+#pragma ave assume bounded(idx, n)
+    p[idx[0]] = 1.0f;
+  })hip",
+                 "expected bounded(array, count, bound)", 2, 20);
+}
+
+TEST(KernelBinding, IndexFactsResolve) {
+  ASSERT_TRUE(parseHip(withPrelude(R"hip(__global__ void k(float *p AVE_TAG("P(i < 8)"),
+                                          const int *idx, const unsigned *ex, int n) {
+#pragma ave assume permutation(idx, n) && bounded(ex, n, 8)
+    p[idx[0]] = ex[0];
+  })hip"),
+                       [&](const Snippet &s) {
+                         KernelAnnotations a = s.annotate();
+                         EXPECT_EQ(errorsOf(a), "");
+                       }));
+}
+
 TEST(KernelBinding, UnknownNamedCoordinate) {
   expectOneError(R"hip(__global__ void k(float *p AVE_TAG("P(i < 8, j < 8)")) {
     float v = p[0];

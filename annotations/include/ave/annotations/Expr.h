@@ -69,6 +69,7 @@ enum class NameKind {
   Builtin,         // threadIdx, blockIdx, blockDim, gridDim
   IntegerConstant, // constexpr/const integer variable or enumerator (decl, constant)
   IntegerMacro,    // object-like macro whose body is an integer (constant)
+  IndexFact,       // `bounded(p, N, B)` / `permutation(p, N)` of an index array (on a Call node)
 };
 
 const char *nameKindName(NameKind Kind);

@@ -1,0 +1,207 @@
+// Index arrays (routing and gather indices: `tok[r]`, `ex[r]`): reads are
+// uninterpreted functions of their index, a coordinate they select is not a
+// free one, `bounded`/`permutation` assumptions give them ranges and an
+// inverse, and a reduction over an empty range is its exact cover. Each
+// test runs the whole analysis on a kernel and asserts the status of the
+// obligations it names.
+
+#include "../annotations/HipSnippet.h"
+#include "DeviceBuiltins.h"
+#include "ave/invariants/KernelAnalysis.h"
+
+#include <gtest/gtest.h>
+
+namespace ave::inv {
+namespace {
+
+struct Outcome {
+  ObligationKind kind;
+  std::string summary;
+  SolverResult::Status status;
+  std::string text; // failure or reason
+};
+
+std::vector<Outcome> analyse(const std::string &Code) {
+  std::string Source = std::string(ann::test::MinimalPrelude) + test::DeviceBuiltins + Code;
+  std::vector<Outcome> Out;
+  bool Parsed = ann::test::parseHip(Source, [&](const ann::test::Snippet &S) {
+    ann::KernelAnnotations Annotations = S.annotate();
+    ASSERT_TRUE(Annotations.errors.empty()) << Annotations.errors.front().message;
+    KernelAnalysis Analysis(S.context, Annotations, AnalysisOptions{});
+    for (const ObligationResult &R : Analysis.solveObligations().results)
+      Out.push_back({R.obligation.kind, R.obligation.summary, R.status,
+                     R.status == SolverResult::Unknown ? R.reason : R.obligation.failure});
+  });
+  EXPECT_TRUE(Parsed);
+  return Out;
+}
+
+// The statuses of the obligations of one kind, in order, as letters:
+// P proven, V violated, U unproven.
+std::string statuses(const std::vector<Outcome> &All, ObligationKind Kind) {
+  std::string S;
+  for (const Outcome &O : All)
+    if (O.kind == Kind)
+      S += O.status == SolverResult::Proven ? 'P' : O.status == SolverResult::Violated ? 'V' : 'U';
+  return S;
+}
+
+std::string describeAll(const std::vector<Outcome> &All) {
+  std::string S;
+  for (const Outcome &O : All)
+    S += std::string(obligationKindName(O.kind)) + " " +
+         (O.status == SolverResult::Proven     ? "proven"
+          : O.status == SolverResult::Violated ? "violated"
+                                               : "unproven") +
+         ": " + O.summary + " / " + O.text + "\n";
+  return S;
+}
+
+// Top-1 MoE expert GEMM: routed row r gathers token tok[r], multiplies by
+// expert ex[r]'s weights, stores to token tok[r]'s row. @ROW@, @EXPERT@
+// and @FACTS@ are what the tests vary.
+std::string moe(const std::string &Row, const std::string &Expert, const std::string &Facts) {
+  std::string K = R"cu(
+__global__ void moe(const float *X AVE_TAG("X(t < T, k < Kd) = t * Kd + k"),
+                    const float *W AVE_TAG("W(x < E, k < Kd, n < N) = (x * Kd + k) * N + n"),
+                    float *Y AVE_TAG("Y(t < T, n < N) = t * N + n"),
+                    const int *tok, const int *ex, int R, int T, int E, int Kd, int N) {
+#pragma ave launch block(16, 16) grid(N / 16, R / 16)
+#pragma ave assume R % 16 == 0 && N % 16 == 0 && R == T && N <= 4096 && Kd <= 4096 && T <= 65536 && E <= 64
+#pragma ave assume @FACTS@
+  int r = blockIdx.y * 16 + threadIdx.y;
+  int n = blockIdx.x * 16 + threadIdx.x;
+  int t = tok[r];
+  int e = @EXPERT@;
+  float acc = 0.0f;
+  for (int k = 0; k < Kd; ++k) {
+#pragma ave assert tag(W[(e * Kd + k) * N + n]).x == ex[r]
+    acc += X[t * Kd + k] * W[(e * Kd + k) * N + n];
+  }
+  Y[@ROW@ * N + n] = acc;
+}
+)cu";
+  for (auto [Hole, Text] : {std::pair<std::string, std::string>{"@ROW@", Row},
+                            {"@EXPERT@", Expert},
+                            {"@FACTS@", Facts}})
+    K.replace(K.find(Hole), Hole.size(), Text);
+  return K;
+}
+
+const char *const Facts = "permutation(tok, T) && bounded(ex, R, E)";
+
+TEST(IndexArrays, RoutedGemmProvesWithItsFacts) {
+  std::vector<Outcome> All = analyse(moe("t", "ex[r]", Facts));
+  for (const Outcome &O : All)
+    EXPECT_EQ(O.status, SolverResult::Proven) << describeAll(All);
+  // The assertion reads ex[r] as the same value the kernel read.
+  EXPECT_EQ(statuses(All, ObligationKind::Assertion), "P");
+  // The expert is selected at the row stored, not left unreduced.
+  EXPECT_EQ(statuses(All, ObligationKind::StoreCoordinates), "PPP") << describeAll(All);
+  // The scatter through a permutation covers Y.
+  EXPECT_EQ(statuses(All, ObligationKind::OutputWritten), "P");
+}
+
+TEST(IndexArrays, ExpertOfAnotherRowIsAMismatch) {
+  std::vector<Outcome> All = analyse(moe("t", "ex[r + 1 < R ? r + 1 : 0]", Facts));
+  EXPECT_EQ(statuses(All, ObligationKind::Assertion), "V") << describeAll(All);
+  EXPECT_EQ(statuses(All, ObligationKind::StoreCoordinates), "PPV") << describeAll(All);
+}
+
+TEST(IndexArrays, WhichFunctionOfTheRowsRoutingIsForTheAssertion) {
+  // ex[r] + 1 is selected by row r's routing (the implicit check holds);
+  // the assertion says the expert is ex[r] itself.
+  std::vector<Outcome> All = analyse(moe("t", "ex[r] + 1 < E ? ex[r] + 1 : 0", Facts));
+  EXPECT_EQ(statuses(All, ObligationKind::StoreCoordinates), "PPP") << describeAll(All);
+  EXPECT_EQ(statuses(All, ObligationKind::Assertion), "V") << describeAll(All);
+}
+
+TEST(IndexArrays, UnreducedNameIsStillAMissingReduction) {
+  // No routing in the destination: a leftover k is a missing reduction.
+  std::vector<Outcome> All = analyse(R"cu(
+__global__ void k(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
+                  float *S AVE_TAG("S(m < M) = m"), const int *pick, int M, int K) {
+#pragma ave launch block(64) grid(M / 64)
+#pragma ave assume M % 64 == 0 && M <= 4096 && K <= 4096 && K >= 1 && bounded(pick, M, K)
+  int m = blockIdx.x * 64 + threadIdx.x;
+  S[m] = A[m * K + pick[m]] + A[m * K];
+}
+)cu");
+  EXPECT_NE(statuses(All, ObligationKind::StoreCoordinates).find('V'), std::string::npos)
+      << describeAll(All);
+}
+
+TEST(IndexArrays, ScatterThroughTheRowInsteadOfTheTokenIsAMismatch) {
+  std::vector<Outcome> All = analyse(moe("r", "ex[r]", Facts));
+  EXPECT_NE(statuses(All, ObligationKind::StoreCoordinates).find('V'), std::string::npos)
+      << describeAll(All);
+}
+
+TEST(IndexArrays, WithoutFactsReadsAreUnboundedAndTheScatterUnsolved) {
+  std::vector<Outcome> All = analyse(moe("t", "ex[r]", "E >= 1"));
+  EXPECT_NE(statuses(All, ObligationKind::InBounds).find('V'), std::string::npos)
+      << describeAll(All);
+  EXPECT_EQ(statuses(All, ObligationKind::OutputWritten), "U") << describeAll(All);
+}
+
+TEST(IndexArrays, BoundedIsNotOneToOne) {
+  // Rows may share a token: the scatter's writer is not solved.
+  std::vector<Outcome> All = analyse(moe("t", "ex[r]", "bounded(tok, R, T) && bounded(ex, R, E)"));
+  EXPECT_EQ(statuses(All, ObligationKind::InBounds), "PPP") << describeAll(All);
+  EXPECT_EQ(statuses(All, ObligationKind::OutputWritten), "U") << describeAll(All);
+}
+
+TEST(IndexArrays, EqualIndicesReadEqualValues) {
+  std::vector<Outcome> All = analyse(R"cu(
+__global__ void k(const float *X AVE_TAG("X(i < N)"), float *Y AVE_TAG("Y(i < N)"),
+                  const int *idx, int N) {
+#pragma ave launch block(64) grid(N / 64)
+#pragma ave assume N % 64 == 0 && N <= 65536
+  int i = blockIdx.x * 64 + threadIdx.x;
+  int a = idx[i];
+  const int *p = idx + blockIdx.x * 64;
+#pragma ave assert a == p[threadIdx.x] && a == idx[i]
+#pragma ave assert a == idx[i + 1]
+  Y[i] = X[i];
+}
+)cu");
+  EXPECT_EQ(statuses(All, ObligationKind::Assertion), "PV") << describeAll(All);
+}
+
+TEST(IndexArrays, ReductionOverAnEmptyRangeIsCovered) {
+  // No assumption bounds K below: at K <= 0 the loop runs zero times and
+  // sums nothing, which is the exact cover of an empty range.
+  std::vector<Outcome> All = analyse(R"cu(
+__global__ void rowsum(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
+                       float *S AVE_TAG("S(m < M) = m"), int M, int K) {
+#pragma ave launch block(64) grid(M / 64)
+#pragma ave assume M % 64 == 0 && M <= 4096 && K <= 4096
+  int m = blockIdx.x * 64 + threadIdx.x;
+  float acc = 0.0f;
+  for (int k = 0; k < K; ++k)
+    acc += A[m * K + k];
+  S[m] = acc;
+}
+)cu");
+  EXPECT_EQ(statuses(All, ObligationKind::ReductionComplete), "P") << describeAll(All);
+}
+
+TEST(IndexArrays, FixedTripCountOverAnEmptyRangeIsNotCovered) {
+  // The loop runs 16 times whatever K is: at K <= 0 that is not the cover.
+  std::vector<Outcome> All = analyse(R"cu(
+__global__ void rowsum(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
+                       float *S AVE_TAG("S(m < M) = m"), int M, int K) {
+#pragma ave launch block(64) grid(M / 64)
+#pragma ave assume M % 64 == 0 && M <= 4096 && K <= 16
+  int m = blockIdx.x * 64 + threadIdx.x;
+  float acc = 0.0f;
+  for (int k = 0; k < 16; ++k)
+    acc += A[m * K + k];
+  S[m] = acc;
+}
+)cu");
+  EXPECT_EQ(statuses(All, ObligationKind::ReductionComplete), "V") << describeAll(All);
+}
+
+} // namespace
+} // namespace ave::inv
