@@ -458,6 +458,25 @@ void ProvenanceInterpreter::storeCase(const TensorInfo &TI, const ProvenanceCase
   }
 }
 
+namespace {
+
+// An anchor whose symbols strictly include X's (`blockIdx.y` against the row
+// `blockIdx.y*16 + threadIdx.y`): X then names a group of rows.
+const Term *coarserThan(const Term *X, const std::vector<const Term *> &Anchors) {
+  std::vector<const Term *> Mine = collectSymbols(X);
+  for (const Term *A : Anchors) {
+    std::vector<const Term *> Theirs = collectSymbols(A);
+    bool Within = std::all_of(Mine.begin(), Mine.end(), [&](const Term *S) {
+      return std::find(Theirs.begin(), Theirs.end(), S) != Theirs.end();
+    });
+    if (Within && Mine.size() < Theirs.size())
+      return A;
+  }
+  return nullptr;
+}
+
+} // namespace
+
 void ProvenanceInterpreter::requireSameSelection(const TensorInfo &TI, const std::string &Name,
                                                  const Term *Coordinate,
                                                  const std::map<std::string, const Term *> &Dest,
@@ -494,6 +513,12 @@ void ProvenanceInterpreter::requireSameSelection(const TensorInfo &TI, const std
     for (const Term *Arg : Read->operands()) {
       Mismatch = T.logicalOr(Mismatch, NotAnAnchor(Arg));
       O.observe.push_back({"selected at", Arg});
+      if (const Term *Row = coarserThan(Arg, Anchors))
+        O.unconfirmedViolation =
+            "'" + Name + "' is selected by " + print(Read) + ", at an index coarser than the row " +
+            print(Row) +
+            " stored (a group of rows: an expert per block); that the group's choice is each "
+            "row's own is routing data the analysis does not see";
     }
   if (Reads.empty())
     Mismatch = NotAnAnchor(Coordinate);
