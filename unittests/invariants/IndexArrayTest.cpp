@@ -108,6 +108,13 @@ TEST(IndexArrays, ExpertOfAnotherRowIsAMismatch) {
   EXPECT_EQ(statuses(All, ObligationKind::StoreCoordinates), "PPV") << describeAll(All);
 }
 
+TEST(IndexArrays, ExpertPerBlockIsUnprovenNotViolated) {
+  // ex[blockIdx.y]: the block's expert for each of its 16 rows. Right when
+  // the router groups rows by block, which the analysis cannot see.
+  std::vector<Outcome> All = analyse(moe("t", "ex[blockIdx.y]", Facts));
+  EXPECT_EQ(statuses(All, ObligationKind::StoreCoordinates), "PPU") << describeAll(All);
+}
+
 TEST(IndexArrays, WhichFunctionOfTheRowsRoutingIsForTheAssertion) {
   // ex[r] + 1 is selected by row r's routing (the implicit check holds);
   // the assertion says the expert is ex[r] itself.
