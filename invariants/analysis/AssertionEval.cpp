@@ -50,6 +50,26 @@ void ProvenanceInterpreter::checkAssertion(const ann::BoundPragma &P, FlowState 
     Ctx.log.addObligation(std::move(Base));
     return;
   }
+  // The cases hold where they are valid; an execution that reaches here
+  // with none valid (a shared element whose write was not found: staged in
+  // an earlier iteration under a guard) reads a value the assertion is not
+  // asked about.
+  for (const TagOperand &Op : Operands) {
+    const Term *None = whereNoCase(Op.value);
+    if (!None)
+      continue;
+    std::vector<const Term *> Query = State.path;
+    Query.push_back(None);
+    if (Ctx.ask("an assertion operand without a case", T.allOf(Query)).status ==
+        SolverResult::Proven)
+      continue;
+    Obligation O = Base;
+    O.unprovenReason = "on some executions that reach here, no write the analysis found gives '" +
+                       ann::printExpr(Op.node->operands[0]) +
+                       "' its value (an element written in an earlier iteration, or under a "
+                       "guard that does not hold here): what it holds there is not followed";
+    Ctx.log.addObligation(std::move(O));
+  }
 
   // Walk the cartesian product of the operands' cases.
   std::vector<size_t> Pick(Operands.size(), 0);

@@ -531,35 +531,42 @@ void ProvenanceInterpreter::requireSameSelection(const TensorInfo &TI, const std
   Ctx.log.addObligation(std::move(O));
 }
 
-void ProvenanceInterpreter::requireSomeCase(const TensorInfo &TI, const DataValue &V,
-                                            const Obligation &Base) {
-  // Each case's obligations hold where the case is valid; where none is (a
-  // private slot its loop skipped: `acc[0]` never accumulated), the value
-  // stored is the neutral one the cases were joined with, and nothing
-  // would check it.
+const Term *ProvenanceInterpreter::whereNoCase(const DataValue &V) {
+  // Only where the validities are over what the current execution fixes
+  // (ids, parameters, the counters of the loops around it): a symbol of a
+  // finished loop or a writer copy is existential, and its negation would
+  // ask for every value of it.
   const Term *Any = T.falseTerm();
   for (const ProvenanceCase &C : V.cases)
     Any = T.logicalOr(Any, C.validity);
   if (Any->isConstant(1))
-    return;
-  Obligation O = Base;
-  O.summary = "the value stored into " + TI.tensor + " is a computed one wherever the store runs";
-  O.failure = "store into " + TI.tensor +
-              ": at this point the stored value is not computed from the tagged inputs (a "
-              "private array slot its loop skipped, or a value kept from before a loop)";
-  O.violation = T.logicalNot(Any);
-  // Only where the validities are over what the store's own execution fixes
-  // (ids, parameters, the counters of the loops around it): a symbol of a
-  // finished loop or a writer copy is existential, and its negation would
-  // ask for every value of it.
+    return nullptr;
   for (const Term *S : collectSymbols(Any)) {
     bool Enclosing = std::any_of(Ctx.loops.begin(), Ctx.loops.end(),
                                  [S](const LoopFrame &F) { return F.span.counter == S; });
     bool Fixed = !S->isFresh() && S->symbolKind() != SymbolKind::Fresh &&
                  S->symbolKind() != SymbolKind::Other && S->symbolKind() != SymbolKind::LoopCounter;
     if (!Enclosing && !Fixed)
-      return;
+      return nullptr;
   }
+  return T.logicalNot(Any);
+}
+
+void ProvenanceInterpreter::requireSomeCase(const TensorInfo &TI, const DataValue &V,
+                                            const Obligation &Base) {
+  // Each case's obligations hold where the case is valid; where none is (a
+  // private slot its loop skipped: `acc[0]` never accumulated), the value
+  // stored is the neutral one the cases were joined with, and nothing
+  // would check it.
+  const Term *None = whereNoCase(V);
+  if (!None)
+    return;
+  Obligation O = Base;
+  O.summary = "the value stored into " + TI.tensor + " is a computed one wherever the store runs";
+  O.failure = "store into " + TI.tensor +
+              ": at this point the stored value is not computed from the tagged inputs (a "
+              "private array slot its loop skipped, or a value kept from before a loop)";
+  O.violation = None;
   Ctx.log.addObligation(std::move(O));
 }
 

@@ -334,6 +334,9 @@ private:
   // A coordinate the output lacks that an index array selected (`ex[r]`).
   void requireSameSelection(const TensorInfo &TI, const std::string &Name, const Term *Coordinate,
                             const std::map<std::string, const Term *> &Dest, Obligation O);
+  // Where none of V's cases is valid, over the symbols the current execution
+  // fixes; null when they cover everything or name a symbol it does not fix.
+  const Term *whereNoCase(const DataValue &V);
   void requireSomeCase(const TensorInfo &TI, const DataValue &V, const Obligation &Base);
   // AcrossThreads: the value is added atomically, so the coordinates it
   // carries that the output lacks are summed over the threads that add it

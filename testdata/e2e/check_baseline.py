@@ -32,6 +32,7 @@ SLOW_FIRST_TRY = {"e2e/Inputs/soundness/helper_load.hip": ["--z3-timeout-ms", "4
 def kernel_files(testdata):
     files = glob.glob(os.path.join(testdata, "*.hip"))
     files += glob.glob(os.path.join(testdata, "moe", "*.hip"))
+    files += glob.glob(os.path.join(testdata, "attention", "*.hip"))
     files += glob.glob(os.path.join(testdata, "mutants", "*", "*.hip"))
     files += glob.glob(os.path.join(testdata, "e2e", "Inputs", "**", "*.hip"), recursive=True)
     return sorted(f for f in files if "AVE_TAG" in open(f).read() or "ave." in open(f).read())
