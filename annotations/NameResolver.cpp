@@ -9,6 +9,7 @@
 #include "clang/AST/Expr.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace ave::ann {
 namespace {
@@ -230,6 +231,8 @@ private:
                             [&](const BoundTag &T) { return T.spec.tensor == Node.name; });
     if (Tag == Scope.tags.end() && (Node.name == "bounded" || Node.name == "permutation"))
       return resolveIndexFact(Node, AllowCoordinates);
+    if (Tag == Scope.tags.end() && Node.name == "mask")
+      return resolveMask(Node);
     if (Tag == Scope.tags.end()) {
       Report(Node.begin, Node.calleeEnd, "unknown tag " + quoted(Node.name) + " in " + Scope.where);
       return false;
@@ -291,6 +294,48 @@ private:
     for (size_t I = 1; I < Node.operands.size(); ++I)
       if (!resolve(Node.operands[I], /*InsideTagOf=*/false, AllowCoordinates))
         return false;
+    return true;
+  }
+
+  // `mask(j <= i)`: the contraction over a name keeps only the pairs the
+  // predicate admits (causal attention: key j <= query i). Its names are
+  // the coordinate names of the kernel's tags; parameters and constants
+  // keep their meaning (`mask(j > i - W)`).
+  bool resolveMask(Expr &Node) {
+    if (!Node.argNames.empty() || Node.operands.size() != 1) {
+      Report(Node.begin, Node.end,
+             "expected mask(predicate over coordinate names), e.g. mask(j <= i)");
+      return false;
+    }
+    bool Named = false;
+    std::function<bool(Expr &)> Resolve = [&](Expr &E) {
+      if (E.kind == ExprKind::Identifier) {
+        bool IsCoordinate =
+            std::any_of(Scope.tags.begin(), Scope.tags.end(),
+                        [&](const BoundTag &T) { return T.spec.coordinateIndex(E.name) >= 0; });
+        if (IsCoordinate) {
+          E.resolution.kind = NameKind::CoordinateName;
+          Named = true;
+          return true;
+        }
+        return resolve(E, /*InsideTagOf=*/false, /*AllowCoordinates=*/false);
+      }
+      if (E.kind == ExprKind::Call || E.kind == ExprKind::Member || E.kind == ExprKind::Subscript) {
+        Report(E.begin, E.end, "mask(...) compares coordinate names, parameters and constants");
+        return false;
+      }
+      for (Expr &Operand : E.operands)
+        if (!Resolve(Operand))
+          return false;
+      return true;
+    };
+    if (!Resolve(Node.operands[0]))
+      return false;
+    if (!Named) {
+      Report(Node.begin, Node.end, "mask(...) names no coordinate of the kernel's tags");
+      return false;
+    }
+    Node.resolution.kind = NameKind::Mask;
     return true;
   }
 

@@ -59,6 +59,10 @@ const char *nameKindName(NameKind Kind) {
     return "constant";
   case NameKind::IndexFact:
     return "index-fact";
+  case NameKind::Mask:
+    return "mask";
+  case NameKind::CoordinateName:
+    return "coordinate-name";
   case NameKind::IntegerMacro:
     return "macro";
   }

@@ -136,6 +136,14 @@ public:
     bool permutation = false;    // and takes each value once (bound == count)
   };
   std::map<const clang::ValueDecl *, IndexArrayFacts> indexArrays;
+  // `mask(j <= i)` of a kernel-level assumption: which pairs a contraction
+  // keeps, over one placeholder symbol per coordinate name it mentions.
+  struct ContractionMask {
+    const Term *predicate = nullptr;
+    std::map<std::string, const Term *> names; // coordinate name -> placeholder
+    std::string text;
+  };
+  std::vector<ContractionMask> masks;
 
   clang::ASTContext &ast;
   const ann::KernelAnnotations &annotations;

@@ -6,6 +6,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 
+#include <functional>
+
 namespace ave::inv {
 
 AnalysisObserver::~AnalysisObserver() = default;
@@ -209,6 +211,38 @@ void ProvenanceInterpreter::addIndexFact(const ann::Expr &Fact, const ann::Bound
   F = {Count, Bound, Permutation};
 }
 
+void ProvenanceInterpreter::addMask(const ann::Expr &Mask, const ann::BoundPragma &P,
+                                    const FlowState &State) {
+  AnalysisContext::ContractionMask M;
+  M.text = ann::printExpr(Mask);
+  std::function<const Term *(const ann::Expr &)> Build = [&](const ann::Expr &E) -> const Term * {
+    if (E.kind == ann::ExprKind::Identifier && E.resolution.kind == ann::NameKind::CoordinateName) {
+      const Term *&Placeholder = M.names[E.name];
+      if (!Placeholder)
+        Placeholder = T.freshSymbol("mask." + E.name, SymbolKind::Fresh);
+      return Placeholder;
+    }
+    if (E.kind == ann::ExprKind::Unary) {
+      const Term *A = Build(E.operands[0]);
+      return A ? applyUnary(T, E.unaryOp, A) : nullptr;
+    }
+    if (E.kind == ann::ExprKind::Binary) {
+      const Term *A = Build(E.operands[0]);
+      const Term *B = A ? Build(E.operands[1]) : nullptr;
+      return B ? applyBinary(T, E.binaryOp, A, B) : nullptr;
+    }
+    return termForAnnotationInt(E, nullptr, State);
+  };
+  M.predicate = Build(Mask.operands[0]);
+  if (!M.predicate) {
+    Ctx.log.addNote(P.location, "'" + M.text + "' of assumption '" + P.text +
+                                    "' is not an integer predicate over coordinate names and "
+                                    "parameters; it was not used");
+    return;
+  }
+  Ctx.masks.push_back(std::move(M));
+}
+
 void ProvenanceInterpreter::applyLaunchPragma() {
   const ann::BoundPragma *Launch = Ctx.annotations.launch();
   if (!Launch)
@@ -265,6 +299,9 @@ void ProvenanceInterpreter::applyKernelLevelPragmas(const FlowState &State) {
       else if (Conjunct->kind == ann::ExprKind::Call &&
                Conjunct->resolution.kind == ann::NameKind::IndexFact)
         addIndexFact(*Conjunct, P, State);
+      else if (Conjunct->kind == ann::ExprKind::Call &&
+               Conjunct->resolution.kind == ann::NameKind::Mask)
+        addMask(*Conjunct, P, State);
       else
         Facts.push_back(Conjunct);
     }

@@ -639,9 +639,12 @@ void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index,
   // from several threads carries one record per contribution, of which the
   // first is asked.
   std::set<std::pair<std::string, const Term *>> Covered;
+  std::map<std::string, const Term *> Dest;
+  for (const auto &[Sym, Value] : M.coordinates)
+    Dest[TI.nameOfSymbol.at(Sym)] = Value;
   for (const Reduction &R : V.reductions)
     if (Covered.insert({R.name, R.applies}).second)
-      Coverage.emit(R, Site, State);
+      Coverage.emit(R, Dest, Site, State);
 }
 
 int ProvenanceInterpreter::vectorFieldIndex(const clang::MemberExpr *ME,

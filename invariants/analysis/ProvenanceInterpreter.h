@@ -79,6 +79,8 @@ private:
   void applyLaunchPragma();
   // `bounded(p, N, B)` / `permutation(p, N)` of a kernel-level assumption.
   void addIndexFact(const ann::Expr &Fact, const ann::BoundPragma &P, const FlowState &State);
+  // `mask(j <= i)` of a kernel-level assumption.
+  void addMask(const ann::Expr &Mask, const ann::BoundPragma &P, const FlowState &State);
 
   // Control flow (ControlFlowWalk.cpp): the body's Clang CFG, walked in
   // reverse post-order one region (the body, or a loop body) at a time.

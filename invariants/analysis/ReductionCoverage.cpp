@@ -302,6 +302,92 @@ bool ReductionCoverage::maySkip(const Term *Skipped, const Term *Applies, const 
          SolverResult::Proven;
 }
 
+const Term *ReductionCoverage::iterationCount(const Reduction &R, Obligation &O) {
+  TermContext &T = Ctx.terms;
+  const Term *Count = T.constant(1);
+  for (const ReductionLoop &L : R.loops) {
+    if (!L.tripCount) {
+      O.unprovenReason = "loop '" + L.name + "' has no known trip count";
+      return nullptr;
+    }
+    // The iterations are counted as a product of trip counts: one that
+    // changes with another loop's counter (`k < min(kk + 4, K)`) sums
+    // differently over it.
+    for (const Term *S : collectSymbols(L.tripCount))
+      if (S->symbolKind() == SymbolKind::LoopCounter) {
+        O.unprovenReason = "the trip count of loop '" + L.name + "' changes with loop '" +
+                           S->baseName() +
+                           "'s counter; counting iterations whose range moves is not modelled";
+        return nullptr;
+      }
+    Count = T.mul(Count, L.tripCount);
+  }
+  return Count;
+}
+
+Obligation ReductionCoverage::maskedComplete(const std::vector<Reduction> &Pieces,
+                                             const Term *Applies, const Term *Bound,
+                                             const AnalysisContext::ContractionMask &Mask,
+                                             const std::map<std::string, const Term *> &Dest,
+                                             const std::string &Loops, const clang::Expr *Site,
+                                             const FlowState &State) {
+  TermContext &T = Ctx.terms;
+  const Reduction &R = Pieces.back();
+  Obligation O = Ctx.makeObligation(ObligationKind::ReductionComplete, Site, State);
+  O.range = clang::SourceRange(R.site, R.site);
+  O.summary = "loops (" + Loops + ") reduce every '" + R.name + "' in [0, " + print(Bound) +
+              ") that " + Mask.text + " keeps, and only those";
+  O.failure =
+      "reduction over '" + R.name + "' does not cover exactly the indices " + Mask.text + " keeps";
+  if (Pieces.size() != 1) {
+    O.unprovenReason = "a masked reduction split over several loops is not modelled";
+    return O;
+  }
+  const Term *Count = iterationCount(R, O);
+  if (!Count)
+    return O;
+  // The mask at index X of the reduced name, for the element stored.
+  TermMap At;
+  for (const auto &[Name, Placeholder] : Mask.names) {
+    auto D = Dest.find(Name);
+    if (Name != R.name && D == Dest.end()) {
+      O.unprovenReason = Mask.text + " names '" + Name + "', which the output does not have";
+      return O;
+    }
+    if (Name != R.name)
+      At[Placeholder] = D->second;
+  }
+  auto Keeps = [&](const Term *X) {
+    TermMap With = At;
+    With[Mask.names.at(R.name)] = X;
+    return T.logicalAnd(T.logicalAnd(T.ge(X, T.constant(0)), T.lt(X, Bound)),
+                        substitute(T, Mask.predicate, With));
+  };
+  std::vector<const Term *> Iteration = R.constraints;
+  for (const ReductionLoop &L : R.loops)
+    Iteration.insert(Iteration.end(), L.facts.begin(), L.facts.end());
+  const Term *Contributes = R.contributes ? R.contributes : T.trueTerm();
+  const Term *Kept = T.freshSymbol(R.name, SymbolKind::Fresh);
+  // With the injective obligation, iterations whose index lies in
+  // [0, Count) take each index there once; every kept index must be one,
+  // and an iteration must contribute exactly when its index is kept.
+  const Term *Outside = T.logicalOr(T.lt(R.term, T.constant(0)), T.ge(R.term, Count));
+  const Term *Wrong = T.logicalNot(T.eq(Contributes, Keeps(R.term)));
+  O.violation = T.logicalOr(T.logicalAnd(T.allOf(Iteration), T.logicalOr(Outside, Wrong)),
+                            T.logicalAnd(Keeps(Kept), T.ge(Kept, Count)));
+  if (Applies)
+    O.violation = T.logicalAnd(Applies, O.violation);
+  O.observe = {{"iterations", Count},
+               {"index", R.term},
+               {"iteration contributes", Contributes},
+               {"kept index not iterated", Kept}};
+  for (const Term *S : collectSymbols(Contributes))
+    if (S->copiedFrom() && S->symbolKind() == SymbolKind::ThreadIdx)
+      O.unconfirmedViolation = "whether an iteration contributes depends on the thread that "
+                               "wrote an LDS element it reads, which the analysis solves for";
+  return O;
+}
+
 Obligation ReductionCoverage::complete(const std::vector<Reduction> &Pieces, const Term *Applies,
                                        const Term *Bound, const std::string &Tensor,
                                        const std::string &Loops, const clang::Expr *Site,
@@ -320,24 +406,9 @@ Obligation ReductionCoverage::complete(const std::vector<Reduction> &Pieces, con
   const Term *Contributes = nullptr;
   const Term *WriterInContributes = nullptr;
   for (const Reduction &R : Pieces) {
-    const Term *PieceCount = T.constant(1);
-    for (const ReductionLoop &L : R.loops) {
-      if (!L.tripCount) {
-        O.unprovenReason = "loop '" + L.name + "' has no known trip count";
-        return O;
-      }
-      // The iterations are counted as a product of trip counts: one that
-      // changes with another loop's counter (`k < min(kk + 4, K)`) sums
-      // differently over it.
-      for (const Term *S : collectSymbols(L.tripCount))
-        if (S->symbolKind() == SymbolKind::LoopCounter) {
-          O.unprovenReason = "the trip count of loop '" + L.name + "' changes with loop '" +
-                             S->baseName() +
-                             "'s counter; counting iterations whose range moves is not modelled";
-          return O;
-        }
-      PieceCount = T.mul(PieceCount, L.tripCount);
-    }
+    const Term *PieceCount = iterationCount(R, O);
+    if (!PieceCount)
+      return O;
     Count = Count ? T.add(Count, PieceCount) : PieceCount;
     std::vector<const Term *> Iteration;
     for (const ReductionLoop &L : R.loops)
@@ -425,8 +496,9 @@ const Term *ReductionCoverage::looseCounter(const std::vector<Reduction> &Pieces
   return nullptr;
 }
 
-void ReductionCoverage::emit(const Reduction &Whole, const clang::Expr *Site,
-                             const FlowState &State) {
+void ReductionCoverage::emit(const Reduction &Whole,
+                             const std::map<std::string, const Term *> &Dest,
+                             const clang::Expr *Site, const FlowState &State) {
   if (!Ctx.opts.implicitInvariants)
     return;
   // The pieces in the order they were reduced, each over the threads it
@@ -461,6 +533,9 @@ void ReductionCoverage::emit(const Reduction &Whole, const clang::Expr *Site,
   }
   Obligation Injective = injective(Pieces, Whole.applies, Loops, Site, State);
   Obligation Complete = complete(Pieces, Whole.applies, Bound, Tensor, Loops, Site, State);
+  for (const AnalysisContext::ContractionMask &Mask : Ctx.masks)
+    if (Mask.names.count(Whole.name))
+      Complete = maskedComplete(Pieces, Whole.applies, Bound, Mask, Dest, Loops, Site, State);
   for (const Reduction &R : Pieces) {
     if (R.crossedThreads && !R.partialOverThreadDims.empty() && R.perThreadTerm) {
       // The soundness fuzzer's block_reduce mutant without the tree's `+=`

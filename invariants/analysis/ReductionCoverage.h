@@ -25,7 +25,10 @@ public:
   explicit ReductionCoverage(AnalysisContext &Ctx) : Ctx(Ctx) {}
 
   // The coverage obligations of Partial, stored at Site.
-  void emit(const Reduction &Partial, const clang::Expr *Site, const FlowState &State);
+  // Dest: the stored element's coordinates (a mask relates the reduced
+  // name to them).
+  void emit(const Reduction &Partial, const std::map<std::string, const Term *> &Dest,
+            const clang::Expr *Site, const FlowState &State);
 
   // A partial sum combined across threads (it crossed shared memory) is
   // taken over the block's threads: the thread ids join its loops, as the
@@ -56,6 +59,18 @@ private:
   Obligation complete(const std::vector<Reduction> &Pieces, const Term *Applies, const Term *Bound,
                       const std::string &Tensor, const std::string &Loops, const clang::Expr *Site,
                       const FlowState &State);
+
+  // complete() for a contraction a `mask(...)` restricts (causal attention:
+  // keys j <= i): the iterations cover [0, count) once each (with the
+  // injective obligation), every pair the mask keeps lies there, and an
+  // iteration contributes exactly when the mask keeps its index.
+  Obligation maskedComplete(const std::vector<Reduction> &Pieces, const Term *Applies,
+                            const Term *Bound, const AnalysisContext::ContractionMask &Mask,
+                            const std::map<std::string, const Term *> &Dest,
+                            const std::string &Loops, const clang::Expr *Site,
+                            const FlowState &State);
+  // The product of R's loops' trip counts, or null with O's unproven reason.
+  const Term *iterationCount(const Reduction &R, Obligation &O);
 
   // Whether some iteration may add nothing (Skipped satisfiable on the path).
   bool maySkip(const Term *Skipped, const Term *Applies, const FlowState &State);

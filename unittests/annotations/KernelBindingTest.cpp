@@ -279,6 +279,22 @@ TEST(KernelBinding, IndexFactsResolve) {
                        }));
 }
 
+TEST(KernelBinding, MaskNamesNoCoordinate) {
+  expectOneError(R"hip(__global__ void k(float *p AVE_TAG("P(i < 8)"), int n) {
+#pragma ave assume mask(n > 0)
+    p[0] = 1.0f;
+  })hip",
+                 "mask(...) names no coordinate of the kernel's tags", 2, 20);
+}
+
+TEST(KernelBinding, MaskComparesNamesOnly) {
+  expectOneError(R"hip(__global__ void k(float *p AVE_TAG("P(i < 8)"), const int *q) {
+#pragma ave assume mask(i <= q[0])
+    p[0] = 1.0f;
+  })hip",
+                 "mask(...) compares coordinate names, parameters and constants", 2, 30);
+}
+
 TEST(KernelBinding, UnknownNamedCoordinate) {
   expectOneError(R"hip(__global__ void k(float *p AVE_TAG("P(i < 8, j < 8)")) {
     float v = p[0];
