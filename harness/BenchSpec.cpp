@@ -123,6 +123,29 @@ std::vector<std::string> namesBeyond(const ann::TagSpec &Tag,
 
 } // namespace
 
+bool applyAttentionMasks(const std::vector<ann::Expr> &Masks, Attention &A, std::string &Error) {
+  for (const ann::Expr &M : Masks) {
+    const ann::Expr &P = M.operands[0];
+    auto Name = [](const ann::Expr &E) {
+      return E.kind == ann::ExprKind::Identifier ? E.name : std::string();
+    };
+    bool KeyUpToQuery = P.kind == ann::ExprKind::Binary &&
+                        ((P.binaryOp == ann::BinaryOp::Le && Name(P.operands[0]) == A.key &&
+                          Name(P.operands[1]) == A.query) ||
+                         (P.binaryOp == ann::BinaryOp::Ge && Name(P.operands[0]) == A.query &&
+                          Name(P.operands[1]) == A.key));
+    if (!KeyUpToQuery) {
+      Error = "'" + ann::printExpr(M) +
+              "': the bundle's attention reference applies only the "
+              "causal mask, mask(" +
+              A.key + " <= " + A.query + ")";
+      return false;
+    }
+    A.causal = true;
+  }
+  return true;
+}
+
 std::optional<Attention> deriveAttention(const std::vector<BenchTensor> &Tensors,
                                          std::string &Error) {
   std::vector<std::size_t> Inputs, Outputs;
@@ -321,6 +344,12 @@ BenchSpecResult buildBenchSpec(const model::KernelModel &Kernel,
       if (Zeroed && Annotations.tagOn(Zeroed)) {
         Spec.outputInit = OutputInit::Zero;
         Spec.outputInitOrigin = "#pragma ave assume " + ann::printExpr(*Fact);
+      } else if (Fact->kind == ann::ExprKind::Call &&
+                 Fact->resolution.kind == ann::NameKind::Mask) {
+        Spec.masks.push_back(*Fact);
+      } else if (Fact->kind == ann::ExprKind::Call &&
+                 Fact->resolution.kind == ann::NameKind::IndexFact) {
+        continue; // about an index array, which the bundle refuses above
       } else {
         Facts.push_back(Fact);
       }

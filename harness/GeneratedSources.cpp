@@ -95,7 +95,10 @@ std::string referenceDescription(const BundleRequest &Request) {
     else
       Factors += ", times " + B.name;
   if (Request.attention)
-    return "attention " + Request.attention->text + ", scores scaled by " + Scores;
+    return "attention " + Request.attention->text + ", scores scaled by " + Scores +
+           (Request.attention->causal ? ", causal (mask(" + Request.attention->key +
+                                            " <= " + Request.attention->query + "))"
+                                      : std::string());
   return "einsum " + Request.candidate.einsum.text + Factors;
 }
 
@@ -262,9 +265,12 @@ std::string attentionGroundTruthSource(const BenchSpec &Spec, const Attention &A
     }
   }
   const std::string &J = A.key, &D = A.headDim, &E = A.valueDim;
-  O << "  ave_bench::attentionRow(\n      " << cppOf(*Spec.coordinateBound(J), Error) << ", "
-    << cppOf(*Spec.coordinateBound(D), Error) << ", " << cppOf(*Spec.coordinateBound(E), Error)
-    << ", ave_problem::kScoreScale,\n";
+  const std::string Keys = cppOf(*Spec.coordinateBound(J), Error);
+  O << "  // Causal (mask(" << J << " <= " << A.query << ")): the keys up to the row's own.\n";
+  O << "  const int64_t rowKeys = ave_problem::kAttentionCausal && coord_" << A.query << " + 1 < "
+    << Keys << " ? coord_" << A.query << " + 1 : " << Keys << ";\n";
+  O << "  ave_bench::attentionRow(\n      rowKeys, " << cppOf(*Spec.coordinateBound(D), Error)
+    << ", " << cppOf(*Spec.coordinateBound(E), Error) << ", ave_problem::kScoreScale,\n";
   O << "      [&](int64_t coord_" << J << ", int64_t coord_" << D << ") {\n        return "
     << toDouble(Q.type, At(A.q)) << " *\n               " << toDouble(K.type, At(A.k))
     << ";\n      },\n";

@@ -149,13 +149,22 @@ void attentionSection(const BenchSpec &Spec, const Attention &A, std::ostringstr
     << sizeLocals(Spec, "  ") << "  return double(" << Keys << " + " << HeadDim << ");\n}\n\n";
   O << "// Q K^T and P V: 2 * rows * keys * (head + value dimension); the softmax is not\n"
        "// counted.\n";
+  O << "// Causal: row i sums min(i + 1, keys) keys.\n";
   O << "inline double flopCount(const int64_t *s) {\n"
-    << sizeLocals(Spec, "  ") << "  return 2.0 * double(" << productOfBounds(Spec, A.batch, Error)
-    << ") * double(" << Queries << ") * double(" << Keys << ") * double(" << HeadDim << " + "
-    << ValueDim << ");\n}\n\n";
+    << sizeLocals(Spec, "  ") << "  const double queries = double(" << Queries
+    << "), keys = double(" << Keys << ");\n";
+  if (A.causal)
+    O << "  const double inside = queries < keys ? queries : keys;\n"
+         "  const double pairs = inside * (inside + 1) / 2 + (queries - inside) * keys;\n";
+  else
+    O << "  const double pairs = queries * keys;\n";
+  O << "  return 2.0 * double(" << productOfBounds(Spec, A.batch, Error) << ") * pairs * double("
+    << HeadDim << " + " << ValueDim << ");\n}\n\n";
   O << "// The batch extents (" << A.batch.size()
     << " of them), then queries, keys, head and value dimension.\n";
   O << "inline constexpr int kAttentionBatchCount = " << A.batch.size() << ";\n";
+  O << "// mask(" << A.key << " <= " << A.query << "): query i sees keys j <= i only.\n";
+  O << "inline constexpr bool kAttentionCausal = " << (A.causal ? "true" : "false") << ";\n";
   O << "inline std::vector<int64_t> attentionDims(const int64_t *s) {\n"
     << sizeLocals(Spec, "  ") << "  return {";
   for (const std::string &B : A.batch)
@@ -178,6 +187,7 @@ void einsumSection(const BenchSpec &Spec, std::ostringstream &O, std::string &Er
     O << "  return 0.0;\n";
   O << "}\n\n";
   O << "inline constexpr int kAttentionBatchCount = 0;\n";
+  O << "inline constexpr bool kAttentionCausal = false;\n";
   O << "inline std::vector<int64_t> attentionDims(const int64_t *) { return {}; }\n\n";
 }
 

@@ -353,7 +353,8 @@ std::string attentionJson() {
          ", \"keys\": " + std::to_string(dims[size_t(batches) + 1]) +
          ", \"head_dim\": " + std::to_string(dims[size_t(batches) + 2]) +
          ", \"value_dim\": " + std::to_string(dims[size_t(batches) + 3]) +
-         ", \"scale\": " + number(ave_problem::kScoreScale) + "}";
+         ", \"scale\": " + number(ave_problem::kScoreScale) +
+         ", \"causal\": " + (ave_problem::kAttentionCausal ? "true" : "false") + "}";
 }
 
 std::string paramsJson() {

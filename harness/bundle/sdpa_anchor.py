@@ -62,7 +62,7 @@ def uniform(torch, shape, dtype, generator):
     return (values * 2 - 1).to(dtype)
 
 
-def supported_backends(torch, functional, q, k, v, scale):
+def supported_backends(torch, functional, q, k, v, scale, causal):
     """The SDPA backends that accept these inputs (the default dispatch takes the
     first of flash, efficient, cudnn, math that does)."""
     try:
@@ -78,7 +78,8 @@ def supported_backends(torch, functional, q, k, v, scale):
             warnings.simplefilter("ignore")
             try:
                 with sdpa_kernel([getattr(SDPBackend, backend)]):
-                    functional.scaled_dot_product_attention(q[:1], k[:1], v[:1], scale=scale)
+                    functional.scaled_dot_product_attention(
+                        q[:1], k[:1], v[:1], scale=scale, is_causal=causal)
                 torch.cuda.synchronize()
                 names.append(backend.lower())
             except RuntimeError:
@@ -115,6 +116,7 @@ def main():
     dtype = getattr(torch, DTYPES[result["dtype"]])
     batch = attention["batch"] or [1]
     scale = attention["scale"]
+    causal = bool(attention.get("causal", False))
     generator = torch.Generator(device="cuda")
     generator.manual_seed(int(result.get("seed", 0)) & 0x7FFFFFFFFFFFFFFF)
     q = uniform(torch, (*batch, attention["queries"], attention["head_dim"]), dtype, generator)
@@ -122,13 +124,17 @@ def main():
     v = uniform(torch, (*batch, attention["keys"], attention["value_dim"]), dtype, generator)
 
     def sdpa():
-        return functional.scaled_dot_product_attention(q, k, v, scale=scale)
+        return functional.scaled_dot_product_attention(q, k, v, scale=scale, is_causal=causal)
 
     # The anchor must compute the same function: first batch element in float64.
     got = sdpa()
     first = (0,) * len(batch)
     q64, k64, v64 = (t[first].double() for t in (q, k, v))
-    want = torch.softmax((q64 @ k64.transpose(-1, -2)) * scale, dim=-1) @ v64
+    scores = (q64 @ k64.transpose(-1, -2)) * scale
+    if causal:  # query i sees keys j <= i (top-left aligned, as is_causal)
+        keep = torch.ones(scores.shape[-2:], dtype=torch.bool, device=scores.device).tril()
+        scores = scores.masked_fill(~keep, float("-inf"))
+    want = torch.softmax(scores, dim=-1) @ v64
     error = (got[first].double() - want).norm() / want.norm()
     del got, q64, k64, v64, want
 
@@ -166,7 +172,7 @@ def main():
         "compared": "first batch element against float64 softmax(Q K^T * scale) V",
         "norm_rel_error": float(error),
     }
-    result["anchor_backends_supported"] = supported_backends(torch, functional, q, k, v, scale)
+    result["anchor_backends_supported"] = supported_backends(torch, functional, q, k, v, scale, causal)
     result["anchor_order"] = "after the kernel, in a separate process (not interleaved)"
     if isinstance(result.get("timing"), dict):
         result["timing"]["anchor"] = stats

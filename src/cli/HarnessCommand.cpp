@@ -201,8 +201,14 @@ int bindReferenceFunction(const HarnessOptions &H, harness::BundleRequest &Reque
   std::string Error;
   if (H.einsum == "attention") {
     Request.attention = harness::deriveAttention(Request.candidate.tensors, Error);
-    if (!Request.attention)
+    if (!Request.attention ||
+        !harness::applyAttentionMasks(Request.candidate.masks, *Request.attention, Error))
       return fail("--einsum attention: kernel '" + Request.candidate.kernel + "': " + Error);
+  } else if (!Request.candidate.masks.empty()) {
+    return fail("kernel '" + Request.candidate.kernel + "': '" +
+                ann::printExpr(Request.candidate.masks.front()) +
+                "' restricts its contraction, which the einsum reference does not; the causal "
+                "mask of attention is applied with --einsum attention");
   }
   harness::ScalarValues Values;
   for (const std::string &Text : H.params) {

@@ -91,7 +91,8 @@ struct Attention {
   std::size_t q = 0, k = 0, v = 0, output = 0; // tensor indices
   std::vector<std::string> batch;              // coordinates all four share
   std::string query, key, headDim, valueDim;   // i, j, d, e
-  std::string text; // "O(b, h, i, e) = softmax_j(Q(b, h, i, d) K(b, h, j, d)) V(b, h, j, e)"
+  std::string text;    // "O(b, h, i, e) = softmax_j(Q(b, h, i, d) K(b, h, j, d)) V(b, h, j, e)"
+  bool causal = false; // `mask(j <= i)`: query i sees keys j <= i only
 };
 
 // What the output holds before each checked run. Poison (0xFF bytes, NaN in
@@ -122,6 +123,9 @@ struct BenchSpec {
   // `extern __shared__` arrays: the launch must pass launch.sharedBytes.
   std::vector<std::string> dynamicSharedArrays;
   std::vector<ann::Expr> assumptions; // kernel-level `assume` predicates
+  // `mask(...)` conjuncts of those assumptions: the contraction they restrict
+  // (only causal attention's `mask(j <= i)` has a reference).
+  std::vector<ann::Expr> masks;
   Einsum einsum;
   OutputInit outputInit = OutputInit::Poison;
   std::string outputInitOrigin; // e.g. "--output-init zero"; empty for the poison
@@ -150,6 +154,11 @@ std::optional<Einsum> deriveEinsum(const std::vector<BenchTensor> &Tensors, std:
 // The attention roles of the tensors (Attention above): three inputs and one
 // output whose coordinates split into shared batch names and exactly one
 // query, key, head and value name. The error says which role is missing.
+// Attention's mask from the kernel's `mask(...)` assumptions: none, or
+// `mask(j <= i)` over its key and query (causal). False with Error for any
+// other mask.
+bool applyAttentionMasks(const std::vector<ann::Expr> &Masks, Attention &A, std::string &Error);
+
 std::optional<Attention> deriveAttention(const std::vector<BenchTensor> &Tensors,
                                          std::string &Error);
 
