@@ -169,7 +169,8 @@ def main():
     result["anchor_tflops"] = flops / (median / 1e3) / 1e12 if flops else None
     result["anchor_ratio"] = median / result["median_ms"]
     result["anchor_check"] = {
-        "compared": "first batch element against float64 softmax(Q K^T * scale) V",
+        "compared": "first batch element against float64 softmax(Q K^T * scale"
+        + (", keys j <= query i" if causal else "") + ") V",
         "norm_rel_error": float(error),
     }
     result["anchor_backends_supported"] = supported_backends(torch, functional, q, k, v, scale, causal)

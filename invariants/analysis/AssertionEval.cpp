@@ -53,24 +53,11 @@ void ProvenanceInterpreter::checkAssertion(const ann::BoundPragma &P, FlowState 
   // The cases hold where they are valid; an execution that reaches here
   // with none valid (a shared element whose write was not found: staged in
   // an earlier iteration under a guard) reads a value the assertion is not
-  // asked about.
-  for (const TagOperand &Op : Operands) {
-    const Term *None = whereNoCase(Op.value);
-    if (!None)
-      continue;
-    std::vector<const Term *> Query = State.path;
-    Query.push_back(None);
-    if (Ctx.ask("an assertion operand without a case", T.allOf(Query)).status ==
-        SolverResult::Proven)
-      continue;
-    Obligation O = Base;
-    O.unprovenReason = "on some executions that reach here, no write the analysis found gives '" +
-                       ann::printExpr(Op.node->operands[0]) +
-                       "' its value (an element written in an earlier iteration, or under a "
-                       "guard that does not hold here): what it holds there is not followed";
-    Ctx.log.addObligation(std::move(O));
-  }
-
+  // asked about. Asked after the interpretation (checkCaseGaps), so that
+  // the terms it builds come after every other question's.
+  for (const TagOperand &Op : Operands)
+    if (mayLackCase(Op.value))
+      CaseGaps.push_back({Op.value, State.path, Base, ann::printExpr(Op.node->operands[0])});
   // Walk the cartesian product of the operands' cases.
   std::vector<size_t> Pick(Operands.size(), 0);
   while (true) {
@@ -331,6 +318,27 @@ AbstractValue ProvenanceInterpreter::evalAnnotationValue(const ann::Expr &E, Flo
   if (Local != State.env.end() && Local->second.kind == AbstractValue::Kind::Array)
     return readElement(T, *Local->second.array, Offset, Ctx.privateDecider(State));
   return AbstractValue::none();
+}
+
+void ProvenanceInterpreter::checkCaseGaps() {
+  for (CaseGap &Gap : CaseGaps) {
+    // (mayLackCase read the validities' symbols inside the loops they name.)
+    const Term *Any = T.falseTerm();
+    for (const ProvenanceCase &C : Gap.value.cases)
+      Any = T.logicalOr(Any, C.validity);
+    std::vector<const Term *> Query = Gap.path;
+    Query.push_back(T.logicalNot(Any));
+    if (Ctx.ask("an assertion operand without a case", T.allOf(Query)).status ==
+        SolverResult::Proven)
+      continue;
+    Obligation O = std::move(Gap.assertion);
+    O.unprovenReason = "on some executions that reach here, no write the analysis found gives '" +
+                       Gap.operand +
+                       "' its value (an element written in an earlier iteration, or under a "
+                       "guard that does not hold here): what it holds there is not followed";
+    Ctx.log.addObligation(std::move(O));
+  }
+  CaseGaps.clear();
 }
 
 } // namespace ave::inv

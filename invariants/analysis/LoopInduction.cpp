@@ -93,10 +93,12 @@ ProvenanceInterpreter::LoopInduction ProvenanceInterpreter::inductVariables(cons
   if (Out.entry.empty())
     return Out;
   AnalysisLog::Mark Before = Ctx.log.mark();
+  const size_t GapsBefore = CaseGaps.size(); // the assertions asked are rolled back too
   std::vector<FlowState> Breaks;
   SideExits Sides;
   iterate(L, Scratch, Breaks, Sides);
   Ctx.log.rollback(Before);
+  CaseGaps.erase(CaseGaps.begin() + long(GapsBefore), CaseGaps.end());
   const Term *Iteration = T.sub(Frame.span.counter, Frame.init);
   if (!(Frame.step->isConstant() && Frame.step->value() == 1))
     Iteration = T.div(Iteration, Frame.step);

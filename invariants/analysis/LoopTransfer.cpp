@@ -309,6 +309,7 @@ void ProvenanceInterpreter::learnPreviousIteration(const CfgLoop &L, const FlowS
   // Only to learn which shared-memory writes the body makes, so that reads
   // early in the body can see the previous iteration's.
   AnalysisLog::Mark Before = Ctx.log.mark();
+  const size_t GapsBefore = CaseGaps.size(); // the assertions asked are rolled back too
   FlowState Scratch = State;
   std::vector<FlowState> Breaks;
   SideExits Sides;
@@ -318,6 +319,7 @@ void ProvenanceInterpreter::learnPreviousIteration(const CfgLoop &L, const FlowS
   std::vector<LdsWrite> &Writes = Ctx.log.ldsWrites();
   std::vector<LdsWrite> BodyWrites(Writes.begin() + Before.ldsWrites, Writes.end());
   Ctx.log.rollback(Before);
+  CaseGaps.erase(CaseGaps.begin() + long(GapsBefore), CaseGaps.end());
   Shared.setPreviousIterationWrites(Ctx.loops.back().id, std::move(BodyWrites));
 }
 

@@ -531,6 +531,25 @@ void ProvenanceInterpreter::requireSameSelection(const TensorInfo &TI, const std
   Ctx.log.addObligation(std::move(O));
 }
 
+bool ProvenanceInterpreter::mayLackCase(const DataValue &V) const {
+  // whereNoCase's test without building a term: no case valid everywhere,
+  // and the validities over symbols the execution fixes.
+  for (const ProvenanceCase &C : V.cases)
+    if (C.validity->isConstant(1))
+      return false;
+  for (const ProvenanceCase &C : V.cases)
+    for (const Term *S : collectSymbols(C.validity)) {
+      bool Enclosing = std::any_of(Ctx.loops.begin(), Ctx.loops.end(),
+                                   [S](const LoopFrame &F) { return F.span.counter == S; });
+      bool Fixed = !S->isFresh() && S->symbolKind() != SymbolKind::Fresh &&
+                   S->symbolKind() != SymbolKind::Other &&
+                   S->symbolKind() != SymbolKind::LoopCounter;
+      if (!Enclosing && !Fixed)
+        return false;
+    }
+  return !V.cases.empty();
+}
+
 const Term *ProvenanceInterpreter::whereNoCase(const DataValue &V) {
   // Only where the validities are over what the current execution fixes
   // (ids, parameters, the counters of the loops around it): a symbol of a
@@ -541,6 +560,7 @@ const Term *ProvenanceInterpreter::whereNoCase(const DataValue &V) {
     Any = T.logicalOr(Any, C.validity);
   if (Any->isConstant(1))
     return nullptr;
+  const Term *None = T.logicalNot(Any);
   for (const Term *S : collectSymbols(Any)) {
     bool Enclosing = std::any_of(Ctx.loops.begin(), Ctx.loops.end(),
                                  [S](const LoopFrame &F) { return F.span.counter == S; });
@@ -549,7 +569,7 @@ const Term *ProvenanceInterpreter::whereNoCase(const DataValue &V) {
     if (!Enclosing && !Fixed)
       return nullptr;
   }
-  return T.logicalNot(Any);
+  return None;
 }
 
 void ProvenanceInterpreter::requireSomeCase(const TensorInfo &TI, const DataValue &V,

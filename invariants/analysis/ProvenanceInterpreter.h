@@ -339,6 +339,18 @@ private:
   // Where none of V's cases is valid, over the symbols the current execution
   // fixes; null when they cover everything or name a symbol it does not fix.
   const Term *whereNoCase(const DataValue &V);
+  // Whether whereNoCase may find executions without a case (no term built).
+  bool mayLackCase(const DataValue &V) const;
+  // Assertion operands that may lack a case where the assertion is reached
+  // (AssertionEval.cpp), asked after the interpretation by checkCaseGaps.
+  struct CaseGap {
+    DataValue value;
+    std::vector<const Term *> path;
+    Obligation assertion;
+    std::string operand;
+  };
+  std::vector<CaseGap> CaseGaps;
+  void checkCaseGaps();
   void requireSomeCase(const TensorInfo &TI, const DataValue &V, const Obligation &Base);
   // AcrossThreads: the value is added atomically, so the coordinates it
   // carries that the output lacks are summed over the threads that add it

@@ -302,6 +302,32 @@ bool ReductionCoverage::maySkip(const Term *Skipped, const Term *Applies, const 
          SolverResult::Proven;
 }
 
+bool ReductionCoverage::assumedPositive(const Term *Bound) const {
+  if (Bound->isConstant())
+    return Bound->value() > 0;
+  // A conjunct of the kernel's facts `Bound >= c` (c >= 1) or `Bound > c`
+  // (c >= 0), either way round; read, not asked (no new terms).
+  for (const Term *Fact : Ctx.kernelFacts) {
+    std::vector<const Term *> Conjuncts;
+    collectConjuncts(Fact, Conjuncts);
+    for (const Term *C : Conjuncts) {
+      if (C->numOperands() != 2)
+        continue;
+      const Term *A = C->operand(0), *B = C->operand(1);
+      TermKind K = C->kind();
+      if (B == Bound && A->isConstant()) { // c < Bound, c <= Bound
+        std::swap(A, B);
+        K = K == TermKind::Lt ? TermKind::Gt : K == TermKind::Le ? TermKind::Ge : K;
+      }
+      if (A != Bound || !B->isConstant())
+        continue;
+      if ((K == TermKind::Ge && B->value() >= 1) || (K == TermKind::Gt && B->value() >= 0))
+        return true;
+    }
+  }
+  return false;
+}
+
 const Term *ReductionCoverage::iterationCount(const Reduction &R, Obligation &O) {
   TermContext &T = Ctx.terms;
   const Term *Count = T.constant(1);
@@ -399,7 +425,11 @@ Obligation ReductionCoverage::complete(const std::vector<Reduction> &Pieces, con
   O.summary = "loops (" + Loops + ") reduce every '" + Last.name + "' in [0, " + print(Bound) + ")";
   // [0, Bound) is empty when Bound <= 0: no iteration is then the exact
   // cover (a loop `k < K` at K = -1 runs zero times and sums nothing).
-  const Term *Extent = T.select(T.lt(T.constant(0), Bound), Bound, T.constant(0));
+  // (Only built where the assumptions do not say Bound > 0: a new term
+  // renumbers the later ones, and Z3's time on some questions depends on
+  // that order.)
+  const Term *Extent =
+      assumedPositive(Bound) ? Bound : T.select(T.lt(T.constant(0), Bound), Bound, T.constant(0));
   // Every piece's iterations together, each in range, each contributing.
   const Term *Count = nullptr;
   const Term *OutOfRange = T.falseTerm(), *Skipped = T.falseTerm();

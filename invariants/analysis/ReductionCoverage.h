@@ -69,6 +69,8 @@ private:
                             const std::map<std::string, const Term *> &Dest,
                             const std::string &Loops, const clang::Expr *Site,
                             const FlowState &State);
+  // Whether a conjunct of the kernel's facts says Bound > 0.
+  bool assumedPositive(const Term *Bound) const;
   // The product of R's loops' trip counts, or null with O's unproven reason.
   const Term *iterationCount(const Reduction &R, Obligation &O);
 

@@ -42,6 +42,7 @@ void ProvenanceInterpreter::run() {
   walkRegion(nullptr, std::move(Entry));
   requireOutputStores();
   Outputs.emit();
+  checkCaseGaps();
   checkSpecification();
   for (const auto &[Target, P] : PragmasBefore)
     if (!Ctx.log.enteredPragmaTarget(Target))
