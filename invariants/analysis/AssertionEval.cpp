@@ -18,6 +18,20 @@ struct TagOperand {
 
 } // namespace
 
+namespace {
+
+// `As[ty][k]` of a __shared__ array: a value whose cases come from the
+// writes the analysis found. (A private array's slots are followed where
+// the kernel writes them; a guard in the assertion may make the rest moot.)
+bool readsSharedElement(const ann::Expr &E) {
+  const ann::Expr *Base = &E;
+  while (Base->kind == ann::ExprKind::Subscript)
+    Base = &Base->operands[0];
+  return Base != &E && Base->resolution.kind == ann::NameKind::SharedArray;
+}
+
+} // namespace
+
 void ProvenanceInterpreter::checkAssertion(const ann::BoundPragma &P, FlowState &State) {
   Obligation Base;
   Base.kind = ObligationKind::Assertion;
@@ -56,7 +70,7 @@ void ProvenanceInterpreter::checkAssertion(const ann::BoundPragma &P, FlowState 
   // asked about. Asked after the interpretation (checkCaseGaps), so that
   // the terms it builds come after every other question's.
   for (const TagOperand &Op : Operands)
-    if (mayLackCase(Op.value))
+    if (readsSharedElement(Op.node->operands[0]) && mayLackCase(Op.value))
       CaseGaps.push_back({Op.value, State.path, Base, ann::printExpr(Op.node->operands[0])});
   // Walk the cartesian product of the operands' cases.
   std::vector<size_t> Pick(Operands.size(), 0);
