@@ -16,10 +16,6 @@ struct TagOperand {
   DataValue value;
 };
 
-} // namespace
-
-namespace {
-
 // `As[ty][k]` of a __shared__ array: a value whose cases come from the
 // writes the analysis found. (A private array's slots are followed where
 // the kernel writes them; a guard in the assertion may make the rest moot.)

@@ -538,16 +538,18 @@ bool ProvenanceInterpreter::mayLackCase(const DataValue &V) const {
     if (C.validity->isConstant(1))
       return false;
   for (const ProvenanceCase &C : V.cases)
-    for (const Term *S : collectSymbols(C.validity)) {
-      bool Enclosing = std::any_of(Ctx.loops.begin(), Ctx.loops.end(),
-                                   [S](const LoopFrame &F) { return F.span.counter == S; });
-      bool Fixed = !S->isFresh() && S->symbolKind() != SymbolKind::Fresh &&
-                   S->symbolKind() != SymbolKind::Other &&
-                   S->symbolKind() != SymbolKind::LoopCounter;
-      if (!Enclosing && !Fixed)
+    for (const Term *S : collectSymbols(C.validity))
+      if (!fixedHere(S))
         return false;
-    }
   return !V.cases.empty();
+}
+
+bool ProvenanceInterpreter::fixedHere(const Term *S) const {
+  bool Enclosing = std::any_of(Ctx.loops.begin(), Ctx.loops.end(),
+                               [S](const LoopFrame &F) { return F.span.counter == S; });
+  bool Fixed = !S->isFresh() && S->symbolKind() != SymbolKind::Fresh &&
+               S->symbolKind() != SymbolKind::Other && S->symbolKind() != SymbolKind::LoopCounter;
+  return Enclosing || Fixed;
 }
 
 const Term *ProvenanceInterpreter::whereNoCase(const DataValue &V) {
@@ -561,14 +563,9 @@ const Term *ProvenanceInterpreter::whereNoCase(const DataValue &V) {
   if (Any->isConstant(1))
     return nullptr;
   const Term *None = T.logicalNot(Any);
-  for (const Term *S : collectSymbols(Any)) {
-    bool Enclosing = std::any_of(Ctx.loops.begin(), Ctx.loops.end(),
-                                 [S](const LoopFrame &F) { return F.span.counter == S; });
-    bool Fixed = !S->isFresh() && S->symbolKind() != SymbolKind::Fresh &&
-                 S->symbolKind() != SymbolKind::Other && S->symbolKind() != SymbolKind::LoopCounter;
-    if (!Enclosing && !Fixed)
+  for (const Term *S : collectSymbols(Any))
+    if (!fixedHere(S))
       return nullptr;
-  }
   return None;
 }
 

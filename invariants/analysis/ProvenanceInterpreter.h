@@ -341,6 +341,10 @@ private:
   const Term *whereNoCase(const DataValue &V);
   // Whether whereNoCase may find executions without a case (no term built).
   bool mayLackCase(const DataValue &V) const;
+  // S is the same for the whole current execution: an id, a parameter, a
+  // launch size, or the counter of a loop around this point (not a finished
+  // loop's counter or a writer copy, which are existential).
+  bool fixedHere(const Term *S) const;
   // Assertion operands that may lack a case where the assertion is reached
   // (AssertionEval.cpp), asked after the interpretation by checkCaseGaps.
   struct CaseGap {

@@ -1,5 +1,7 @@
 #include "HipSnippet.h"
 
+#include "../HipDeviceArgs.h"
+
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -74,16 +76,7 @@ private:
 } // namespace
 
 bool parseHip(const std::string &code, const std::function<void(const Snippet &)> &onParsed) {
-  std::vector<std::string> args = {"-x",
-                                   "hip",
-                                   "--offload-arch=gfx942",
-                                   "--cuda-device-only",
-                                   "-D__AVE_ANALYSIS__=1",
-                                   "-nogpulib",
-                                   "-resource-dir",
-                                   AVE_RESOURCE_DIR,
-                                   "-I",
-                                   AVE_SOURCE_DIR "/annotations/include"};
+  std::vector<std::string> args = ave::test::hipDeviceParseArgsWithAnnotations();
   return clang::tooling::runToolOnCodeWithArgs(std::make_unique<RecordingAction>(onParsed), code,
                                                args, "k.hip");
 }

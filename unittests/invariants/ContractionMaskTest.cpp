@@ -3,11 +3,7 @@
 // indices: a loop bounded by the mask, or a full loop whose iterations past
 // it add nothing, proves; one index too few or too many is violated.
 
-#include "../annotations/HipSnippet.h"
-#include "DeviceBuiltins.h"
-#include "ave/invariants/KernelAnalysis.h"
-
-#include <gtest/gtest.h>
+#include "ObligationOutcomes.h"
 
 namespace ave::inv {
 namespace {
@@ -15,7 +11,7 @@ namespace {
 // The status letters (P, V, U) of the reduction-complete obligations of the
 // prefix-sum kernel whose loop is Loop, under assumption Assume.
 std::string completeness(const std::string &Assume, const std::string &Loop) {
-  std::string Code = R"cu(
+  return test::statuses(test::analyse(test::fill(R"cu(
 __global__ void prefix(const float *A AVE_TAG("A(i < N, j < N) = i * N + j"),
                        float *S AVE_TAG("S(i < N) = i"), int N) {
 #pragma ave launch block(64) grid(N / 64)
@@ -25,23 +21,9 @@ __global__ void prefix(const float *A AVE_TAG("A(i < N, j < N) = i * N + j"),
   @LOOP@
   S[i] = acc;
 }
-)cu";
-  Code.replace(Code.find("@ASSUME@"), 8, Assume);
-  Code.replace(Code.find("@LOOP@"), 6, Loop);
-  std::string Source = std::string(ann::test::MinimalPrelude) + test::DeviceBuiltins + Code;
-  std::string Out;
-  bool Parsed = ann::test::parseHip(Source, [&](const ann::test::Snippet &S) {
-    ann::KernelAnnotations Annotations = S.annotate();
-    ASSERT_TRUE(Annotations.errors.empty()) << Annotations.errors.front().message;
-    KernelAnalysis Analysis(S.context, Annotations, AnalysisOptions{});
-    for (const ObligationResult &R : Analysis.solveObligations().results)
-      if (R.obligation.kind == ObligationKind::ReductionComplete)
-        Out += R.status == SolverResult::Proven     ? 'P'
-               : R.status == SolverResult::Violated ? 'V'
-                                                    : 'U';
-  });
-  EXPECT_TRUE(Parsed);
-  return Out;
+)cu",
+                                                 {{"@ASSUME@", Assume}, {"@LOOP@", Loop}})),
+                        ObligationKind::ReductionComplete);
 }
 
 TEST(ContractionMask, LoopBoundedByTheMaskProves) {

@@ -5,57 +5,16 @@
 // test runs the whole analysis on a kernel and asserts the status of the
 // obligations it names.
 
-#include "../annotations/HipSnippet.h"
-#include "DeviceBuiltins.h"
-#include "ave/invariants/KernelAnalysis.h"
-
-#include <gtest/gtest.h>
+#include "ObligationOutcomes.h"
 
 namespace ave::inv {
 namespace {
 
-struct Outcome {
-  ObligationKind kind;
-  std::string summary;
-  SolverResult::Status status;
-  std::string text; // failure or reason
-};
-
-std::vector<Outcome> analyse(const std::string &Code) {
-  std::string Source = std::string(ann::test::MinimalPrelude) + test::DeviceBuiltins + Code;
-  std::vector<Outcome> Out;
-  bool Parsed = ann::test::parseHip(Source, [&](const ann::test::Snippet &S) {
-    ann::KernelAnnotations Annotations = S.annotate();
-    ASSERT_TRUE(Annotations.errors.empty()) << Annotations.errors.front().message;
-    KernelAnalysis Analysis(S.context, Annotations, AnalysisOptions{});
-    for (const ObligationResult &R : Analysis.solveObligations().results)
-      Out.push_back({R.obligation.kind, R.obligation.summary, R.status,
-                     R.status == SolverResult::Unknown ? R.reason : R.obligation.failure});
-  });
-  EXPECT_TRUE(Parsed);
-  return Out;
-}
-
-// The statuses of the obligations of one kind, in order, as letters:
-// P proven, V violated, U unproven.
-std::string statuses(const std::vector<Outcome> &All, ObligationKind Kind) {
-  std::string S;
-  for (const Outcome &O : All)
-    if (O.kind == Kind)
-      S += O.status == SolverResult::Proven ? 'P' : O.status == SolverResult::Violated ? 'V' : 'U';
-  return S;
-}
-
-std::string describeAll(const std::vector<Outcome> &All) {
-  std::string S;
-  for (const Outcome &O : All)
-    S += std::string(obligationKindName(O.kind)) + " " +
-         (O.status == SolverResult::Proven     ? "proven"
-          : O.status == SolverResult::Violated ? "violated"
-                                               : "unproven") +
-         ": " + O.summary + " / " + O.text + "\n";
-  return S;
-}
+using test::analyse;
+using test::describeAll;
+using test::fill;
+using test::Outcome;
+using test::statuses;
 
 // Top-1 MoE expert GEMM: routed row r gathers token tok[r], multiplies by
 // expert ex[r]'s weights, stores to token tok[r]'s row. @ROW@, @EXPERT@
@@ -81,11 +40,7 @@ __global__ void moe(const float *X AVE_TAG("X(t < T, k < Kd) = t * Kd + k"),
   Y[@ROW@ * N + n] = acc;
 }
 )cu";
-  for (auto [Hole, Text] : {std::pair<std::string, std::string>{"@ROW@", Row},
-                            {"@EXPERT@", Expert},
-                            {"@FACTS@", Facts}})
-    K.replace(K.find(Hole), Hole.size(), Text);
-  return K;
+  return fill(K, {{"@ROW@", Row}, {"@EXPERT@", Expert}, {"@FACTS@", Facts}});
 }
 
 const char *const Facts = "permutation(tok, T) && bounded(ex, R, E)";
@@ -175,39 +130,37 @@ __global__ void k(const float *X AVE_TAG("X(i < N)"), float *Y AVE_TAG("Y(i < N)
   EXPECT_EQ(statuses(All, ObligationKind::Assertion), "PV") << describeAll(All);
 }
 
-TEST(IndexArrays, ReductionOverAnEmptyRangeIsCovered) {
-  // No assumption bounds K below: at K <= 0 the loop runs zero times and
-  // sums nothing, which is the exact cover of an empty range.
-  std::vector<Outcome> All = analyse(R"cu(
+// The reduction-complete statuses of a row sum over k < K whose loop is
+// Loop, under Assume (which leaves K unbounded below), and every outcome.
+std::pair<std::string, std::string> rowSumCompleteness(const std::string &Assume,
+                                                       const std::string &Loop) {
+  std::vector<Outcome> All = analyse(fill(R"cu(
 __global__ void rowsum(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                        float *S AVE_TAG("S(m < M) = m"), int M, int K) {
 #pragma ave launch block(64) grid(M / 64)
-#pragma ave assume M % 64 == 0 && M <= 4096 && K <= 4096
+#pragma ave assume M % 64 == 0 && M <= 4096 && @ASSUME@
   int m = blockIdx.x * 64 + threadIdx.x;
   float acc = 0.0f;
-  for (int k = 0; k < K; ++k)
+  @LOOP@
     acc += A[m * K + k];
   S[m] = acc;
 }
-)cu");
-  EXPECT_EQ(statuses(All, ObligationKind::ReductionComplete), "P") << describeAll(All);
+)cu",
+                                          {{"@ASSUME@", Assume}, {"@LOOP@", Loop}}));
+  return {statuses(All, ObligationKind::ReductionComplete), describeAll(All)};
+}
+
+TEST(IndexArrays, ReductionOverAnEmptyRangeIsCovered) {
+  // No assumption bounds K below: at K <= 0 the loop runs zero times and
+  // sums nothing, which is the exact cover of an empty range.
+  auto [Got, All] = rowSumCompleteness("K <= 4096", "for (int k = 0; k < K; ++k)");
+  EXPECT_EQ(Got, "P") << All;
 }
 
 TEST(IndexArrays, FixedTripCountOverAnEmptyRangeIsNotCovered) {
   // The loop runs 16 times whatever K is: at K <= 0 that is not the cover.
-  std::vector<Outcome> All = analyse(R"cu(
-__global__ void rowsum(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
-                       float *S AVE_TAG("S(m < M) = m"), int M, int K) {
-#pragma ave launch block(64) grid(M / 64)
-#pragma ave assume M % 64 == 0 && M <= 4096 && K <= 16
-  int m = blockIdx.x * 64 + threadIdx.x;
-  float acc = 0.0f;
-  for (int k = 0; k < 16; ++k)
-    acc += A[m * K + k];
-  S[m] = acc;
-}
-)cu");
-  EXPECT_EQ(statuses(All, ObligationKind::ReductionComplete), "V") << describeAll(All);
+  auto [Got, All] = rowSumCompleteness("K <= 16", "for (int k = 0; k < 16; ++k)");
+  EXPECT_EQ(Got, "V") << All;
 }
 
 } // namespace

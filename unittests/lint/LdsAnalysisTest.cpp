@@ -3,6 +3,7 @@
 // divergence and uninitialised reads; launch contexts from launch sites and
 // global-memory races.
 
+#include "../HipDeviceArgs.h"
 #include "ave/annotations/KernelAnnotations.h"
 #include "ave/annotations/PragmaLog.h"
 #include "ave/invariants/KernelAnalysis.h"
@@ -61,16 +62,7 @@ private:
 };
 
 void analyse(const std::string &Body, KernelFn Fn) {
-  std::vector<std::string> Args = {"-x",
-                                   "hip",
-                                   "--offload-arch=gfx942",
-                                   "--cuda-device-only",
-                                   "-D__AVE_ANALYSIS__=1",
-                                   "-nogpulib",
-                                   "-resource-dir",
-                                   AVE_RESOURCE_DIR,
-                                   "-I",
-                                   AVE_SOURCE_DIR "/annotations/include"};
+  std::vector<std::string> Args = ave::test::hipDeviceParseArgsWithAnnotations();
   bool Ran = false;
   ASSERT_TRUE(clang::tooling::runToolOnCodeWithArgs(
       std::make_unique<Action>(

@@ -1,5 +1,7 @@
 #include "ParsedSnippet.h"
 
+#include "../HipDeviceArgs.h"
+
 #include "clang/Tooling/Tooling.h"
 
 #include <gtest/gtest.h>
@@ -12,14 +14,7 @@ std::unique_ptr<clang::ASTUnit> parseHip(const std::string &Code) { return parse
 std::unique_ptr<clang::ASTUnit> parseHip(const std::string &Code,
                                          const std::map<std::string, std::string> &Files,
                                          const std::vector<std::string> &ExtraArgs) {
-  std::vector<std::string> Args = {"-x",
-                                   "hip",
-                                   "--offload-arch=gfx942",
-                                   "--cuda-device-only",
-                                   "-D__AVE_ANALYSIS__=1",
-                                   "-nogpulib",
-                                   "-resource-dir",
-                                   AVE_RESOURCE_DIR};
+  std::vector<std::string> Args = ave::test::hipDeviceParseArgs();
   Args.insert(Args.end(), ExtraArgs.begin(), ExtraArgs.end());
   // buildASTFromCodeWithArgs maps each file onto its content without copying
   // it (MemoryBuffer::getMemBuffer): the content must outlive the unit. A
