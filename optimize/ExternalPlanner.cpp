@@ -140,7 +140,7 @@ bool ExternalPlanner::send(const json &Message) {
     if (N < 0 && errno == EINTR)
       continue;
     if (N <= 0) {
-      Dead = true;
+      lose(std::string("it stopped reading its input (") + std::strerror(errno) + ")");
       return false;
     }
     Done += N;
@@ -171,8 +171,8 @@ std::optional<std::string> ExternalPlanner::readLine(std::string &Why) {
     char Chunk[65536];
     ssize_t N = read(FromChild, Chunk, sizeof Chunk);
     if (N <= 0) {
-      Dead = true;
-      Why = "the planner exited or closed its output";
+      lose("it closed its output");
+      Why = "the planner " + Lost;
       return std::nullopt;
     }
     Buffer.append(Chunk, N);
@@ -192,7 +192,10 @@ PlannerAnswer ExternalPlanner::ask(const json &Message) {
     if (!Line) {
       A = PlannerAnswer();
       A.error = Why;
-      Dead = Dead || Why.find("did not answer") != std::string::npos;
+      if (!Dead) { // still running: no exit status to wait for
+        Dead = true;
+        Lost = "did not answer in time";
+      }
       return A;
     }
     A = parsePlannerAnswer(*Line);
@@ -203,13 +206,30 @@ PlannerAnswer ExternalPlanner::ask(const json &Message) {
   return A;
 }
 
+void ExternalPlanner::lose(const std::string &Why) {
+  Dead = true;
+  Lost = Why;
+  int Status = 0;
+  for (int I = 0; I < 20 && Pid > 0; ++I) { // an exiting child: give it 1 s
+    if (waitpid(Pid, &Status, WNOHANG) == Pid) {
+      Pid = -1;
+      if (WIFEXITED(Status))
+        Lost = "exited with status " + std::to_string(WEXITSTATUS(Status));
+      else if (WIFSIGNALED(Status))
+        Lost = std::string("was killed by signal ") + strsignal(WTERMSIG(Status));
+      return;
+    }
+    usleep(50000);
+  }
+}
+
 void ExternalPlanner::finish(const json &End) {
-  if (Pid <= 0)
+  if (Pid <= 0 && ToChild < 0 && FromChild < 0)
     return;
   send(End);
   if (ToChild >= 0)
     close(ToChild), ToChild = -1;
-  for (int I = 0; I < 50; ++I) {
+  for (int I = 0; I < 50 && Pid > 0; ++I) {
     int Status = 0;
     if (waitpid(Pid, &Status, WNOHANG) == Pid) {
       Pid = -1;

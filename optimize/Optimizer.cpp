@@ -69,6 +69,7 @@ private:
   std::set<std::string> Exhausted; // members the planner had nothing for
   std::set<std::string> Avoid;     // recipe families to leave after a restart
   unsigned Stale = 0, Candidates = 0;
+  bool PlannerLossSaid = false;
   std::string BestId;
   OptimizeResult R;
   std::chrono::steady_clock::time_point Start = std::chrono::steady_clock::now();
@@ -257,6 +258,11 @@ std::vector<const Member *> Search::chooseParents(GenerationFunnel &F) {
 
 std::vector<Action> Search::actionsFor(const Member &Parent, unsigned Wanted, unsigned Generation) {
   const KernelFacts &F = Facts[Parent.id];
+  if (Planner && !Planner->running() && !PlannerLossSaid) {
+    PlannerLossSaid = true; // a planner gone before it was asked: say so once
+    say("note: the external planner failed: the planner " + Planner->lostBecause() +
+        "; the built-in planner proposes for " + Parent.id);
+  }
   if (Planner && Planner->running()) {
     PlannerAnswer A =
         Planner->ask(proposeMessage(R.lineage, Parent, Generation, Wanted, LastResults));

@@ -4,6 +4,7 @@
 #include "ave/agent/TextPatchRewriter.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 namespace {
 
@@ -51,6 +52,19 @@ TEST(ExternalPlanner, APlannerThatExitsIsReported) {
   PlannerAnswer A = P.ask({{"type", "propose"}});
   EXPECT_FALSE(A.error.empty());
   EXPECT_FALSE(P.running());
+  EXPECT_EQ(P.lostBecause(), "exited with status 0");
+}
+
+// A planner gone before the first message: the write fails, and the reason
+// (its exit status) is kept for the optimizer's note (a CI run printed
+// nothing because the first message was the one that failed).
+TEST(ExternalPlanner, APlannerGoneBeforeTheFirstMessageIsReported) {
+  ExternalPlanner P;
+  ASSERT_EQ(P.start("exec 0<&-; exit 3", 10), "");
+  usleep(300000);
+  EXPECT_FALSE(P.send({{"type", "start"}}));
+  EXPECT_FALSE(P.running());
+  EXPECT_EQ(P.lostBecause(), "exited with status 3");
 }
 
 TEST(ExternalPlanner, ASilentPlannerTimesOut) {

@@ -37,6 +37,8 @@ public:
   // Starts `/bin/sh -c Command`; "" or why it could not start.
   std::string start(const std::string &Command, unsigned TimeoutSeconds);
   bool running() const { return Pid > 0 && !Dead; }
+  // Why it stopped running ("" while it runs): how it exited, when known.
+  const std::string &lostBecause() const { return Lost; }
   // Sends one message; false when the planner is gone.
   bool send(const nlohmann::json &Message);
   // Sends a message and reads the answer line (within the timeout); a
@@ -47,11 +49,14 @@ public:
 
 private:
   std::optional<std::string> readLine(std::string &Why);
+  // Marks the planner gone: Why, and its exit status when it has exited.
+  void lose(const std::string &Why);
   pid_t Pid = -1;
   int ToChild = -1, FromChild = -1;
   bool Dead = false;
   unsigned Timeout = 300;
   std::string Buffer;
+  std::string Lost;
   std::unique_ptr<ChildGuardHolder> Guard;
 };
 
