@@ -282,6 +282,42 @@ std::optional<Einsum> deriveEinsum(const std::vector<BenchTensor> &Tensors, std:
   return E;
 }
 
+namespace {
+
+// 32-bit integers: what the bundle fills an index array with.
+bool isIndexElement(const std::string &Pointee) {
+  return Pointee == "int" || Pointee == "unsigned int" || Pointee == "unsigned" ||
+         Pointee == "int32_t" || Pointee == "uint32_t";
+}
+
+// `permutation(p, N)` / `bounded(p, N, B)` give each index array its length
+// and contents; an index array without one cannot be filled.
+bool bindIndexFacts(const std::vector<const ann::Expr *> &Facts, std::vector<IndexArray> &Arrays,
+                    std::string &Error) {
+  std::set<std::string> Bound;
+  for (const ann::Expr *Fact : Facts) {
+    if (Fact->operands.size() < 2 || Fact->operands[0].kind != ann::ExprKind::Identifier)
+      continue;
+    for (IndexArray &A : Arrays)
+      if (A.param == Fact->operands[0].name && Bound.insert(A.param).second) {
+        A.permutation = Fact->isCallTo("permutation");
+        A.length = Fact->operands[1];
+        A.bound =
+            A.permutation || Fact->operands.size() < 3 ? Fact->operands[1] : Fact->operands[2];
+      }
+  }
+  for (const IndexArray &A : Arrays)
+    if (!Bound.count(A.param)) {
+      Error = "pointer parameter '" + A.param +
+              "' has no AVE_TAG and no kernel-level `assume permutation(" + A.param +
+              ", N)` or `bounded(" + A.param + ", N, B)`: the bundle cannot size or fill it";
+      return false;
+    }
+  return true;
+}
+
+} // namespace
+
 BenchSpecResult buildBenchSpec(const model::KernelModel &Kernel,
                                const ann::KernelAnnotations &Annotations) {
   BenchSpecResult Result;
@@ -299,6 +335,11 @@ BenchSpecResult buildBenchSpec(const model::KernelModel &Kernel,
   for (const model::KernelParam &P : Kernel.params) {
     if (P.isPointer) {
       const ann::BoundTag *Tag = Annotations.tagOn(P.decl);
+      if (!Tag && P.pointeeConst && isIndexElement(P.pointeeType)) {
+        Spec.params.push_back({ParamSlot::Kind::IndexArray, Spec.indexArrays.size()});
+        Spec.indexArrays.push_back({P.name, P.pointeeType, false, {}, {}});
+        continue; // sized and filled by its `assume` (bindIndexFacts)
+      }
       if (!Tag)
         return Fail("pointer parameter '" + P.name +
                     "' has no AVE_TAG: the bundle cannot size, fill or check it");
@@ -333,6 +374,7 @@ BenchSpecResult buildBenchSpec(const model::KernelModel &Kernel,
   for (const model::SharedArray &Array : Kernel.sharedArrays)
     if (Array.dynamic)
       Spec.dynamicSharedArrays.push_back(Array.name);
+  std::vector<const ann::Expr *> IndexFacts;
   for (const ann::BoundPragma &P : Annotations.pragmas) {
     if (!P.kernelLevel || P.pragma.kind != ann::PragmaKind::Assume)
       continue;
@@ -349,7 +391,7 @@ BenchSpecResult buildBenchSpec(const model::KernelModel &Kernel,
         Spec.masks.push_back(*Fact);
       } else if (Fact->kind == ann::ExprKind::Call &&
                  Fact->resolution.kind == ann::NameKind::IndexFact) {
-        continue; // about an index array, which the bundle refuses above
+        IndexFacts.push_back(Fact); // how an index array is sized and filled
       } else {
         Facts.push_back(Fact);
       }
@@ -361,6 +403,8 @@ BenchSpecResult buildBenchSpec(const model::KernelModel &Kernel,
         Spec.assumptions.push_back(*Fact);
   }
   std::string Error;
+  if (!bindIndexFacts(IndexFacts, Spec.indexArrays, Error))
+    return Fail(Error);
   std::optional<Einsum> Einsum = deriveEinsum(Spec.tensors, Error);
   if (!Einsum)
     return Fail(Error);

@@ -66,6 +66,14 @@ std::string compareSignatures(const BenchSpec &Candidate, const BenchSpec &Refer
                "' in the candidate but " + B.type + " '" + B.name + "' in the reference";
       continue;
     }
+    if (C.kind == ParamSlot::Kind::IndexArray) {
+      const IndexArray &A = Candidate.indexArrays[C.index], &B = Reference.indexArrays[R.index];
+      if (A.param != B.param || A.permutation != B.permutation ||
+          !ann::sameShape(A.length, B.length) || !ann::sameShape(A.bound, B.bound))
+        return "index array parameter " + std::to_string(I + 1) + " ('" + A.param +
+               "') is not the same array with the same `assume` in the two kernels";
+      continue;
+    }
     if (C.kind == ParamSlot::Kind::Tensor) {
       const BenchTensor &A = Candidate.tensors[C.index], &B = Reference.tensors[R.index];
       if (A.type != B.type || A.output != B.output)
@@ -107,6 +115,13 @@ BundleResult generateBundle(const BundleRequest &Request) {
     Result.error = E;
     return Result;
   }
+  if (!Request.candidate.indexArrays.empty() && !Request.routing) {
+    Result.error = "kernel '" + Request.candidate.kernel + "' reads index array '" +
+                   Request.candidate.indexArrays.front().param +
+                   "': say how the reference reads it with --route (e.g. --route t=" +
+                   Request.candidate.indexArrays.front().param + "[r])";
+    return Result;
+  }
   // The attention reference and the SDPA anchor script travel only where
   // they are used.
   std::vector<BundleFile> Files;
@@ -121,11 +136,12 @@ BundleResult generateBundle(const BundleRequest &Request) {
     return Result;
   }
   Files.push_back({"problem.h", problemHeader(Request, Error), false});
-  Files.push_back({"ground_truth.hip",
-                   Request.attention
-                       ? attentionGroundTruthSource(Request.candidate, *Request.attention, Error)
-                       : groundTruthSource(Request.candidate, Error),
-                   false});
+  Files.push_back(
+      {"ground_truth.hip",
+       Request.attention ? attentionGroundTruthSource(Request.candidate, *Request.attention, Error)
+       : Request.routing ? routedGroundTruthSource(Request.candidate, *Request.routing, Error)
+                         : groundTruthSource(Request.candidate, Error),
+       false});
   Files.push_back({"launch_candidate.hip",
                    launcherSource(Request.candidate, CandidatePath,
                                   "ave_candidate_" + Request.candidate.kernel, "Candidate", Error),

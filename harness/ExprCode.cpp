@@ -48,8 +48,11 @@ std::string exprToCpp(const ann::Expr &Expr, const NameSpelling &Spell, std::str
     std::string C = Sub(0), T = Sub(1), F = Sub(2);
     return Error.empty() ? "(" + C + " ? " + T + " : " + F + ")" : "";
   }
+  case ann::ExprKind::Subscript: // an index array's read, where the spelling knows it
+    if (std::optional<std::string> Read = Spell(Expr))
+      return *Read;
+    [[fallthrough]];
   case ann::ExprKind::Member:
-  case ann::ExprKind::Subscript:
   case ann::ExprKind::Call:
     if (Error.empty())
       Error = "'" + ann::printExpr(Expr) + "' cannot be evaluated by the bundle";

@@ -20,6 +20,16 @@ std::string groundTruthSource(const BenchSpec &Spec, std::string &Error);
 std::string attentionGroundTruthSource(const BenchSpec &Spec, const Attention &Attention,
                                        std::string &Error);
 
+// ground_truth.hip for a kernel that reads index arrays: the routed einsum
+// (Routing.h), one thread per routed row and free output coordinate.
+std::string routedGroundTruthSource(const BenchSpec &Spec, const Routing &Routing,
+                                    std::string &Error);
+// A route's value as C++: index arrays are `ix<i>`, rows `coord_<r>`.
+std::string routedCppOf(const BenchSpec &Spec, const ann::Expr &Expr, std::string &Error);
+// The product of the bounds of row and tag coordinates, as int64_t C++.
+std::string routedProduct(const BenchSpec &Spec, const Routing &Routing,
+                          const std::vector<std::string> &Coordinates, std::string &Error);
+
 // launch_candidate.hip / launch_reference.hip: includes `sourcePath` with
 // the kernel renamed to `renamedKernel`, and defines aveLaunch<Role> and
 // aveLaunchShape<Role> (Role "Candidate" or "Reference") with the kernel's

@@ -43,6 +43,10 @@ void kernelArguments(const BenchSpec &Spec, std::ostringstream &O) {
       O << ",\n                     static_cast<" << Spec.floats[P.index].type
         << ">(ave_problem::kFloatValues[" << P.index << "])";
       break;
+    case ParamSlot::Kind::IndexArray: // after the tensors in the table
+      O << ",\n                     static_cast<const " << Spec.indexArrays[P.index].pointeeType
+        << " *>(tensors[" << Spec.tensors.size() + P.index << "])";
+      break;
     }
   }
 }

@@ -134,6 +134,13 @@ void tensorSection(const BundleRequest &Request, std::ostringstream &O, std::str
       << cppOf(T.tag.effectiveLayout(), Error) << " + 1), " << (T.output ? "true" : "false")
       << "});\n  }\n";
   }
+  O << "  // Index arrays: filled as their `assume` says (a permutation, or sorted\n"
+       "  // values below a bound).\n";
+  for (const IndexArray &A : Spec.indexArrays)
+    O << "  out.push_back({" << quoted(A.param) << ", ave_bench::DType::I32, size_t("
+      << cppOf(A.length, Error) << "), false, "
+      << (A.permutation ? "ave_bench::Fill::Permutation" : "ave_bench::Fill::SortedBelow")
+      << ", int64_t(" << cppOf(A.bound, Error) << ")});\n";
   O << "  return out;\n}\n\n";
 }
 
@@ -172,17 +179,27 @@ void attentionSection(const BenchSpec &Spec, const Attention &A, std::ostringstr
   O << Queries << ", " << Keys << ", " << HeadDim << ", " << ValueDim << "};\n}\n\n";
 }
 
-void einsumSection(const BenchSpec &Spec, std::ostringstream &O, std::string &Error) {
+void einsumSection(const BenchSpec &Spec, const Routing *Routed, std::ostringstream &O,
+                   std::string &Error) {
   const Einsum &E = Spec.einsum;
+  std::vector<std::string> Reduced = Routed ? Routed->reduced : E.reduced, All;
+  if (Routed) {
+    All = Routed->free;
+    All.insert(All.end(), Reduced.begin(), Reduced.end());
+  }
+  auto Product = [&](const std::vector<std::string> &Coords) {
+    return Routed ? routedProduct(Spec, *Routed, Coords, Error)
+                  : productOfBounds(Spec, Coords, Error);
+  };
   O << "// Terms summed into each output element (1 for a copy).\n";
   O << "inline double reductionLength(const int64_t *s) {\n"
-    << sizeLocals(Spec, "  ") << "  return double(" << productOfBounds(Spec, E.reduced, Error)
-    << ");\n}\n\n";
+    << sizeLocals(Spec, "  ") << "  return double(" << Product(Reduced) << ");\n}\n\n";
   O << "// Multiply-adds count two; 0 when the einsum has fewer than two inputs\n"
        "// (the result is then reported in GB/s only).\n";
   O << "inline double flopCount(const int64_t *s) {\n" << sizeLocals(Spec, "  ");
   if (E.kind == Einsum::Kind::Contraction && E.inputs.size() >= 2)
-    O << "  return 2.0 * double(" << productOfBounds(Spec, allCoordinates(Spec), Error) << ");\n";
+    O << "  return 2.0 * double(" << (Routed ? Product(All) : Product(allCoordinates(Spec)))
+      << ");\n";
   else
     O << "  return 0.0;\n";
   O << "}\n\n";
@@ -223,7 +240,7 @@ std::string problemHeader(const BundleRequest &Request, std::string &Error) {
   if (Request.attention)
     attentionSection(Spec, *Request.attention, O, Error);
   else
-    einsumSection(Spec, O, Error);
+    einsumSection(Spec, Request.routing ? &*Request.routing : nullptr, O, Error);
   gemmSection(Spec, O, Error);
   O << "// Each returns the launch's error (hipGetLastError); tensors in parameter order.\n";
   O << "hipError_t aveLaunchCandidate(void *const *tensors, const int64_t *s);\n";

@@ -7,6 +7,7 @@
 #include "ave/harness/BenchSpec.h"
 #include "ave/invariants/CIntSemantics.h"
 
+#include <algorithm>
 #include <cctype>
 #include <numeric>
 
@@ -286,13 +287,64 @@ std::int64_t granuleOf(const BenchSpec &Spec, const std::string &Name) {
   return Granule;
 }
 
-std::optional<Shape> oddMultipleShape(const std::vector<const BenchSpec *> &Kernels,
-                                      const Shape &Given, std::string &Error) {
+namespace {
+
+// A size an assumption ties to the others (`R == T`, `S == T * TOPK`) and
+// the expression it equals: the odd shape computes it rather than picking
+// it, or the two would part.
+struct TiedSize {
+  std::size_t index;     // into the shape
+  const ann::Expr *expr; // over the other sizes
+};
+
+bool mentions(const ann::Expr &E, const std::string &Name) {
+  if (E.kind == ann::ExprKind::Identifier && E.name == Name)
+    return true;
+  return std::any_of(E.operands.begin(), E.operands.end(),
+                     [&](const ann::Expr &Op) { return mentions(Op, Name); });
+}
+
+std::vector<TiedSize> tiedSizes(const std::vector<const BenchSpec *> &Kernels, const Shape &Given) {
+  std::vector<TiedSize> Tied;
+  std::string Ignored;
+  for (const BenchSpec *Spec : Kernels) {
+    std::vector<const ann::Expr *> Facts;
+    for (const ann::Expr &A : Spec->assumptions)
+      conjuncts(A, Facts);
+    for (const ann::Expr *F : Facts) {
+      if (F->kind != ann::ExprKind::Binary || F->binaryOp != ann::BinaryOp::Eq)
+        continue;
+      for (int Side = 0; Side < 2; ++Side) {
+        const ann::Expr &Lhs = F->operands[Side], &Rhs = F->operands[1 - Side];
+        auto Name = std::find(Given.names.begin(), Given.names.end(), Lhs.name);
+        if (Lhs.kind != ann::ExprKind::Identifier || Name == Given.names.end() ||
+            mentions(Rhs, Lhs.name) || constantOf(Rhs))
+          continue;
+        std::size_t Index = std::size_t(Name - Given.names.begin());
+        bool Known = std::any_of(Tied.begin(), Tied.end(),
+                                 [&](const TiedSize &T) { return T.index == Index; });
+        if (!Known && evaluate(Rhs, Given.bindings(), Ignored) == Given.values[Index])
+          Tied.push_back({Index, &Rhs});
+        break;
+      }
+    }
+  }
+  return Tied;
+}
+
+// Each size an odd multiple of its granule (times Scale for the sizes tied
+// sizes are computed from), distinct from the given one; tied sizes computed.
+std::optional<Shape> oddCandidate(const std::vector<const BenchSpec *> &Kernels, const Shape &Given,
+                                  const std::vector<TiedSize> &Tied, std::int64_t Scale,
+                                  std::string &Error) {
   Shape Odd = Given;
   for (std::size_t I = 0; I < Given.names.size(); ++I) {
     std::int64_t Granule = 1;
     for (const BenchSpec *Spec : Kernels)
       Granule = std::lcm(Granule, granuleOf(*Spec, Given.names[I]));
+    if (std::any_of(Tied.begin(), Tied.end(),
+                    [&](const TiedSize &T) { return mentions(*T.expr, Given.names[I]); }))
+      Granule *= Scale;
     std::int64_t Multiple = Given.values[I] / Granule;
     if (Multiple % 2 == 0)
       --Multiple;
@@ -301,17 +353,43 @@ std::optional<Shape> oddMultipleShape(const std::vector<const BenchSpec *> &Kern
       Multiple += 2;
     Odd.values[I] = Granule * Multiple;
   }
-  for (const BenchSpec *Spec : Kernels) {
-    std::string Bad = violatedAssumption(*Spec, Odd, Error);
-    if (!Error.empty())
+  for (const TiedSize &T : Tied) {
+    std::optional<std::int64_t> Value = evaluate(*T.expr, Odd.bindings(), Error);
+    if (!Value)
       return std::nullopt;
-    if (!Bad.empty()) {
-      Error = "the odd-multiple shape " + Odd.text() + " violates the assumption '" + Bad +
-              "' of kernel '" + Spec->kernel + "'; give a larger --shape";
-      return std::nullopt;
-    }
+    Odd.values[T.index] = *Value;
   }
   return Odd;
+}
+
+} // namespace
+
+std::optional<Shape> oddMultipleShape(const std::vector<const BenchSpec *> &Kernels,
+                                      const Shape &Given, std::string &Error) {
+  std::vector<TiedSize> Tied = tiedSizes(Kernels, Given);
+  std::string Bad;
+  std::optional<Shape> Odd;
+  // Tied sizes may need the sizes they come from coarser (R == T with
+  // R % 16 == 0 makes T a multiple of 16): powers of two until it holds.
+  for (std::int64_t Scale = 1; Scale <= (Tied.empty() ? 1 : 256); Scale *= 2) {
+    Odd = oddCandidate(Kernels, Given, Tied, Scale, Error);
+    if (!Odd)
+      return std::nullopt;
+    Bad.clear();
+    for (const BenchSpec *Spec : Kernels)
+      if (Bad.empty()) {
+        Bad = violatedAssumption(*Spec, *Odd, Error);
+        if (!Error.empty())
+          return std::nullopt;
+        if (!Bad.empty())
+          Bad = "the odd-multiple shape " + Odd->text() + " violates the assumption '" + Bad +
+                "' of kernel '" + Spec->kernel + "'; give a larger --shape";
+      }
+    if (Bad.empty())
+      return Odd;
+  }
+  Error = Bad;
+  return std::nullopt;
 }
 
 std::optional<Shape> oddMultipleShape(const BenchSpec &Spec, const Shape &Given,

@@ -23,6 +23,7 @@
 // agree (the driver compares a candidate with its reference that way).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -33,7 +34,8 @@
 
 namespace ave_bench {
 
-enum class DType { F32, F64, F16, BF16 };
+// I32: an index array (routing table), never an output or a float operand.
+enum class DType { F32, F64, F16, BF16, I32 };
 
 inline const char *dtypeName(DType type) {
   switch (type) {
@@ -45,6 +47,8 @@ inline const char *dtypeName(DType type) {
     return "f16";
   case DType::BF16:
     return "bf16";
+  case DType::I32:
+    return "i32";
   }
   return "?";
 }
@@ -54,6 +58,7 @@ inline size_t dtypeBytes(DType type) {
   case DType::F64:
     return 8;
   case DType::F32:
+  case DType::I32:
     return 4;
   case DType::F16:
   case DType::BF16:
@@ -73,6 +78,8 @@ inline double dtypeEpsilon(DType type) {
     return 9.765625e-4; // 2^-10
   case DType::BF16:
     return 7.8125e-3; // 2^-7
+  case DType::I32:
+    return 0.0; // exact
   }
   return 1.0;
 }
@@ -145,6 +152,11 @@ inline double loadAsDouble(const unsigned char *data, DType type, size_t index) 
     std::memcpy(&v, data + index * 2, 2);
     return type == DType::F16 ? halfToFloat(v) : bf16ToFloat(v);
   }
+  case DType::I32: {
+    int32_t v;
+    std::memcpy(&v, data + index * 4, 4);
+    return v;
+  }
   }
   return std::numeric_limits<double>::quiet_NaN();
 }
@@ -163,6 +175,11 @@ inline void storeFromFloat(unsigned char *data, DType type, size_t index, float 
   case DType::BF16: {
     uint16_t v = type == DType::F16 ? floatToHalf(value) : floatToBf16(value);
     std::memcpy(data + index * 2, &v, 2);
+    return;
+  }
+  case DType::I32: {
+    int32_t v = static_cast<int32_t>(value);
+    std::memcpy(data + index * 4, &v, 4);
     return;
   }
   }
@@ -262,12 +279,51 @@ inline Comparison compareWithReference(const unsigned char *got, DType type,
 }
 
 // ---- the trial --------------------------------------------------------------
+// What an input holds: seeded uniform values, or (an index array, I32) a
+// seeded permutation of 0 .. elements-1 (`permutation(p, N)`), or seeded
+// values in [0, bound) in ascending order (`bounded(p, N, B)`: a router's
+// expert ids, sorted by expert as MoE routers sort their rows).
+enum class Fill { Uniform, Permutation, SortedBelow };
+
 struct TensorSpec {
   std::string name; // the kernel parameter
   DType type = DType::F32;
   size_t elements = 0;
   bool output = false;
+  Fill fill = Fill::Uniform;
+  int64_t bound = 0; // Fill::SortedBelow: values are in [0, bound)
 };
+
+// An index array's contents (Fill::Permutation or Fill::SortedBelow), new
+// for every (seed, stream) like the uniform values.
+inline void fillIndices(std::vector<unsigned char> &data, const TensorSpec &spec, uint64_t seed,
+                        uint64_t stream) {
+  std::vector<int32_t> values(spec.elements);
+  uint64_t base = splitmix64(seed ^ splitmix64(stream + 0x1D5E));
+  if (spec.fill == Fill::Permutation) {
+    for (size_t i = 0; i < values.size(); ++i)
+      values[i] = static_cast<int32_t>(i);
+    for (size_t i = values.size(); i > 1; --i) // Fisher-Yates
+      std::swap(values[i - 1], values[splitmix64(base + i) % i]);
+  } else {
+    uint64_t bound = spec.bound > 0 ? static_cast<uint64_t>(spec.bound) : 1;
+    for (size_t i = 0; i < values.size(); ++i)
+      values[i] = static_cast<int32_t>(splitmix64(base + i) % bound);
+    std::sort(values.begin(), values.end());
+  }
+  data.resize(values.size() * 4);
+  if (!values.empty())
+    std::memcpy(data.data(), values.data(), data.size());
+}
+
+// Every input's contents for one trial (or the timing runs).
+inline void fillInput(std::vector<unsigned char> &data, const TensorSpec &spec, uint64_t seed,
+                      uint64_t stream) {
+  if (spec.fill == Fill::Uniform)
+    fillUniform(data, spec.type, spec.elements, seed, stream);
+  else
+    fillIndices(data, spec, seed, stream);
+}
 
 // What a trial needs from the machine that runs the kernel. The GPU driver
 // implements it with hipMalloc'd buffers; the unit tests with host vectors.
@@ -345,7 +401,7 @@ inline TrialResult runTrial(KernelUnderTest &kernel, const std::vector<TensorSpe
       output = t;
       continue;
     }
-    fillUniform(uploaded[t], tensors[t].type, tensors[t].elements, seed, t);
+    fillInput(uploaded[t], tensors[t], seed, t);
     if (!kernel.upload(t, uploaded[t]))
       return fail(Verdict::RuntimeError, "upload " + tensors[t].name + ": " + kernel.lastError());
   }

@@ -376,8 +376,7 @@ inline std::string prepareTiming(TimingBuffers &b, const std::vector<TensorSpec>
     if (tensors[t].output)
       continue;
     std::vector<unsigned char> bytes;
-    ave_bench::fillUniform(bytes, tensors[t].type, tensors[t].elements, options.seed ^ 0x7173ull,
-                           t);
+    ave_bench::fillInput(bytes, tensors[t], options.seed ^ 0x7173ull, t);
     if (hipError_t e =
             hipMemcpy(b.tensors.pointers[t], bytes.data(), bytes.size(), hipMemcpyHostToDevice);
         e != hipSuccess)

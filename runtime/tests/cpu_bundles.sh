@@ -27,7 +27,7 @@ set -uo pipefail
 # dimension a tile is over, so that swapped block ids and a mis-stepped tile
 # origin change the output (the bundle checks an odd-multiple shape too).
 spec() {
-  wave=64 arch=""
+  wave=64 arch="" file=$1
   case $1 in
     naive_gemm) kernel=naive_gemm args=(--shape M=32,N=48,K=24) ;;
     tiled_gemm) kernel=sgemm args=(--shape M=32,N=48,K=64) ;;
@@ -46,12 +46,21 @@ spec() {
       args=(--shape B=2,H=2,N=192 --einsum attention --param scale=0.125 --score-scale scale) ;;
     splitk_gemm) kernel=splitk_gemm args=(--shape M=32,N=48,K=64) ;; # C zeroed: assume tag(C) == 0
     mfma_f16_tile) kernel=mfma_f16_tile args=(--shape M=48,N=32,K=32) arch=gfx942 ;; # AMD wave
+    # Routed: the reference reads the kernel's index arrays (--route).
+    moe/moe_top1)
+      kernel=moe_top1
+      args=(--shape R=64,T=64,E=4,K=32,N=48 --route 't=tok[r]' --route 'x=ex[r]') ;;
+    moe/moe_topk)
+      kernel=moe_topk_gemm
+      args=(--shape S=64,T=32,E=4,K=32,N=48 --route 's=sid[r]' --route 't=sid[r] / 2'
+            --route 'x=ex[r]') ;;
+    moe/moe_topk_combine) file=moe/moe_topk kernel=moe_topk_combine args=(--shape T=6,N=128) ;;
     *) return 1 ;;
   esac
 }
 
 if [ "${1:-}" = list ]; then
-  for file in "${2:?usage: cpu_bundles.sh list SRC}"/testdata/*.hip; do basename "$file" .hip; done
+  for path in "${2:?usage: cpu_bundles.sh list SRC}"/testdata/*.hip; do basename "$path" .hip; done
   exit 0
 fi
 if [ "${1:-}" = spec ]; then
@@ -74,11 +83,11 @@ if [ -z "${AVE_CPU_RACES:-}" ]; then
   "${CXX:-clang++-19}" --version 2>/dev/null | grep -q clang && AVE_CPU_RACES=1
 fi
 export AVE_CPU_RACES
-dir=$work/$stem
+dir=$work/${stem//\//_}
 rm -rf "$dir"
 mkdir -p "$dir" "$work/shared"
 bundle=$dir/bundle
-"$ave" harness "$src/testdata/$stem.hip" --kernel "$kernel" "${args[@]}" -o "$bundle" >/dev/null ||
+"$ave" harness "$src/testdata/$file.hip" --kernel "$kernel" "${args[@]}" -o "$bundle" >/dev/null ||
   { echo "FAIL $stem: ave-rewrite harness"; exit 1; }
 
 # The executor's objects: reuse the shared ones, or build them here and share.
@@ -120,10 +129,18 @@ run "$bundle" "$stem" 0
 # recompiles only the launcher); the original comes back at the end.
 candidate=$(ls "$bundle"/kernel/candidate/*.hip | head -1)
 cp -p "$candidate" "$dir/original.hip"
-for mutant in "$src/testdata/mutants/$stem"/*.hip; do
+for mutant in "$src/testdata/mutants/${file##*/}"/*.hip; do
   [ -f "$mutant" ] || continue
-  name=$stem/$(basename "$mutant" .hip)
+  name=${file##*/}/$(basename "$mutant" .hip)
   expect=$(sed -n 's,^// EXPECT: \([a-z-]*\) line .*,\1,p' "$mutant")
+  # A file of several kernels: the mutant's line is in the kernel whose
+  # definition starts last before it; another stem's bundle runs that one.
+  line=$(sed -n 's,^// EXPECT: [a-z-]* line \([0-9]*\).*,\1,p' "$mutant")
+  owner=$(head -n "${line:-1}" "$mutant" | grep -o '__global__ void [A-Za-z_0-9]*' | tail -1)
+  if [ -n "$owner" ] && [ "${owner##* }" != "$kernel" ]; then
+    printf 'other %-58s (in %s)\n' "$name" "${owner##* }"
+    continue
+  fi
   case $expect in
     tag-mismatch | reduction-coverage) expected=1 ;;
     lds-race)

@@ -39,6 +39,7 @@ struct HarnessOptions {
   std::vector<std::string> outputScales; // --scales-output
   std::string scoreScale;                // --score-scale
   std::string einsum = "auto";           // "auto" (the tags') or "attention"
+  std::vector<std::string> routes;       // --route t=tok[r]
   std::string reference;
   std::string referenceKernel; // defaults to kernel
   std::string outputDir;
@@ -196,19 +197,27 @@ int buildRequest(const GlobalOptions &G, const HarnessOptions &H, harness::Bundl
   return 0;
 }
 
-// The attention reference and the float parameters' values and roles.
+// The attention or routed reference and the float parameters' values and
+// roles.
 int bindReferenceFunction(const HarnessOptions &H, harness::BundleRequest &Request) {
   std::string Error;
+  const std::string &Kernel = Request.candidate.kernel;
+  if (H.einsum == "attention" && !H.routes.empty())
+    return fail("--route and --einsum attention: the attention reference reads no index array");
   if (H.einsum == "attention") {
     Request.attention = harness::deriveAttention(Request.candidate.tensors, Error);
     if (!Request.attention ||
         !harness::applyAttentionMasks(Request.candidate.masks, *Request.attention, Error))
-      return fail("--einsum attention: kernel '" + Request.candidate.kernel + "': " + Error);
+      return fail("--einsum attention: kernel '" + Kernel + "': " + Error);
   } else if (!Request.candidate.masks.empty()) {
-    return fail("kernel '" + Request.candidate.kernel + "': '" +
-                ann::printExpr(Request.candidate.masks.front()) +
+    return fail("kernel '" + Kernel + "': '" + ann::printExpr(Request.candidate.masks.front()) +
                 "' restricts its contraction, which the einsum reference does not; the causal "
                 "mask of attention is applied with --einsum attention");
+  }
+  if (!H.routes.empty()) {
+    Request.routing = harness::deriveRouting(Request.candidate, H.routes, Error);
+    if (!Request.routing)
+      return fail("kernel '" + Kernel + "': " + Error);
   }
   harness::ScalarValues Values;
   for (const std::string &Text : H.params) {
@@ -366,6 +375,12 @@ void registerHarnessCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Se
                   "Reference function: 'auto' (the einsum the tags spell) or 'attention' "
                   "(softmax over the key of Q K^T, times V; anchor PyTorch SDPA)")
       ->check(CLI::IsMember({"auto", "attention"}));
+  Sub->add_option("--route", H->routes,
+                  "How the reference reads an index array: COORD=EXPR, e.g. t=tok[r] (token t of "
+                  "routed row r) or x=ex[r] (its expert); repeatable. Needed for a kernel that "
+                  "reads an untagged index array (`permutation`/`bounded` assume)")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   Sub->add_option("--score-scale", H->scoreScale,
                   "With --einsum attention: the float parameter that scales the scores inside "
                   "the softmax (none: scale 1)");

@@ -56,11 +56,23 @@ struct FloatParam {
   std::string type; // "float" or "double"
 };
 
+// An untagged integer array the kernel reads indices from (a router's token
+// and expert tables, CSR offsets). Its kernel-level `assume` says how long it
+// is and what it holds: `permutation(p, N)` (0 .. N-1, each once) or
+// `bounded(p, N, B)` (N values in [0, B)); the bundle fills it accordingly.
+struct IndexArray {
+  std::string param;
+  std::string pointeeType; // e.g. "int"
+  bool permutation = false;
+  ann::Expr length; // N
+  ann::Expr bound;  // B; N for a permutation
+};
+
 // One kernel parameter in declaration order.
 struct ParamSlot {
-  enum class Kind { Tensor, Size, Float };
+  enum class Kind { Tensor, Size, Float, IndexArray };
   Kind kind = Kind::Size;
-  std::size_t index = 0; // into BenchSpec::tensors, ::sizes or ::floats
+  std::size_t index = 0; // into BenchSpec::tensors, ::sizes, ::floats or ::indexArrays
 };
 
 // out = sum over `reduced` of the product of `inputs` (a contraction; a plain
@@ -114,7 +126,10 @@ struct BenchSpec {
   std::vector<BenchTensor> tensors; // pointer parameters, in order
   std::vector<SizeParam> sizes;     // scalar integer parameters, in order
   std::vector<FloatParam> floats;   // scalar floating-point parameters, in order
-  std::vector<ParamSlot> params;    // every parameter, in order
+  // Index arrays, in order. The bundle's tensor table holds the tagged
+  // tensors first, then these (tensors.size() + i).
+  std::vector<IndexArray> indexArrays;
+  std::vector<ParamSlot> params; // every parameter, in order
   // The kernel's own launch: `#pragma ave launch`, completed by --block,
   // --grid, --shared-bytes or grid inference (LaunchResolution.h). Empty
   // block or grid: not known yet.

@@ -15,6 +15,7 @@
 #pragma once
 
 #include "ave/harness/BenchSpec.h"
+#include "ave/harness/Routing.h"
 #include "ave/harness/ScalarBinding.h"
 #include "ave/harness/ShapeBinding.h"
 
@@ -48,6 +49,9 @@ struct BundleRequest {
   // Set: the reference is softmax attention (and the anchor PyTorch SDPA),
   // not the tags' einsum.
   std::optional<Attention> attention;
+  // Set: the kernel reads index arrays, and the reference reads them as
+  // --route says (Routing.h).
+  std::optional<Routing> routing;
 };
 
 struct BundleResult {

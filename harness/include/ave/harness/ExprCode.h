@@ -10,8 +10,9 @@
 
 namespace ave::harness {
 
-// How the generated code names an identifier node (a size, a coordinate);
-// nullopt: the name cannot appear in generated code (the error says which).
+// How the generated code names an identifier node (a size, a coordinate) or
+// a subscript node (an index array's read, `tok[r]`); nullopt: it cannot
+// appear in generated code (the error says which).
 using NameSpelling = std::function<std::optional<std::string>(const ann::Expr &Identifier)>;
 
 // Fully parenthesised int64_t arithmetic, e.g. "((int64_t(m) * K) + k)".
