@@ -42,7 +42,7 @@ Run runKernel(bool patched, const int64_t *s, uint64_t seed) {
     if (specs[t].output)
       host.assign(specs[t].elements * ave_bench::dtypeBytes(specs[t].type), 0xFF);
     else
-      ave_bench::fillUniform(host, specs[t].type, specs[t].elements, seed, t);
+      ave_bench::fillInput(host, specs[t], seed, t); // index arrays as their assume says
     if (hipMalloc(&device[t], host.size()) != hipSuccess ||
         hipMemcpy(device[t], host.data(), host.size(), hipMemcpyHostToDevice) != hipSuccess)
       r.error = "cannot allocate " + specs[t].name;

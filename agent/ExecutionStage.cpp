@@ -135,6 +135,7 @@ Prepared prepareBundle(const ExecutionRequest &R, const harness::BenchSpec &Spec
   B.referenceSource = harness::KernelSource{R.file, R.original};
   B.shape = Shapes.given;
   B.oddShape = Shapes.odd;
+  B.comparesKernelsOnly = true;
   for (const harness::FloatParam &F : Spec.floats)
     B.scalars.push_back({F.name, F.type, 1.25, harness::ScalarRole::OutputScale});
   harness::BundleResult Bundle = harness::generateBundle(B);

@@ -115,7 +115,8 @@ BundleResult generateBundle(const BundleRequest &Request) {
     Result.error = E;
     return Result;
   }
-  if (!Request.candidate.indexArrays.empty() && !Request.routing) {
+  bool Unrouted = !Request.candidate.indexArrays.empty() && !Request.routing;
+  if (Unrouted && !Request.comparesKernelsOnly) {
     Result.error = "kernel '" + Request.candidate.kernel + "' reads index array '" +
                    Request.candidate.indexArrays.front().param +
                    "': say how the reference reads it with --route (e.g. --route t=" +
@@ -124,10 +125,23 @@ BundleResult generateBundle(const BundleRequest &Request) {
   }
   // The attention reference and the SDPA anchor script travel only where
   // they are used.
+  std::optional<GroupedGemm> Grouped =
+      Request.routing ? groupedGemm(Request.candidate, *Request.routing, Request.shape.bindings())
+                      : std::nullopt;
   std::vector<BundleFile> Files;
   for (const BundleFile &F : staticBundleFiles())
-    if (Request.attention || (F.path != "ave_attention.h" && F.path != "sdpa_anchor.py"))
+    if ((Request.attention || (F.path != "ave_attention.h" && F.path != "sdpa_anchor.py")) &&
+        (Grouped || F.path != "grouped_anchor.py") &&
+        (Grouped || Request.attention || F.path != "anchor_common.py"))
       Files.push_back(F);
+  if (Grouped) // the anchor's problem at the timed shape (grouped_anchor.py)
+    Files.push_back({"grouped_gemm.json",
+                     "{\"rows\": " + std::to_string(Grouped->rows) +
+                         ", \"groups\": " + std::to_string(Grouped->groups) +
+                         ", \"k\": " + std::to_string(Grouped->k) +
+                         ", \"n\": " + std::to_string(Grouped->n) + ", \"dtype\": \"" +
+                         elementTypeName(Request.candidate.output().type) + "\"}\n",
+                     false});
   std::string CandidatePath, ReferencePath, Error;
   if (std::string E =
           addKernelSources(Request.candidateSource, "kernel/candidate", Files, CandidatePath);
@@ -136,12 +150,14 @@ BundleResult generateBundle(const BundleRequest &Request) {
     return Result;
   }
   Files.push_back({"problem.h", problemHeader(Request, Error), false});
-  Files.push_back(
-      {"ground_truth.hip",
-       Request.attention ? attentionGroundTruthSource(Request.candidate, *Request.attention, Error)
-       : Request.routing ? routedGroundTruthSource(Request.candidate, *Request.routing, Error)
+  if (!Unrouted)
+    Files.push_back({"ground_truth.hip",
+                     Request.attention
+                         ? attentionGroundTruthSource(Request.candidate, *Request.attention, Error)
+                     : Request.routing
+                         ? routedGroundTruthSource(Request.candidate, *Request.routing, Error)
                          : groundTruthSource(Request.candidate, Error),
-       false});
+                     false});
   Files.push_back({"launch_candidate.hip",
                    launcherSource(Request.candidate, CandidatePath,
                                   "ave_candidate_" + Request.candidate.kernel, "Candidate", Error),

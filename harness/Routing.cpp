@@ -226,4 +226,41 @@ std::optional<Routing> deriveRouting(const BenchSpec &Spec, const std::vector<st
   return R;
 }
 
+std::optional<GroupedGemm> groupedGemm(const BenchSpec &Spec, const Routing &R,
+                                       const Bindings &Shape) {
+  if (R.reduced.size() != 1)
+    return std::nullopt;
+  const std::string &K = R.reduced[0];
+  const IndexArray *Groups = nullptr;
+  std::string Row, N;
+  bool RoutedRows = false;
+  for (std::size_t I : Spec.einsum.inputs) {
+    const std::vector<ann::Coordinate> &C = Spec.tensors[I].tag.coordinates;
+    const Route *First = C.empty() ? nullptr : R.routeOf(C[0].name);
+    if (!First)
+      continue;
+    const ann::Expr &V = First->value;
+    if (C.size() == 2 && C[1].name == K)
+      RoutedRows = true; // A(t, k), t = tok[r]
+    if (C.size() == 3 && C[1].name == K && V.kind == ann::ExprKind::Subscript &&
+        !R.routeOf(C[2].name)) { // B(x, k, n), x = ex[r]
+      Groups = indexArray(Spec, V.operands[0].name);
+      Row = V.operands[1].name;
+      N = C[2].name;
+    }
+  }
+  if (!Groups || Groups->permutation || !RoutedRows)
+    return std::nullopt;
+  std::string Error;
+  auto At = [&](const ann::Expr *E) -> std::int64_t {
+    std::optional<std::int64_t> V = E ? evaluate(*E, Shape, Error) : std::nullopt;
+    return V ? *V : 0;
+  };
+  GroupedGemm G{At(R.boundOf(Spec, Row)), At(&Groups->bound), At(R.boundOf(Spec, K)),
+                At(R.boundOf(Spec, N))};
+  if (G.rows <= 0 || G.groups <= 0 || G.k <= 0 || G.n <= 0)
+    return std::nullopt;
+  return G;
+}
+
 } // namespace ave::harness

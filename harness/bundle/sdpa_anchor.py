@@ -22,44 +22,9 @@ import json
 import sys
 import warnings
 
+from anchor_common import record_anchor, time_runs, uniform, write
+
 DTYPES = {"f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bfloat16"}
-
-
-def quantile(ordered, q):
-    """Linear interpolation between order statistics, as ave_check.h's summarize()."""
-    position = q * (len(ordered) - 1)
-    low = int(position)
-    high = min(low + 1, len(ordered) - 1)
-    fraction = position - low
-    return ordered[low] * (1 - fraction) + ordered[high] * fraction
-
-
-def timing_stats(what, samples):
-    ordered = sorted(samples)
-    median = quantile(ordered, 0.5)
-    q1, q3 = quantile(ordered, 0.25), quantile(ordered, 0.75)
-    return {
-        "what": what,
-        "runs": len(samples),
-        "median_ms": median,
-        "min_ms": ordered[0],
-        "max_ms": ordered[-1],
-        "q1_ms": q1,
-        "q3_ms": q3,
-        "iqr_over_median": (q3 - q1) / median if median > 0 else 0.0,
-    }
-
-
-def write(path, result):
-    with open(path, "w") as f:
-        json.dump(result, f, indent=2)
-        f.write("\n")
-
-
-def uniform(torch, shape, dtype, generator):
-    """Uniform in [-1, 1), the distribution the bench fills its inputs with."""
-    values = torch.rand(shape, dtype=torch.float32, device="cuda", generator=generator)
-    return (values * 2 - 1).to(dtype)
 
 
 def supported_backends(torch, functional, q, k, v, scale, causal):
@@ -138,45 +103,17 @@ def main():
     error = (got[first].double() - want).norm() / want.norm()
     del got, q64, k64, v64, want
 
-    timing = result.get("timing") or {}
-    runs = max(int(timing.get("runs", 20)), 10)
-    warmup = max(int(timing.get("warmup", 3)), 1)
-    properties = torch.cuda.get_device_properties(0)
-    l2_bytes = getattr(properties, "L2_cache_size", 0) or (50 << 20)
-    flush = torch.empty(max(2 * l2_bytes, 256 << 20), dtype=torch.uint8, device="cuda")
-    for _ in range(warmup):
-        sdpa()
-    torch.cuda.synchronize()
-    events = [
-        (torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
-        for _ in range(runs)
-    ]
-    for run, (start, stop) in enumerate(events):
-        flush.fill_(run & 0xFF)  # evicts what the previous run left in the L2
-        start.record()
-        sdpa()
-        stop.record()
-    torch.cuda.synchronize()
-    samples = [start.elapsed_time(stop) for start, stop in events]
     what = "torch.nn.functional.scaled_dot_product_attention (torch %s)" % torch.__version__
-    stats = timing_stats(what, samples)
-
-    median = stats["median_ms"]
-    flops = result.get("flop_count") or 0
-    result["anchor"] = what
-    result["anchor_error"] = None
-    result["anchor_ms"] = median
-    result["anchor_tflops"] = flops / (median / 1e3) / 1e12 if flops else None
-    result["anchor_ratio"] = median / result["median_ms"]
-    result["anchor_check"] = {
-        "compared": "first batch element against float64 softmax(Q K^T * scale"
-        + (", keys j <= query i" if causal else "") + ") V",
-        "norm_rel_error": float(error),
-    }
-    result["anchor_backends_supported"] = supported_backends(torch, functional, q, k, v, scale, causal)
-    result["anchor_order"] = "after the kernel, in a separate process (not interleaved)"
-    if isinstance(result.get("timing"), dict):
-        result["timing"]["anchor"] = stats
+    stats = time_runs(torch, result, what, sdpa)
+    median, runs = stats["median_ms"], stats["runs"]
+    record_anchor(result, stats, {
+        "anchor_check": {
+            "compared": "first batch element against float64 softmax(Q K^T * scale"
+            + (", keys j <= query i" if causal else "") + ") V",
+            "norm_rel_error": float(error),
+        },
+        "anchor_backends_supported": supported_backends(torch, functional, q, k, v, scale, causal),
+    })
     write(args.result, result)
     print(
         "sdpa_anchor: %s median %.4f ms (IQR/median %.3f, %d runs); kernel at %.1f %% of SDPA; "

@@ -270,9 +270,13 @@ void reportBundle(const GlobalOptions &G, const HarnessOptions &H,
     Params += (Params.empty() ? "" : ", ") + B.name + "=" + Value.str() + " (" +
               harness::scalarRoleName(B.role) + ")";
   }
-  std::string Anchor = Request.attention ? "PyTorch SDPA (run.sh, when torch imports)"
-                       : E.isGemm        ? "BLAS GEMM"
-                                         : "none";
+  bool Grouped = Request.routing && harness::groupedGemm(Request.candidate, *Request.routing,
+                                                         Request.shape.bindings());
+  std::string Anchor =
+      Request.attention ? "PyTorch SDPA (run.sh, when torch imports)"
+      : Grouped  ? "PyTorch grouped GEMM, one torch.mm per group (run.sh, when torch imports)"
+      : E.isGemm ? "BLAS GEMM"
+                 : "none";
   std::string CheckedAgainst = harness::referenceDescription(Request);
   const char *Init = harness::outputInitName(Request.candidate.outputInit);
   if (G.format == OutputFormat::Json) {

@@ -52,6 +52,10 @@ struct BundleRequest {
   // Set: the kernel reads index arrays, and the reference reads them as
   // --route says (Routing.h).
   std::optional<Routing> routing;
+  // The bundle's driver compares the candidate with the reference kernel and
+  // never reads the ground truth (the rewrite's execution stage): a kernel
+  // with index arrays needs no --route then, and gets no ground_truth.hip.
+  bool comparesKernelsOnly = false;
 };
 
 struct BundleResult {

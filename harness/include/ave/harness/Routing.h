@@ -15,6 +15,7 @@
 #pragma once
 
 #include "ave/harness/BenchSpec.h"
+#include "ave/harness/ShapeBinding.h"
 
 #include <map>
 #include <optional>
@@ -51,5 +52,19 @@ struct Routing {
 // permutation's read, index arrays left without a route or the reverse).
 std::optional<Routing> deriveRouting(const BenchSpec &Spec, const std::vector<std::string> &Texts,
                                      std::string &Error);
+
+// A routed contraction that is a grouped GEMM (a MoE expert GEMM): rows r
+// each take a row of A(t, k) through a routed t, times the matrix B(x, k, n)
+// of the group (expert) x a bounded index array gives them, summed over k
+// alone. Its anchor is one library GEMM per group (grouped_anchor.py), at
+// the timed shape.
+struct GroupedGemm {
+  std::int64_t rows = 0, groups = 0, k = 0, n = 0;
+};
+
+// Empty when the routing is not that shape (or a bound cannot be evaluated
+// at the shape).
+std::optional<GroupedGemm> groupedGemm(const BenchSpec &Spec, const Routing &Routing,
+                                       const Bindings &Shape);
 
 } // namespace ave::harness
