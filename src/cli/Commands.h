@@ -52,10 +52,24 @@ void registerHarnessCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Se
 void registerReviewCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected);
 void registerOptimizeCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected);
 
+// What a bench bundle checks its kernel against, beyond the tags' einsum:
+// float parameters' values and roles, softmax attention, the routing of
+// index arrays. `harness` and `optimize --evaluate bench` take the same
+// options (addReferenceFunctionOptions).
+struct ReferenceFunctionOptions {
+  std::vector<std::string> params;       // --param alpha=1.5 (each may hold a comma list)
+  std::vector<std::string> outputScales; // --scales-output
+  std::string scoreScale;                // --score-scale
+  std::string einsum = "auto";           // "auto" (the tags') or "attention"
+  std::vector<std::string> routes;       // --route t=tok[r]
+};
+void addReferenceFunctionOptions(CLI::App &Cmd, ReferenceFunctionOptions &R);
+
 // A bench bundle of File's Kernel checked and timed beside the same kernel
 // in Reference, at Shape (for optimize's bench evaluation); "" or why not.
 std::string writeReferencedBundle(const GlobalOptions &G, const std::string &File,
                                   const std::string &Kernel, const std::string &Shape,
+                                  const ReferenceFunctionOptions &Function,
                                   const std::string &Reference, const std::string &OutputDir);
 
 int runKernels(const GlobalOptions &G, const std::vector<std::string> &Files);

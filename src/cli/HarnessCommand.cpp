@@ -35,11 +35,7 @@ struct HarnessOptions {
   std::string file;
   std::string kernel;
   std::string shape;
-  std::vector<std::string> params;       // "alpha=1.5", each may hold a comma list
-  std::vector<std::string> outputScales; // --scales-output
-  std::string scoreScale;                // --score-scale
-  std::string einsum = "auto";           // "auto" (the tags') or "attention"
-  std::vector<std::string> routes;       // --route t=tok[r]
+  ReferenceFunctionOptions function; // --param, --einsum, --route, ...
   std::string reference;
   std::string referenceKernel; // defaults to kernel
   std::string outputDir;
@@ -199,7 +195,7 @@ int buildRequest(const GlobalOptions &G, const HarnessOptions &H, harness::Bundl
 
 // The attention or routed reference and the float parameters' values and
 // roles.
-int bindReferenceFunction(const HarnessOptions &H, harness::BundleRequest &Request) {
+int bindReferenceFunction(const ReferenceFunctionOptions &H, harness::BundleRequest &Request) {
   std::string Error;
   const std::string &Kernel = Request.candidate.kernel;
   if (H.einsum == "attention" && !H.routes.empty())
@@ -218,6 +214,12 @@ int bindReferenceFunction(const HarnessOptions &H, harness::BundleRequest &Reque
     Request.routing = harness::deriveRouting(Request.candidate, H.routes, Error);
     if (!Request.routing)
       return fail("kernel '" + Kernel + "': " + Error);
+    // The routed contraction is not the plain GEMM its tags may spell: no
+    // BLAS anchor (a grouped GEMM has its own, grouped_anchor.py).
+    for (harness::BenchSpec *Spec :
+         {&Request.candidate, Request.reference ? &*Request.reference : nullptr})
+      if (Spec)
+        Spec->einsum.isGemm = false;
   }
   harness::ScalarValues Values;
   for (const std::string &Text : H.params) {
@@ -326,7 +328,7 @@ int runHarness(const GlobalOptions &G, const HarnessOptions &H) {
   std::string GridNotes;
   if (int Status = buildRequest(G, H, Request, GridNotes))
     return Status;
-  if (int Status = bindReferenceFunction(H, Request))
+  if (int Status = bindReferenceFunction(H.function, Request))
     return Status;
   harness::BundleResult Bundle = harness::generateBundle(Request);
   if (Bundle.files.empty())
@@ -341,21 +343,49 @@ int runHarness(const GlobalOptions &G, const HarnessOptions &H) {
 
 std::string writeReferencedBundle(const GlobalOptions &G, const std::string &File,
                                   const std::string &Kernel, const std::string &Shape,
+                                  const ReferenceFunctionOptions &Function,
                                   const std::string &Reference, const std::string &OutputDir) {
   HarnessOptions H;
   H.file = File;
   H.kernel = Kernel;
   H.shape = Shape;
+  H.function = Function;
   H.reference = Reference;
   H.outputDir = OutputDir;
   harness::BundleRequest Request;
   std::string GridNotes;
-  if (buildRequest(G, H, Request, GridNotes) || bindReferenceFunction(H, Request))
+  if (buildRequest(G, H, Request, GridNotes) || bindReferenceFunction(H.function, Request))
     return "no bench bundle for " + File + " (the error above says why)";
   harness::BundleResult Bundle = harness::generateBundle(Request);
   if (Bundle.files.empty())
     return Bundle.error;
   return harness::writeBundle(Bundle.files, OutputDir);
+}
+
+void addReferenceFunctionOptions(CLI::App &Cmd, ReferenceFunctionOptions &R) {
+  Cmd.add_option("--param", R.params,
+                 "Values of float/double parameters, e.g. alpha=1.5 (repeatable or "
+                 "comma-separated); each also needs a role: --scales-output or --score-scale")
+      ->allow_extra_args(false) // one value per occurrence: the FILE positional may follow
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  Cmd.add_option("--scales-output", R.outputScales,
+                 "Float parameters the output is multiplied by: the reference is NAME times "
+                 "the tags' einsum (repeatable)")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  Cmd.add_option("--einsum", R.einsum,
+                 "Reference function: 'auto' (the einsum the tags spell) or 'attention' "
+                 "(softmax over the key of Q K^T, times V; anchor PyTorch SDPA)")
+      ->check(CLI::IsMember({"auto", "attention"}));
+  Cmd.add_option("--route", R.routes,
+                 "How the reference reads an index array: COORD=EXPR, e.g. t=tok[r] (token t of "
+                 "routed row r) or x=ex[r] (its expert); repeatable. Needed for a kernel that "
+                 "reads an untagged index array (`permutation`/`bounded` assume)")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  Cmd.add_option("--score-scale", R.scoreScale,
+                 "With --einsum attention: the float parameter that scales the scores inside "
+                 "the softmax (none: scale 1)");
 }
 
 void registerHarnessCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Selected) {
@@ -365,29 +395,7 @@ void registerHarnessCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Se
   Sub->add_option("file", H->file, "HIP source file with the kernel")->required();
   Sub->add_option("--kernel", H->kernel, "Kernel to bench")->required();
   Sub->add_option("--shape", H->shape, "Sizes, e.g. M=4096,N=4096,K=4096")->required();
-  Sub->add_option("--param", H->params,
-                  "Values of float/double parameters, e.g. alpha=1.5 (repeatable or "
-                  "comma-separated); each also needs a role: --scales-output or --score-scale")
-      ->allow_extra_args(false) // one value per occurrence: the FILE positional may follow
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  Sub->add_option("--scales-output", H->outputScales,
-                  "Float parameters the output is multiplied by: the reference is NAME times "
-                  "the tags' einsum (repeatable)")
-      ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  Sub->add_option("--einsum", H->einsum,
-                  "Reference function: 'auto' (the einsum the tags spell) or 'attention' "
-                  "(softmax over the key of Q K^T, times V; anchor PyTorch SDPA)")
-      ->check(CLI::IsMember({"auto", "attention"}));
-  Sub->add_option("--route", H->routes,
-                  "How the reference reads an index array: COORD=EXPR, e.g. t=tok[r] (token t of "
-                  "routed row r) or x=ex[r] (its expert); repeatable. Needed for a kernel that "
-                  "reads an untagged index array (`permutation`/`bounded` assume)")
-      ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  Sub->add_option("--score-scale", H->scoreScale,
-                  "With --einsum attention: the float parameter that scales the scores inside "
-                  "the softmax (none: scale 1)");
+  addReferenceFunctionOptions(*Sub, H->function);
   Sub->add_option("--reference", H->reference,
                   "Original kernel source: checked, and timed beside the candidate");
   Sub->add_option("--reference-kernel", H->referenceKernel,

@@ -25,6 +25,7 @@ struct OptimizeCliOptions {
   opt::OptimizeOptions search;
   std::string budget;
   bool apply = false, noBackup = false, noNvcc = false, allowUnproven = false;
+  ReferenceFunctionOptions function; // --evaluate bench: what the bundles check against
   unsigned z3TimeoutMs = 10000, timeLimitMs = 30000;
 };
 
@@ -78,9 +79,9 @@ int runOptimize(const GlobalOptions &G, OptimizeCliOptions &C) {
            2;
   if (!O.resultsPath.empty() && !O.resume)
     return llvm::errs() << "ave-rewrite: error: --results continues a lineage: add --resume\n", 2;
-  O.writeBundle = [&G, &O](const std::string &Source, const std::string &Reference,
-                           const std::string &Kernel, const std::string &Out) {
-    return writeReferencedBundle(G, Source, Kernel, O.benchShape, Reference, Out);
+  O.writeBundle = [&G, &O, &C](const std::string &Source, const std::string &Reference,
+                               const std::string &Kernel, const std::string &Out) {
+    return writeReferencedBundle(G, Source, Kernel, O.benchShape, C.function, Reference, Out);
   };
   std::optional<support::FileUpdate> Update =
       C.apply ? support::FileUpdate::open(O.file, {!C.noBackup, false}, Error) : std::nullopt;
@@ -146,6 +147,9 @@ void registerOptimizeCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &S
       ->capture_default_str();
   Cmd->add_option("--shape", O.benchShape, "--evaluate bench: the sizes the bundles time")
       ->capture_default_str();
+  // The bundles' reference function, as for `harness` (--param, --einsum
+  // attention, --route ...): an attention or MoE kernel's bundle needs it.
+  addReferenceFunctionOptions(*Cmd, C->function);
   Cmd->add_option("--emit-bundle", O.emitBundleDir,
                   "--evaluate bench: write the generation's bench bundles and run_all.sh here "
                   "and stop (run them on a GPU host, then --resume --results DIR/results)");
