@@ -119,7 +119,7 @@ class Kernel:
         shutil.rmtree(self.dir, ignore_errors=True)
         self.dir.mkdir(parents=True)
         self.bundle = self.dir / "bundle"
-        built = pathlib.Path(bundles) / self.stem / "bundle" if bundles else None
+        built = pathlib.Path(bundles) / self.stem.replace("/", "_") / "bundle" if bundles else None
         if built and (built / "bench").exists():
             shutil.copytree(built, self.bundle, symlinks=True)
         else:
