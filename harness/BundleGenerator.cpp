@@ -123,6 +123,13 @@ BundleResult generateBundle(const BundleRequest &Request) {
                    Request.candidate.indexArrays.front().param + "[r])";
     return Result;
   }
+  if (Request.routing)
+    if (std::string E = routesWithinBounds(Request.candidate, *Request.routing,
+                                           {Request.shape.bindings(), Request.oddShape.bindings()});
+        !E.empty()) {
+      Result.error = E;
+      return Result;
+    }
   // The attention reference and the SDPA anchor script travel only where
   // they are used.
   std::optional<GroupedGemm> Grouped =

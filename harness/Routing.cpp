@@ -226,6 +226,30 @@ std::optional<Routing> deriveRouting(const BenchSpec &Spec, const std::vector<st
   return R;
 }
 
+std::string routesWithinBounds(const BenchSpec &Spec, const Routing &R,
+                               const std::vector<Bindings> &Shapes) {
+  for (const Route &Rt : R.routes) {
+    const IndexArray *A = Rt.value.kind == ann::ExprKind::Subscript
+                              ? indexArray(Spec, Rt.value.operands[0].name)
+                              : nullptr;
+    const ann::Expr *Bound = Spec.coordinateBound(Rt.coordinate);
+    if (!A || !Bound)
+      continue;
+    for (const Bindings &Shape : Shapes) {
+      std::string Error;
+      std::optional<std::int64_t> Values = evaluate(A->bound, Shape, Error),
+                                  Limit = evaluate(*Bound, Shape, Error);
+      if (Values && Limit && *Values > *Limit)
+        return "--route " + Rt.coordinate + "=" + ann::printExpr(Rt.value) + ": '" + A->param +
+               "' holds values up to " + std::to_string(*Values - 1) + " (" +
+               ann::printExpr(A->bound) + " = " + std::to_string(*Values) + ") but '" +
+               Rt.coordinate + "' is below " + ann::printExpr(*Bound) + " = " +
+               std::to_string(*Limit) + " at this shape";
+    }
+  }
+  return "";
+}
+
 std::optional<GroupedGemm> groupedGemm(const BenchSpec &Spec, const Routing &R,
                                        const Bindings &Shape) {
   if (R.reduced.size() != 1)

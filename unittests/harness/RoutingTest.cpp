@@ -99,6 +99,23 @@ TEST(RoutingTest, RoutesThatCannotBeTheReferenceAreRefused) {
   EXPECT_NE(error.find("reads no index array"), std::string::npos) << error;
 }
 
+// A direct route must stay below its coordinate's bound: sid holds slots
+// (below S = 2T), t is a token (below T).
+TEST(RoutingTest, ARouteMustStayInsideItsCoordinate) {
+  BenchSpecResult k = loadSpec("testdata/moe/moe_topk.hip", "moe_topk_gemm");
+  ASSERT_TRUE(k.spec) << k.error;
+  std::string error;
+  Bindings shape{{"S", 64}, {"T", 32}, {"E", 4}, {"K", 32}, {"N", 48}};
+  std::optional<Routing> right =
+      deriveRouting(*k.spec, {"s=sid[r]", "t=sid[r] / 2", "x=ex[r]"}, error);
+  ASSERT_TRUE(right) << error;
+  EXPECT_EQ(routesWithinBounds(*k.spec, *right, {shape}), "");
+  std::optional<Routing> wide = deriveRouting(*k.spec, {"s=sid[r]", "t=sid[r]", "x=ex[r]"}, error);
+  ASSERT_TRUE(wide) << error;
+  EXPECT_NE(routesWithinBounds(*k.spec, *wide, {shape}).find("'sid' holds values up to 63"),
+            std::string::npos);
+}
+
 // R == T with R % 16 == 0: the odd shape computes R from T and makes T a
 // multiple of 16 (it used to pick R and T apart and violate the assume).
 TEST(RoutingTest, TheOddShapeKeepsTiedSizesTied) {

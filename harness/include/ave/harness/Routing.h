@@ -53,6 +53,13 @@ struct Routing {
 std::optional<Routing> deriveRouting(const BenchSpec &Spec, const std::vector<std::string> &Texts,
                                      std::string &Error);
 
+// Empty when every route that reads an array directly (t=tok[r]) stays
+// within its coordinate's tag bound at each shape: the array's values (below
+// its bound, or its length for a permutation) must be below the bound, or
+// the reference would read, or write, outside a tensor. Otherwise why not.
+std::string routesWithinBounds(const BenchSpec &Spec, const Routing &Routing,
+                               const std::vector<Bindings> &Shapes);
+
 // A routed contraction that is a grouped GEMM (a MoE expert GEMM): rows r
 // each take a row of A(t, k) through a routed t, times the matrix B(x, k, n)
 // of the group (expert) x a bounded index array gives them, summed over k
