@@ -130,16 +130,23 @@ BundleResult generateBundle(const BundleRequest &Request) {
       Result.error = E;
       return Result;
     }
-  // The attention reference and the SDPA anchor script travel only where
-  // they are used.
+  // The attention reference and the anchor scripts travel only where they
+  // are used.
   std::optional<GroupedGemm> Grouped =
       Request.routing ? groupedGemm(Request.candidate, *Request.routing, Request.shape.bindings())
                       : std::nullopt;
+  auto Carried = [&](const std::string &Path) {
+    if (Path == "ave_attention.h" || Path == "sdpa_anchor.py")
+      return Request.attention.has_value();
+    if (Path == "grouped_anchor.py")
+      return Grouped.has_value();
+    if (Path == "anchor_common.py") // what the two PyTorch anchors share
+      return Request.attention || Grouped;
+    return true;
+  };
   std::vector<BundleFile> Files;
   for (const BundleFile &F : staticBundleFiles())
-    if ((Request.attention || (F.path != "ave_attention.h" && F.path != "sdpa_anchor.py")) &&
-        (Grouped || F.path != "grouped_anchor.py") &&
-        (Grouped || Request.attention || F.path != "anchor_common.py"))
+    if (Carried(F.path))
       Files.push_back(F);
   if (Grouped) // the anchor's problem at the timed shape (grouped_anchor.py)
     Files.push_back({"grouped_gemm.json",

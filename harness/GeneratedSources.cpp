@@ -46,12 +46,21 @@ std::string doubleLiteral(double Value) {
   return Text;
 }
 
-std::string productOfBounds(const BenchSpec &Spec, const std::vector<std::string> &Coords,
+std::string productOfBounds(const std::vector<std::string> &Coords, const BoundLookup &BoundOf,
                             std::string &Error) {
   std::string Out = "int64_t(1)";
   for (const std::string &C : Coords)
-    Out = "(" + Out + " * " + cppOf(*Spec.coordinateBound(C), Error) + ")";
+    Out = "(" + Out + " * " + cppOf(*BoundOf(C), Error) + ")";
   return Out;
+}
+
+std::string productOfBounds(const BenchSpec &Spec, const std::vector<std::string> &Coords,
+                            std::string &Error) {
+  return productOfBounds(Coords, tagBounds(Spec), Error);
+}
+
+BoundLookup tagBounds(const BenchSpec &Spec) {
+  return [&Spec](const std::string &C) { return Spec.coordinateBound(C); };
 }
 
 std::vector<std::string> allCoordinates(const BenchSpec &Spec) {
@@ -139,6 +148,74 @@ std::vector<std::string> coordinatesOf(const BenchTensor &T) {
   return Out;
 }
 
+// `__global__ void Name(` and the einsum references' parameters: the tensors,
+// the index arrays when WithIndexArrays, the sizes, value and absSum.
+void kernelHead(const BenchSpec &Spec, const std::string &Name, bool WithIndexArrays,
+                std::ostringstream &O) {
+  O << "namespace {\n\n__global__ void " << Name << "(";
+  for (std::size_t I = 0; I < Spec.tensors.size(); ++I)
+    O << "const " << Spec.tensors[I].pointeeType << " *__restrict__ t" << I << ", ";
+  for (std::size_t I = 0; WithIndexArrays && I < Spec.indexArrays.size(); ++I)
+    O << "const " << Spec.indexArrays[I].pointeeType << " *__restrict__ ix" << I << ", ";
+  for (const SizeParam &S : Spec.sizes)
+    O << "int64_t size_" << S.name << ", ";
+  O << "double *__restrict__ value, double *__restrict__ absSum) {\n";
+  O << "  const int64_t linear = int64_t(blockIdx.x) * int64_t(blockDim.x) + "
+       "int64_t(threadIdx.x);\n";
+}
+
+// The einsum references' body once the thread's coordinates are set: the
+// reduced coordinates looped in order, the product of the inputs summed
+// (and its |terms|), stored at the output's layout; the kernel's end.
+void sumAndStore(const BenchSpec &Spec, const std::vector<std::string> &Reduced,
+                 const BoundLookup &BoundOf, std::ostringstream &O, std::string &Error) {
+  O << "  double sum = 0.0, scale = 0.0;\n";
+  std::string Indent = "  ";
+  for (const std::string &R : Reduced) {
+    O << Indent << "for (int64_t coord_" << R << " = 0; coord_" << R << " < "
+      << cppOf(*BoundOf(R), Error) << "; ++coord_" << R << ") {\n";
+    Indent += "  ";
+  }
+  O << Indent << "const double term = ";
+  for (std::size_t N = 0; N < Spec.einsum.inputs.size(); ++N) {
+    std::size_t I = Spec.einsum.inputs[N];
+    O << (N ? " * " : "")
+      << toDouble(Spec.tensors[I].type, "t" + std::to_string(I) + "[" +
+                                            cppOf(Spec.tensors[I].tag.effectiveLayout(), Error) +
+                                            "]");
+  }
+  O << ";\n" << Indent << "sum += term;\n" << Indent << "scale += fabs(term);\n";
+  for (std::size_t N = Reduced.size(); N-- > 0;) {
+    Indent.resize(Indent.size() - 2);
+    O << Indent << "}\n";
+  }
+  O << "  const int64_t at = " << cppOf(Spec.output().tag.effectiveLayout(), Error) << ";\n";
+  O << "  value[at] = sum * ave_problem::kOutputScale;\n"
+       "  absSum[at] = scale * fabs(ave_problem::kOutputScale);\n}\n\n} // namespace\n\n";
+}
+
+// aveLaunchGroundTruth for an einsum reference: one thread of Kernel per
+// point of Elements (int64_t C++ over the sizes), 256 a block.
+void launchPerElement(const BenchSpec &Spec, const std::string &Kernel, const std::string &Elements,
+                      bool WithIndexArrays, std::ostringstream &O) {
+  O << "hipError_t aveLaunchGroundTruth(void *const *tensors, const int64_t *s, double *value,\n"
+       "                                 double *absSum) {\n"
+    << sizeLocals(Spec, "  ");
+  O << "  const int64_t elements = " << Elements << ";\n";
+  O << "  const int64_t blocks = (elements + 255) / 256;\n";
+  O << "  if (elements <= 0 || blocks > 2147483647)\n    return hipErrorInvalidValue;\n";
+  O << "  hipLaunchKernelGGL(" << Kernel << ", dim3(unsigned(blocks)), dim3(256), 0, 0";
+  for (std::size_t I = 0; I < Spec.tensors.size(); ++I)
+    O << ",\n                     static_cast<const " << Spec.tensors[I].pointeeType
+      << " *>(tensors[" << I << "])";
+  for (std::size_t I = 0; WithIndexArrays && I < Spec.indexArrays.size(); ++I)
+    O << ",\n                     static_cast<const " << Spec.indexArrays[I].pointeeType
+      << " *>(tensors[" << Spec.tensors.size() + I << "])";
+  for (const SizeParam &S : Spec.sizes)
+    O << ", size_" << S.name;
+  O << ", value, absSum);\n  return hipGetLastError();\n}\n";
+}
+
 } // namespace
 
 std::string groundTruthSource(const BenchSpec &Spec, std::string &Error) {
@@ -153,14 +230,7 @@ std::string groundTruthSource(const BenchSpec &Spec, std::string &Error) {
        "(the scale of the rounding error). Memory no\n// element maps to keeps the caller's "
        "NaN.\n#include <hip/hip_runtime.h>\n"
     << halfIncludes(Spec) << "\n#include \"problem.h\"\n\n#include <cstdint>\n\n";
-  O << "namespace {\n\n__global__ void aveGroundTruth(";
-  for (std::size_t I = 0; I < Spec.tensors.size(); ++I)
-    O << "const " << Spec.tensors[I].pointeeType << " *__restrict__ t" << I << ", ";
-  for (const SizeParam &S : Spec.sizes)
-    O << "int64_t size_" << S.name << ", ";
-  O << "double *__restrict__ value, double *__restrict__ absSum) {\n";
-  O << "  const int64_t linear = int64_t(blockIdx.x) * int64_t(blockDim.x) + "
-       "int64_t(threadIdx.x);\n";
+  kernelHead(Spec, "aveGroundTruth", false, O);
   for (const std::string &C : OutCoords)
     O << "  const int64_t bound_" << C << " = " << cppOf(*Spec.coordinateBound(C), Error)
       << ";\n  (void)bound_" << C << ";\n";
@@ -174,52 +244,8 @@ std::string groundTruthSource(const BenchSpec &Spec, std::string &Error) {
       O << "  const int64_t coord_" << C << " = rest % bound_" << C << ";\n  rest /= bound_" << C
         << ";\n";
   }
-  O << "  double sum = 0.0, scale = 0.0;\n";
-  std::string Indent = "  ";
-  for (const std::string &R : E.reduced) {
-    O << Indent << "for (int64_t coord_" << R << " = 0; coord_" << R << " < "
-      << cppOf(*Spec.coordinateBound(R), Error) << "; ++coord_" << R << ") {\n";
-    Indent += "  ";
-  }
-  O << Indent << "const double term = ";
-  for (std::size_t N = 0; N < E.inputs.size(); ++N) {
-    std::size_t I = E.inputs[N];
-    O << (N ? " * " : "")
-      << toDouble(Spec.tensors[I].type, "t" + std::to_string(I) + "[" +
-                                            cppOf(Spec.tensors[I].tag.effectiveLayout(), Error) +
-                                            "]");
-  }
-  O << ";\n" << Indent << "sum += term;\n" << Indent << "scale += fabs(term);\n";
-  for (std::size_t N = E.reduced.size(); N-- > 0;) {
-    Indent.resize(Indent.size() - 2);
-    O << Indent << "}\n";
-  }
-  O << "  const int64_t at = " << cppOf(Out.tag.effectiveLayout(), Error) << ";\n";
-  O << "  value[at] = sum * ave_problem::kOutputScale;\n"
-       "  absSum[at] = scale * fabs(ave_problem::kOutputScale);\n}\n\n} // namespace\n\n";
-
-  O << "hipError_t aveLaunchGroundTruth(void *const *tensors, const int64_t *s, double *value,\n"
-       "                                 double *absSum) {\n"
-    << sizeLocals(Spec, "  ");
-  O << "  const int64_t elements = ";
-  {
-    std::string Product = "int64_t(1)";
-    for (const std::string &C : OutCoords) {
-      std::string Bound = cppOf(*Spec.coordinateBound(C), Error);
-      // The bounds in terms of sizes: coordinates do not appear in bounds.
-      Product = "(" + Product + " * " + Bound + ")";
-    }
-    O << Product << ";\n";
-  }
-  O << "  const int64_t blocks = (elements + 255) / 256;\n";
-  O << "  if (elements <= 0 || blocks > 2147483647)\n    return hipErrorInvalidValue;\n";
-  O << "  hipLaunchKernelGGL(aveGroundTruth, dim3(unsigned(blocks)), dim3(256), 0, 0";
-  for (std::size_t I = 0; I < Spec.tensors.size(); ++I)
-    O << ",\n                     static_cast<const " << Spec.tensors[I].pointeeType
-      << " *>(tensors[" << I << "])";
-  for (const SizeParam &S : Spec.sizes)
-    O << ", size_" << S.name;
-  O << ", value, absSum);\n  return hipGetLastError();\n}\n";
+  sumAndStore(Spec, E.reduced, tagBounds(Spec), O, Error);
+  launchPerElement(Spec, "aveGroundTruth", productOfBounds(Spec, OutCoords, Error), false, O);
   return O.str();
 }
 
@@ -247,17 +273,9 @@ namespace {
 // coordinates, the routed ones computed from the index arrays.
 void routedKernel(const BenchSpec &Spec, const Routing &R, std::ostringstream &O,
                   std::string &Error) {
-  O << "namespace {\n\n__global__ void aveGroundTruthRouted(";
-  for (std::size_t I = 0; I < Spec.tensors.size(); ++I)
-    O << "const " << Spec.tensors[I].pointeeType << " *__restrict__ t" << I << ", ";
-  for (std::size_t I = 0; I < Spec.indexArrays.size(); ++I)
-    O << "const " << Spec.indexArrays[I].pointeeType << " *__restrict__ ix" << I << ", ";
-  for (const SizeParam &S : Spec.sizes)
-    O << "int64_t size_" << S.name << ", ";
-  O << "double *__restrict__ value, double *__restrict__ absSum) {\n";
-  O << "  const int64_t linear = int64_t(blockIdx.x) * int64_t(blockDim.x) + "
-       "int64_t(threadIdx.x);\n";
-  O << "  if (linear >= " << routedProduct(Spec, R, R.free, Error) << ")\n    return;\n";
+  kernelHead(Spec, "aveGroundTruthRouted", true, O);
+  O << "  if (linear >= " << productOfBounds(R.free, routedBounds(Spec, R), Error)
+    << ")\n    return;\n";
   O << "  int64_t rest = linear;\n";
   for (std::size_t I = R.free.size(); I-- > 0;) {
     const std::string &C = R.free[I];
@@ -268,39 +286,13 @@ void routedKernel(const BenchSpec &Spec, const Routing &R, std::ostringstream &O
   for (const Route &Rt : R.routes)
     O << "  const int64_t coord_" << Rt.coordinate << " = " << routedCppOf(Spec, Rt.value, Error)
       << ";\n";
-  O << "  double sum = 0.0, scale = 0.0;\n";
-  std::string Indent = "  ";
-  for (const std::string &C : R.reduced) {
-    O << Indent << "for (int64_t coord_" << C << " = 0; coord_" << C << " < "
-      << cppOf(*R.boundOf(Spec, C), Error) << "; ++coord_" << C << ") {\n";
-    Indent += "  ";
-  }
-  O << Indent << "const double term = ";
-  for (std::size_t N = 0; N < Spec.einsum.inputs.size(); ++N) {
-    std::size_t I = Spec.einsum.inputs[N];
-    O << (N ? " * " : "")
-      << toDouble(Spec.tensors[I].type, "t" + std::to_string(I) + "[" +
-                                            cppOf(Spec.tensors[I].tag.effectiveLayout(), Error) +
-                                            "]");
-  }
-  O << ";\n" << Indent << "sum += term;\n" << Indent << "scale += fabs(term);\n";
-  for (std::size_t N = R.reduced.size(); N-- > 0;) {
-    Indent.resize(Indent.size() - 2);
-    O << Indent << "}\n";
-  }
-  O << "  const int64_t at = " << cppOf(Spec.output().tag.effectiveLayout(), Error) << ";\n";
-  O << "  value[at] = sum * ave_problem::kOutputScale;\n"
-       "  absSum[at] = scale * fabs(ave_problem::kOutputScale);\n}\n\n} // namespace\n\n";
+  sumAndStore(Spec, R.reduced, routedBounds(Spec, R), O, Error);
 }
 
 } // namespace
 
-std::string routedProduct(const BenchSpec &Spec, const Routing &R,
-                          const std::vector<std::string> &Coords, std::string &Error) {
-  std::string Out = "int64_t(1)";
-  for (const std::string &C : Coords)
-    Out = "(" + Out + " * " + cppOf(*R.boundOf(Spec, C), Error) + ")";
-  return Out;
+BoundLookup routedBounds(const BenchSpec &Spec, const Routing &R) {
+  return [&Spec, &R](const std::string &C) { return R.boundOf(Spec, C); };
 }
 
 std::string routedGroundTruthSource(const BenchSpec &Spec, const Routing &R, std::string &Error) {
@@ -312,22 +304,8 @@ std::string routedGroundTruthSource(const BenchSpec &Spec, const Routing &R, std
        "Memory no row maps to\n// keeps the caller's NaN.\n#include <hip/hip_runtime.h>\n"
     << halfIncludes(Spec) << "\n#include \"problem.h\"\n\n#include <cstdint>\n\n";
   routedKernel(Spec, R, O, Error);
-  O << "hipError_t aveLaunchGroundTruth(void *const *tensors, const int64_t *s, double *value,\n"
-       "                                 double *absSum) {\n"
-    << sizeLocals(Spec, "  ");
-  O << "  const int64_t elements = " << routedProduct(Spec, R, R.free, Error) << ";\n";
-  O << "  const int64_t blocks = (elements + 255) / 256;\n";
-  O << "  if (elements <= 0 || blocks > 2147483647)\n    return hipErrorInvalidValue;\n";
-  O << "  hipLaunchKernelGGL(aveGroundTruthRouted, dim3(unsigned(blocks)), dim3(256), 0, 0";
-  for (std::size_t I = 0; I < Spec.tensors.size(); ++I)
-    O << ",\n                     static_cast<const " << Spec.tensors[I].pointeeType
-      << " *>(tensors[" << I << "])";
-  for (std::size_t I = 0; I < Spec.indexArrays.size(); ++I)
-    O << ",\n                     static_cast<const " << Spec.indexArrays[I].pointeeType
-      << " *>(tensors[" << Spec.tensors.size() + I << "])";
-  for (const SizeParam &S : Spec.sizes)
-    O << ", size_" << S.name;
-  O << ", value, absSum);\n  return hipGetLastError();\n}\n";
+  launchPerElement(Spec, "aveGroundTruthRouted",
+                   productOfBounds(R.free, routedBounds(Spec, R), Error), true, O);
   return O.str();
 }
 

@@ -3,6 +3,7 @@
 
 #include "ave/harness/BundleGenerator.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,9 +27,11 @@ std::string routedGroundTruthSource(const BenchSpec &Spec, const Routing &Routin
                                     std::string &Error);
 // A route's value as C++: index arrays are `ix<i>`, rows `coord_<r>`.
 std::string routedCppOf(const BenchSpec &Spec, const ann::Expr &Expr, std::string &Error);
-// The product of the bounds of row and tag coordinates, as int64_t C++.
-std::string routedProduct(const BenchSpec &Spec, const Routing &Routing,
-                          const std::vector<std::string> &Coordinates, std::string &Error);
+// A coordinate's bound: the tags' (tagBounds), or the routing's, which
+// bounds its row coordinates too (routedBounds). Both keep references.
+using BoundLookup = std::function<const ann::Expr *(const std::string &Coordinate)>;
+BoundLookup tagBounds(const BenchSpec &Spec);
+BoundLookup routedBounds(const BenchSpec &Spec, const Routing &Routing);
 
 // launch_candidate.hip / launch_reference.hip: includes `sourcePath` with
 // the kernel renamed to `renamedKernel`, and defines aveLaunch<Role> and
@@ -50,6 +53,8 @@ std::string quoted(const std::string &Text); // a C++ string literal
 std::string doubleLiteral(double Value);     // round-trips exactly
 // The product of the coordinates' bounds, as int64_t C++.
 std::string productOfBounds(const BenchSpec &Spec, const std::vector<std::string> &Coordinates,
+                            std::string &Error);
+std::string productOfBounds(const std::vector<std::string> &Coordinates, const BoundLookup &BoundOf,
                             std::string &Error);
 // Every coordinate name of every tensor, first appearance first.
 std::vector<std::string> allCoordinates(const BenchSpec &Spec);

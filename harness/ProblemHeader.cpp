@@ -182,14 +182,15 @@ void attentionSection(const BenchSpec &Spec, const Attention &A, std::ostringstr
 void einsumSection(const BenchSpec &Spec, const Routing *Routed, std::ostringstream &O,
                    std::string &Error) {
   const Einsum &E = Spec.einsum;
-  std::vector<std::string> Reduced = Routed ? Routed->reduced : E.reduced, All;
-  if (Routed) {
-    All = Routed->free;
+  // Routed: the reduced coordinates are the routing's, and every term is
+  // one of a routed row's free coordinates times the reduced ones.
+  const std::vector<std::string> &Reduced = Routed ? Routed->reduced : E.reduced;
+  std::vector<std::string> All = Routed ? Routed->free : allCoordinates(Spec);
+  if (Routed)
     All.insert(All.end(), Reduced.begin(), Reduced.end());
-  }
+  const BoundLookup BoundOf = Routed ? routedBounds(Spec, *Routed) : tagBounds(Spec);
   auto Product = [&](const std::vector<std::string> &Coords) {
-    return Routed ? routedProduct(Spec, *Routed, Coords, Error)
-                  : productOfBounds(Spec, Coords, Error);
+    return productOfBounds(Coords, BoundOf, Error);
   };
   O << "// Terms summed into each output element (1 for a copy).\n";
   O << "inline double reductionLength(const int64_t *s) {\n"
@@ -198,8 +199,7 @@ void einsumSection(const BenchSpec &Spec, const Routing *Routed, std::ostringstr
        "// (the result is then reported in GB/s only).\n";
   O << "inline double flopCount(const int64_t *s) {\n" << sizeLocals(Spec, "  ");
   if (E.kind == Einsum::Kind::Contraction && E.inputs.size() >= 2)
-    O << "  return 2.0 * double(" << (Routed ? Product(All) : Product(allCoordinates(Spec)))
-      << ");\n";
+    O << "  return 2.0 * double(" << Product(All) << ");\n";
   else
     O << "  return 0.0;\n";
   O << "}\n\n";

@@ -5,6 +5,35 @@ and its statistics, and the JSON they update in place."""
 
 import json
 
+DTYPES = {"f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bfloat16"}
+
+
+def cuda_torch(path, result, anchor):
+    """(torch, 0) when the kernel was timed and torch sees a CUDA device, with
+    TF32 off (plain FP32, as the BLAS anchor); otherwise (None, exit status),
+    the reason written into the result as anchor_error ("ANCHOR not timed: ...")."""
+    if result.get("verdict") != "pass" or not result.get("median_ms"):
+        result["anchor_error"] = anchor + " not timed: the kernel was not timed"
+        write(path, result)
+        return None, 0
+
+    import torch
+
+    if not torch.cuda.is_available():
+        result["anchor_error"] = anchor + " not timed: torch sees no CUDA device"
+        write(path, result)
+        return None, 2
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    return torch, 0
+
+
+def seeded_generator(torch, result):
+    """A CUDA generator seeded from the bench's seed."""
+    generator = torch.Generator(device="cuda")
+    generator.manual_seed(int(result.get("seed", 0)) & 0x7FFFFFFFFFFFFFFF)
+    return generator
+
 
 def quantile(ordered, q):
     """Linear interpolation between order statistics, as ave_check.h's summarize()."""

@@ -23,9 +23,8 @@ import argparse
 import json
 import sys
 
-from anchor_common import record_anchor, time_runs, uniform, write
-
-DTYPES = {"f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bfloat16"}
+from anchor_common import (DTYPES, cuda_torch, record_anchor, seeded_generator, time_runs,
+                           uniform, write)
 
 
 def main():
@@ -37,23 +36,13 @@ def main():
         result = json.load(f)
     with open(args.problem) as f:
         problem = json.load(f)
-    if result.get("verdict") != "pass" or not result.get("median_ms"):
-        result["anchor_error"] = "grouped GEMM anchor not timed: the kernel was not timed"
-        write(args.result, result)
-        return 0
-
-    import torch
-
-    if not torch.cuda.is_available():
-        result["anchor_error"] = "grouped GEMM anchor not timed: torch sees no CUDA device"
-        write(args.result, result)
-        return 2
-    torch.backends.cuda.matmul.allow_tf32 = False  # plain FP32, as the BLAS anchor
+    torch, status = cuda_torch(args.result, result, "grouped GEMM anchor")
+    if torch is None:
+        return status
 
     rows, groups, k, n = (int(problem[key]) for key in ("rows", "groups", "k", "n"))
     dtype = getattr(torch, DTYPES[problem["dtype"]])
-    generator = torch.Generator(device="cuda")
-    generator.manual_seed(int(result.get("seed", 0)) & 0x7FFFFFFFFFFFFFFF)
+    generator = seeded_generator(torch, result)
     ids = torch.randint(0, groups, (rows,), device="cuda", generator=generator)
     counts = torch.bincount(ids, minlength=groups).tolist()
     offsets = [0]

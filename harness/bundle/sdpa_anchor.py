@@ -22,9 +22,8 @@ import json
 import sys
 import warnings
 
-from anchor_common import record_anchor, time_runs, uniform, write
-
-DTYPES = {"f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bfloat16"}
+from anchor_common import (DTYPES, cuda_torch, record_anchor, seeded_generator, time_runs,
+                           uniform, write)
 
 
 def supported_backends(torch, functional, q, k, v, scale, causal):
@@ -62,28 +61,16 @@ def main():
     if not attention:
         print("sdpa_anchor: %s describes no attention kernel" % args.result, file=sys.stderr)
         return 2
-    if result.get("verdict") != "pass" or not result.get("median_ms"):
-        result["anchor_error"] = "PyTorch SDPA not timed: the kernel was not timed"
-        write(args.result, result)
-        return 0
-
-    import torch
+    torch, status = cuda_torch(args.result, result, "PyTorch SDPA")
+    if torch is None:
+        return status
     import torch.nn.functional as functional
-
-    if not torch.cuda.is_available():
-        result["anchor_error"] = "PyTorch SDPA not timed: torch sees no CUDA device"
-        write(args.result, result)
-        return 2
-    # Like the BLAS anchor: plain FP32 arithmetic, no TF32.
-    torch.backends.cuda.matmul.allow_tf32 = False
-    torch.backends.cudnn.allow_tf32 = False
 
     dtype = getattr(torch, DTYPES[result["dtype"]])
     batch = attention["batch"] or [1]
     scale = attention["scale"]
     causal = bool(attention.get("causal", False))
-    generator = torch.Generator(device="cuda")
-    generator.manual_seed(int(result.get("seed", 0)) & 0x7FFFFFFFFFFFFFFF)
+    generator = seeded_generator(torch, result)
     q = uniform(torch, (*batch, attention["queries"], attention["head_dim"]), dtype, generator)
     k = uniform(torch, (*batch, attention["keys"], attention["head_dim"]), dtype, generator)
     v = uniform(torch, (*batch, attention["keys"], attention["value_dim"]), dtype, generator)
