@@ -229,7 +229,8 @@ private:
     }
     auto Tag = std::find_if(Scope.tags.begin(), Scope.tags.end(),
                             [&](const BoundTag &T) { return T.spec.tensor == Node.name; });
-    if (Tag == Scope.tags.end() && (Node.name == "bounded" || Node.name == "permutation"))
+    if (Tag == Scope.tags.end() &&
+        (Node.name == "bounded" || Node.name == "permutation" || Node.name == "blockwise"))
       return resolveIndexFact(Node, AllowCoordinates);
     if (Tag == Scope.tags.end() && Node.name == "mask")
       return resolveMask(Node);
@@ -258,13 +259,16 @@ private:
   }
 
   // `bounded(p, N, B)`: p[i] lies in [0, B) for every i in [0, N);
-  // `permutation(p, N)`: p[0..N) takes every value of [0, N) once. p is an
+  // `permutation(p, N)`: p[0..N) takes every value of [0, N) once;
+  // `blockwise(p, N, G)`: p[i] == p[j] for i, j in [0, N) with i / G == j / G
+  // (a router that pads each expert's rows to whole blocks of G). p is an
   // untagged pointer-to-const integer parameter (a routing or gather index
   // array), which the kernel cannot write.
   bool resolveIndexFact(Expr &Node, bool AllowCoordinates) {
-    const size_t Arity = Node.name == "bounded" ? 3 : 2;
-    const std::string Form =
-        Node.name == "bounded" ? "bounded(array, count, bound)" : "permutation(array, count)";
+    const size_t Arity = Node.name == "permutation" ? 2 : 3;
+    const std::string Form = Node.name == "bounded"     ? "bounded(array, count, bound)"
+                             : Node.name == "blockwise" ? "blockwise(array, count, group)"
+                                                        : "permutation(array, count)";
     if (!Node.argNames.empty() || Node.operands.size() != Arity) {
       Report(Node.begin, Node.end, "expected " + Form);
       return false;

@@ -291,7 +291,8 @@ bool isIndexElement(const std::string &Pointee) {
 }
 
 // `permutation(p, N)` / `bounded(p, N, B)` give each index array its length
-// and contents; an index array without one cannot be filled.
+// and contents, `blockwise(p, N, G)` the runs its values come in; an index
+// array without one of the first two cannot be filled.
 bool bindIndexFacts(const std::vector<const ann::Expr *> &Facts, std::vector<IndexArray> &Arrays,
                     std::string &Error) {
   std::set<std::string> Bound;
@@ -299,7 +300,10 @@ bool bindIndexFacts(const std::vector<const ann::Expr *> &Facts, std::vector<Ind
     if (Fact->operands.size() < 2 || Fact->operands[0].kind != ann::ExprKind::Identifier)
       continue;
     for (IndexArray &A : Arrays)
-      if (A.param == Fact->operands[0].name && Bound.insert(A.param).second) {
+      if (A.param == Fact->operands[0].name && Fact->isCallTo("blockwise")) {
+        if (!A.group)
+          A.group = Fact->operands[2];
+      } else if (A.param == Fact->operands[0].name && Bound.insert(A.param).second) {
         A.permutation = Fact->isCallTo("permutation");
         A.length = Fact->operands[1];
         A.bound =
@@ -337,7 +341,7 @@ BenchSpecResult buildBenchSpec(const model::KernelModel &Kernel,
       const ann::BoundTag *Tag = Annotations.tagOn(P.decl);
       if (!Tag && P.pointeeConst && isIndexElement(P.pointeeType)) {
         Spec.params.push_back({ParamSlot::Kind::IndexArray, Spec.indexArrays.size()});
-        Spec.indexArrays.push_back({P.name, P.pointeeType, false, {}, {}});
+        Spec.indexArrays.push_back({P.name, P.pointeeType, false, {}, {}, std::nullopt});
         continue; // sized and filled by its `assume` (bindIndexFacts)
       }
       if (!Tag)

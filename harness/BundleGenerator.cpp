@@ -151,9 +151,9 @@ BundleResult generateBundle(const BundleRequest &Request) {
   if (Grouped) // the anchor's problem at the timed shape (grouped_anchor.py)
     Files.push_back({"grouped_gemm.json",
                      "{\"rows\": " + std::to_string(Grouped->rows) +
-                         ", \"groups\": " + std::to_string(Grouped->groups) +
-                         ", \"k\": " + std::to_string(Grouped->k) +
-                         ", \"n\": " + std::to_string(Grouped->n) + ", \"dtype\": \"" +
+                         ", \"groups\": " + std::to_string(Grouped->groups) + ", \"k\": " +
+                         std::to_string(Grouped->k) + ", \"n\": " + std::to_string(Grouped->n) +
+                         ", \"run\": " + std::to_string(Grouped->run) + ", \"dtype\": \"" +
                          elementTypeName(Request.candidate.output().type) + "\"}\n",
                      false});
   std::string CandidatePath, ReferencePath, Error;

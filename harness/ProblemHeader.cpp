@@ -135,12 +135,13 @@ void tensorSection(const BundleRequest &Request, std::ostringstream &O, std::str
       << "});\n  }\n";
   }
   O << "  // Index arrays: filled as their `assume` says (a permutation, or sorted\n"
-       "  // values below a bound).\n";
+       "  // values below a bound, in runs of a group where `blockwise`).\n";
   for (const IndexArray &A : Spec.indexArrays)
     O << "  out.push_back({" << quoted(A.param) << ", ave_bench::DType::I32, size_t("
       << cppOf(A.length, Error) << "), false, "
       << (A.permutation ? "ave_bench::Fill::Permutation" : "ave_bench::Fill::SortedBelow")
-      << ", int64_t(" << cppOf(A.bound, Error) << ")});\n";
+      << ", int64_t(" << cppOf(A.bound, Error) << "), int64_t("
+      << (A.group ? cppOf(*A.group, Error) : std::string("1")) << ")});\n";
   O << "  return out;\n}\n\n";
 }
 

@@ -281,8 +281,8 @@ std::optional<GroupedGemm> groupedGemm(const BenchSpec &Spec, const Routing &R,
     return V ? *V : 0;
   };
   GroupedGemm G{At(R.boundOf(Spec, Row)), At(&Groups->bound), At(R.boundOf(Spec, K)),
-                At(R.boundOf(Spec, N))};
-  if (G.rows <= 0 || G.groups <= 0 || G.k <= 0 || G.n <= 0)
+                At(R.boundOf(Spec, N)), Groups->group ? At(&*Groups->group) : 1};
+  if (G.rows <= 0 || G.groups <= 0 || G.k <= 0 || G.n <= 0 || G.run <= 0)
     return std::nullopt;
   return G;
 }

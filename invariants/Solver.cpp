@@ -230,9 +230,10 @@ std::optional<unsigned> ObligationSolver::budget(unsigned MaxMs, bool Interpreta
   return std::min(Budget, Left);
 }
 
-SolverResult ObligationSolver::run(const Term *Violation, const std::vector<const Term *> &Observe,
+SolverResult ObligationSolver::run(const Term *Asked, const std::vector<const Term *> &Observe,
                                    bool WithModel, unsigned MaxMs) {
   auto Start = std::chrono::steady_clock::now();
+  const Term *Violation = FactsOfTerms ? FactsOfTerms(Asked) : Asked;
   // Proven (or, without a model, decided) under these facts, whatever is
   // observed; a model only for the same observed terms.
   AnswerKey Any{Violation, Facts.size(), false, {}};

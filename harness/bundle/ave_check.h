@@ -282,7 +282,9 @@ inline Comparison compareWithReference(const unsigned char *got, DType type,
 // What an input holds: seeded uniform values, or (an index array, I32) a
 // seeded permutation of 0 .. elements-1 (`permutation(p, N)`), or seeded
 // values in [0, bound) in ascending order (`bounded(p, N, B)`: a router's
-// expert ids, sorted by expert as MoE routers sort their rows).
+// expert ids, sorted by expert as MoE routers sort their rows), in runs of
+// `group` equal values with `blockwise(p, N, G)` (each expert's rows padded
+// to whole blocks).
 enum class Fill { Uniform, Permutation, SortedBelow };
 
 struct TensorSpec {
@@ -292,6 +294,7 @@ struct TensorSpec {
   bool output = false;
   Fill fill = Fill::Uniform;
   int64_t bound = 0; // Fill::SortedBelow: values are in [0, bound)
+  int64_t group = 1; // Fill::SortedBelow: in runs of group equal values (`blockwise`)
 };
 
 // An index array's contents (Fill::Permutation or Fill::SortedBelow), new
@@ -307,9 +310,13 @@ inline void fillIndices(std::vector<unsigned char> &data, const TensorSpec &spec
       std::swap(values[i - 1], values[splitmix64(base + i) % i]);
   } else {
     uint64_t bound = spec.bound > 0 ? static_cast<uint64_t>(spec.bound) : 1;
+    size_t group = spec.group > 1 ? static_cast<size_t>(spec.group) : 1;
+    std::vector<int32_t> runs((values.size() + group - 1) / group);
+    for (size_t i = 0; i < runs.size(); ++i)
+      runs[i] = static_cast<int32_t>(splitmix64(base + i) % bound);
+    std::sort(runs.begin(), runs.end());
     for (size_t i = 0; i < values.size(); ++i)
-      values[i] = static_cast<int32_t>(splitmix64(base + i) % bound);
-    std::sort(values.begin(), values.end());
+      values[i] = runs[i / group];
   }
   data.resize(values.size() * 4);
   if (!values.empty())

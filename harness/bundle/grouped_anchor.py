@@ -9,7 +9,8 @@ grouped_gemm.json (written by `ave-rewrite harness`) gives the timed shape's
 routed rows, groups (experts), k and n. The anchor is the usual way to run
 such a layer without a fused kernel: the rows already gathered and sorted by
 group, one library GEMM per group (torch.mm, cuBLAS on NVIDIA), group sizes
-drawn as the bench draws them (uniform group ids, sorted). Gathering the rows
+drawn as the bench draws them (uniform group ids, sorted; in runs of `run`
+rows where the router pads each group to whole blocks). Gathering the rows
 and scattering the results are not timed, which favours the anchor. It is
 timed the way the bench timed the kernel (anchor_common.py), its output is
 checked against float64 on the largest group, and the fields are added to
@@ -41,9 +42,12 @@ def main():
         return status
 
     rows, groups, k, n = (int(problem[key]) for key in ("rows", "groups", "k", "n"))
+    run = int(problem.get("run", 1))
     dtype = getattr(torch, DTYPES[problem["dtype"]])
     generator = seeded_generator(torch, result)
-    ids = torch.randint(0, groups, (rows,), device="cuda", generator=generator)
+    runs = (rows + run - 1) // run
+    ids = torch.randint(0, groups, (runs,), device="cuda", generator=generator)
+    ids = ids.repeat_interleave(run)[:rows]
     counts = torch.bincount(ids, minlength=groups).tolist()
     offsets = [0]
     for count in counts:

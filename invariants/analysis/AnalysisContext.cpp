@@ -33,9 +33,11 @@ AnalysisContext::AnalysisContext(clang::ASTContext &Ast, const ann::KernelAnnota
     symbols.bdim[D] = Terms.builtin(SymbolKind::BlockDim, D);
     symbols.gdim[D] = Terms.builtin(SymbolKind::GridDim, D);
   }
+  Solver.setFactsOfTerms([this](const Term *Query) { return withIndexReadFacts(Query); });
 }
 
 AnalysisContext::~AnalysisContext() {
+  solver.setFactsOfTerms({});
   if (!std::getenv("AVE_PROFILE"))
     return;
   for (const auto &[Why, Cost] : QueryCost)

@@ -126,16 +126,34 @@ public:
   // states facts about the array (IndexArrays.cpp), they become facts of
   // the kernel for this read.
   const Term *readIndexArray(const clang::ValueDecl *Array, const Term *Offset);
+  // Query and the facts of each index-array read in it that the kernel's
+  // facts lack: a read the interpretation made and substitution then moved
+  // (a private array's slot read back at another loop's counter) keeps its
+  // facts. For that question alone: as kernel facts they would slow every
+  // later one. The solver calls it before each question.
+  const Term *withIndexReadFacts(const Term *Query);
   // The inverse of a permutation's uninterpreted function, applied to V.
   const Term *inverseIndex(const clang::ValueDecl *Array, const Term *V);
 
-  // What `bounded(p, N, B)` / `permutation(p, N)` say about p.
+  // What `bounded(p, N, B)` / `permutation(p, N)` / `blockwise(p, N, G)` say about p.
   struct IndexArrayFacts {
     const Term *count = nullptr; // p[i] for i in [0, count)
     const Term *bound = nullptr; // lies in [0, bound)
     bool permutation = false;    // and takes each value once (bound == count)
+    // `blockwise(p, groupCount, group)`: p[i] == p[j] for i, j in
+    // [0, groupCount) with i / group == j / group.
+    const Term *group = nullptr;
+    const Term *groupCount = nullptr;
   };
   std::map<const clang::ValueDecl *, IndexArrayFacts> indexArrays;
+  // readIndexArray's parts: 0 <= Offset < Count; what `bounded` /
+  // `permutation` say of one read; a fact of the kernel, added once.
+  const Term *inDomain(const Term *Offset, const Term *Count);
+  const Term *boundFacts(const clang::ValueDecl *Array, const IndexArrayFacts &F, const Term *Read);
+  void addReadFact(const Term *Fact);
+  // The facts readIndexArray states of one read.
+  std::vector<const Term *> readFacts(const IndexArrayFacts &F, const clang::ValueDecl *Array,
+                                      const Term *Offset, const Term *Read);
   // `mask(j <= i)` of a kernel-level assumption: which pairs a contraction
   // keeps, over one placeholder symbol per coordinate name it mentions.
   struct ContractionMask {

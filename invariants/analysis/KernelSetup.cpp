@@ -202,13 +202,39 @@ void ProvenanceInterpreter::addIndexFact(const ann::Expr &Fact, const ann::Bound
     return;
   }
   AnalysisContext::IndexArrayFacts &F = Ctx.indexArrays[Fact.resolution.decl];
-  if (F.count) {
-    Ctx.log.addNote(P.location, "'" + ann::printExpr(Fact) +
-                                    "': an earlier assumption already states facts about '" +
-                                    Fact.resolution.decl->getName().str() + "'; it was not used");
+  if (Fact.name == "blockwise") {
+    addBlockwiseFact(Fact, P, Count, Bound, F);
     return;
   }
-  F = {Count, Bound, Permutation};
+  if (F.count || (Permutation && F.group && !F.group->isConstant(1))) {
+    Ctx.log.addNote(P.location, "'" + ann::printExpr(Fact) +
+                                    "': an earlier assumption already states facts about '" +
+                                    Fact.resolution.decl->getName().str() +
+                                    "' (that contradict it, or that it repeats); it was not used");
+    return;
+  }
+  F.count = Count;
+  F.bound = Bound;
+  F.permutation = Permutation;
+}
+
+void ProvenanceInterpreter::addBlockwiseFact(const ann::Expr &Fact, const ann::BoundPragma &P,
+                                             const Term *Count, const Term *Group,
+                                             AnalysisContext::IndexArrayFacts &F) {
+  // The group must be a positive constant: a symbolic one would make every
+  // read's fact nonlinear (i / G), and a group of 0 or less says nothing.
+  auto Refuse = [&](const std::string &Why) {
+    Ctx.log.addNote(P.location,
+                    "'" + ann::printExpr(Fact) + "' of assumption '" + P.text + "' " + Why);
+  };
+  if (!Group->isConstant() || Group->value() < 1)
+    return Refuse("needs a positive integer constant as its group; it was not used");
+  if (F.group)
+    return Refuse("repeats a blockwise fact already stated; it was not used");
+  if (F.permutation && Group->value() > 1)
+    return Refuse("contradicts permutation(...) of the same array; it was not used");
+  F.groupCount = Count;
+  F.group = Group;
 }
 
 void ProvenanceInterpreter::addMask(const ann::Expr &Mask, const ann::BoundPragma &P,

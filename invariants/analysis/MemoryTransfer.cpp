@@ -477,6 +477,14 @@ const Term *coarserThan(const Term *X, const std::vector<const Term *> &Anchors)
 
 } // namespace
 
+const AnalysisContext::IndexArrayFacts *
+ProvenanceInterpreter::blockwiseFacts(const Term *Read) const {
+  for (const auto &[Array, F] : Ctx.indexArrays)
+    if (F.group && Array->getName() == Read->name())
+      return &F;
+  return nullptr;
+}
+
 void ProvenanceInterpreter::requireSameSelection(const TensorInfo &TI, const std::string &Name,
                                                  const Term *Coordinate,
                                                  const std::map<std::string, const Term *> &Dest,
@@ -498,10 +506,15 @@ void ProvenanceInterpreter::requireSameSelection(const TensorInfo &TI, const std
   if (Anchors.empty())
     for (const auto &[Unused, D] : Dest)
       Anchors.push_back(D);
-  auto NotAnAnchor = [&](const Term *X) {
+  // A read of a `blockwise` array is at the row when both are in one of its
+  // groups: the fact makes every read of a group equal.
+  auto NotAnAnchor = [&](const Term *X, const AnalysisContext::IndexArrayFacts *F) {
     const Term *Matched = T.falseTerm();
     for (const Term *A : Anchors)
-      Matched = T.logicalOr(Matched, T.eq(X, A));
+      Matched = T.logicalOr(Matched, F ? T.logicalAnd(T.logicalAnd(Ctx.inDomain(X, F->groupCount),
+                                                                   Ctx.inDomain(A, F->groupCount)),
+                                                      T.eq(T.div(X, F->group), T.div(A, F->group)))
+                                       : T.eq(X, A));
     return T.logicalNot(Matched);
   };
   O.summary = "coordinate '" + Name + "' (" + print(Coordinate) +
@@ -511,9 +524,10 @@ void ProvenanceInterpreter::requireSameSelection(const TensorInfo &TI, const std
   std::vector<const Term *> Reads = collectApplications(Coordinate);
   for (const Term *Read : Reads)
     for (const Term *Arg : Read->operands()) {
-      Mismatch = T.logicalOr(Mismatch, NotAnAnchor(Arg));
+      const AnalysisContext::IndexArrayFacts *Group = blockwiseFacts(Read);
+      Mismatch = T.logicalOr(Mismatch, NotAnAnchor(Arg, Group));
       O.observe.push_back({"selected at", Arg});
-      if (const Term *Row = coarserThan(Arg, Anchors))
+      if (const Term *Row = Group ? nullptr : coarserThan(Arg, Anchors))
         O.unconfirmedViolation =
             "'" + Name + "' is selected by " + print(Read) + ", at an index coarser than the row " +
             print(Row) +
@@ -521,7 +535,7 @@ void ProvenanceInterpreter::requireSameSelection(const TensorInfo &TI, const std
             "row's own is routing data the analysis does not see";
     }
   if (Reads.empty())
-    Mismatch = NotAnAnchor(Coordinate);
+    Mismatch = NotAnAnchor(Coordinate, nullptr);
   for (const Term *A : Anchors)
     O.observe.push_back({"stored row", A});
   O.failure = "store into " + TI.tensor + ": the value's '" + Name + "' is " + print(Coordinate) +

@@ -79,6 +79,8 @@ private:
   void applyLaunchPragma();
   // `bounded(p, N, B)` / `permutation(p, N)` of a kernel-level assumption.
   void addIndexFact(const ann::Expr &Fact, const ann::BoundPragma &P, const FlowState &State);
+  void addBlockwiseFact(const ann::Expr &Fact, const ann::BoundPragma &P, const Term *Count,
+                        const Term *Group, AnalysisContext::IndexArrayFacts &F);
   // `mask(j <= i)` of a kernel-level assumption.
   void addMask(const ann::Expr &Mask, const ann::BoundPragma &P, const FlowState &State);
 
@@ -334,6 +336,8 @@ private:
                    const clang::Expr *Site, const FlowState &State);
   // Some case of the stored value is valid wherever the store runs.
   // A coordinate the output lacks that an index array selected (`ex[r]`).
+  // The facts of the blockwise array Read reads, or null.
+  const AnalysisContext::IndexArrayFacts *blockwiseFacts(const Term *Read) const;
   void requireSameSelection(const TensorInfo &TI, const std::string &Name, const Term *Coordinate,
                             const std::map<std::string, const Term *> &Dest, Obligation O);
   // Where none of V's cases is valid, over the symbols the current execution

@@ -55,6 +55,9 @@ spec() {
       args=(--shape S=64,T=32,E=4,K=32,N=48 --route 's=sid[r]' --route 't=sid[r] / 2'
             --route 'x=ex[r]') ;;
     moe/moe_topk_combine) file=moe/moe_topk kernel=moe_topk_combine args=(--shape T=6,N=128) ;;
+    moe/moe_grouped) # 128-row blocks, one expert each (blockwise): three row blocks
+      kernel=moe_grouped
+      args=(--shape R=384,T=384,E=4,K=16,N=256 --route 't=tok[r]' --route 'x=ex[r]') ;;
     *) return 1 ;;
   esac
 }

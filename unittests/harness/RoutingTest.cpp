@@ -11,6 +11,7 @@
 #include "gtest/gtest.h"
 #include <algorithm>
 #include <numeric>
+#include <set>
 
 namespace ave::harness {
 namespace {
@@ -142,8 +143,8 @@ TEST(RoutingTest, TheOddShapeKeepsTiedSizesTied) {
 }
 
 TEST(RoutingTest, IndexFillsArePermutationsAndSortedBoundedValues) {
-  ave_bench::TensorSpec perm{"tok", ave_bench::DType::I32,        1000,
-                             false, ave_bench::Fill::Permutation, 0};
+  ave_bench::TensorSpec perm{
+      "tok", ave_bench::DType::I32, 1000, false, ave_bench::Fill::Permutation, 0, 1};
   std::vector<unsigned char> bytes, again;
   ave_bench::fillInput(bytes, perm, 7, 4);
   ASSERT_EQ(bytes.size(), 4000u);
@@ -158,14 +159,34 @@ TEST(RoutingTest, IndexFillsArePermutationsAndSortedBoundedValues) {
   ave_bench::fillInput(again, perm, 8, 4);
   EXPECT_NE(again, bytes); // a new permutation each trial
 
-  ave_bench::TensorSpec bounded{"ex",  ave_bench::DType::I32,        500,
-                                false, ave_bench::Fill::SortedBelow, 6};
+  ave_bench::TensorSpec bounded{
+      "ex", ave_bench::DType::I32, 500, false, ave_bench::Fill::SortedBelow, 6, 1};
   ave_bench::fillInput(bytes, bounded, 7, 5);
   values.resize(500);
   std::memcpy(values.data(), bytes.data(), bytes.size());
   EXPECT_TRUE(std::is_sorted(values.begin(), values.end()));
   EXPECT_EQ(values.front(), 0);
   EXPECT_EQ(values.back(), 5);
+}
+
+TEST(RoutingTest, BlockwiseFillsComeInWholeRuns) {
+  // `blockwise(ex, R, 128)`: each aligned run of 128 entries holds one
+  // value, the runs sorted; a last partial run is cut, not padded.
+  ave_bench::TensorSpec runs{
+      "ex", ave_bench::DType::I32, 1000, false, ave_bench::Fill::SortedBelow, 8, 128};
+  std::vector<unsigned char> bytes;
+  ave_bench::fillInput(bytes, runs, 3, 5);
+  ASSERT_EQ(bytes.size(), 4000u);
+  std::vector<int32_t> values(1000);
+  std::memcpy(values.data(), bytes.data(), bytes.size());
+  EXPECT_TRUE(std::is_sorted(values.begin(), values.end()));
+  std::set<int32_t> distinct(values.begin(), values.end());
+  EXPECT_GT(distinct.size(), 2u); // the runs differ
+  for (size_t i = 0; i < values.size(); ++i) {
+    EXPECT_EQ(values[i], values[i - i % 128]) << "entry " << i;
+    EXPECT_GE(values[i], 0);
+    EXPECT_LT(values[i], 8);
+  }
 }
 
 } // namespace

@@ -69,7 +69,7 @@ enum class NameKind {
   Builtin,         // threadIdx, blockIdx, blockDim, gridDim
   IntegerConstant, // constexpr/const integer variable or enumerator (decl, constant)
   IntegerMacro,    // object-like macro whose body is an integer (constant)
-  IndexFact,       // `bounded(p, N, B)` / `permutation(p, N)` of an index array (on a Call node)
+  IndexFact,       // `bounded(p, N, B)` / `permutation(p, N)` / `blockwise(p, N, G)` (on a Call node)
   Mask,           // `mask(j <= i)`: which pairs of coordinates a contraction keeps (on a Call node)
   CoordinateName, // a coordinate name of any tag of the kernel, inside mask(...)
 };

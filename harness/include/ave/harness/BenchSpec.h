@@ -66,6 +66,9 @@ struct IndexArray {
   bool permutation = false;
   ann::Expr length; // N
   ann::Expr bound;  // B; N for a permutation
+  // `blockwise(p, N, G)`: the values come in runs of G (a router that pads
+  // each expert's rows to whole blocks), or none.
+  std::optional<ann::Expr> group;
 };
 
 // One kernel parameter in declaration order.

@@ -67,6 +67,7 @@ std::string routesWithinBounds(const BenchSpec &Spec, const Routing &Routing,
 // the timed shape.
 struct GroupedGemm {
   std::int64_t rows = 0, groups = 0, k = 0, n = 0;
+  std::int64_t run = 1; // the group ids come in runs of this many rows (`blockwise`)
 };
 
 // Empty when the routing is not that shape (or a bound cannot be evaluated

@@ -22,6 +22,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -99,6 +100,13 @@ public:
 
   /// Asserted for every later query (and its evaluation must be defined).
   void addFact(const Term *Fact);
+  /// Called with every question before it is asked; returns the question
+  /// with the facts its terms carry that the kernel's facts lack (an index
+  /// array's read that substitution made: IndexArrays.cpp), for this
+  /// question alone. Empty: none. The caller clears it before it goes away.
+  void setFactsOfTerms(std::function<const Term *(const Term *)> WithFacts) {
+    FactsOfTerms = std::move(WithFacts);
+  }
   const std::vector<const Term *> &facts() const { return Facts; }
   /// Wall milliseconds of every question asked so far (answers given from
   /// memory included, at what looking them up cost).
@@ -165,6 +173,7 @@ private:
   uint64_t WorkUsed = 0;                 // the same in Z3 resource units
   std::optional<std::chrono::steady_clock::time_point> Deadline; // wall guard
   std::vector<const Term *> Facts;
+  std::function<const Term *(const Term *)> FactsOfTerms;
   // Proven and violated answers, by query, number of facts (facts are only
   // added), whether a model was read and the terms observed: the analysis
   // asks some questions twice (an output's coverage while interpreting and
