@@ -233,7 +233,10 @@ std::optional<unsigned> ObligationSolver::budget(unsigned MaxMs, bool Interpreta
 SolverResult ObligationSolver::run(const Term *Asked, const std::vector<const Term *> &Observe,
                                    bool WithModel, unsigned MaxMs) {
   auto Start = std::chrono::steady_clock::now();
-  const Term *Violation = FactsOfTerms ? FactsOfTerms(Asked) : Asked;
+  // An obligation's counterexample must be one the facts allow; the
+  // interpretation's own questions do without (fewer facts prove less, and
+  // more made its "does this vary with the loop?" questions time out).
+  const Term *Violation = FactsOfTerms && WithModel ? FactsOfTerms(Asked) : Asked;
   // Proven (or, without a model, decided) under these facts, whatever is
   // observed; a model only for the same observed terms.
   AnswerKey Any{Violation, Facts.size(), false, {}};

@@ -100,7 +100,7 @@ public:
 
   /// Asserted for every later query (and its evaluation must be defined).
   void addFact(const Term *Fact);
-  /// Called with every question before it is asked; returns the question
+  /// Called with every obligation (check) before it is asked; returns it
   /// with the facts its terms carry that the kernel's facts lack (an index
   /// array's read that substitution made: IndexArrays.cpp), for this
   /// question alone. Empty: none. The caller clears it before it goes away.
