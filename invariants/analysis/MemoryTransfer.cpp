@@ -618,6 +618,7 @@ bool ProvenanceInterpreter::requireStoredValue(const TensorInfo &TI, const DataV
     storeCase(TI, C, Base, Dest, M.sideConditions, AcrossThreads);
   requireSomeCase(TI, V, Base);
   requireParameters(TI, V, Base);
+  requireInputs(TI, V, Base);
   return true;
 }
 

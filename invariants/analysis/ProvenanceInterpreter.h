@@ -326,6 +326,8 @@ private:
   // An unproven obligation for each float parameter of the kernel that
   // does not reach V, stored into TI (ParameterReach.cpp).
   void requireParameters(const TensorInfo &TI, const DataValue &V, const Obligation &Base);
+  // Every tagged input reaches the stored value (InputReach.cpp).
+  void requireInputs(const TensorInfo &TI, const DataValue &V, const Obligation &Base);
   // Records the constant E folds to on a neutral data value V.
   void noteConstant(const clang::Expr *E, AbstractValue &V) const;
   // Records Result as an operator C computes in signed int, when E's type is.
