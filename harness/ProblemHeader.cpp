@@ -140,8 +140,8 @@ void tensorSection(const BundleRequest &Request, std::ostringstream &O, std::str
     O << "  out.push_back({" << quoted(A.param) << ", ave_bench::DType::I32, size_t("
       << cppOf(A.length, Error) << "), false, "
       << (A.permutation ? "ave_bench::Fill::Permutation" : "ave_bench::Fill::SortedBelow")
-      << ", int64_t(" << cppOf(A.bound, Error) << "), int64_t("
-      << (A.group ? cppOf(*A.group, Error) : std::string("1")) << ")});\n";
+      << ", int64_t(" << cppOf(A.bound, Error) << "), "
+      << (A.group ? cppOf(*A.group, Error) : std::string("int64_t(1)")) << "});\n";
   O << "  return out;\n}\n\n";
 }
 

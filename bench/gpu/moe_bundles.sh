@@ -23,5 +23,6 @@ variant() { # name rewrites
     --reference "$file" --reference-kernel moe_grouped -o "$dir/$1"
 }
 variant moe_grouped_vec 'vectorize:where=all:width=4'
+variant moe_grouped_pipe 'pipeline:stages=2'
 variant moe_grouped_pad 'lds-pad:pad=auto'
 variant moe_grouped_vec_pad 'vectorize:where=all:width=4,lds-pad:pad=auto'

@@ -815,6 +815,28 @@ TEST(SolverRangeSimplification, RemainderOfShiftedRemainder) {
   EXPECT_NE(after.simplify(other), ctx.rem(t, c(2)));
 }
 
+TEST(SolverRangeSimplification, StageTermsThatCancelLeaveTheDividend) {
+  // A double-buffered tile read at stage s % 2 whose writer was one
+  // iteration back: the element `1024 * (s % 2) + x - 1024 * (((s - 1) % 2
+  // + 1) % 2)` is x once the second stage is s % 2 again; the quotient by
+  // 128 of that sum is x / 128 (it stayed a quotient of a sum that spans
+  // both signs, which Z3 then had to split, and the pipelined grouped MoE
+  // timed out).
+  TermContext ctx;
+  auto c = [&](int64_t v) { return ctx.constant(v); };
+  const Term *s = ctx.symbol("s", SymbolKind::LoopCounter);
+  const Term *x = ctx.symbol("x", SymbolKind::Fresh);
+  const Term *back = ctx.rem(ctx.add(ctx.rem(ctx.sub(s, c(1)), c(2)), c(1)), c(2));
+  const Term *element =
+      ctx.add(ctx.mul(ctx.rem(s, c(2)), c(1024)), ctx.add(x, ctx.mul(back, c(-1024))));
+  RangeSimplifier ranges(ctx);
+  std::vector<const Term *> facts = {ctx.ge(s, c(1)), ctx.lt(s, c(4096)), ctx.ge(x, c(0)),
+                                     ctx.lt(x, c(1024))};
+  ranges.addFacts(ctx.allOf(facts));
+  const Term *quotient = ranges.simplify(ctx.div(element, c(128)));
+  EXPECT_EQ(quotient, ctx.div(x, c(128))) << print(quotient);
+}
+
 TEST(SolverRangeSimplification, ConstantQuotientRemainderInASum) {
   // A staged store's address `1024*s + (e/16)*16 + e%16` is `1024*s + e`;
   // a symbolic divisor is left alone (it needs facts: RangeSimplifier).
