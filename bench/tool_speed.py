@@ -16,7 +16,7 @@ import time
 
 KERNELS = ["naive_gemm", "tiled_gemm", "double_buffered_gemm", "transpose_lds",
            "transpose_swizzle", "block_reduce", "mfma_f16_tile", "vector_scale",
-           "mma_sync_tile", "attention_fwd", "moe/moe_top1", "moe/moe_topk",
+           "mma_sync_tile", "attention_fwd", "moe/moe_top1", "moe/moe_topk", "moe/moe_grouped",
            "attention/flash_fwd_f16"]
 
 
