@@ -132,6 +132,9 @@ public:
   // facts. For that question alone: as kernel facts they would slow every
   // later one. The solver calls it before each question.
   const Term *withIndexReadFacts(const Term *Query);
+  // The index array with stated facts that Read (an application `ex(i)`)
+  // reads, or null.
+  const clang::ValueDecl *indexArrayOf(const Term *Read) const;
   // The inverse of a permutation's uninterpreted function, applied to V.
   const Term *inverseIndex(const clang::ValueDecl *Array, const Term *V);
 

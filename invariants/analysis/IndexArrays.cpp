@@ -64,19 +64,24 @@ const Term *AnalysisContext::withIndexReadFacts(const Term *Query) {
   if (indexArrays.empty())
     return Query;
   std::vector<const Term *> Local;
-  for (const Term *A : collectApplications(Query)) {
-    if (A->numOperands() != 1)
-      continue;
-    for (const auto &[Array, F] : indexArrays)
-      if (Array->getName() == A->name())
-        for (const Term *Fact : readFacts(F, Array, A->operand(0), A))
-          if (std::find(kernelFacts.begin(), kernelFacts.end(), Fact) == kernelFacts.end())
-            Local.push_back(Fact);
-  }
+  for (const Term *A : collectApplications(Query))
+    if (const clang::ValueDecl *Array = indexArrayOf(A))
+      for (const Term *Fact : readFacts(indexArrays.at(Array), Array, A->operand(0), A))
+        if (std::find(kernelFacts.begin(), kernelFacts.end(), Fact) == kernelFacts.end())
+          Local.push_back(Fact);
   if (Local.empty())
     return Query;
   Local.push_back(Query);
   return terms.allOf(Local);
+}
+
+const clang::ValueDecl *AnalysisContext::indexArrayOf(const Term *Read) const {
+  if (Read->kind() != TermKind::Apply || Read->numOperands() != 1)
+    return nullptr;
+  for (const auto &[Array, F] : indexArrays)
+    if (Array->getName() == Read->name())
+      return Array;
+  return nullptr;
 }
 
 const Term *AnalysisContext::inDomain(const Term *Offset, const Term *Count) {

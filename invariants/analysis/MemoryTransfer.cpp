@@ -479,10 +479,9 @@ const Term *coarserThan(const Term *X, const std::vector<const Term *> &Anchors)
 
 const AnalysisContext::IndexArrayFacts *
 ProvenanceInterpreter::blockwiseFacts(const Term *Read) const {
-  for (const auto &[Array, F] : Ctx.indexArrays)
-    if (F.group && Array->getName() == Read->name())
-      return &F;
-  return nullptr;
+  const clang::ValueDecl *Array = Ctx.indexArrayOf(Read);
+  const AnalysisContext::IndexArrayFacts *F = Array ? &Ctx.indexArrays.at(Array) : nullptr;
+  return F && F->group ? F : nullptr;
 }
 
 void ProvenanceInterpreter::requireSameSelection(const TensorInfo &TI, const std::string &Name,

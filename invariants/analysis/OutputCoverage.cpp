@@ -96,23 +96,18 @@ OutputCoverage::WriterSolution OutputCoverage::solve(const OutputWrite &W, const
 void OutputCoverage::invertPermutations(OutputWrite &W, Element &E, WriterSolution &S) {
   TermContext &T = Ctx.terms;
   for (auto &[Name, D] : W.destination) {
-    if (D->kind() != TermKind::Apply || D->numOperands() != 1)
-      continue;
-    auto Array = std::find_if(Ctx.indexArrays.begin(), Ctx.indexArrays.end(), [&](const auto &A) {
-      return A.second.permutation && A.first->getName() == D->name();
-    });
+    const clang::ValueDecl *Array = Ctx.indexArrayOf(D);
     auto Coordinate = std::find_if(E.coords.begin(), E.coords.end(),
                                    [&](const auto &C) { return C.first == Name; });
-    if (Array == Ctx.indexArrays.end() || Coordinate == E.coords.end())
+    if (!Array || !Ctx.indexArrays.at(Array).permutation || Coordinate == E.coords.end())
       continue;
     const Term *Element = Coordinate->second;
-    const Term *Row = Ctx.inverseIndex(Array->first, Element);
-    const Term *Count = Array->second.count;
+    const Term *Row = Ctx.inverseIndex(Array, Element);
+    const Term *Count = Ctx.indexArrays.at(Array).count;
     // A permutation of [0, Count) is onto: every value has its row.
-    S.facts.push_back(
-        T.logicalOr(T.logicalNot(T.logicalAnd(T.ge(Element, T.constant(0)), T.lt(Element, Count))),
-                    T.logicalAnd(T.logicalAnd(T.ge(Row, T.constant(0)), T.lt(Row, Count)),
-                                 T.eq(T.apply(D->name(), {Row}), Element))));
+    S.facts.push_back(T.logicalOr(
+        T.logicalNot(Ctx.inDomain(Element, Count)),
+        T.logicalAnd(Ctx.inDomain(Row, Count), T.eq(T.apply(D->name(), {Row}), Element))));
     D = D->operand(0);
     Coordinate->second = Row;
   }
