@@ -69,9 +69,10 @@ SolverResult AnalysisContext::ask(const char *Why, const Term *Query) {
   SolverResult R = solver.decide(Query);
   AskedBefore.emplace(Query, R);
   if (const char *Profile = std::getenv("AVE_PROFILE");
-      Profile && llvm::StringRef(Profile) == "queries" && R.millis > 5)
-    llvm::errs() << "ave-profile: " << Why << " took " << llvm::format("%.1f", R.millis)
-                 << " ms: " << print(Query) << "\n";
+      Profile && ((llvm::StringRef(Profile) == "queries" && R.millis > 5) ||
+                  llvm::StringRef(Profile) == "all"))
+    llvm::errs() << "ave-profile: " << Why << " took " << llvm::format("%.1f", R.millis) << " ms, "
+                 << statusName(R.status) << ": " << print(Query) << "\n";
   QueryCostEntry &Cost = QueryCost[Why];
   ++Cost.count;
   Cost.millis += R.millis;

@@ -78,7 +78,7 @@ public:
 
   // Every solver question the interpretation itself asks goes through here:
   // answered once per (hash-consed) query, its cost reported per kind
-  // (AVE_PROFILE=1, or =queries for each slow one).
+  // (AVE_PROFILE=1, =queries for each slow one, =all for every one).
   SolverResult ask(const char *Why, const Term *Query);
   // Settles a private slot's element conditions on State's path: 1 when the
   // element is the slot's, 0 when it is not, -1 when not decided. Facts:
