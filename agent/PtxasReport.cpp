@@ -35,15 +35,15 @@ llvm::StringRef entryName(llvm::StringRef Line) {
   return Close == llvm::StringRef::npos ? "" : Line.slice(Open + 1, Close);
 }
 
-unsigned mmaSyncIn(std::string_view Ptx, const std::string &Symbol) {
+// How often Mnemonic occurs in the PTX of Symbol's entry.
+unsigned countInEntry(std::string_view Ptx, const std::string &Symbol, std::string_view Mnemonic) {
   size_t Begin = Ptx.find(".entry " + Symbol + "(");
   if (Begin == std::string_view::npos)
     return 0;
   size_t End = Ptx.find(".entry ", Begin + 1);
   std::string_view Body = Ptx.substr(Begin, End == std::string_view::npos ? Ptx.npos : End - Begin);
   unsigned Count = 0;
-  for (size_t P = Body.find("mma.sync"); P != std::string_view::npos;
-       P = Body.find("mma.sync", P + 1))
+  for (size_t P = Body.find(Mnemonic); P != std::string_view::npos; P = Body.find(Mnemonic, P + 1))
     ++Count;
   return Count;
 }
@@ -73,8 +73,10 @@ std::vector<KernelResources> parsePtxasReport(std::string_view Report, std::stri
         K.sharedBytes = 0;
     }
   }
-  for (KernelResources &K : Kernels)
-    K.mmaSync = mmaSyncIn(Ptx, K.symbol);
+  for (KernelResources &K : Kernels) {
+    K.mmaSync = countInEntry(Ptx, K.symbol, "mma.sync");
+    K.ldmatrix = countInEntry(Ptx, K.symbol, "ldmatrix.sync");
+  }
   return Kernels;
 }
 

@@ -403,11 +403,13 @@ StageResult compile(const CompileResult &R, frontend::Target Target) {
                          {"spill_store_bytes", K.spillStoreBytes},
                          {"spill_load_bytes", K.spillLoadBytes},
                          {"shared_bytes", K.sharedBytes},
-                         {"mma_sync", K.mmaSync}});
+                         {"mma_sync", K.mmaSync},
+                         {"ldmatrix", K.ldmatrix}});
       S.evidence.push_back(K.symbol + ": " + std::to_string(K.registers) + " registers, " +
                            std::to_string(K.spillStoreBytes) + " B spill stores, " +
                            std::to_string(K.sharedBytes) + " B shared, " +
-                           std::to_string(K.mmaSync) + " mma.sync");
+                           std::to_string(K.mmaSync) + " mma.sync, " + std::to_string(K.ldmatrix) +
+                           " ldmatrix");
       continue;
     }
     Kernels.push_back({{"symbol", K.symbol},

@@ -21,6 +21,13 @@ constexpr std::array<MatrixLaneModel, 8> Models = {{
     {"ave_mma_m16n8k16_bf16", MF::NvidiaMmaM16N8K16, 16, 8, 16, 32, 8, 4, 4},
 }};
 
+constexpr std::array<LdmatrixModel, 4> Loads = {{
+    {"ave_ldmatrix_x2", 2, false},
+    {"ave_ldmatrix_x4", 4, false},
+    {"ave_ldmatrix_x2_trans", 2, true},
+    {"ave_ldmatrix_x4_trans", 4, true},
+}};
+
 const Term *c(TermContext &T, int64_t V) { return T.constant(V); }
 
 } // namespace
@@ -72,7 +79,25 @@ std::pair<const Term *, const Term *> MatrixLaneModel::cEntry(TermContext &T, co
   return {I, J};
 }
 
+LanePlace LdmatrixModel::source(TermContext &T, const Term *Lane, const Term *Slot) const {
+  const Term *Matrix = T.mul(c(T, 8), T.div(Slot, c(T, 2)));
+  const Term *Group = T.div(Lane, c(T, 4));
+  const Term *Pair = T.add(T.mul(c(T, 2), T.rem(Lane, c(T, 4))), T.rem(Slot, c(T, 2)));
+  if (trans)
+    return {T.add(Matrix, Pair), Group};
+  return {T.add(Matrix, Group), Pair};
+}
+
 std::span<const MatrixLaneModel> matrixLaneModels() { return Models; }
+
+std::span<const LdmatrixModel> ldmatrixModels() { return Loads; }
+
+const LdmatrixModel *findLdmatrixModel(std::string_view Name) {
+  for (const LdmatrixModel &M : Loads)
+    if (M.name == Name)
+      return &M;
+  return nullptr;
+}
 
 const MatrixLaneModel *findMatrixLaneModel(std::string_view Name) {
   for (const MatrixLaneModel &M : Models)

@@ -280,6 +280,10 @@ AbstractValue ProvenanceInterpreter::evalCall(const clang::CallExpr *Call, FlowS
     assign(Call->getArg(0), Result, Call, State);
     return AbstractValue::none();
   }
+  if (const LdmatrixModel *L = findLdmatrixModel(Name); L && Args.size() == 2) {
+    assign(Call->getArg(0), ldmatrix(*L, Args[1], Call, State), Call, State);
+    return AbstractValue::none();
+  }
   if ((Name == "min" || Name == "max" || Name == "__builtin_min" || Name == "__builtin_max") &&
       Args.size() == 2 && Args[0].kind == AbstractValue::Kind::Int &&
       Args[1].kind == AbstractValue::Kind::Int) {

@@ -183,6 +183,20 @@ public:
         return;
       }
     }
+    // An ldmatrix helper only reads through the row address it is given.
+    if (const auto *Call = llvm::dyn_cast<clang::CallExpr>(S); Call && isLdmatrix(Call)) {
+      for (const clang::Expr *Arg : Call->arguments()) {
+        const clang::Expr *Row = escapingAddress(Arg->IgnoreParenImpCasts());
+        const clang::ValueDecl *Base = Row ? sharedBase(Row) : nullptr;
+        if (!Base) {
+          walk(Arg);
+          continue;
+        }
+        walkIndices(Row);
+        read(Base);
+      }
+      return;
+    }
     if (const clang::Expr *Escaping = escapingAddress(S))
       if (const clang::ValueDecl *Base = sharedBase(Escaping)) {
         walkIndices(Escaping);
@@ -253,6 +267,10 @@ private:
     if (!Addr || Addr->getOpcode() != clang::UO_AddrOf)
       return nullptr;
     return Addr->getSubExpr();
+  }
+  static bool isLdmatrix(const clang::CallExpr *Call) {
+    const clang::FunctionDecl *FD = Call->getDirectCallee();
+    return FD && FD->getIdentifier() && findLdmatrixModel(FD->getName());
   }
   // `&E` or E decaying to a pointer (a subscript's own base never gets here).
   static const clang::Expr *escapingAddress(const clang::Stmt *S) {

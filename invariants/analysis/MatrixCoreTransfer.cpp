@@ -5,6 +5,10 @@
 // value with the lane substituted. Contraction agreement is checked for
 // symbolic (i, j, kk); each result element gets the product's provenance at
 // the (i, j) it holds, with kk summed away inside the instruction.
+// ldmatrix (through the project helpers) is a load whose addresses other
+// lanes give: slot s of this lane is the shared element at the row address
+// of lane source(s), offset(s) on (LdmatrixModel), that lane's row pointer
+// being this thread's with the lane substituted.
 
 #include "ProvenanceInterpreter.h"
 
@@ -26,7 +30,10 @@ TermMap ProvenanceInterpreter::laneOfWave(const Term *Tid, unsigned Lanes, bool 
   TermMap Map{{Tid, T.add(T.mul(L, Wave), Lane)}};
   for (int64_t C = 2; C <= 4096; C *= 2) {
     const Term *CT = T.constant(C);
-    if (Lanes % C == 0) {
+    if (C == int64_t(Lanes)) { // the lane's own wave: Lane / Lanes is 0
+      Map[T.rem(Tid, CT)] = Lane;
+      Map[T.div(Tid, CT)] = Wave;
+    } else if (Lanes % C == 0) {
       Map[T.rem(Tid, CT)] = T.rem(Lane, CT);
       Map[T.div(Tid, CT)] = T.add(T.mul(T.constant(int64_t(Lanes) / C), Wave), T.div(Lane, CT));
     } else if (C % Lanes == 0) {
@@ -36,6 +43,57 @@ TermMap ProvenanceInterpreter::laneOfWave(const Term *Tid, unsigned Lanes, bool 
     }
   }
   return Map;
+}
+
+namespace {
+
+// The symbols of V's cases that the read which made them introduced:
+// thread and loop-counter copies in its constraints (a shared-memory read's
+// writer thread and the writer loop's counter) that neither this thread's
+// path nor its enclosing loops nor the kernel's facts know.
+std::vector<const Term *> readExistentials(const DataValue &V, const FlowState &State,
+                                           const AnalysisContext &Ctx) {
+  TermSet Known;
+  auto KnowAll = [&](const Term *F) {
+    for (const Term *S : collectSymbols(F))
+      Known.insert(S);
+  };
+  for (const Term *F : State.path)
+    KnowAll(F);
+  for (const Term *F : Ctx.kernelFacts)
+    KnowAll(F);
+  for (const LoopContext &L : Ctx.loopContexts()) {
+    Known.insert(L.counter);
+    for (const Term *F : L.facts)
+      KnowAll(F);
+  }
+  std::vector<const Term *> Out;
+  TermSet Seen;
+  for (const ProvenanceCase &C : V.cases)
+    for (const Term *F : C.constraints)
+      for (const Term *S : collectSymbols(F)) {
+        SymbolKind K = S->symbolKind();
+        bool Copy = S->copiedFrom() && (K == SymbolKind::ThreadIdx || K == SymbolKind::LoopCounter);
+        if (Copy && !Known.count(S) && Seen.insert(S).second)
+          Out.push_back(S);
+      }
+  return Out;
+}
+
+} // namespace
+
+// An operand read from shared memory before the instruction carries the
+// read's existentials (the writer thread, its loop counter). Inside the
+// instruction's k loop each k reads another element, so another writer:
+// fresh copies, made after the loop's first term, are copied per
+// iteration by the loop summary, as they would be had the read been in
+// the loop's body. Renaming an existential keeps what the case says.
+DataValue ProvenanceInterpreter::withFreshReadExistentials(const DataValue &V,
+                                                           const FlowState &State) {
+  TermMap Rename;
+  for (const Term *S : readExistentials(V, State, Ctx))
+    Rename[S] = T.freshCopy(S);
+  return Rename.empty() ? V : substituteData(T, V, Rename);
 }
 
 AbstractValue ProvenanceInterpreter::matrixCore(const MatrixLaneModel &M, const AbstractValue &A,
@@ -62,7 +120,7 @@ AbstractValue ProvenanceInterpreter::matrixCore(const MatrixLaneModel &M, const 
       Elem = readElement(T, *V.array, P.element, Ctx.privateDecider(State, IndexRanges));
     if (Elem.kind != AbstractValue::Kind::Data)
       return DataValue::unknown("matrix-core operand is not a data value");
-    return substituteData(T, Elem.data, AtLane(P.lane));
+    return withFreshReadExistentials(substituteData(T, Elem.data, AtLane(P.lane)), State);
   };
   DataValue OA = OperandAt(A, M.aPlace(T, I, KK));
   DataValue OB = OperandAt(B, M.bPlace(T, KK, J));
@@ -116,6 +174,61 @@ AbstractValue ProvenanceInterpreter::matrixCore(const MatrixLaneModel &M, const 
   Out->slotValue = Sum;
   Out->size = M.cElements;
   return AbstractValue::ofArray(std::move(Out));
+}
+
+namespace {
+
+// Why ldmatrix at this launch is not modelled, or "": the lanes of a warp
+// must be consecutive threadIdx.x of a block of whole warps along x.
+std::string ldmatrixLaunchProblem(const KernelSymbols &S) {
+  if (!S.launchBlock[0] || !S.launchBlock[1] || !S.launchBlock[2])
+    return "the launch block is not known (#pragma ave launch block(...))";
+  if (*S.launchBlock[1] != 1 || *S.launchBlock[2] != 1 || *S.launchBlock[0] % 32 != 0)
+    return "the launch block is not whole warps along x";
+  return "";
+}
+
+} // namespace
+
+AbstractValue ProvenanceInterpreter::ldmatrix(const LdmatrixModel &M, const AbstractValue &Row,
+                                              const clang::CallExpr *Call, FlowState &State) {
+  // The slot ranges over the fragment like a loop counter (its range is on
+  // the read's path), so that the race check follows the read.
+  const Term *Slot = T.freshSymbol("slot", SymbolKind::LoopCounter);
+  auto Out = std::make_shared<PrivateArray>();
+  Out->slotCounter = Slot;
+  Out->size = M.slots();
+  auto Unknown = [&](const std::string &Why) {
+    Out->slotValue =
+        AbstractValue::ofData(DataValue::unknown("'" + std::string(M.name) + "' " + Why));
+    return AbstractValue::ofArray(Out);
+  };
+  if (Row.kind != AbstractValue::Kind::Pointer || !Row.pointer.base || !Row.pointer.offset ||
+      Row.pointer.lanes > 1 || !Ctx.isSharedArray(Row.pointer.base))
+    return Unknown("does not load from an element of a shared array, which is the load the "
+                   "analysis models");
+  if (Ctx.ast.getTypeSizeInChars(baseElementType(Row.pointer.base)).getQuantity() != 2)
+    return Unknown("loads 16-bit elements, and '" + Row.pointer.base->getName().str() +
+                   "' does not hold them");
+  const KernelSymbols &S = Ctx.symbols;
+  if (std::string Problem = ldmatrixLaunchProblem(S); !Problem.empty())
+    return Unknown("is not modelled here: " + Problem);
+  const Term *Lanes = T.constant(int64_t(M.lanes));
+  const bool OneWave = *S.launchBlock[0] == int64_t(M.lanes);
+  const Term *OwnLane = OneWave ? S.tid[0] : T.rem(S.tid[0], Lanes);
+  // The lanes whose rows the instruction reads give 16-byte aligned ones.
+  FlowState Giving = State;
+  Giving.path.push_back(T.lt(OwnLane, T.constant(int64_t(8 * M.matrices))));
+  requireAlignedAccess({Row.pointer.base, Row.pointer.offset, 1}, 16, "ldmatrix row", Call, Giving,
+                       "load");
+  LanePlace P = M.source(T, OwnLane, Slot);
+  const Term *Source =
+      substitute(T, Row.pointer.offset, laneOfWave(S.tid[0], M.lanes, OneWave, P.lane));
+  FlowState Reading = State;
+  Reading.path.push_back(T.ge(Slot, T.constant(0)));
+  Reading.path.push_back(T.lt(Slot, T.constant(int64_t(M.slots()))));
+  Out->slotValue = loadScalar({Row.pointer.base, T.add(Source, P.element), 1}, Call, Reading);
+  return AbstractValue::ofArray(Out);
 }
 
 } // namespace ave::inv

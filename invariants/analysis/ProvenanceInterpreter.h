@@ -263,6 +263,11 @@ private:
   // The substitution that moves a value of this thread to the thread of
   // its wave in lane Lane (MatrixCoreTransfer.cpp).
   TermMap laneOfWave(const Term *Tid, unsigned Lanes, bool OneWave, const Term *Lane);
+  DataValue withFreshReadExistentials(const DataValue &V, const FlowState &State);
+  // ave_ldmatrix_*(frag, row): the fragment, slot by slot, from the rows the
+  // warp's lanes give (LdmatrixModel); Row is this lane's row pointer.
+  AbstractValue ldmatrix(const LdmatrixModel &M, const AbstractValue &Row,
+                         const clang::CallExpr *Call, FlowState &State);
 
   // Memory (MemoryTransfer.cpp)
   struct Address {
@@ -314,6 +319,9 @@ private:
   // type VectorType at Site (VectorAlignment.cpp).
   void requireVectorAligned(const Address &A, clang::QualType VectorType, const clang::Expr *Site,
                             const FlowState &State, const char *Access);
+  // A's element starts on a `Needed`-byte boundary, for an access `What`.
+  void requireAlignedAccess(const Address &A, uint64_t Needed, const std::string &What,
+                            const clang::Expr *Site, const FlowState &State, const char *Access);
   void requireSharedInBounds(const clang::ValueDecl *Array, const Term *Offset,
                              const clang::Expr *Site, const FlowState &State, const char *Access);
   // The same for a private array of Elements elements, asked where

@@ -73,22 +73,29 @@ const Term *withoutMultiples(TermContext &T, const Term *Offset, int64_t Step,
 void ProvenanceInterpreter::requireVectorAligned(const Address &A, clang::QualType VectorType,
                                                  const clang::Expr *Site, const FlowState &State,
                                                  const char *Access) {
-  if (!Site || !A.valid() || A.lanes <= 1 || !Ctx.opts.implicitInvariants ||
-      VectorType->isIncompleteType() || VectorType->isDependentType())
+  if (!Site || !A.valid() || A.lanes <= 1 || VectorType->isIncompleteType() ||
+      VectorType->isDependentType())
+    return;
+  requireAlignedAccess(A, Ctx.ast.getTypeAlignInChars(VectorType).getQuantity(),
+                       VectorType.getUnqualifiedType().getAsString(), Site, State, Access);
+}
+
+void ProvenanceInterpreter::requireAlignedAccess(const Address &A, uint64_t Needed,
+                                                 const std::string &What, const clang::Expr *Site,
+                                                 const FlowState &State, const char *Access) {
+  if (!Site || !A.valid() || !Ctx.opts.implicitInvariants)
     return;
   clang::QualType Elem = baseElementType(A.base);
   if (Elem->isIncompleteType() || Elem->isDependentType())
     return;
   uint64_t ElemBytes = Ctx.ast.getTypeSizeInChars(Elem).getQuantity();
-  uint64_t Needed = Ctx.ast.getTypeAlignInChars(VectorType).getQuantity();
   if (ElemBytes == 0 || Needed <= ElemBytes || Needed % ElemBytes != 0)
     return; // no stricter than the elements themselves
   std::string Name = A.base->getName().str();
-  std::string VectorName = VectorType.getUnqualifiedType().getAsString();
   Obligation O = Ctx.makeObligation(ObligationKind::VectorAligned, Site, State);
-  O.summary = std::string("the ") + VectorName + " " + Access + " of " + Name + " starts on a " +
+  O.summary = std::string("the ") + What + " " + Access + " of " + Name + " starts on a " +
               std::to_string(Needed) + "-byte boundary";
-  O.failure = std::string("misaligned ") + VectorName + " " + Access + " of " + Name;
+  O.failure = std::string("misaligned ") + What + " " + Access + " of " + Name;
   const int64_t Step = int64_t(Needed / ElemBytes);
   std::vector<const Term *> Facts = Ctx.kernelFacts;
   Facts.insert(Facts.end(), State.path.begin(), State.path.end());
@@ -105,7 +112,7 @@ void ProvenanceInterpreter::requireVectorAligned(const Address &A, clang::QualTy
                                   Ctx.ast.getTypeAlignInChars(Elem).getQuantity());
   if (BaseAlign < Needed)
     O.provenOnlyUnderAssumption = "'" + Name + "' is declared with " + std::to_string(BaseAlign) +
-                                  "-byte alignment, and a " + VectorName + " access needs " +
+                                  "-byte alignment, and a " + What + " access needs " +
                                   std::to_string(Needed) + " (declare it alignas(" +
                                   std::to_string(Needed) + "))";
   if (const Term *S = approximatedSymbol(A.offset))

@@ -303,7 +303,8 @@ TEST(CompileStage, ReadsPtxasReportAndMmaSyncCount) {
       "    32 bytes stack frame, 64 bytes spill stores, 48 bytes spill loads\n"
       "ptxas info    : Used 80 registers, used 0 barriers, 360 bytes cmem[0]\n";
   const char *Ptx = ".visible .entry _Z1av(\n  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
-                    "{};\n  mma.sync.aligned.m16n8k16 {};\n}\n.visible .entry _Z1bv(\n  ret;\n}\n";
+                    "{};\n  ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {}, [];\n"
+                    "  mma.sync.aligned.m16n8k16 {};\n}\n.visible .entry _Z1bv(\n  ret;\n}\n";
   std::vector<KernelResources> K = parsePtxasReport(Report, Ptx);
   ASSERT_EQ(K.size(), 2u);
   EXPECT_EQ(K[0].symbol, "_Z1av");
@@ -311,12 +312,14 @@ TEST(CompileStage, ReadsPtxasReportAndMmaSyncCount) {
   EXPECT_EQ(K[0].spillStoreBytes, 0);
   EXPECT_EQ(K[0].sharedBytes, 16384);
   EXPECT_EQ(K[0].mmaSync, 2u);
+  EXPECT_EQ(K[0].ldmatrix, 1u);
   EXPECT_EQ(K[1].symbol, "_Z1bv");
   EXPECT_EQ(K[1].registers, 80);
   EXPECT_EQ(K[1].spillStoreBytes, 64);
   EXPECT_EQ(K[1].spillLoadBytes, 48);
   EXPECT_EQ(K[1].sharedBytes, 0);
   EXPECT_EQ(K[1].mmaSync, 0u);
+  EXPECT_EQ(K[1].ldmatrix, 0u);
 }
 
 // ---- issue 22: the soundness of the stages on real kernels ----

@@ -1,11 +1,16 @@
 // Lane layouts of the matrix-core instructions: every operand and result
 // element has exactly one home, the result's inverse agrees with its
 // placement, and a few entries match the AMD calculator and the PTX ISA.
+// The ldmatrix fragment loads: each element of the loaded matrices reaches
+// exactly one (lane, slot), entries from the PTX ISA's figures, and with
+// the row addresses the matrix-core rewrite gives, x4 fills an mma.sync A
+// fragment and x2.trans a B fragment where the mma model expects them.
 
 #include "ave/invariants/MatrixLaneModel.h"
 
 #include <gtest/gtest.h>
 #include <set>
+#include <tuple>
 #include <utility>
 
 namespace ave::inv {
@@ -85,6 +90,72 @@ TEST(MatrixLaneModelTest, MatchesDocumentedEntries) {
   // C(10, 5): c3 of thread 10 (groupID 2, row + 8; column 2*2 + 1).
   EXPECT_EQ(place(Mma->cPlace(T, K(10), K(5))), Place(10, 3));
   EXPECT_EQ(findMatrixLaneModel("__builtin_amdgcn_mfma_f32_4x4x1f32"), nullptr);
+}
+
+// Matrix (lane / 8), row (lane % 8) and column of what slot `Slot` of lane
+// `Lane` reads, the matrices being given row by row, one lane a row.
+std::tuple<int64_t, int64_t, int64_t> loaded(TermContext &T, const LdmatrixModel &M, int64_t Lane,
+                                             int64_t Slot) {
+  auto [Source, Offset] = place(M.source(T, T.constant(Lane), T.constant(Slot)));
+  return {Source / 8, Source % 8, Offset};
+}
+
+TEST(MatrixLaneModelTest, LdmatrixReadsEveryElementOnce) {
+  for (const LdmatrixModel &M : ldmatrixModels()) {
+    TermContext T;
+    std::set<std::tuple<int64_t, int64_t, int64_t>> Seen;
+    for (int64_t Lane = 0; Lane < 32; ++Lane)
+      for (int64_t Slot = 0; Slot < M.slots(); ++Slot) {
+        auto [Matrix, Row, Column] = loaded(T, M, Lane, Slot);
+        EXPECT_LT(Matrix, M.matrices) << M.name;
+        EXPECT_LT(Column, 8) << M.name;
+        EXPECT_TRUE(Seen.insert({Matrix, Row, Column}).second)
+            << M.name << " lane " << Lane << " slot " << Slot;
+      }
+    EXPECT_EQ(Seen.size(), size_t(64) * M.matrices) << M.name;
+  }
+}
+
+TEST(MatrixLaneModelTest, LdmatrixMatchesThePtxFigures) {
+  TermContext T;
+  const LdmatrixModel *X4 = findLdmatrixModel("ave_ldmatrix_x4");
+  const LdmatrixModel *X2T = findLdmatrixModel("ave_ldmatrix_x2_trans");
+  ASSERT_NE(X4, nullptr);
+  ASSERT_NE(X2T, nullptr);
+  // Without .trans, thread 13 gets row 13 / 4 = 3, columns 2 * (13 % 4) = 2
+  // and 3 of each matrix; its register 1 (slots 2, 3) is matrix 1's, whose
+  // row 3 address lane 11 gave.
+  EXPECT_EQ(place(X4->source(T, T.constant(13), T.constant(2))), Place(11, 2));
+  EXPECT_EQ(place(X4->source(T, T.constant(13), T.constant(3))), Place(11, 3));
+  // With .trans, thread 13 gets column 3 of rows 2 and 3: slot 3 (register
+  // 1, upper half) is row 3 of matrix 1, the address of lane 11, element 3.
+  EXPECT_EQ(place(X2T->source(T, T.constant(13), T.constant(3))), Place(11, 3));
+  EXPECT_EQ(place(X2T->source(T, T.constant(0), T.constant(0))), Place(0, 0));
+  EXPECT_EQ(findLdmatrixModel("ave_ldmatrix_x1"), nullptr);
+}
+
+TEST(MatrixLaneModelTest, LdmatrixFillsMmaFragments) {
+  TermContext T;
+  const MatrixLaneModel *Mma = findMatrixLaneModel("ave_mma_m16n8k16_f16");
+  const LdmatrixModel *X4 = findLdmatrixModel("ave_ldmatrix_x4");
+  const LdmatrixModel *X2T = findLdmatrixModel("ave_ldmatrix_x2_trans");
+  ASSERT_TRUE(Mma && X4 && X2T);
+  for (int64_t Lane = 0; Lane < 32; ++Lane) {
+    // A 16x16 tile, lane l giving the address of row l % 16, column 8 * (l / 16).
+    for (int64_t Slot = 0; Slot < 8; ++Slot) {
+      auto [Source, Offset] = place(X4->source(T, T.constant(Lane), T.constant(Slot)));
+      int64_t I = Source % 16, KK = 8 * (Source / 16) + Offset;
+      EXPECT_EQ(place(Mma->aPlace(T, T.constant(I), T.constant(KK))), Place(Lane, Slot))
+          << "A(" << I << ", " << KK << ")";
+    }
+    // B stored k-major: lane l gives the address of row k = l % 16 of the 8 columns.
+    for (int64_t Slot = 0; Slot < 4; ++Slot) {
+      auto [Source, Offset] = place(X2T->source(T, T.constant(Lane), T.constant(Slot)));
+      int64_t KK = Source % 16, J = Offset;
+      EXPECT_EQ(place(Mma->bPlace(T, T.constant(KK), T.constant(J))), Place(Lane, Slot))
+          << "B(" << KK << ", " << J << ")";
+    }
+  }
 }
 
 } // namespace

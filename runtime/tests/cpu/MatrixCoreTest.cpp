@@ -230,6 +230,51 @@ TEST(MmaSyncTest, ComputesTheWarpProductInThePtxLayout) {
   }
 }
 
+// ldmatrix: the x4 load of a 16x16 tile with lane l giving row l % 16 at
+// column 8 * (l / 16) is the mma.sync A fragment above, and the x2.trans
+// load of a k-major 16x8 tile with lane l giving row k = l % 16 the B
+// fragment. Out[lane * 12 + slot]: the 8 A slots, then the 4 B slots, as
+// read by ldmatrix; Want the same places read element by element.
+__global__ void ldmatrixKernel(const float *A, const float *B, float *Out, float *Want,
+                               int Misalign) {
+  __shared__ __attribute__((aligned(16))) __half As[16][16 + 8];
+  __shared__ __attribute__((aligned(16))) __half Bs[16][8];
+  int Lane = int(threadIdx.x), G = Lane / 4, T = Lane % 4;
+  for (int E = Lane; E < 256; E += 32)
+    As[E / 16][E % 16] = __half(A[E]);
+  for (int E = Lane; E < 128; E += 32)
+    Bs[E / 8][E % 8] = __half(B[E]);
+  __syncthreads();
+  __half a[8], b[4];
+  ave_ldmatrix_x4(a, &As[Lane % 16][8 * (Lane / 16) + Misalign]);
+  ave_ldmatrix_x2_trans(b, &Bs[Lane % 16][0]);
+  for (int E = 0; E < 8; ++E) {
+    Out[Lane * 12 + E] = float(a[E]);
+    Want[Lane * 12 + E] = float(As[G + 8 * ((E / 2) % 2)][2 * T + E % 2 + 8 * (E / 4)]);
+  }
+  for (int E = 0; E < 4; ++E) {
+    Out[Lane * 12 + 8 + E] = float(b[E]);
+    Want[Lane * 12 + 8 + E] = float(Bs[2 * T + E % 2 + 8 * (E / 2)][G]);
+  }
+}
+
+TEST(LdmatrixTest, LoadsTheMmaFragmentsInThePtxLayout) {
+  ScopedEnv Wave("AVE_CPU_WAVE_SIZE", "32");
+  std::vector<float> HostA(256), HostB(128);
+  for (int E = 0; E < 256; ++E)
+    HostA[E] = float(E % 97);
+  for (int E = 0; E < 128; ++E)
+    HostB[E] = float(200 + E);
+  DeviceBuffer<float> A(HostA), B(HostB), Out(32 * 12), Want(32 * 12);
+  hipLaunchKernelGGL(ldmatrixKernel, dim3(1), dim3(32), 0, 0, A.get(), B.get(), Out.get(),
+                     Want.get(), 0);
+  ASSERT_EQ(lastLaunch().Error, hipSuccess);
+  EXPECT_EQ(Out.download(), Want.download());
+  // PTX: thread 13 holds row 3, columns 2 and 3 of each matrix; its A slot
+  // 2 is matrix 1's (rows 8..15), so As[11][2] = 11 * 16 + 2.
+  EXPECT_EQ(Out.download()[13 * 12 + 2], float((11 * 16 + 2) % 97));
+}
+
 void expectFailure(hipError_t Code, const char *Substring) {
   LaunchOutcome R = lastLaunch();
   EXPECT_EQ(R.Error, Code);
@@ -250,6 +295,16 @@ TEST(MatrixCoreFailureTest, WrongWaveSizeFails) {
   hipLaunchKernelGGL(mmaKernel<__half>, dim3(1), dim3(32), 0, 0, A.get(), B.get(), C.get(), D.get(),
                      Raw.get());
   expectFailure(hipErrorLaunchFailure, "needs 32-lane warps; this launch runs 64-lane ones");
+}
+
+TEST(MatrixCoreFailureTest, MisalignedLdmatrixRowFails) {
+  ScopedEnv Quiet("AVE_CPU_QUIET", "1");
+  ScopedEnv Wave("AVE_CPU_WAVE_SIZE", "32");
+  std::vector<float> HostA(256, 1.0f), HostB(128, 1.0f);
+  DeviceBuffer<float> A(HostA), B(HostB), Out(32 * 12), Want(32 * 12);
+  hipLaunchKernelGGL(ldmatrixKernel, dim3(1), dim3(32), 0, 0, A.get(), B.get(), Out.get(),
+                     Want.get(), 1);
+  expectFailure(hipErrorLaunchFailure, "row address is not 16-byte aligned");
 }
 
 __global__ void mfmaMissingLane(float *Out) {

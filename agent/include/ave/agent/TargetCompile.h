@@ -23,12 +23,13 @@ struct KernelResources {
   int ldsBytes = -1;     // .group_segment_fixed_size
   int privateBytes = -1; // scratch per lane
   int vgprSpills = -1, sgprSpills = -1;
-  unsigned mfma = 0; // v_mfma instructions in the kernel body
+  unsigned mfma = 0;      // v_mfma instructions in the kernel body
   IsaLoopProfile hotLoop; // AMD: the hot loop's instruction mix (IsaProfile.h)
   // NVIDIA (ptxas -v): registers a thread, spill bytes, static shared
   // memory, and mma.sync instructions in the kernel's PTX. -1: not read.
   int registers = -1, spillStoreBytes = -1, spillLoadBytes = -1, sharedBytes = -1;
   unsigned mmaSync = 0;
+  unsigned ldmatrix = 0; // ldmatrix.sync in the PTX
 };
 
 struct CompileResult {

@@ -14,6 +14,21 @@
 //   A(i, kk) in lane 4*(i % 8) + (kk % 8) / 2, element kk % 2 + 2*(i / 8) + 4*(kk / 8)
 //   B(kk, j) in lane 4*j + (kk % 8) / 2,       element kk % 2 + 2*(kk / 8)
 //   C(i, j)  in lane 4*(i % 8) + j / 2,        element j % 2 + 2*(i / 8).
+//
+// NVIDIA ldmatrix.sync.aligned.m8n8.{x2,x4}[.trans].shared.b16 (PTX ISA,
+// "Warp-level matrix load instruction: ldmatrix"), through the project
+// helpers ave_ldmatrix_x2/_x4[_trans] (ave/matrix_core.h): each lane gives
+// the address of one row of 16-bit elements, lane 8*m + r row r of matrix
+// m; register m of lane L holds two elements of matrix m, row L / 4 and
+// columns 2*(L % 4), +1 (plain), or rows 2*(L % 4), +1 of column L / 4
+// (.trans). As the helper's fragment (two elements a register), slot s of
+// lane L is the element at the row address of lane `source`, `offset`
+// elements on:
+//   plain:  source 8*(s / 2) + L / 4,               offset 2*(L % 4) + s % 2
+//   .trans: source 8*(s / 2) + 2*(L % 4) + s % 2,   offset L / 4
+// which puts an m16n8k16 A fragment (x4, rows from lane % 16, columns 8 *
+// (lane / 16) on) and a B fragment (x2.trans, k rows from lane % 16) where
+// the mma.sync model above expects them.
 #pragma once
 
 #include "ave/invariants/Term.h"
@@ -48,5 +63,19 @@ struct MatrixLaneModel {
 
 std::span<const MatrixLaneModel> matrixLaneModels();
 const MatrixLaneModel *findMatrixLaneModel(std::string_view Name);
+
+struct LdmatrixModel {
+  std::string_view name; // the project helper
+  unsigned matrices;     // 8x8 matrices loaded: 2 or 4
+  bool trans;
+  unsigned lanes = 32;
+  unsigned slots() const { return 2 * matrices; }
+  /// Slot `Slot` of lane `Lane`: {the lane whose row address it is read
+  /// from, the element offset from that address}.
+  LanePlace source(TermContext &T, const Term *Lane, const Term *Slot) const;
+};
+
+std::span<const LdmatrixModel> ldmatrixModels();
+const LdmatrixModel *findLdmatrixModel(std::string_view Name);
 
 } // namespace ave::inv

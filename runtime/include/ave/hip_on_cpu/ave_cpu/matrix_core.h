@@ -13,6 +13,10 @@
 //     a[e] = A[g + 8 * ((e / 2) % 2)][2t + e % 2 + 8 * (e / 4)]
 //     b[e] = B[2t + e % 2 + 8 * (e / 2)][g]
 //     c[e] = C[g + 8 * (e / 2)][2t + e % 2]
+//   ldmatrix.m8n8.x2/.x4[.trans].b16 (32 lanes): lane 8*m + r gives the
+//   address of row r of matrix m; slot s of lane L is element
+//   (L % 4) * 2 + s % 2 of the row lane 8*(s / 2) + L / 4 gave, or with
+//   .trans element L / 4 of the row lane 8*(s / 2) + 2*(L % 4) + s % 2 gave.
 // Arithmetic: the products are exact in double, each D element is C plus the
 // sum over k in double, rounded once to float. The hardware's internal
 // accumulation order is not published, so a GPU result may differ in the
@@ -22,7 +26,9 @@
 #include "runtime_api.h"
 #include "thread_context.h"
 
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <source_location>
 
 namespace ave::cpu {
@@ -113,7 +119,58 @@ inline MatrixResult matrixCollective(const MatrixShape &Shape, const MatrixOpera
   return Out;
 }
 
+struct LdmatrixShape {
+  const char *Name;
+  unsigned Matrices; // 2 or 4
+  bool Trans;
+};
+
+inline void combineLdmatrix(const CollectiveView &View, CollectiveError &Error) {
+  const LdmatrixShape &S = *static_cast<const LdmatrixShape *>(View.Shared);
+  if (View.WaveSize != 32 || View.Participants != lowLanes(32)) {
+    Error.Failed = true;
+    std::snprintf(Error.Text, sizeof Error.Text,
+                  "needs all 32 lanes of a 32-lane warp; lanes 0x%llx of a %u-lane one take part",
+                  static_cast<unsigned long long>(View.Participants), View.WaveSize);
+    return;
+  }
+  for (unsigned Lane = 0; Lane < 8 * S.Matrices; ++Lane) {
+    auto Address = reinterpret_cast<std::uintptr_t>(View.Slots[Lane].In);
+    if (Address % 16 != 0) {
+      Error.Failed = true;
+      std::snprintf(Error.Text, sizeof Error.Text,
+                    "lane %u's row address is not 16-byte aligned (0x%llx)", Lane,
+                    static_cast<unsigned long long>(Address));
+      return;
+    }
+  }
+  for (unsigned Lane = 0; Lane < 32; ++Lane)
+    for (unsigned Slot = 0; Slot < 2 * S.Matrices; ++Slot) {
+      unsigned Pair = 2 * (Lane % 4) + Slot % 2;
+      unsigned Source = 8 * (Slot / 2) + (S.Trans ? Pair : Lane / 4);
+      unsigned Offset = S.Trans ? Lane / 4 : Pair;
+      const auto *Row = static_cast<const unsigned char *>(View.Slots[Source].In);
+      std::memcpy(static_cast<unsigned char *>(View.Slots[Lane].Out) + 2 * Slot, Row + 2 * Offset,
+                  2);
+    }
+}
+
 } // namespace detail
+
+using detail::LdmatrixShape;
+
+// The body of ave_ldmatrix_x2/_x4[_trans] (ave/matrix_core.h): the warp's
+// rows given by each lane's `Row`, each lane's fragment back in `Frag`.
+template <class Half, int Slots>
+void ldmatrix(const LdmatrixShape &Shape, Half (&Frag)[Slots], const Half *Row,
+              const std::source_location &Site) {
+  static_assert(sizeof(Half) == 2, "ldmatrix moves 16-bit elements");
+  unsigned char Out[16] = {};
+  LaneSlot Slot{Row, Out, 0};
+  collective(false, 0, Shape.Name, Site, detail::combineLdmatrix, &Shape, Slot);
+  for (int E = 0; E < Slots; ++E)
+    std::memcpy(&Frag[E], Out + 2 * E, 2);
+}
 
 inline constexpr MatrixShape MmaM16N8K16F16{"ave_mma_m16n8k16_f16", 16, 8, 16, 32};
 inline constexpr MatrixShape MmaM16N8K16Bf16{"ave_mma_m16n8k16_bf16", 16, 8, 16, 32};

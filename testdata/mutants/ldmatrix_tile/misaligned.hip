@@ -1,0 +1,44 @@
+// MUTANT-OF: ../../ldmatrix_tile.hip
+// EXPECT: tag-mismatch line 37
+// Seeded bug: the A column block starts at 4 * (lane / 16): a misaligned row (also violated) and the wrong k half
+// NVIDIA (sm_80+): mma_sync_tile.hip with the operands staged in LDS and
+// read back with ldmatrix through the project helpers (ave/matrix_core.h).
+// One warp computes a 16x8 fp32 tile of C = A * B from fp16 A and B, K in
+// steps of 16. Each lane gives one row address: for A, row lane % 16 at
+// column 8 * (lane / 16) of the 16x16 A tile (x4: the mma A fragment); for
+// B, k-major, row lane % 16 of the 16x8 B tile (x2.trans: the B fragment).
+// Rows start on 16-byte boundaries (alignas(16), rows of 16 and 8 halves).
+// Launch: block(32), grid(N / 8, M / 16).
+#include <ave/annotations.h>
+#include <ave/matrix_core.h>
+#include <hip/hip_runtime.h>
+#include <hip/hip_fp16.h>
+
+__global__ void ldmatrix_tile(const __half *A AVE_TAG("A(m < M, k < K) = m * K + k"),
+                              const __half *B AVE_TAG("B(k < K, n < N) = k * N + n"),
+                              float *C AVE_TAG("C(m < M, n < N) = m * N + n"), int M, int N, int K) {
+#pragma ave launch block(32) grid(N / 8, M / 16)
+#pragma ave assume M % 16 == 0 && N % 8 == 0 && K % 16 == 0 && K >= 16 && K <= 32768 && M <= 32768 && N <= 32768
+  alignas(16) __shared__ __half As[16][16];
+  alignas(16) __shared__ __half Bs[16][8];
+  int lane = threadIdx.x;
+  int g = lane / 4, t = lane % 4;
+  int tile_m = blockIdx.y * 16, tile_n = blockIdx.x * 8;
+  float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  for (int k0 = 0; k0 < K; k0 += 16) {
+    for (int e = lane; e < 256; e += 32)
+      As[e / 16][e % 16] = A[(tile_m + e / 16) * K + k0 + e % 16];
+    for (int e = lane; e < 128; e += 32)
+      Bs[e / 8][e % 8] = B[(k0 + e / 8) * N + tile_n + e % 8];
+    __syncthreads();
+    __half a[8], b[4];
+    ave_ldmatrix_x4(a, &As[lane % 16][4 * (lane / 16)]);
+    ave_ldmatrix_x2_trans(b, &Bs[lane % 16][0]);
+    ave_mma_m16n8k16_f16(acc, a, b);
+    __syncthreads();
+  }
+  for (int e = 0; e < 4; ++e) {
+#pragma ave assert tag(acc[e]).m == tile_m + g + 8 * (e / 2)
+    C[(tile_m + g + 8 * (e / 2)) * N + tile_n + 2 * t + e % 2] = acc[e];
+  }
+}
