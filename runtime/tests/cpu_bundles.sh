@@ -41,6 +41,7 @@ spec() {
     vector_scale)
       kernel=vector_scale args=(--shape R=4,C=512 --param alpha=1.5 --scales-output alpha) ;;
     mma_sync_tile) kernel=mma_sync_tile args=(--shape M=48,N=16,K=32) wave=32 ;; # NVIDIA warp
+    ldmatrix_tile) kernel=ldmatrix_tile args=(--shape M=48,N=16,K=32) wave=32 ;; # ldmatrix
     attention_fwd)
       kernel=attention_fwd
       args=(--shape B=2,H=2,N=192 --einsum attention --param scale=0.125 --score-scale scale) ;;
