@@ -216,7 +216,10 @@ AbstractValue ProvenanceInterpreter::ldmatrix(const LdmatrixModel &M, const Abst
   const Term *Lanes = T.constant(int64_t(M.lanes));
   const bool OneWave = *S.launchBlock[0] == int64_t(M.lanes);
   const Term *OwnLane = OneWave ? S.tid[0] : T.rem(S.tid[0], Lanes);
-  // The lanes whose rows the instruction reads give 16-byte aligned ones.
+  // Every lane forms its row address (`&Bs[r][c]` past the array is an
+  // error on the CPU executor, whatever the instruction then reads), and
+  // the lanes whose rows the instruction reads give 16-byte aligned ones.
+  requireSharedInBounds(Row.pointer.base, Row.pointer.offset, Call, State, "ldmatrix row address");
   FlowState Giving = State;
   Giving.path.push_back(T.lt(OwnLane, T.constant(int64_t(8 * M.matrices))));
   requireAlignedAccess({Row.pointer.base, Row.pointer.offset, 1}, 16, "ldmatrix row", Call, Giving,

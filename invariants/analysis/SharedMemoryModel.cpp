@@ -436,8 +436,12 @@ SharedMemoryModel::RenamedWrite SharedMemoryModel::rename(const Candidate &Cand,
   bool Solved =
       solveWriterThread(WriterAddress, Index, T.logicalAnd(R.validity, T.logicalNot(Blocked)),
                         State, &Partial, R.writer, Counters, SideConditions);
-  if (!Partial.writer.empty())
+  if (!Partial.writer.empty()) {
     R.reaches = reachCondition(W, R, Partial);
+    if (!R.reaches)
+      if (TermMap Witness = strideWitness(R, Partial); !Witness.empty())
+        R.witnessReaches = reachCondition(W, R, Partial, Witness);
+  }
   R.solved = Solved;
   if (Solved)
     for (const WriterCounter &C : Counters)
@@ -459,7 +463,8 @@ SharedMemoryModel::RenamedWrite SharedMemoryModel::rename(const Candidate &Cand,
 }
 
 const Term *SharedMemoryModel::reachCondition(const LdsWrite &W, const RenamedWrite &R,
-                                              const WriterSolution &S) const {
+                                              const WriterSolution &S,
+                                              const TermMap &Witness) const {
   // The writer's ids and counters as solved: in range, its guard held, and
   // the decomposition's side conditions (which say the element lies in the
   // part of the array this write covers). Null if an id or counter stays a
@@ -487,13 +492,34 @@ const Term *SharedMemoryModel::reachCondition(const LdsWrite &W, const RenamedWr
       Parts.push_back(T.lt(C.symbol, C.extent));
   }
   for (const Term *G : W.guard) {
-    const Term *Guard = substitute(T, G, Map);
+    const Term *Guard = substitute(T, substitute(T, G, Map), Witness);
     for (const Term *Id : R.copies)
       if (occursIn(Id, Guard))
         return nullptr; // the guard reads an id the address does not fix
     Parts.push_back(Guard);
   }
   return T.allOf(Parts);
+}
+
+TermMap SharedMemoryModel::strideWitness(const RenamedWrite &R, const WriterSolution &S) const {
+  // A thread id the address does not fix, under a guard that pins it: the
+  // loop `for (x = tid; x < B; x += bdim)` stores element x from thread
+  // x % bdim only. One solved counter c gives the witness id c % bdim (the
+  // launch's extent along the id): where the guard holds for it, that
+  // thread writes the element; where it does not, another one might, and
+  // the read-written obligation fails as unconfirmed (unproven).
+  TermContext &T = Ctx.terms;
+  std::vector<const Term *> Solved;
+  for (const WriterCounter &C : S.counters)
+    if (C.symbol != R.map.at(C.original))
+      Solved.push_back(C.symbol);
+  TermMap Out;
+  if (Solved.size() != 1)
+    return Out;
+  for (unsigned D = 0; D < 3; ++D)
+    if (S.writer[D] == R.writer[D] && Ctx.symbols.launchBlock[D])
+      Out[R.writer[D]] = T.rem(Solved[0], T.constant(*Ctx.symbols.launchBlock[D]));
+  return Out;
 }
 
 void SharedMemoryModel::requireWriter(const clang::ValueDecl *Array,
@@ -507,11 +533,23 @@ void SharedMemoryModel::requireWriter(const clang::ValueDecl *Array,
   O.summary = "some thread wrote the element of " + Name + " read here";
   O.sharedArray = Name;
   O.failure = "read of " + Name + " at an element no thread wrote before it";
+  // A writer not solved for has no quantifier-free reach: the others may
+  // still cover every element read (then it does not matter); a model is
+  // unconfirmed below either way. With none solved there is no question,
+  // and an element no thread writes (a staging loop whose stride skips
+  // some) would read as if written: unproven, never skipped.
   const Term *Any = T.falseTerm();
+  bool Unsolved = false;
   for (const Term *R : Reaches) {
-    if (!R)
-      return; // a writer not solved for: the question has no quantifier-free form
-    Any = T.logicalOr(Any, R);
+    Unsolved = Unsolved || !R;
+    if (R)
+      Any = T.logicalOr(Any, R);
+  }
+  if (Unsolved && Any->isConstant(0)) {
+    O.unprovenReason = "the writer of the element read is not solved in closed form, so that "
+                       "some thread wrote it is not checked";
+    Ctx.log.addObligation(std::move(O));
+    return;
   }
   // The solution is exact for the layouts the matcher decomposes, but that
   // it is exhaustive is not proven: a model is reported unproven.
@@ -671,7 +709,9 @@ AbstractValue SharedMemoryModel::load(const clang::ValueDecl *Array, const Term 
           std::to_string(
               Ctx.ast.getSourceManager().getPresumedLineNumber(Unlearned->loop->getBeginLoc())) +
           ", whose body writes the array before reading it; those writes are not followed"));
-    Reaches.push_back(R.reaches ? T.logicalAnd(R.reaches, T.logicalNot(Walk.covered)) : nullptr);
+    // Whether this write is the newest does not matter to "some thread
+    // wrote it", and a newer write's coverage may lean on one not solved.
+    Reaches.push_back(R.reaches ? R.reaches : R.witnessReaches);
     DataValue Copied = substituteData(T, Cand.write->value, R.map);
     for (Reduction &Red : Copied.reductions)
       markCrossed(Red, Array);

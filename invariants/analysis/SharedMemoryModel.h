@@ -111,6 +111,11 @@ private:
     // (the writer solved where its side conditions hold); null when the
     // writer could not be solved for at all.
     const Term *reaches = nullptr;
+    // Where `reaches` is null because the guard pins an id the address
+    // leaves free (`for (x = tid; x < B; x += bdim)`): when the one thread
+    // the stride allows writes the element (strideWitness). Only the
+    // read-written obligation asks it; null when there is no witness.
+    const Term *witnessReaches = nullptr;
     bool solved = false; // the writer is solved on every path
   };
   // The writer as terms of the reader, valid where SideConditions hold.
@@ -141,8 +146,11 @@ private:
   size_t commonLoops(const LdsWrite &W) const;
   RenamedWrite rename(const Candidate &Cand, const Term *Index, const Term *Blocked,
                       const FlowState &State);
-  const Term *reachCondition(const LdsWrite &W, const RenamedWrite &R,
-                             const WriterSolution &S) const;
+  const Term *reachCondition(const LdsWrite &W, const RenamedWrite &R, const WriterSolution &S,
+                             const TermMap &Witness = {}) const;
+  // Ids the address leaves free, each as the one thread its strided loop
+  // lets write the element (empty when there is no single solved counter).
+  TermMap strideWitness(const RenamedWrite &R, const WriterSolution &S) const;
   // A writer id the address reads only as `id / c` and `id % c`, one
   // constant c dividing the block (a tile stored transposed: `As[tid % 8]
   // [tid / 8 + 32 * l]`), is matched as its two digits, in which the
