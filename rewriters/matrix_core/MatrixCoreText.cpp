@@ -15,22 +15,11 @@
 //   for (int k0 = 0; k0 < K; k0 += 32) {
 //     ... the block copies the A and B tiles into As and Bs ...
 //     __syncthreads();
-//     for (int kk = 0; kk < 32; kk += 16) {
-//       #if defined(__HIP_PLATFORM_AMD__)
+//     for (int kk = 0; kk < 32; kk += 16)
 //       for (i, j) {                 // one instruction
 //         ... this lane's A and B fragment from LDS, its accumulator ...
-//         acc' = mfma(fa, fb, acc)
+//         acc' = mfma / mma(fa, fb, acc)
 //       }
-//       #else
-//       for (i) {                    // the A fragment once per instruction row
-//         ... fa from LDS ...
-//         for (j) {                  // B through ldmatrix.x2.trans
-//           ave_ldmatrix_x2_trans(fb, &Bs[kk + lane % 16][wn0 + 8 * j]);
-//           acc' = mma(fa, fb, acc)
-//         }
-//       }
-//       #endif
-//     }
 //     __syncthreads();
 //   }
 //   ... C[<C's layout at the element the lane holds>] = acc[i][j][e] ...
@@ -40,10 +29,11 @@
 // element k%4; B(k, j) in lane j + 16*(k/4); C(i, j) in lane j + 16*(i/4),
 // register i%4. mma.sync: g = lane/4, t = lane%4, a[e] = A(g + 8*((e/2)%2),
 // 2t + e%2 + 8*(e/4)), b[e] = B(2t + e%2 + 8*(e/2), g), c[e] = C(g + 8*(e/2),
-// 2t + e%2). ldmatrix.x2.trans with lane l giving the address of row kk + l %
-// 16 of Bs at column n0 is that b (invariants/MatrixLaneModel.h). A's x4
-// form would be the same for A, but its proof through two lane maps, at
-// several warps a block, does not finish in the time limit today.
+// 2t + e%2). ldmatrix (ave/matrix_core.h) is not used: B through
+// ldmatrix.x2.trans with A once per instruction row ran 5 % slower than
+// these 2-byte reads on an H200 (bench/RESULTS.md, "ldmatrix"), its 16-byte
+// rows of an unpadded Bs falling in one group of banks; padding made the
+// AMD branch's writer questions run out of time.
 
 #include "MatrixCoreText.h"
 
@@ -68,11 +58,8 @@ public:
         Bs(F.b.staged->getName().str()), K(extentText(F.a.tag->spec, F.k)) {}
 
   std::string text() {
-    // ldmatrix reads 16-byte rows: the arrays start on a 16-byte boundary.
-    line(1, "alignas(16) __shared__ " + F.a.elementType + " " + As + "[" + num(S.bm) + "][" +
-                num(S.bk) + "];");
-    line(1, "alignas(16) __shared__ " + F.b.elementType + " " + Bs + "[" + num(S.bk) + "][" +
-                num(S.bn) + "];");
+    line(1, "__shared__ " + F.a.elementType + " " + As + "[" + num(S.bm) + "][" + num(S.bk) + "];");
+    line(1, "__shared__ " + F.b.elementType + " " + Bs + "[" + num(S.bk) + "][" + num(S.bn) + "];");
     line(1, "const int " + N.tid + " = threadIdx.x;");
     line(1, "const int " + N.row0 + " = blockIdx.y * " + num(S.bm) + ", " + N.col0 +
                 " = blockIdx.x * " + num(S.bn) + ";");
@@ -90,16 +77,15 @@ public:
     stage(true);
     stage(false);
     line(2, "__syncthreads();");
-    line(2, "for (int " + N.kk + " = 0; " + N.kk + " < " + num(S.bk) + "; " + N.kk + " += 16) {");
-    line(0, "#if defined(__HIP_PLATFORM_AMD__)");
+    line(2, "for (int " + N.kk + " = 0; " + N.kk + " < " + num(S.bk) + "; " + N.kk + " += 16)");
     loop(3, N.i, Amd.tilesM);
     loop(4, N.j, Amd.tilesN, " {");
+    line(0, "#if defined(__HIP_PLATFORM_AMD__)");
     productAmd();
-    line(4, "}");
     line(0, "#else");
     productNvidia();
     line(0, "#endif");
-    line(2, "}");
+    line(4, "}");
     line(2, "__syncthreads();");
     line(1, "}");
     epilogue();
@@ -212,34 +198,29 @@ void BodyWriter::productAmd() {
   line(6, Acc + "[" + N.i + "][" + N.j + "][" + N.e + "] = " + N.c + "[" + N.e + "];");
 }
 
-// A warp's fragments through ldmatrix (ave/matrix_core.h): lane l gives
-// the address of row l % 16 of the 16x16 A tile at column 8 * (l / 16) (x4:
-// the mma A fragment) and of row l % 16 of the k-major 16x8 B tile (x2
-// .trans: the B fragment). A is loaded once per instruction row, B per
-// instruction.
 void BodyWriter::productNvidia() {
-  loop(3, N.i, Nv.tilesM, " {");
-  line(4, F.a.elementType + " " + N.fa + "[8];");
-  loop(4, N.e, 8);
-  line(5, N.fa + "[" + N.e + "] = " + As + "[" + tileRow(16) + " + " +
-              (R.bug == MatrixCoreBug::WrongLaneA ? N.t : N.g) + " + 8 * ((" + N.e +
-              " / 2) % 2)][" + N.kk + " + 2 * " + N.t + " + " + N.e + " % 2 + 8 * (" + N.e +
-              " / 4)];");
-  loop(4, N.j, Nv.tilesN, " {");
+  std::string ARow = tileRow(16) + " + " + (R.bug == MatrixCoreBug::WrongLaneA ? N.t : N.g) +
+                     " + 8 * ((" + N.e + " / 2) % 2)";
+  std::string BK = N.kk + " + 2 * " + N.t + " + " + N.e + " % 2 + 8 * (" + N.e + " / 2)";
+  std::string BN = N.wn0 + " + 8 * " + N.j + " + " + N.g;
+  // B not transposed: k from the group, n from the thread in it.
+  std::string BRead = R.bug == MatrixCoreBug::BNotTransposed
+                          ? Bs + "[" + N.kk + " + " + N.g + " + 8 * (" + N.e + " / 2)][" + N.wn0 +
+                                " + 8 * " + N.j + " + 2 * " + N.t + " + " + N.e + " % 2]"
+                          : Bs + "[" + BK + "][" + BN + "]";
+  line(5, F.a.elementType + " " + N.fa + "[8];");
   line(5, F.b.elementType + " " + N.fb + "[4];");
-  // The hook: B read without .trans, k and n trade places.
-  line(5, std::string(R.bug == MatrixCoreBug::BNotTransposed ? "ave_ldmatrix_x2("
-                                                             : "ave_ldmatrix_x2_trans(") +
-              N.fb + ", &" + Bs + "[" + N.kk + " + " + N.lane + " % 16][" + N.wn0 + " + 8 * " +
-              N.j + "]);");
   line(5, F.accumulatorType + " " + N.c + "[4];");
+  loop(5, N.e, 8);
+  line(6, N.fa + "[" + N.e + "] = " + As + "[" + ARow + "][" + N.kk + " + 2 * " + N.t + " + " +
+              N.e + " % 2 + 8 * (" + N.e + " / 4)];");
+  loop(5, N.e, 4);
+  line(6, N.fb + "[" + N.e + "] = " + BRead + ";");
   loop(5, N.e, 4);
   line(6, N.c + "[" + N.e + "] = " + Acc + "[" + N.i + "][" + N.j + "][" + N.e + "];");
   line(5, "ave_mma_m16n8k16_f16(" + N.c + ", " + N.fa + ", " + N.fb + ");");
   loop(5, N.e, 4);
   line(6, Acc + "[" + N.i + "][" + N.j + "][" + N.e + "] = " + N.c + "[" + N.e + "];");
-  line(4, "}");
-  line(3, "}");
 }
 
 void BodyWriter::store(int Depth, const std::string &Row, const std::string &Col) {
