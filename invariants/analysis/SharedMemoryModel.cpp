@@ -1,5 +1,6 @@
 #include "SharedMemoryModel.h"
 
+#include "ave/invariants/Polynomial.h"
 #include "ave/invariants/RangeSimplifier.h"
 
 #include "clang/AST/ASTContext.h"
@@ -237,6 +238,18 @@ bool SharedMemoryModel::solveWriterThread(const Term *WriterAddress, const Term 
   // as a term of the reader's state (ty' = ty, tx' = k) instead of an
   // existential the solver has to search for.
   TermContext &T = Ctx.terms;
+  // A reversed layout `C - (t + 256*l)`: its ids and counters, every one
+  // with a negative coefficient, are solved from C - Index instead.
+  if (const Polynomial P = toPolynomial(T, WriterAddress);
+      P.terms().size() > 1 && std::all_of(P.terms().begin(), P.terms().end(), [](const auto &M) {
+        return M.first.empty() || M.second < 0;
+      }))
+    if (std::optional<Polynomial> Negated = P.scaled(-1))
+      if (std::optional<Polynomial> Flipped =
+              Negated->plus(Polynomial::constant(P.constantPart()))) {
+        WriterAddress = toTerm(T, *Flipped);
+        Index = T.sub(T.constant(P.constantPart()), Index);
+      }
   const size_t OwnCounterCount = Counters.size();
   const std::vector<IdDigits> Split = splitIdDigits(WriterAddress, Writer, Counters);
   TagLayout Layout;
