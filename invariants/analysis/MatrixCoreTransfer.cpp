@@ -180,10 +180,10 @@ namespace {
 
 // Why ldmatrix at this launch is not modelled, or "": the lanes of a warp
 // must be consecutive threadIdx.x of a block of whole warps along x.
-std::string ldmatrixLaunchProblem(const KernelSymbols &S) {
+std::string ldmatrixLaunchProblem(const KernelSymbols &S, unsigned Lanes) {
   if (!S.launchBlock[0] || !S.launchBlock[1] || !S.launchBlock[2])
     return "the launch block is not known (#pragma ave launch block(...))";
-  if (*S.launchBlock[1] != 1 || *S.launchBlock[2] != 1 || *S.launchBlock[0] % 32 != 0)
+  if (*S.launchBlock[1] != 1 || *S.launchBlock[2] != 1 || *S.launchBlock[0] % int64_t(Lanes) != 0)
     return "the launch block is not whole warps along x";
   return "";
 }
@@ -211,7 +211,7 @@ AbstractValue ProvenanceInterpreter::ldmatrix(const LdmatrixModel &M, const Abst
     return Unknown("loads 16-bit elements, and '" + Row.pointer.base->getName().str() +
                    "' does not hold them");
   const KernelSymbols &S = Ctx.symbols;
-  if (std::string Problem = ldmatrixLaunchProblem(S); !Problem.empty())
+  if (std::string Problem = ldmatrixLaunchProblem(S, M.lanes); !Problem.empty())
     return Unknown("is not modelled here: " + Problem);
   const Term *Lanes = T.constant(int64_t(M.lanes));
   const bool OneWave = *S.launchBlock[0] == int64_t(M.lanes);
