@@ -45,6 +45,40 @@ TermMap ProvenanceInterpreter::laneOfWave(const Term *Tid, unsigned Lanes, bool 
   return Map;
 }
 
+ProvenanceInterpreter::WaveLanes ProvenanceInterpreter::waveLanes(unsigned Lanes) {
+  // The hardware numbers a block's threads x fastest (x + X*(y + Y*z)) and
+  // cuts that order into waves of Lanes threads. Where X is a multiple of
+  // Lanes, a wave lies in one row and its lanes are threadIdx.x % Lanes;
+  // otherwise a wave spans rows and the lane is the flat id % Lanes. A
+  // block that is not whole waves leaves lanes without a thread, whose
+  // operands the instruction still reads: not modelled.
+  const KernelSymbols &S = Ctx.symbols;
+  WaveLanes W;
+  if (!S.launchBlock[0] || !S.launchBlock[1] || !S.launchBlock[2]) {
+    W.problem = "the launch block is not known (#pragma ave launch block(...))";
+    return W;
+  }
+  const int64_t L = Lanes, X = *S.launchBlock[0];
+  const int64_t Threads = X * *S.launchBlock[1] * *S.launchBlock[2];
+  if (Threads % L != 0) {
+    W.problem = "the launch block (" + std::to_string(Threads) +
+                " threads) is not whole waves of " + std::to_string(L) + " lanes";
+    return W;
+  }
+  W.alongX = X % L == 0;
+  W.oneWave = W.alongX ? X == L : Threads == L;
+  const Term *Place = W.alongX ? S.tid[0] : Ctx.flatThread();
+  W.ownLane = W.oneWave ? Place : T.rem(Place, T.constant(L));
+  return W;
+}
+
+TermMap ProvenanceInterpreter::threadAtLane(const WaveLanes &W, unsigned Lanes, const Term *Lane) {
+  if (W.alongX)
+    return laneOfWave(Ctx.symbols.tid[0], Lanes, W.oneWave, Lane);
+  const Term *L = T.constant(int64_t(Lanes));
+  return Ctx.threadOfFlat(W.oneWave ? Lane : T.add(T.mul(L, T.div(Ctx.flatThread(), L)), Lane));
+}
+
 namespace {
 
 // The symbols of V's cases that the read which made them introduced:
@@ -103,13 +137,19 @@ AbstractValue ProvenanceInterpreter::matrixCore(const MatrixLaneModel &M, const 
   const Term *I = T.freshSymbol("i", SymbolKind::Fresh);
   const Term *J = T.freshSymbol("j", SymbolKind::Fresh);
   const Term *KK = T.freshSymbol("kk", SymbolKind::LoopCounter);
-  const Term *Lanes = T.constant(M.lanes);
   // This thread's lane, and the thread holding lane L of the same wave.
-  // With a launch of at most one wave in x, the lane is threadIdx.x itself.
-  const KernelSymbols &S = Ctx.symbols;
-  bool OneWave = S.launchBlock[0] && *S.launchBlock[0] <= int64_t(M.lanes);
-  const Term *OwnLane = OneWave ? S.tid[0] : T.rem(S.tid[0], Lanes);
-  auto AtLane = [&](const Term *L) { return laneOfWave(S.tid[0], M.lanes, OneWave, L); };
+  const WaveLanes Wave = waveLanes(M.lanes);
+  if (!Wave.problem.empty()) {
+    auto Out = std::make_shared<PrivateArray>();
+    Out->slotCounter = T.freshSymbol("reg", SymbolKind::Other);
+    Out->size = M.cElements;
+    Out->slotValue = AbstractValue::ofData(
+        DataValue::unknown("the matrix-core instruction '" + std::string(M.name) +
+                           "' is not modelled here: " + Wave.problem));
+    return AbstractValue::ofArray(std::move(Out));
+  }
+  const Term *OwnLane = Wave.ownLane;
+  auto AtLane = [&](const Term *L) { return threadAtLane(Wave, M.lanes, L); };
 
   std::vector<const Term *> IndexRanges = {T.ge(I, T.constant(0)),  T.lt(I, T.constant(M.m)),
                                            T.ge(J, T.constant(0)),  T.lt(J, T.constant(M.n)),
@@ -176,20 +216,6 @@ AbstractValue ProvenanceInterpreter::matrixCore(const MatrixLaneModel &M, const 
   return AbstractValue::ofArray(std::move(Out));
 }
 
-namespace {
-
-// Why ldmatrix at this launch is not modelled, or "": the lanes of a warp
-// must be consecutive threadIdx.x of a block of whole warps along x.
-std::string ldmatrixLaunchProblem(const KernelSymbols &S, unsigned Lanes) {
-  if (!S.launchBlock[0] || !S.launchBlock[1] || !S.launchBlock[2])
-    return "the launch block is not known (#pragma ave launch block(...))";
-  if (*S.launchBlock[1] != 1 || *S.launchBlock[2] != 1 || *S.launchBlock[0] % int64_t(Lanes) != 0)
-    return "the launch block is not whole warps along x";
-  return "";
-}
-
-} // namespace
-
 AbstractValue ProvenanceInterpreter::ldmatrix(const LdmatrixModel &M, const AbstractValue &Row,
                                               const clang::CallExpr *Call, FlowState &State) {
   // The slot ranges over the fragment like a loop counter (its range is on
@@ -210,12 +236,10 @@ AbstractValue ProvenanceInterpreter::ldmatrix(const LdmatrixModel &M, const Abst
   if (Ctx.ast.getTypeSizeInChars(baseElementType(Row.pointer.base)).getQuantity() != 2)
     return Unknown("loads 16-bit elements, and '" + Row.pointer.base->getName().str() +
                    "' does not hold them");
-  const KernelSymbols &S = Ctx.symbols;
-  if (std::string Problem = ldmatrixLaunchProblem(S, M.lanes); !Problem.empty())
-    return Unknown("is not modelled here: " + Problem);
-  const Term *Lanes = T.constant(int64_t(M.lanes));
-  const bool OneWave = *S.launchBlock[0] == int64_t(M.lanes);
-  const Term *OwnLane = OneWave ? S.tid[0] : T.rem(S.tid[0], Lanes);
+  const WaveLanes Wave = waveLanes(M.lanes);
+  if (!Wave.problem.empty())
+    return Unknown("is not modelled here: " + Wave.problem);
+  const Term *OwnLane = Wave.ownLane;
   // Every lane forms its row address (`&Bs[r][c]` past the array is an
   // error on the CPU executor, whatever the instruction then reads), and
   // the lanes whose rows the instruction reads give 16-byte aligned ones.
@@ -225,8 +249,7 @@ AbstractValue ProvenanceInterpreter::ldmatrix(const LdmatrixModel &M, const Abst
   requireAlignedAccess({Row.pointer.base, Row.pointer.offset, 1}, 16, "ldmatrix row", Call, Giving,
                        "load");
   LanePlace P = M.source(T, OwnLane, Slot);
-  const Term *Source =
-      substitute(T, Row.pointer.offset, laneOfWave(S.tid[0], M.lanes, OneWave, P.lane));
+  const Term *Source = substitute(T, Row.pointer.offset, threadAtLane(Wave, M.lanes, P.lane));
   FlowState Reading = State;
   Reading.path.push_back(T.ge(Slot, T.constant(0)));
   Reading.path.push_back(T.lt(Slot, T.constant(int64_t(M.slots()))));

@@ -260,8 +260,18 @@ private:
   AbstractValue matrixCore(const MatrixLaneModel &M, const AbstractValue &A, const AbstractValue &B,
                            const AbstractValue &Acc, const clang::Expr *Site,
                            const FlowState &State);
+  // The lanes of a wave at this launch (MatrixCoreTransfer.cpp): a wave is
+  // Lanes consecutive threads of the block, x fastest.
+  struct WaveLanes {
+    std::string problem;           // why the launch is not modelled, or ""
+    const Term *ownLane = nullptr; // this thread's lane
+    bool alongX = false;           // every wave lies in one row of the block
+    bool oneWave = false;          // the row (alongX) or the block is one wave
+  };
+  WaveLanes waveLanes(unsigned Lanes);
   // The substitution that moves a value of this thread to the thread of
-  // its wave in lane Lane (MatrixCoreTransfer.cpp).
+  // its wave in lane Lane.
+  TermMap threadAtLane(const WaveLanes &W, unsigned Lanes, const Term *Lane);
   TermMap laneOfWave(const Term *Tid, unsigned Lanes, bool OneWave, const Term *Lane);
   DataValue withFreshReadExistentials(const DataValue &V, const FlowState &State);
   // ave_ldmatrix_*(frag, row): the fragment, slot by slot, from the rows the
