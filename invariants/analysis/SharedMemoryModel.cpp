@@ -179,6 +179,59 @@ void SharedMemoryModel::setPreviousIterationWrites(unsigned LoopId, std::vector<
     PreviousIterationWrites[LoopId] = std::move(Writes);
 }
 
+const Term *
+SharedMemoryModel::distributeIdDigits(const Term *Address, const std::vector<const Term *> &Writer,
+                                      const std::vector<WriterCounter> &Counters) const {
+  // Dividend id + sum(c_i * counter_i) + c_0 with every c_i (and c_0) a
+  // non-negative multiple of the divisor d for c_0, a multiple for the
+  // counters, each counter >= 0: all of it is >= 0, so C's truncation is
+  // the floor, and the multiple of d passes through the quotient whole.
+  TermContext &T = Ctx.terms;
+  auto Distributed = [&](const Term *N) -> const Term * {
+    if ((N->kind() != TermKind::Div && N->kind() != TermKind::Rem) || !N->operand(1)->isConstant())
+      return nullptr;
+    const int64_t D = N->operand(1)->value();
+    if (D < 2)
+      return nullptr;
+    const Polynomial P = toPolynomial(T, N->operand(0));
+    const Term *Id = nullptr;
+    Polynomial Multiple;
+    for (const auto &[Mono, Coeff] : P.terms()) {
+      if (Mono.empty()) {
+        if (Coeff < 0 || Coeff % D != 0)
+          return nullptr;
+        Multiple = *Multiple.plus(Polynomial::constant(Coeff));
+        continue;
+      }
+      if (Mono.size() != 1)
+        return nullptr;
+      const Term *Atom = Mono[0];
+      if (Coeff == 1 && !Id && std::find(Writer.begin(), Writer.end(), Atom) != Writer.end()) {
+        Id = Atom;
+        continue;
+      }
+      const bool Counter =
+          std::any_of(Counters.begin(), Counters.end(),
+                      [&](const WriterCounter &C) { return C.symbol == Atom && C.nonNegative; });
+      if (!Counter || Coeff < 0 || Coeff % D != 0)
+        return nullptr;
+      Multiple = *Multiple.plus(Polynomial::monomial(Mono, Coeff));
+    }
+    if (!Id || Multiple.isZero())
+      return nullptr;
+    if (N->kind() == TermKind::Rem)
+      return T.rem(Id, N->operand(1));
+    return T.add(T.div(Id, N->operand(1)), toTerm(T, Multiple.dividedExactly(D)));
+  };
+  TermMap Replace;
+  findSubterm(Address, [&](const Term *N) {
+    if (const Term *R = Distributed(N))
+      Replace[N] = R;
+    return false;
+  });
+  return Replace.empty() ? Address : substitute(T, Address, Replace);
+}
+
 std::vector<SharedMemoryModel::IdDigits>
 SharedMemoryModel::splitIdDigits(const Term *&Address, const std::vector<const Term *> &Writer,
                                  std::vector<WriterCounter> &Counters) {
@@ -251,6 +304,7 @@ bool SharedMemoryModel::solveWriterThread(const Term *WriterAddress, const Term 
         Index = T.sub(T.constant(P.constantPart()), Index);
       }
   const size_t OwnCounterCount = Counters.size();
+  WriterAddress = distributeIdDigits(WriterAddress, Writer, Counters);
   const std::vector<IdDigits> Split = splitIdDigits(WriterAddress, Writer, Counters);
   TagLayout Layout;
   Layout.address = WriterAddress;
@@ -441,7 +495,13 @@ SharedMemoryModel::RenamedWrite SharedMemoryModel::rename(const Candidate &Cand,
           F.canonical && F.span.facts.size() > 1 && F.span.facts[1]->kind() == TermKind::Lt
               ? F.span.facts[1]->operand(1)
               : nullptr;
-      Counters.push_back({F.span.counter, R.map[F.span.counter], Extent});
+      // Counting up from a start >= 0 (`counter >= init` first among its
+      // facts): the counter is never negative.
+      const Term *Start = F.span.facts.empty() ? nullptr : F.span.facts[0];
+      const bool NonNegative = F.canonical && Start && Start->kind() == TermKind::Ge &&
+                               Start->operand(0) == F.span.counter &&
+                               Start->operand(1)->isConstant() && Start->operand(1)->value() >= 0;
+      Counters.push_back({F.span.counter, R.map[F.span.counter], Extent, NonNegative});
     }
   const Term *WriterAddress = foldConstantQuotientRemainder(T, substitute(T, W.address, R.map));
   std::vector<const Term *> SideConditions;

@@ -97,6 +97,7 @@ private:
     const Term *original = nullptr;
     const Term *symbol = nullptr; // the copy; the solved term once solved
     const Term *extent = nullptr; // `counter < extent`, or null
+    bool nonNegative = false;     // its loop starts at 0 or above and counts up
   };
   // One candidate renamed into the reader's terms.
   struct RenamedWrite {
@@ -163,6 +164,12 @@ private:
   };
   std::vector<IdDigits> splitIdDigits(const Term *&Address, const std::vector<const Term *> &Writer,
                                       std::vector<WriterCounter> &Counters);
+  // `(id + 128*l) / 64` as `id / 64 + 2*l` and `(id + 128*l) % 64` as `id %
+  // 64`, where every other summand is a multiple of the divisor and not
+  // negative (a flat staging index `e = tid + 128*l` into padded rows), so
+  // that splitIdDigits sees the id's own digits.
+  const Term *distributeIdDigits(const Term *Address, const std::vector<const Term *> &Writer,
+                                 const std::vector<WriterCounter> &Counters) const;
   // Each split id from its solved digits; the digits' entries removed.
   void joinIdDigits(const std::vector<IdDigits> &Split, std::vector<const Term *> &Writer,
                     std::vector<WriterCounter> &Counters);
