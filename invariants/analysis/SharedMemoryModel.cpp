@@ -182,10 +182,10 @@ void SharedMemoryModel::setPreviousIterationWrites(unsigned LoopId, std::vector<
 const Term *
 SharedMemoryModel::distributeIdDigits(const Term *Address, const std::vector<const Term *> &Writer,
                                       const std::vector<WriterCounter> &Counters) const {
-  // Dividend id + sum(c_i * counter_i) + c_0 with every c_i (and c_0) a
-  // non-negative multiple of the divisor d for c_0, a multiple for the
-  // counters, each counter >= 0: all of it is >= 0, so C's truncation is
-  // the floor, and the multiple of d passes through the quotient whole.
+  // A dividend id + sum(c_i * counter_i) + c_0, every c_i and c_0 a
+  // non-negative multiple of the divisor d and every counter >= 0: the
+  // dividend is >= 0, so C's truncation is the floor, and the multiple of d
+  // passes through the quotient whole and leaves the remainder alone.
   TermContext &T = Ctx.terms;
   auto Distributed = [&](const Term *N) -> const Term * {
     if ((N->kind() != TermKind::Div && N->kind() != TermKind::Rem) || !N->operand(1)->isConstant())
@@ -198,9 +198,10 @@ SharedMemoryModel::distributeIdDigits(const Term *Address, const std::vector<con
     Polynomial Multiple;
     for (const auto &[Mono, Coeff] : P.terms()) {
       if (Mono.empty()) {
-        if (Coeff < 0 || Coeff % D != 0)
+        std::optional<Polynomial> Sum = Multiple.plus(Polynomial::constant(Coeff));
+        if (Coeff < 0 || Coeff % D != 0 || !Sum)
           return nullptr;
-        Multiple = *Multiple.plus(Polynomial::constant(Coeff));
+        Multiple = *Sum;
         continue;
       }
       if (Mono.size() != 1)
@@ -213,9 +214,10 @@ SharedMemoryModel::distributeIdDigits(const Term *Address, const std::vector<con
       const bool Counter =
           std::any_of(Counters.begin(), Counters.end(),
                       [&](const WriterCounter &C) { return C.symbol == Atom && C.nonNegative; });
-      if (!Counter || Coeff < 0 || Coeff % D != 0)
+      std::optional<Polynomial> Sum = Multiple.plus(Polynomial::monomial(Mono, Coeff));
+      if (!Counter || Coeff < 0 || Coeff % D != 0 || !Sum)
         return nullptr;
-      Multiple = *Multiple.plus(Polynomial::monomial(Mono, Coeff));
+      Multiple = *Sum;
     }
     if (!Id || Multiple.isZero())
       return nullptr;
@@ -495,8 +497,8 @@ SharedMemoryModel::RenamedWrite SharedMemoryModel::rename(const Candidate &Cand,
           F.canonical && F.span.facts.size() > 1 && F.span.facts[1]->kind() == TermKind::Lt
               ? F.span.facts[1]->operand(1)
               : nullptr;
-      // Counting up from a start >= 0 (`counter >= init` first among its
-      // facts): the counter is never negative.
+      // A loop whose first fact bounds its counter below by 0 or more
+      // (`counter >= init`): the counter is never negative.
       const Term *Start = F.span.facts.empty() ? nullptr : F.span.facts[0];
       const bool NonNegative = F.canonical && Start && Start->kind() == TermKind::Ge &&
                                Start->operand(0) == F.span.counter &&

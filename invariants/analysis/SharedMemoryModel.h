@@ -97,7 +97,7 @@ private:
     const Term *original = nullptr;
     const Term *symbol = nullptr; // the copy; the solved term once solved
     const Term *extent = nullptr; // `counter < extent`, or null
-    bool nonNegative = false;     // its loop starts at 0 or above and counts up
+    bool nonNegative = false;     // its loop's facts say counter >= 0
   };
   // One candidate renamed into the reader's terms.
   struct RenamedWrite {
