@@ -138,6 +138,17 @@ const Term *AnalysisContext::builtinSymbol(llvm::StringRef Builtin, int D) const
   return nullptr;
 }
 
+const Term *AnalysisContext::contractedBound(const std::string &Name, std::string *Tensor) const {
+  for (const auto &[Decl, Info] : tensors)
+    for (size_t I = 0; I < Info.coordNames.size(); ++I)
+      if (Info.coordNames[I] == Name && !Info.output) {
+        if (Tensor)
+          *Tensor = Info.tensor;
+        return Info.layout.coordinates[I].bound;
+      }
+  return nullptr;
+}
+
 const Term *AnalysisContext::flatThread() const {
   for (int D = 0; D < 3; ++D)
     if (!symbols.launchBlock[D])

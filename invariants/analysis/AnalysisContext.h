@@ -174,6 +174,9 @@ public:
   LayoutMatcher matcher;
   KernelSymbols symbols;
   std::vector<const Term *> kernelFacts;
+  // The bound of a contracted name (0 <= name < bound), from the first
+  // input tag that declares it (its tensor into Tensor); null when none does.
+  const Term *contractedBound(const std::string &Name, std::string *Tensor = nullptr) const;
   // In the order the tensors are declared: keyed by address, every loop
   // over them (the first input tag that declares a reduced name, the order
   // of coverage obligations) went in an order that changed between builds.

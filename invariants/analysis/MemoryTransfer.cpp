@@ -391,8 +391,7 @@ void ProvenanceInterpreter::requireInBounds(const TensorInfo &TI, const LayoutMa
 void ProvenanceInterpreter::storeCase(const TensorInfo &TI, const ProvenanceCase &C,
                                       const Obligation &Base,
                                       const std::map<std::string, const Term *> &Dest,
-                                      const std::vector<const Term *> &SideConditions,
-                                      bool AcrossThreads) {
+                                      const std::vector<const Term *> &SideConditions) {
   for (const std::string &Name : TI.coordNames) {
     Obligation O = Base;
     O.context.push_back(C.validity);
@@ -415,47 +414,145 @@ void ProvenanceInterpreter::storeCase(const TensorInfo &TI, const ProvenanceCase
     }
     Ctx.log.addObligation(std::move(O));
   }
+}
+
+void ProvenanceInterpreter::requireReducedNames(const TensorInfo &TI, const DataValue &V,
+                                                const Obligation &Base,
+                                                const std::map<std::string, const Term *> &Dest) {
   // Names the value still carries that the output does not have must have
-  // been reduced; a leftover contracted name means a missing reduction.
-  if (AcrossThreads)
-    return;
+  // been reduced; a leftover contracted name means a missing reduction,
+  // unless the terms written out cover its domain.
   const bool DestSelects = std::any_of(Dest.begin(), Dest.end(), [](const auto &D) {
     return !collectApplications(D.second).empty();
   });
-  for (const auto &[Name, Coordinate] : C.coords) {
-    if (std::find(TI.coordNames.begin(), TI.coordNames.end(), Name) != TI.coordNames.end())
-      continue;
-    Obligation O = Base;
-    if (!collectApplications(Coordinate).empty() || DestSelects) {
-      O.context.push_back(C.validity);
-      O.context.insert(O.context.end(), C.constraints.begin(), C.constraints.end());
+  std::set<std::string> SumsChecked;
+  for (const ProvenanceCase &C : V.cases)
+    for (const auto &[Name, Coordinate] : C.coords) {
+      if (std::find(TI.coordNames.begin(), TI.coordNames.end(), Name) != TI.coordNames.end())
+        continue;
+      Obligation O = Base;
       O.origins = C.origins;
-      requireSameSelection(TI, Name, Coordinate, Dest, std::move(O));
-      continue;
+      // A reduction over Name whose loop the analysis does not follow.
+      const bool Reduced =
+          std::any_of(V.reductions.begin(), V.reductions.end(),
+                      [&](const Reduction &R) { return R.name == Name && !R.notModelled.empty(); });
+      if (!collectApplications(Coordinate).empty() || DestSelects) {
+        O.context.push_back(C.validity);
+        O.context.insert(O.context.end(), C.constraints.begin(), C.constraints.end());
+        requireSameSelection(TI, Name, Coordinate, Dest, std::move(O));
+      } else if (V.severalContributions && V.cases.size() > 1 &&
+                 std::none_of(V.reductions.begin(), V.reductions.end(),
+                              [&](const Reduction &R) { return R.name == Name; })) {
+        if (SumsChecked.insert(Name).second)
+          requireSumCovers(TI, V, Name, std::move(O));
+      } else {
+        O.context.push_back(C.validity);
+        O.context.insert(O.context.end(), C.constraints.begin(), C.constraints.end());
+        requireReducedTerm(TI, V, C, Name, Coordinate, Reduced, std::move(O));
+      }
     }
-    O.summary = "coordinate '" + Name + "' is reduced before the store";
-    O.failure = "store into " + TI.tensor + ": the value still depends on '" + Name +
-                "', which no loop reduced";
-    O.context.push_back(C.validity);
-    O.context.insert(O.context.end(), C.constraints.begin(), C.constraints.end());
-    O.violation = T.trueTerm();
-    O.origins = C.origins;
-    // A coordinate carried by a value the analysis approximates (the counter
-    // of a loop it widened, directly or through the facts that tie it down:
-    // an LDS writer solved through one) may have been reduced by that loop:
-    // no model shows a real execution then.
-    const Term *S = approximatedSymbol(Coordinate);
-    const std::vector<const Term *> Symbols = collectSymbols(Coordinate);
-    for (const Term *Fact : C.constraints)
-      if (!S && std::any_of(Symbols.begin(), Symbols.end(),
-                            [&](const Term *X) { return occursIn(X, Fact); }))
-        S = approximatedSymbol(Fact);
-    if (S)
-      O.unconfirmedViolation = "'" + Name + "' comes from a value the analysis approximates (" +
-                               S->baseName() +
-                               "): the loop that would reduce it is not one the analysis models";
-    Ctx.log.addObligation(std::move(O));
+}
+
+void ProvenanceInterpreter::requireReducedTerm(const TensorInfo &TI, const DataValue &V,
+                                               const ProvenanceCase &C, const std::string &Name,
+                                               const Term *Coordinate, bool Reduced, Obligation O) {
+  // One term at k is the einsum's sum over k exactly where the domain
+  // [0, Bound) has no other index (`S[m] = A[m]` under K == 1 is right);
+  // `x + x` keeps x's one term, twice an element, wrong at any bound. A
+  // term beside a reduction over k that did not join it (peeled after a
+  // loop the analysis widened) is not followed.
+  O.summary = "coordinate '" + Name + "' is reduced before the store";
+  O.failure = "store into " + TI.tensor + ": the value still depends on '" + Name +
+              "', which no loop reduced";
+  O.violation = T.trueTerm();
+  if (Reduced)
+    O.unconfirmedViolation = "a term with a single '" + Name + "' is added to a reduction over '" +
+                             Name +
+                             "' that it was not joined to (the reduction's loop is not one "
+                             "the analysis follows), so whether every '" +
+                             Name + "' is summed once is not checked";
+  const Term *Bound = Ctx.contractedBound(Name);
+  if (Bound && !V.severalContributions) {
+    const Term *Other = T.freshSymbol(Name, SymbolKind::Fresh);
+    O.violation = T.logicalAnd(T.logicalAnd(T.ge(Other, T.constant(0)), T.lt(Other, Bound)),
+                               T.ne(Other, Coordinate));
+    O.observe = {{"another " + Name, Other}};
   }
+  const Term *Approximated = approximatedSymbol(Coordinate);
+  const std::vector<const Term *> Symbols = collectSymbols(Coordinate);
+  for (const Term *Fact : C.constraints)
+    if (!Approximated && std::any_of(Symbols.begin(), Symbols.end(),
+                                     [&](const Term *X) { return occursIn(X, Fact); }))
+      Approximated = approximatedSymbol(Fact);
+  // A coordinate carried by a value the analysis approximates (the counter
+  // of a loop it widened, directly or through the facts that tie it down:
+  // an LDS writer solved through one) may have been reduced by that loop:
+  // no model shows a real execution then.
+  if (Approximated && O.unconfirmedViolation.empty())
+    O.unconfirmedViolation = "'" + Name + "' comes from a value the analysis approximates (" +
+                             Approximated->baseName() +
+                             "): the loop that would reduce it is not one the analysis models";
+  Ctx.log.addObligation(std::move(O));
+}
+
+void ProvenanceInterpreter::requireSumCovers(const TensorInfo &TI, const DataValue &V,
+                                             const std::string &Name, Obligation Base) {
+  // Terms written out (`A[m*4] + ... + A[m*4 + 3]` under K == 4) are the
+  // sum over k where every index of [0, Bound) is one holding term's and no
+  // two holding terms share one. "No term holds it" negates each term's
+  // conditions, which must then not bind symbols of their own (a writer
+  // thread, a counter of the term's loop): negated, those would read as
+  // "for some value of them".
+  Base.summary = "the terms written out over '" + Name + "' hold each index of its domain once";
+  const Term *Bound = Ctx.contractedBound(Name);
+  TermSet Known;
+  for (const Term *F : Base.context)
+    for (const Term *S : collectSymbols(F))
+      Known.insert(S);
+  for (const Term *F : Ctx.kernelFacts)
+    for (const Term *S : collectSymbols(F))
+      Known.insert(S);
+  std::vector<std::pair<const Term *, const Term *>> Terms; // (holds, index)
+  for (const ProvenanceCase &C : V.cases) {
+    auto It = C.coords.find(Name);
+    const Term *Holds = T.logicalAnd(C.validity, T.allOf(C.constraints));
+    std::string Own;
+    for (const Term *S : collectSymbols(It == C.coords.end() ? Holds : T.eq(Holds, It->second)))
+      if (Own.empty() && !Known.count(S) &&
+          !(isLaunchOrParameter(S->symbolKind()) && !S->copiedFrom()))
+        Own = S->baseName();
+    if (It == C.coords.end() || !Bound || !Own.empty()) {
+      Base.unprovenReason =
+          "the value is a sum of terms written out over '" + Name + "', " +
+          (It == C.coords.end() ? std::string("one of which does not carry it")
+           : !Bound             ? "whose domain no input tag gives"
+                                : "one of which holds under conditions of its own (" + Own + ")") +
+          "; which indices the terms cover is not checked";
+      Ctx.log.addObligation(std::move(Base));
+      return;
+    }
+    Terms.push_back({Holds, It->second});
+  }
+  Obligation Missing = Base;
+  const Term *Other = T.freshSymbol(Name, SymbolKind::Fresh);
+  Missing.violation = T.logicalAnd(T.ge(Other, T.constant(0)), T.lt(Other, Bound));
+  for (const auto &[Holds, Index] : Terms)
+    Missing.violation =
+        T.logicalAnd(Missing.violation, T.logicalNot(T.logicalAnd(Holds, T.eq(Index, Other))));
+  Missing.failure = "store into " + TI.tensor + ": no term of the sum written out over '" + Name +
+                    "' holds one of its indices";
+  Missing.observe = {{"missed " + Name, Other}};
+  Ctx.log.addObligation(std::move(Missing));
+  Obligation Twice = std::move(Base);
+  Twice.violation = T.falseTerm();
+  for (size_t I = 0; I < Terms.size(); ++I)
+    for (size_t J = I + 1; J < Terms.size(); ++J)
+      Twice.violation =
+          T.logicalOr(Twice.violation, T.logicalAnd(T.logicalAnd(Terms[I].first, Terms[J].first),
+                                                    T.eq(Terms[I].second, Terms[J].second)));
+  Twice.failure = "store into " + TI.tensor + ": two terms of the sum written out over '" + Name +
+                  "' hold the same index";
+  Ctx.log.addObligation(std::move(Twice));
 }
 
 namespace {
@@ -614,7 +711,9 @@ bool ProvenanceInterpreter::requireStoredValue(const TensorInfo &TI, const DataV
   for (auto &[Sym, Value] : M.coordinates)
     Dest[TI.nameOfSymbol.at(Sym)] = Value;
   for (const ProvenanceCase &C : V.cases)
-    storeCase(TI, C, Base, Dest, M.sideConditions, AcrossThreads);
+    storeCase(TI, C, Base, Dest, M.sideConditions);
+  if (!AcrossThreads)
+    requireReducedNames(TI, V, Base, Dest);
   requireSomeCase(TI, V, Base);
   requireParameters(TI, V, Base);
   requireInputs(TI, V, Base);

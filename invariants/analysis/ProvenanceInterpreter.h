@@ -385,7 +385,17 @@ private:
   // (their coverage is the output's, OutputCoverage), not reduced before.
   void storeCase(const TensorInfo &TI, const ProvenanceCase &C, const Obligation &Base,
                  const std::map<std::string, const Term *> &Dest,
-                 const std::vector<const Term *> &SideConditions, bool AcrossThreads = false);
+                 const std::vector<const Term *> &SideConditions);
+  // The value's names the destination does not have: each must have been
+  // reduced (a term carrying one is a missing reduction, unless the terms
+  // written out cover its domain once).
+  void requireReducedNames(const TensorInfo &TI, const DataValue &V, const Obligation &Base,
+                           const std::map<std::string, const Term *> &Dest);
+  void requireReducedTerm(const TensorInfo &TI, const DataValue &V, const ProvenanceCase &C,
+                          const std::string &Name, const Term *Coordinate, bool Reduced,
+                          Obligation O);
+  void requireSumCovers(const TensorInfo &TI, const DataValue &V, const std::string &Name,
+                        Obligation Base);
   // The store obligations of V written at M's coordinates (Base: the
   // site's): each case's coordinates, some case valid, the parameters
   // applied. False, with an unproven obligation, when M did not match.

@@ -542,14 +542,8 @@ void ReductionCoverage::emit(const Reduction &Whole,
   for (Reduction &Layer : overThreads(Latest, State))
     Pieces.push_back(std::move(Layer));
   // The bound of the reduced name, from the first input tag declaring it.
-  const Term *Bound = nullptr;
   std::string Tensor;
-  for (const auto &[Decl, Info] : Ctx.tensors)
-    for (size_t I = 0; I < Info.coordNames.size(); ++I)
-      if (Info.coordNames[I] == Whole.name && !Info.output && !Bound) {
-        Bound = Info.layout.coordinates[I].bound;
-        Tensor = Info.tensor;
-      }
+  const Term *Bound = Ctx.contractedBound(Whole.name, &Tensor);
   if (!Bound)
     return;
   std::string Loops;
