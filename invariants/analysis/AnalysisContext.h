@@ -174,6 +174,9 @@ public:
   LayoutMatcher matcher;
   KernelSymbols symbols;
   std::vector<const Term *> kernelFacts;
+  // Bytes of dynamic shared memory (`extern __shared__`) the launch pragma
+  // gives with shared(BYTES); null when it gives none.
+  const Term *dynamicSharedBytes = nullptr;
   // The bound of a contracted name (0 <= name < bound), from the first
   // input tag that declares it (its tensor into Tensor); null when none does.
   const Term *contractedBound(const std::string &Name, std::string *Tensor = nullptr) const;

@@ -276,6 +276,8 @@ void ProvenanceInterpreter::applyLaunchPragma() {
   const ann::LaunchShape &Shape = Launch->pragma.launch;
   KernelSymbols &S = Ctx.symbols;
   FlowState Empty;
+  if (Shape.sharedBytes)
+    Ctx.dynamicSharedBytes = termForAnnotationInt(*Shape.sharedBytes, nullptr, Empty);
   for (size_t D = 0; D < 3; ++D) {
     if (D < Shape.block.size()) {
       if (const Term *V = termForAnnotationInt(Shape.block[D], nullptr, Empty)) {

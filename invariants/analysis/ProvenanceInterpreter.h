@@ -336,6 +336,10 @@ private:
                              const clang::Expr *Site, const FlowState &State, const char *Access);
   // The same for a private array of Elements elements, asked where
   // privateInBounds could not show the element inside (ArrayBounds.cpp).
+  // An access of an `extern __shared__` array against the launch's bytes.
+  void requireDynamicSharedInBounds(const clang::ValueDecl *Array, clang::QualType Element,
+                                    const Term *Offset, const clang::Expr *Site,
+                                    const FlowState &State, const char *Access);
   void requirePrivateInBounds(const clang::ValueDecl *Array, uint64_t Elements, const Term *Offset,
                               const clang::Expr *Site, const FlowState &State, const char *Access);
   void requireElementInBounds(const clang::ValueDecl *Array, uint64_t Elements, const Term *Offset,

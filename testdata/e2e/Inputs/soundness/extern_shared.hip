@@ -6,7 +6,7 @@
 
 __global__ void aliased(const float *X AVE_TAG("X(i < N) = i"), const float *Z AVE_TAG("Z(i < N) = i"),
                         float *Y AVE_TAG("Y(i < N) = i"), int N) {
-#pragma ave launch block(64) grid(N / 64)
+#pragma ave launch block(64) grid(N / 64) shared(64 * 4)
 #pragma ave assume N % 64 == 0
   extern __shared__ float a[];
   extern __shared__ float b[];
@@ -19,7 +19,7 @@ __global__ void aliased(const float *X AVE_TAG("X(i < N) = i"), const float *Z A
 
 __global__ void single(const float *X AVE_TAG("X(i < N) = i"), float *Y AVE_TAG("Y(i < N) = i"),
                        int N) {
-#pragma ave launch block(64) grid(N / 64)
+#pragma ave launch block(64) grid(N / 64) shared(64 * 4)
 #pragma ave assume N % 64 == 0
   extern __shared__ float a[];
   int t = threadIdx.x, i = blockIdx.x * 64 + t;
