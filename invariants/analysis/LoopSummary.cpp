@@ -925,6 +925,30 @@ Reduction LoopSummary::reductionOver(const LoopFrame &Frame, const std::string &
   return R;
 }
 
+const Term *LoopSummary::enclosingGuard(const LoopFrame &Frame, const FlowState &State) {
+  // The conditions this loop runs under that an enclosing loop's counter
+  // decides (`for (t...) if (t > 0) for (k...)`): in an iteration of that
+  // loop where they fail, this loop adds nothing. Left out, the reduction
+  // extended over t counted every t, and a correct kernel whose first t
+  // skips its inner loop was violated (complete: more iterations than the
+  // bound) instead of unproven. The enclosing loops' own ranges are left
+  // out: they hold in every iteration.
+  TermContext &T = Ctx.terms;
+  const Term *Guard = T.trueTerm();
+  for (const Term *F : State.path) {
+    bool Decided = false, Range = false;
+    for (const LoopFrame &L : Ctx.loops) {
+      if (L.id == Frame.id)
+        continue;
+      Decided |= occursIn(L.span.counter, F);
+      Range |= std::find(L.span.facts.begin(), L.span.facts.end(), F) != L.span.facts.end();
+    }
+    if (Decided && !Range)
+      Guard = T.logicalAnd(Guard, F);
+  }
+  return Guard;
+}
+
 std::set<std::string> LoopSummary::reduceOverLoop(DataValue &V, const LoopFrame &Frame,
                                                   const FlowState &State) {
   TermContext &T = Ctx.terms;
@@ -933,6 +957,7 @@ std::set<std::string> LoopSummary::reduceOverLoop(DataValue &V, const LoopFrame 
   const Term *Contributes = T.falseTerm();
   for (const ProvenanceCase &C : V.cases)
     Contributes = T.logicalOr(Contributes, C.validity);
+  Contributes = T.logicalAnd(Contributes, enclosingGuard(Frame, State));
   std::map<std::string, std::vector<Reduction>> CasesOf;              // by name, this loop's
   std::map<std::string, std::vector<const ProvenanceCase *>> PartsOf; // CasesOf's cases
   std::set<std::string> Summed; // names with contributions added one after another

@@ -63,6 +63,8 @@ public:
   // one still accumulating: that becomes the loop's summary from Summary.
   void keepSummaries(const CarriedVars &Carried, const Environment &Summary,
                      FlowState &Early) const;
+  // The path's conditions on the counters of the loops around Frame.
+  const Term *enclosingGuard(const LoopFrame &Frame, const FlowState &State);
   // Drops the coordinates of V that vary over Frame, recording them as
   // reductions (and extending inner reductions over Frame where they move
   // with it). Returns the dropped names.

@@ -293,10 +293,21 @@ Obligation ReductionCoverage::injective(const std::vector<Reduction> &Pieces, co
   return O;
 }
 
-bool ReductionCoverage::maySkip(const Term *Skipped, const Term *Applies, const FlowState &State) {
-  std::vector<const Term *> Query = State.path;
+bool ReductionCoverage::maySkip(const Term *Skipped, const Term *Applies,
+                                const std::vector<Reduction> &Pieces, const FlowState &State) {
+  // Per iteration of the pieces' loops: the path where the obligation is
+  // made may be inside one of them (the accumulation under `if (t > 0)` in
+  // the loop over t), and its conditions (and the reduction's) on their
+  // counters are what an iteration that adds nothing fails: left out.
+  std::vector<const Term *> Conjuncts = State.path, Query;
   if (Applies)
-    Query.push_back(Applies);
+    collectConjuncts(Applies, Conjuncts);
+  for (const Term *F : Conjuncts)
+    if (std::none_of(Pieces.begin(), Pieces.end(), [&](const Reduction &R) {
+          return std::any_of(R.loops.begin(), R.loops.end(),
+                             [&](const ReductionLoop &L) { return occursIn(L.counter, F); });
+        }))
+      Query.push_back(F);
   Query.push_back(Skipped);
   return Ctx.ask("an iteration may add nothing", Ctx.terms.allOf(Query)).status !=
          SolverResult::Proven;
@@ -460,7 +471,7 @@ Obligation ReductionCoverage::complete(const std::vector<Reduction> &Pieces, con
     }
   }
   O.violation = T.logicalOr(T.logicalOr(T.ne(Count, Extent), OutOfRange), Skipped);
-  if (!Skipped->isConstant() && maySkip(Skipped, Applies, State)) {
+  if (!Skipped->isConstant() && maySkip(Skipped, Applies, Pieces, State)) {
     // Some iteration may add nothing: the loops may then run more often
     // than the bound and still sum each index once (`k <= K` with the first
     // iteration skipped). Fewer iterations than the bound, or a skip when

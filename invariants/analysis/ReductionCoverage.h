@@ -75,7 +75,8 @@ private:
   const Term *iterationCount(const Reduction &R, Obligation &O);
 
   // Whether some iteration may add nothing (Skipped satisfiable on the path).
-  bool maySkip(const Term *Skipped, const Term *Applies, const FlowState &State);
+  bool maySkip(const Term *Skipped, const Term *Applies, const std::vector<Reduction> &Pieces,
+               const FlowState &State);
   // A loop counter that whether an iteration contributes depends on, but
   // that neither the reduced index, the reduction's loops and ranges nor
   // an enclosing loop binds (null if none).
