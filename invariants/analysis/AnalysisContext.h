@@ -196,6 +196,10 @@ public:
   // Outputs an assumption says start at zero (`#pragma ave assume tag(Y) ==
   // 0`): the neutral element an atomic accumulation into them needs.
   std::set<const clang::ValueDecl *> outputsStartAtZero;
+  // A kernel-level assumption about thread or block ids that the launch
+  // does not guarantee (`assume threadIdx.x < 32` under block(64)): the
+  // specification error checkSpecification reports, or "".
+  std::string idAssumptionError;
   std::vector<LoopFrame> loops; // outermost first
   unsigned nextLoopId = 0;
   // Path conjuncts every execution reaching their point satisfies (the

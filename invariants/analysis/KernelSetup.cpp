@@ -311,6 +311,7 @@ void ProvenanceInterpreter::applyKernelLevelPragmas(const FlowState &State) {
     Ctx.kernelFacts.push_back(T.ge(S.bid[D], T.constant(0)));
     Ctx.kernelFacts.push_back(T.lt(S.bid[D], S.gdim[D]));
   }
+  std::vector<const Term *> IdFacts; // about threadIdx / blockIdx: checked below
   for (const ann::BoundPragma &P : Ctx.annotations.pragmas) {
     if (!P.kernelLevel || P.pragma.kind != ann::PragmaKind::Assume)
       continue;
@@ -336,7 +337,7 @@ void ProvenanceInterpreter::applyKernelLevelPragmas(const FlowState &State) {
     bool Whole = Facts.size() == ann::conjuncts(P.pragma.predicate).size();
     for (const ann::Expr *Conjunct : Facts) {
       if (const Term *F = termForAnnotationInt(*Conjunct, nullptr, State))
-        Ctx.kernelFacts.push_back(F);
+        (mentionsThreadOrBlock(F) ? IdFacts : Ctx.kernelFacts).push_back(F);
       else if (Whole && Facts.size() == 1)
         Ctx.log.addNote(P.location,
                         "assumption '" + P.text + "' is not an integer fact; it was not used");
@@ -345,8 +346,46 @@ void ProvenanceInterpreter::applyKernelLevelPragmas(const FlowState &State) {
                                         "' is not an integer fact; it was not used");
     }
   }
+  checkIdAssumptions(IdFacts);
   for (const Term *F : Ctx.kernelFacts)
     Ctx.solver.addFact(F);
+}
+
+bool ProvenanceInterpreter::mentionsThreadOrBlock(const Term *F) const {
+  for (unsigned D = 0; D < 3; ++D)
+    if (occursIn(Ctx.symbols.tid[D], F) || occursIn(Ctx.symbols.bid[D], F))
+      return true;
+  return false;
+}
+
+void ProvenanceInterpreter::checkIdAssumptions(const std::vector<const Term *> &IdFacts) {
+  // An assumption about thread or block ids must hold for every thread of
+  // every block the launch runs: otherwise it drops threads from the
+  // analysis, and a kernel wrong on them was proven (`assume threadIdx.x <
+  // 32` under block(64)). Asked before any fact reaches the solver, with
+  // the launch and the assumptions about parameters alone.
+  const KernelSymbols &S = Ctx.symbols;
+  for (const Term *F : IdFacts) {
+    std::vector<const Term *> Query = Ctx.kernelFacts;
+    Query.push_back(T.logicalNot(F));
+    SolverResult R = Ctx.solver.check(T.allOf(Query),
+                                      {S.tid[0], S.tid[1], S.tid[2], S.bid[0], S.bid[1], S.bid[2]});
+    if (R.status == SolverResult::Proven)
+      continue;
+    if (Ctx.idAssumptionError.empty()) {
+      Ctx.idAssumptionError = "the assumption '" + print(F) +
+                              "' about thread or block ids does not hold for every thread of the "
+                              "launch, so it would leave threads out of every proof";
+      if (R.status == SolverResult::Violated)
+        Ctx.idAssumptionError += " (threadIdx=(" + std::to_string(R.model["threadIdx.x"]) + "," +
+                                 std::to_string(R.model["threadIdx.y"]) + "," +
+                                 std::to_string(R.model["threadIdx.z"]) + ") blockIdx=(" +
+                                 std::to_string(R.model["blockIdx.x"]) + "," +
+                                 std::to_string(R.model["blockIdx.y"]) + "," +
+                                 std::to_string(R.model["blockIdx.z"]) + ") breaks it)";
+    }
+  }
+  Ctx.kernelFacts.insert(Ctx.kernelFacts.end(), IdFacts.begin(), IdFacts.end());
 }
 
 } // namespace ave::inv

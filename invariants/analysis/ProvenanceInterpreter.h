@@ -128,6 +128,10 @@ private:
   void applyAssumption(const ann::BoundPragma &P, FlowState &State);
   // SpecificationChecks.cpp: the assumptions admit a launch within the
   // hardware limits; every tagged output receives a tagged value.
+  bool mentionsThreadOrBlock(const Term *F) const;
+  // Assumptions about thread or block ids the launch does not guarantee:
+  // Ctx.idAssumptionError (KernelSetup.cpp).
+  void checkIdAssumptions(const std::vector<const Term *> &IdFacts);
   void checkSpecification();
   void requireOutputStores();
   SideExits runLoop(const CfgLoop &L, FlowState &State);

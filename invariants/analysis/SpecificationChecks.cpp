@@ -1,6 +1,7 @@
 // Checks of the specification itself, after the walk. Assumptions that no
 // launch satisfies would make every obligation hold vacuously, so they are
-// an error (and every other obligation is unproven). A tagged output that
+// an error (and every other obligation is unproven); so are assumptions
+// about thread or block ids that some thread of the launch breaks. A tagged output that
 // never receives a tagged value (no store the analysis saw, or constants
 // only) would leave the kernel with nothing to prove about it: that is
 // unproven, never a silent pass. docs/analysis.md, "Obligations and
@@ -39,10 +40,16 @@ void ProvenanceInterpreter::checkSpecification() {
               "limit";
   }
   if (Error.empty())
+    Error = Ctx.idAssumptionError;
+  if (Error.empty())
     return;
+  const bool LeavesThreadsOut = Error == Ctx.idAssumptionError;
   for (Obligation &O : Ctx.log.obligations())
     if (O.unprovenReason.empty())
-      O.unprovenReason = "the specification admits no launch (see the specification error)";
+      O.unprovenReason = LeavesThreadsOut
+                             ? "an assumption leaves threads of the launch out of every proof "
+                               "(see the specification error)"
+                             : "the specification admits no launch (see the specification error)";
   Obligation O;
   O.kind = ObligationKind::Specification;
   clang::SourceLocation At = specificationSite(Ctx.annotations);
