@@ -259,6 +259,7 @@ bool ProvenanceInterpreter::assumeTag(const ann::Expr &E, const ann::BoundPragma
   std::string Why;
   if (!tagCoordinates(*Literal, {}, C.coords, Why, State))
     return false;
+  checkFollowedAssumption(E, *Of, P, State);
   C.tensors.insert(Literal->name);
   C.origins.push_back({P.location, "#pragma ave " + P.text, {}, nullptr});
   DataValue V;
@@ -289,6 +290,23 @@ bool ProvenanceInterpreter::assumeTag(const ann::Expr &E, const ann::BoundPragma
     return false; // shared memory and tensors get their tags from their writes
   storeScalar({Target, Offset, 1}, AbstractValue::ofData(std::move(V)), nullptr, State);
   return true;
+}
+
+void ProvenanceInterpreter::checkFollowedAssumption(const ann::Expr &E, const ann::Expr &Of,
+                                                    const ann::BoundPragma &P, FlowState &State) {
+  // `assume tag(x) == A(...)` is for values the analysis cannot see (inline
+  // asm, an opaque call). A value it follows keeps its own provenance as
+  // well: the assumption is asserted on it, so that an assumed tag that
+  // disagrees is violated. Taken on trust, `v = A[m*K + min(k + 1, K - 1)]`
+  // assumed to be A(m, k) was proven (found by an adversarial run).
+  AbstractValue Now = evalAnnotationValue(Of.operands[0], State);
+  if (Now.kind != AbstractValue::Kind::Data || Now.data.kind != DataValue::Kind::Tagged)
+    return;
+  ann::BoundPragma Asserted = P;
+  Asserted.pragma.kind = ann::PragmaKind::Assert;
+  Asserted.pragma.predicate = E;
+  Asserted.text = "assume " + ann::printExpr(E) + " (the analysis follows the value: asserted)";
+  checkAssertion(Asserted, State);
 }
 
 AbstractValue ProvenanceInterpreter::evalAnnotationValue(const ann::Expr &E, FlowState &State) {

@@ -438,6 +438,9 @@ private:
   bool annotationElement(const ann::Expr &E, const clang::ValueDecl *&Target, const Term *&Offset,
                          FlowState &State);
   // `#pragma ave assume tag(x) == A(r, k)`: x, a local value, now has that tag.
+  // An assumed tag on a value the analysis follows, asserted on it.
+  void checkFollowedAssumption(const ann::Expr &E, const ann::Expr &Of, const ann::BoundPragma &P,
+                               FlowState &State);
   bool assumeTag(const ann::Expr &E, const ann::BoundPragma &P, FlowState &State);
   // Syntactic: one validity has a conjunct whose negation the other has.
   bool contradicts(const Term *A, const Term *B);

@@ -5,7 +5,7 @@
 #include <hip/hip_runtime.h>
 
 __global__ void dynamic_lds(const float *in, float *out, int n) {
-#pragma ave launch block(64, 16)
+#pragma ave launch block(64, 16) shared(48 * 1024)
   extern __shared__ float scratch[];
   __shared__ float tile[64][64];
   int tx = threadIdx.x, ty = threadIdx.y;
