@@ -533,6 +533,14 @@ void ProvenanceInterpreter::requireSumCovers(const TensorInfo &TI, const DataVal
     }
     Terms.push_back({Holds, It->second});
   }
+  // An index or condition built from a value the analysis approximates
+  // may take values no execution gives it.
+  for (const auto &[Holds, Index] : Terms)
+    if (const Term *S = approximatedSymbol(T.eq(Holds, Index));
+        S && Base.unconfirmedViolation.empty())
+      Base.unconfirmedViolation = "a term of the sum over '" + Name +
+                                  "' is built from a value the analysis approximates (" +
+                                  S->baseName() + "), so the model found is not known to be real";
   Obligation Missing = Base;
   const Term *Other = T.freshSymbol(Name, SymbolKind::Fresh);
   Missing.violation = T.logicalAnd(T.ge(Other, T.constant(0)), T.lt(Other, Bound));
