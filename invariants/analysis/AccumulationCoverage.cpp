@@ -12,6 +12,7 @@
 
 #include "OutputCoverage.h"
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/Basic/SourceManager.h"
 

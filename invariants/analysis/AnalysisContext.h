@@ -15,6 +15,7 @@
 #include "ave/invariants/LayoutMatch.h"
 #include "ave/invariants/Solver.h"
 
+#include "clang/AST/Decl.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <map>

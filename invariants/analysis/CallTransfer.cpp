@@ -13,9 +13,11 @@
 #include "OnlineSoftmax.h"
 #include "ProvenanceInterpreter.h"
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace ave::inv {

@@ -16,6 +16,7 @@
 // docs/analysis.md, "Output coverage". Internal to invariants/.
 #include "OutputCoverage.h"
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 
 #include <algorithm>

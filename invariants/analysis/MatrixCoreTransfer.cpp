@@ -12,6 +12,8 @@
 
 #include "ProvenanceInterpreter.h"
 
+#include "clang/AST/ASTContext.h"
+
 namespace ave::inv {
 
 TermMap ProvenanceInterpreter::laneOfWave(const Term *Tid, unsigned Lanes, bool OneWave,

@@ -7,6 +7,7 @@
 #include "ave/invariants/Polynomial.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 
 #include <algorithm>
