@@ -76,13 +76,6 @@ std::string valueText(const Term *Value, const Assignment &A) {
   return V ? std::to_string(*V) : "?";
 }
 
-std::string triple(std::span<const Term *const> Dims, const Assignment &A) {
-  std::string S = "(";
-  for (size_t I = 0; I < Dims.size(); ++I)
-    S += (I ? "," : "") + valueText(Dims[I], A);
-  return S + ")";
-}
-
 // The symbols the counterexample line names: loop counters and scalar
 // parameters, in a stable order. A loop counter is a fresh symbol (`k0'1`)
 // shown by its name as written; its copies (other iterations, writer
@@ -100,6 +93,13 @@ std::string scalarsText(const std::vector<const Term *> &Symbols, const Assignme
 
 } // namespace
 
+std::string idTriple(std::span<const Term *const> Dims, const Assignment &Values) {
+  std::string S = "(";
+  for (size_t I = 0; I < Dims.size(); ++I)
+    S += (I ? "," : "") + valueText(Dims[I], Values);
+  return S + ")";
+}
+
 DecodedCounterexample decodeCounterexample(const Obligation &O, std::span<const Term *const> Query,
                                            const Assignment &Values, const ThreadSymbols &Threads) {
   DecodedCounterexample Out;
@@ -110,11 +110,11 @@ DecodedCounterexample decodeCounterexample(const Obligation &O, std::span<const 
         Symbols.push_back(S);
   std::sort(Symbols.begin(), Symbols.end(),
             [](const Term *X, const Term *Y) { return X->id() < Y->id(); });
-  std::string Line = "counterexample: blockIdx=" + triple(Threads.blockIdx, Values) +
-                     " threadIdx=" + triple(Threads.threadIdx, Values);
+  std::string Line = "counterexample: blockIdx=" + idTriple(Threads.blockIdx, Values) +
+                     " threadIdx=" + idTriple(Threads.threadIdx, Values);
   if (Threads.blockDim[0] && Threads.gridDim[0])
-    Line += " blockDim=" + triple(Threads.blockDim, Values) +
-            " gridDim=" + triple(Threads.gridDim, Values);
+    Line += " blockDim=" + idTriple(Threads.blockDim, Values) +
+            " gridDim=" + idTriple(Threads.gridDim, Values);
   Line += scalarsText(Symbols, Values);
   std::string Observed;
   // A value C leaves undefined past another one (the sum after an
@@ -129,7 +129,7 @@ DecodedCounterexample decodeCounterexample(const Obligation &O, std::span<const 
     if (Origin.writerThread.empty())
       continue;
     std::string Note =
-        Origin.what + " was written here by threadIdx=" + triple(Origin.writerThread, Values);
+        Origin.what + " was written here by threadIdx=" + idTriple(Origin.writerThread, Values);
     if (Origin.element)
       Note += " (element " + valueText(Origin.element, Values) + ")";
     Out.lines.push_back({Origin.site, Note});

@@ -26,6 +26,20 @@
 
 namespace ave::inv {
 
+namespace {
+
+// An element built from a value the analysis approximates can take values
+// no execution gives it: a model is then not known to be a real one.
+void markApproximatedElement(Obligation &O, const Term *Offset, const char *Access,
+                             const std::string &Name) {
+  if (const Term *S = approximatedSymbol(Offset))
+    O.unconfirmedViolation = "the element of this " + std::string(Access) + " of " + Name +
+                             " is built from a value the analysis approximates (" + S->baseName() +
+                             "), so the model found is not known to be real";
+}
+
+} // namespace
+
 void ProvenanceInterpreter::requireSharedInBounds(const clang::ValueDecl *Array, const Term *Offset,
                                                   const clang::Expr *Site, const FlowState &State,
                                                   const char *Access) {
@@ -67,10 +81,7 @@ void ProvenanceInterpreter::requireDynamicSharedInBounds(
   O.violation = T.logicalOr(T.lt(Offset, T.constant(0)), T.gt(End, Ctx.dynamicSharedBytes));
   O.observe.push_back({"element", Offset});
   O.observe.push_back({"bytes", Ctx.dynamicSharedBytes});
-  if (const Term *S = approximatedSymbol(Offset))
-    O.unconfirmedViolation = "the element of this " + std::string(Access) + " of " + Name +
-                             " is built from a value the analysis approximates (" + S->baseName() +
-                             "), so the model found is not known to be real";
+  markApproximatedElement(O, Offset, Access, Name);
   Ctx.log.addObligation(std::move(O));
 }
 
@@ -94,10 +105,7 @@ void ProvenanceInterpreter::requireElementInBounds(const clang::ValueDecl *Array
   O.violation =
       T.logicalOr(T.lt(Offset, T.constant(0)), T.ge(Offset, T.constant(int64_t(Elements))));
   O.observe.push_back({"element", Offset});
-  if (const Term *S = approximatedSymbol(Offset))
-    O.unconfirmedViolation = "the element of this " + std::string(Access) + " of " + Name +
-                             " is built from a value the analysis approximates (" + S->baseName() +
-                             "), so the model found is not known to be real";
+  markApproximatedElement(O, Offset, Access, Name);
   Ctx.log.addObligation(std::move(O));
 }
 

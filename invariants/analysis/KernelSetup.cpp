@@ -2,6 +2,7 @@
 // statement of the kernel runs.
 
 #include "ControlFlow.h"
+#include "ave/invariants/Counterexample.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -377,12 +378,8 @@ void ProvenanceInterpreter::checkIdAssumptions(const std::vector<const Term *> &
                               "' about thread or block ids does not hold for every thread of the "
                               "launch, so it would leave threads out of every proof";
       if (R.status == SolverResult::Violated)
-        Ctx.idAssumptionError += " (threadIdx=(" + std::to_string(R.model["threadIdx.x"]) + "," +
-                                 std::to_string(R.model["threadIdx.y"]) + "," +
-                                 std::to_string(R.model["threadIdx.z"]) + ") blockIdx=(" +
-                                 std::to_string(R.model["blockIdx.x"]) + "," +
-                                 std::to_string(R.model["blockIdx.y"]) + "," +
-                                 std::to_string(R.model["blockIdx.z"]) + ") breaks it)";
+        Ctx.idAssumptionError += " (threadIdx=" + idTriple(S.tid, R.assignment) +
+                                 " blockIdx=" + idTriple(S.bid, R.assignment) + " breaks it)";
     }
   }
   Ctx.kernelFacts.insert(Ctx.kernelFacts.end(), IdFacts.begin(), IdFacts.end());

@@ -1,10 +1,10 @@
 // Checks of the specification itself, after the walk. Assumptions that no
 // launch satisfies would make every obligation hold vacuously, so they are
 // an error (and every other obligation is unproven); so are assumptions
-// about thread or block ids that some thread of the launch breaks. A tagged output that
-// never receives a tagged value (no store the analysis saw, or constants
-// only) would leave the kernel with nothing to prove about it: that is
-// unproven, never a silent pass. docs/analysis.md, "Obligations and
+// about thread or block ids that some thread of the launch breaks. A tagged
+// output that never receives a tagged value (no store the analysis saw, or
+// constants only) would leave the kernel with nothing to prove about it:
+// that is unproven, never a silent pass. docs/analysis.md, "Obligations and
 // counterexamples".
 
 #include "ProvenanceInterpreter.h"
@@ -39,17 +39,17 @@ void ProvenanceInterpreter::checkSpecification() {
       Error = "no launch the assumptions allow has at most 1024 threads per block, the hardware "
               "limit";
   }
-  if (Error.empty())
+  std::string Because = "the specification admits no launch (see the specification error)";
+  if (Error.empty() && !Ctx.idAssumptionError.empty()) {
     Error = Ctx.idAssumptionError;
+    Because = "an assumption leaves threads of the launch out of every proof (see the "
+              "specification error)";
+  }
   if (Error.empty())
     return;
-  const bool LeavesThreadsOut = Error == Ctx.idAssumptionError;
   for (Obligation &O : Ctx.log.obligations())
     if (O.unprovenReason.empty())
-      O.unprovenReason = LeavesThreadsOut
-                             ? "an assumption leaves threads of the launch out of every proof "
-                               "(see the specification error)"
-                             : "the specification admits no launch (see the specification error)";
+      O.unprovenReason = Because;
   Obligation O;
   O.kind = ObligationKind::Specification;
   clang::SourceLocation At = specificationSite(Ctx.annotations);

@@ -55,6 +55,10 @@ struct ThreadSymbols {
   const Term *gridDim[3] = {};
 };
 
+/// `(x,y,z)`: the values of three id symbols (threadIdx, blockIdx, ...)
+/// under an assignment, `?` where one has none.
+std::string idTriple(std::span<const Term *const> Dims, const Assignment &Values);
+
 /// Decodes a confirmed model of O's query (its context plus violation).
 DecodedCounterexample decodeCounterexample(const Obligation &O, std::span<const Term *const> Query,
                                            const Assignment &Values, const ThreadSymbols &Threads);
