@@ -149,6 +149,14 @@ const Term *AnalysisContext::contractedBound(const std::string &Name, std::strin
   return nullptr;
 }
 
+const TreeCombination &AnalysisContext::treeOver(const clang::ValueDecl *Array) {
+  auto It = Trees.find(Array);
+  if (It == Trees.end())
+    It = Trees.emplace(Array, combineTree(ast, *annotations.kernel, Array, symbols.launchBlock))
+             .first;
+  return It->second;
+}
+
 const Term *AnalysisContext::flatThread() const {
   for (int D = 0; D < 3; ++D)
     if (!symbols.launchBlock[D])

@@ -10,6 +10,7 @@
 #include "FlowState.h"
 #include "LoopFrame.h"
 #include "ShuffleReduction.h"
+#include "TreeReduction.h"
 #include "ave/annotations/KernelAnnotations.h"
 #include "ave/invariants/KernelAnalysis.h"
 #include "ave/invariants/LayoutMatch.h"
@@ -219,6 +220,8 @@ public:
   // Warp-shuffle reduction loops the walk met, by counter: how each lane's
   // value combines the wave's partials (ShuffleReduction.h).
   std::map<const clang::ValueDecl *, LaneCombination> laneCombinations;
+  // The LDS tree over Array (TreeReduction.h), run once per array.
+  const TreeCombination &treeOver(const clang::ValueDecl *Array);
   // The statements after the first of a run of shuffle combinations (the
   // first one transfers the whole run).
   std::set<const clang::Stmt *> shuffleRunFollowers;
@@ -228,6 +231,7 @@ private:
   unsigned Accumulators = 0;
   unsigned LoopEntries = 0;
   std::map<AccumulatorId, unsigned> AccumulatorLoops;
+  std::map<const clang::ValueDecl *, TreeCombination> Trees;
   struct QueryCostEntry {
     unsigned count = 0;
     double millis = 0;

@@ -926,15 +926,47 @@ const Term *ProvenanceInterpreter::slotBaseOf(const Term *Offset) {
   return fixedInInnermostLoop(Base) ? Base : nullptr;
 }
 
+void ProvenanceInterpreter::takeTreeFillPieces(const clang::ValueDecl *Array,
+                                               const clang::Expr *Site, DataValue &V) {
+  // `part[tid] = X[r * C + tid];` before `for (s = 128; s > 0; s /= 2) ...`:
+  // each thread's partial is one element, whose c the tree sums over the
+  // threads, as it sums a register loop's partial sums. Only where the
+  // tree is followed and nothing reads a filled slot before it combines
+  // them: a read of one filled slot is one element, not the block's sum.
+  // The value must be one element: a running value (`v += x` in a loop
+  // whose x does not move with it) holds the element several times.
+  if (V.kind != DataValue::Kind::Tagged || V.cases.size() != 1 || !Site || V.accumulatedBy ||
+      V.accumulates() || V.severalContributions || !V.reductions.empty())
+    return;
+  const TreeCombination &Tree = Ctx.treeOver(Array);
+  if (!Tree.unmodelled.empty() || Tree.filledSlotsRead ||
+      std::find(Tree.fills.begin(), Tree.fills.end(), Site) == Tree.fills.end())
+    return;
+  std::vector<Reduction> Names;
+  for (const auto &[Name, Coord] : V.cases.front().coords) {
+    bool PerThread = std::any_of(std::begin(Ctx.symbols.tid), std::end(Ctx.symbols.tid),
+                                 [&](const Term *Id) { return Id && occursIn(Id, Coord); });
+    // A coordinate built from a value the analysis approximates (a widened
+    // loop's) is not known to be one element per thread.
+    if (!PerThread || !Ctx.contracted.count(Name) || approximatedSymbol(Coord))
+      continue;
+    Reduction R;
+    R.name = Name;
+    R.site = Site->getBeginLoc();
+    Names.push_back(std::move(R));
+  }
+  takePointPieces(V, Names, Ctx.symbols.tid, [](const Reduction &) { return true; });
+}
+
 void ProvenanceInterpreter::storeScalar(const Address &A, const AbstractValue &V,
                                         const clang::Expr *Site, FlowState &State,
                                         bool Accumulates) {
   if (Ctx.isSharedArray(A.base)) {
     requireSharedInBounds(A.base, A.offset, Site, State, "write");
-    Shared.store(A.base, A.offset,
-                 V.kind == AbstractValue::Kind::Data ? V.data
-                                                     : DataValue::unknown("non-data value"),
-                 Site, State, writtenValue(Ctx.ast, V, Site));
+    DataValue Stored =
+        V.kind == AbstractValue::Kind::Data ? V.data : DataValue::unknown("non-data value");
+    takeTreeFillPieces(A.base, Site, Stored);
+    Shared.store(A.base, A.offset, Stored, Site, State, writtenValue(Ctx.ast, V, Site));
     return;
   }
   if (Site && isGlobalBuffer(A.base))

@@ -297,6 +297,10 @@ private:
   // Accumulates: an atomic add of V (Site) into the element, not a store.
   void storeScalar(const Address &A, const AbstractValue &V, const clang::Expr *Site,
                    FlowState &State, bool Accumulates = false);
+  // V as an LDS tree's fill (Site) leaves it: each contracted coordinate
+  // that depends on the thread becomes a one-point piece of its reduction,
+  // which the tree then takes over the block's threads.
+  void takeTreeFillPieces(const clang::ValueDecl *Array, const clang::Expr *Site, DataValue &V);
   // The element a store at Offset writes relative to the innermost loop's
   // counter (Offset - counter), when the loop does not change it; null
   // otherwise.
@@ -338,12 +342,12 @@ private:
                             const clang::Expr *Site, const FlowState &State, const char *Access);
   void requireSharedInBounds(const clang::ValueDecl *Array, const Term *Offset,
                              const clang::Expr *Site, const FlowState &State, const char *Access);
-  // The same for a private array of Elements elements, asked where
-  // privateInBounds could not show the element inside (ArrayBounds.cpp).
   // An access of an `extern __shared__` array against the launch's bytes.
   void requireDynamicSharedInBounds(const clang::ValueDecl *Array, clang::QualType Element,
                                     const Term *Offset, const clang::Expr *Site,
                                     const FlowState &State, const char *Access);
+  // The same for a private array of Elements elements, asked where
+  // privateInBounds could not show the element inside.
   void requirePrivateInBounds(const clang::ValueDecl *Array, uint64_t Elements, const Term *Offset,
                               const clang::Expr *Site, const FlowState &State, const char *Access);
   void requireElementInBounds(const clang::ValueDecl *Array, uint64_t Elements, const Term *Offset,

@@ -38,14 +38,7 @@ const Term *memberOf(TermContext &T, const Term *F, const std::vector<unsigned> 
 const TreeCombination *ReductionCoverage::treeOf(const Reduction &R) {
   if (R.crossedVia.size() != 1 || Ctx.laneCombinations.count(R.crossedVia.front()))
     return nullptr;
-  const clang::ValueDecl *Array = R.crossedVia.front();
-  auto It = Trees.find(Array);
-  if (It == Trees.end())
-    It = Trees
-             .emplace(Array,
-                      combineTree(Ctx.ast, *Ctx.annotations.kernel, Array, Ctx.symbols.launchBlock))
-             .first;
-  return &It->second;
+  return &Ctx.treeOver(R.crossedVia.front());
 }
 
 std::vector<Reduction> ReductionCoverage::overThreads(const Reduction &Partial,

@@ -49,8 +49,8 @@ private:
   std::vector<Reduction> layers(const Reduction &Partial, const std::vector<unsigned> &Times,
                                 const Term *Counter, const Term *FlatOfCounter,
                                 const std::string &Name);
-  // The tree over the one shared array R crossed, run once per array; null
-  // when it crossed several.
+  // The tree over the one shared array R crossed; null when it crossed
+  // several.
   const TreeCombination *treeOf(const Reduction &R);
   // Over Pieces, the reductions of one name added one after the other
   // (usually one), on the paths where Applies holds (null: all).
@@ -83,7 +83,6 @@ private:
   const Term *looseCounter(const std::vector<Reduction> &Pieces) const;
 
   AnalysisContext &Ctx;
-  std::map<const clang::ValueDecl *, TreeCombination> Trees;
   // Shuffle loops whose combination was not followed at a store, and why.
   std::map<const clang::ValueDecl *, std::string> UnfollowedWhy;
 };

@@ -364,6 +364,7 @@ std::string TreeSequence::step(const clang::Stmt *S) {
       indexInto(Assign->getLHS(), Array)) {
     Filled = true;
     Synced = Combined = false;
+    Result.fills.push_back(S);
     return Run.fill(indexInto(Assign->getLHS(), Array));
   }
   if (const auto *F = llvm::dyn_cast<clang::ForStmt>(S)) {
@@ -381,7 +382,10 @@ std::string TreeSequence::step(const clang::Stmt *S) {
   if (A.writes != 0)
     return "it is written by a statement that is neither a fill of one slot per thread nor a "
            "tree level";
-  return Combined ? read(S) : ""; // before the tree: a read of the filled slots
+  if (Combined)
+    return read(S);
+  Result.filledSlotsRead = Result.filledSlotsRead || Filled; // a read before the tree
+  return "";
 }
 
 std::string TreeSequence::read(const clang::Stmt *S) {

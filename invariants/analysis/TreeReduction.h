@@ -34,6 +34,7 @@
 namespace clang {
 class ASTContext;
 class FunctionDecl;
+class Stmt;
 class ValueDecl;
 } // namespace clang
 
@@ -45,6 +46,10 @@ struct TreeCombination {
   std::vector<unsigned> times;
   int64_t slot = 0;       // the slot read
   std::string unmodelled; // non-empty: the tree is not followed, and why
+  // The fill statements (`a[i] = e;`) of the trees, and whether a filled
+  // slot is read before a tree has combined it.
+  std::vector<const clang::Stmt *> fills;
+  bool filledSlotsRead = false;
 };
 
 TreeCombination combineTree(clang::ASTContext &Ast, const clang::FunctionDecl &Kernel,

@@ -42,6 +42,24 @@ TEST(TreeReduction, HalvingTreeTakesEveryThreadOnce) {
   })cu");
   EXPECT_EQ(T.unmodelled, "");
   EXPECT_EQ(T.times, times({1, 1, 1, 1, 1, 1, 1, 1}));
+  EXPECT_EQ(T.fills.size(), 1u);
+  EXPECT_FALSE(T.filledSlotsRead);
+}
+
+TEST(TreeReduction, ReadOfAFilledSlotBeforeTheTreeIsRecorded) {
+  // The read sees one thread's element: a fill's value may be taken as a
+  // piece of the tree's sum only when nothing reads it before the tree.
+  TreeCombination T = runTree(R"cu(
+  float early = partial[3];
+  __syncthreads();
+  for (int s = 4; s > 0; s /= 2) {
+    if (tid < s)
+      partial[tid] += partial[tid + s];
+    __syncthreads();
+  }
+  Y[1] = early;)cu");
+  ASSERT_EQ(T.unmodelled, "");
+  EXPECT_TRUE(T.filledSlotsRead);
 }
 
 TEST(TreeReduction, TreeStartingTooLowLeavesTheUpperThreadsOut) {
