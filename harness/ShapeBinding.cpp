@@ -159,6 +159,8 @@ std::optional<std::int64_t> applyC(const ann::Expr &Expr, inv::TermKind Kind,
 
 std::optional<Bindings> parseShapeText(const std::string &Text, std::string &Error) {
   Bindings Out;
+  if (Text.empty()) // a kernel without size parameters needs none
+    return Out;
   auto Items = splitAssignments(Text, "--shape", Error);
   if (!Items)
     return std::nullopt;

@@ -184,6 +184,19 @@ std::string KernelAnalysis::timeLimitReason() const {
          " ms, --time-limit-ms) ran out before this obligation was solved";
 }
 
+namespace {
+
+// O's violation with its subscripts outside their rows (Obligation.h).
+void addSubscriptExtents(TermContext &T, Obligation &O) {
+  if (!O.violation)
+    return;
+  for (const SubscriptExtent &S : O.subscriptExtents)
+    O.violation = T.logicalOr(O.violation, T.logicalOr(T.lt(S.index, T.constant(0)),
+                                                       T.ge(S.index, T.constant(S.extent))));
+}
+
+} // namespace
+
 KernelReport KernelAnalysis::solveObligations() {
   auto Start = std::chrono::steady_clock::now();
   KernelReport Report;
@@ -194,6 +207,7 @@ KernelReport KernelAnalysis::solveObligations() {
   // limit; those that ran out of time then share what is left.
   std::vector<std::pair<size_t, Obligation *>> Pending;
   for (Obligation &O : Interp->log().obligations()) {
+    addSubscriptExtents(*Terms, O);
     ObligationResult Result;
     Result.obligation = O;
     if (!O.specificationError.empty()) {

@@ -42,7 +42,8 @@ void markApproximatedElement(Obligation &O, const Term *Offset, const char *Acce
 
 void ProvenanceInterpreter::requireSharedInBounds(const clang::ValueDecl *Array, const Term *Offset,
                                                   const clang::Expr *Site, const FlowState &State,
-                                                  const char *Access) {
+                                                  const char *Access,
+                                                  const std::vector<SubscriptExtent> &Subscripts) {
   if (!Site || !Offset || !Array || !Ctx.opts.implicitInvariants)
     return;
   const clang::ConstantArrayType *Type = Ctx.ast.getAsConstantArrayType(Array->getType());
@@ -56,7 +57,7 @@ void ProvenanceInterpreter::requireSharedInBounds(const clang::ValueDecl *Array,
   for (const clang::ConstantArrayType *Level = Type; Level;
        Level = Ctx.ast.getAsConstantArrayType(Level->getElementType()))
     Elements *= Level->getSize().getZExtValue();
-  requireElementInBounds(Array, Elements, Offset, Site, State, Access, "shared");
+  requireElementInBounds(Array, Elements, Offset, Site, State, Access, "shared", Subscripts);
 }
 
 void ProvenanceInterpreter::requireDynamicSharedInBounds(
@@ -96,7 +97,8 @@ void ProvenanceInterpreter::requirePrivateInBounds(const clang::ValueDecl *Array
 void ProvenanceInterpreter::requireElementInBounds(const clang::ValueDecl *Array, uint64_t Elements,
                                                    const Term *Offset, const clang::Expr *Site,
                                                    const FlowState &State, const char *Access,
-                                                   const char *Space) {
+                                                   const char *Space,
+                                                   const std::vector<SubscriptExtent> &Subscripts) {
   std::string Name = Array->getName().str();
   Obligation O = Ctx.makeObligation(ObligationKind::InBounds, Site, State);
   O.summary = std::string("the ") + Access + " of " + Name + " lies inside its " +
@@ -105,6 +107,9 @@ void ProvenanceInterpreter::requireElementInBounds(const clang::ValueDecl *Array
   O.violation =
       T.logicalOr(T.lt(Offset, T.constant(0)), T.ge(Offset, T.constant(int64_t(Elements))));
   O.observe.push_back({"element", Offset});
+  for (size_t I = 0; I < Subscripts.size(); ++I)
+    O.observe.push_back({"subscript " + std::to_string(I + 2), Subscripts[I].index});
+  O.subscriptExtents = Subscripts;
   markApproximatedElement(O, Offset, Access, Name);
   Ctx.log.addObligation(std::move(O));
 }

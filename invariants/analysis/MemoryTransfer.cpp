@@ -63,7 +63,11 @@ ProvenanceInterpreter::subscriptAddress(const clang::ArraySubscriptExpr *AS, Flo
     Address Inner = addressOf(Base, State);
     if (!Inner.valid())
       return {};
-    return {Inner.base, T.add(Inner.offset, Scaled)};
+    Inner.offset = T.add(Inner.offset, Scaled);
+    Inner.lanes = 1;
+    if (const clang::ConstantArrayType *Row = Ctx.ast.getAsConstantArrayType(Base->getType()))
+      Inner.subscripts.push_back({Index, int64_t(Row->getSize().getZExtValue())});
+    return Inner;
   }
   if (Address Lane = privateVectorLane(Base, Scaled, State); Lane.valid())
     return Lane;
@@ -215,7 +219,7 @@ AbstractValue ProvenanceInterpreter::loadScalar(const Address &A, const clang::E
     Shared.recordGlobalAccess(A.base, A.offset, false, E, State);
   if (Ctx.isSharedArray(A.base)) {
     Shared.recordAccess(A.base, A.offset, false, E, State);
-    requireSharedInBounds(A.base, A.offset, E, State, "read");
+    requireSharedInBounds(A.base, A.offset, E, State, "read", A.subscripts);
     if (E->getType()->isIntegralOrEnumerationType())
       return AbstractValue::ofInt(Ctx.readIndexArray(A.base, A.offset));
     return Shared.load(A.base, A.offset, E, State);
@@ -933,15 +937,31 @@ void ProvenanceInterpreter::takeTreeFillPieces(const clang::ValueDecl *Array,
   // threads, as it sums a register loop's partial sums. Only where the
   // tree is followed and nothing reads a filled slot before it combines
   // them: a read of one filled slot is one element, not the block's sum.
-  // The value must be one element: a running value (`v += x` in a loop
-  // whose x does not move with it) holds the element several times.
-  if (V.kind != DataValue::Kind::Tagged || V.cases.size() != 1 || !Site || V.accumulatedBy ||
-      V.accumulates() || V.severalContributions || !V.reductions.empty())
+  if (V.kind != DataValue::Kind::Tagged || !Site)
     return;
+  // A tree of that form that is not followed (a guard on blockIdx, the
+  // result read at `part[tid]` under `tid == 0`) is taken as every thread
+  // once, an assumption: its coverage is unproven, where the unreduced c
+  // was violated with a counterexample execution did not show.
   const TreeCombination &Tree = Ctx.treeOver(Array);
-  if (!Tree.unmodelled.empty() || Tree.filledSlotsRead ||
+  if ((!Tree.unmodelled.empty() && !Tree.treeMatched) ||
       std::find(Tree.fills.begin(), Tree.fills.end(), Site) == Tree.fills.end())
     return;
+  // `tid < 200 ? partial : 0.0f`: the tree takes every thread's fill as a
+  // whole partial; one that adds nothing on some threads is not modelled
+  // (taken whole, the threads it leaves out were counted as covered).
+  bool Conditional = std::any_of(V.cases.begin(), V.cases.end(), [](const ProvenanceCase &C) {
+    return !C.validity->isConstant(1);
+  });
+  // The value must be one element: a running value (`v += x` in a loop
+  // whose x does not move with it) holds the element several times.
+  if (!Conditional && (V.cases.size() != 1 || V.accumulatedBy || V.accumulates() ||
+                       V.severalContributions || !V.reductions.empty() || Tree.filledSlotsRead))
+    return;
+  if (!V.reductions.empty() || V.cases.size() != 1 || Tree.filledSlotsRead) {
+    markConditionalFill(V, Site);
+    return;
+  }
   std::vector<Reduction> Names;
   for (const auto &[Name, Coord] : V.cases.front().coords) {
     bool PerThread = std::any_of(std::begin(Ctx.symbols.tid), std::end(Ctx.symbols.tid),
@@ -956,13 +976,28 @@ void ProvenanceInterpreter::takeTreeFillPieces(const clang::ValueDecl *Array,
     Names.push_back(std::move(R));
   }
   takePointPieces(V, Names, Ctx.symbols.tid, [](const Reduction &) { return true; });
+  if (Conditional)
+    markConditionalFill(V, Site);
+}
+
+void ProvenanceInterpreter::markConditionalFill(DataValue &V, const clang::Expr *Site) {
+  std::string Why =
+      "the LDS tree's fill at line " +
+      std::to_string(Ctx.ast.getSourceManager().getPresumedLineNumber(Site->getBeginLoc())) +
+      " holds a thread's partial only under a condition (`c ? x : 0.0f`); a "
+      "thread that adds nothing to the tree is not modelled";
+  for (Reduction &R : V.reductions)
+    forEachPiece(R, [&](Reduction &Piece) {
+      if (Piece.notModelled.empty())
+        Piece.notModelled = Why;
+    });
 }
 
 void ProvenanceInterpreter::storeScalar(const Address &A, const AbstractValue &V,
                                         const clang::Expr *Site, FlowState &State,
                                         bool Accumulates) {
   if (Ctx.isSharedArray(A.base)) {
-    requireSharedInBounds(A.base, A.offset, Site, State, "write");
+    requireSharedInBounds(A.base, A.offset, Site, State, "write", A.subscripts);
     DataValue Stored =
         V.kind == AbstractValue::Kind::Data ? V.data : DataValue::unknown("non-data value");
     takeTreeFillPieces(A.base, Site, Stored);

@@ -99,6 +99,22 @@ std::string factorReason(const DataValue &Other) {
   return "";
 }
 
+// Why a max or min ('M', 'n') of a tagged value with Other leaves no value
+// the tags describe (`fmaxf(x, 0.0f)`, a clamp), or "": Other is the op's
+// neutral element (-infinity for a max) or a running value.
+std::string clampReason(const DataValue &Other, char Op) {
+  if (Other.kind != DataValue::Kind::Neutral || Other.accumulates())
+    return "";
+  constexpr double FloatMax = 3.4028234663852886e38;
+  bool Neutral = !Other.fromParameter() && !Other.constants.empty() &&
+                 std::all_of(Other.constants.begin(), Other.constants.end(),
+                             [&](double C) { return Op == 'M' ? C <= -FloatMax : C >= FloatMax; });
+  if (Neutral)
+    return "";
+  return "a tagged value's max or min with a constant or parameter (`fmaxf(x, 0.0f)`), which "
+         "the tags' einsum does not describe";
+}
+
 // Scales V (a tagged value) by Other's constant for `V * Other` or `V /
 // Other` ('*' or '/'). A parameter is followed by its power
 // (setParameters); a factor with no known constant is not checked; one of
@@ -309,6 +325,11 @@ AbstractValue ProvenanceInterpreter::combinePlain(DataValue A, DataValue B, char
     const DataValue &Other = A.kind == DataValue::Kind::Neutral ? A : B;
     std::string Why = Op == '+' || Op == '-' ? offsetReason(Other) : factorReason(Other);
     if (!Why.empty() && (A.isTagged() || B.isTagged()))
+      return AbstractValue::ofData(DataValue::unknown(std::move(Why)));
+  }
+  if (MaxMin && (A.isTagged() || B.isTagged())) {
+    std::string Why = clampReason(A.kind == DataValue::Kind::Neutral ? A : B, Op);
+    if (!Why.empty())
       return AbstractValue::ofData(DataValue::unknown(std::move(Why)));
   }
   if (A.kind == DataValue::Kind::Neutral) {

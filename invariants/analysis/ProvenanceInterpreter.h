@@ -288,6 +288,9 @@ private:
     const clang::ValueDecl *base = nullptr; // param, shared array or local array
     const Term *offset = nullptr;
     unsigned lanes = 1; // a vector access covers offset .. offset + lanes - 1
+    // Subscripts after the first of a multi-dimensional array, with their
+    // dimensions' extents (each must lie inside its row).
+    std::vector<SubscriptExtent> subscripts = {};
     bool valid() const { return base && offset; }
   };
   Address addressOf(const clang::Expr *E, FlowState &State);
@@ -301,6 +304,9 @@ private:
   // that depends on the thread becomes a one-point piece of its reduction,
   // which the tree then takes over the block's threads.
   void takeTreeFillPieces(const clang::ValueDecl *Array, const clang::Expr *Site, DataValue &V);
+  // A fill (Site) whose partial holds only under a condition: V's
+  // reductions are marked not modelled.
+  void markConditionalFill(DataValue &V, const clang::Expr *Site);
   // The element a store at Offset writes relative to the innermost loop's
   // counter (Offset - counter), when the loop does not change it; null
   // otherwise.
@@ -340,8 +346,11 @@ private:
   // A's element starts on a `Needed`-byte boundary, for an access `What`.
   void requireAlignedAccess(const Address &A, uint64_t Needed, const std::string &What,
                             const clang::Expr *Site, const FlowState &State, const char *Access);
+  // An access of a shared array lies inside it, and each of Subscripts
+  // inside its row (ArrayBounds.cpp).
   void requireSharedInBounds(const clang::ValueDecl *Array, const Term *Offset,
-                             const clang::Expr *Site, const FlowState &State, const char *Access);
+                             const clang::Expr *Site, const FlowState &State, const char *Access,
+                             const std::vector<SubscriptExtent> &Subscripts = {});
   // An access of an `extern __shared__` array against the launch's bytes.
   void requireDynamicSharedInBounds(const clang::ValueDecl *Array, clang::QualType Element,
                                     const Term *Offset, const clang::Expr *Site,
@@ -352,7 +361,8 @@ private:
                               const clang::Expr *Site, const FlowState &State, const char *Access);
   void requireElementInBounds(const clang::ValueDecl *Array, uint64_t Elements, const Term *Offset,
                               const clang::Expr *Site, const FlowState &State, const char *Access,
-                              const char *Space);
+                              const char *Space,
+                              const std::vector<SubscriptExtent> &Subscripts = {});
   // An unproven obligation for each float parameter of the kernel that
   // does not reach V, stored into TI (ParameterReach.cpp).
   void requireParameters(const TensorInfo &TI, const DataValue &V, const Obligation &Base);

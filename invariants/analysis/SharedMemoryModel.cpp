@@ -13,6 +13,7 @@
 #include "clang/Basic/SourceManager.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <string>
 
@@ -686,6 +687,12 @@ void SharedMemoryModel::addCases(const Candidate &Cand, const RenamedWrite &R, D
   const Term *Applies = T.logicalAnd(R.validity, T.logicalNot(Walk.covered));
   if (R.reaches && !Ctx.loops.empty())
     Applies = T.logicalAnd(Applies, R.reaches);
+  // The written value's constant factor (`part[tid] = 2.0f * x`) is the
+  // read's; writes with different factors leave it unknown (NaN). It was
+  // dropped, and a doubled LDS tree proven.
+  bool First = Result.kind != DataValue::Kind::Tagged;
+  Result.scale =
+      First || DataValue::sameScale(Result.scale, Copied.scale) ? Copied.scale : std::nan("");
   Result.kind = DataValue::Kind::Tagged;
   for (ProvenanceCase &C : Copied.cases) {
     C.validity = T.logicalAnd(C.validity, Applies);

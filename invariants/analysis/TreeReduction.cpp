@@ -333,6 +333,12 @@ public:
 
   // Why the statement leaves the tree not followed; empty if it does not.
   std::string step(const clang::Stmt *S);
+  // What was met before a statement left the tree not followed (Why).
+  TreeCombination stopped(std::string Why) {
+    Result.unmodelled = std::move(Why);
+    Result.times.clear();
+    return Result;
+  }
   // The combination the reads after every tree saw.
   TreeCombination result() {
     if (Result.unmodelled.empty() && Result.times.empty())
@@ -369,6 +375,7 @@ std::string TreeSequence::step(const clang::Stmt *S) {
   }
   if (const auto *F = llvm::dyn_cast<clang::ForStmt>(S)) {
     if (std::optional<TreeLoop> Tree = matchTree(F, Array)) {
+      Result.treeMatched = true;
       if (!Filled || !Synced || Combined)
         return "a fill of one slot per thread and a barrier do not come right before its tree";
       if (A.all != Tree->subscripts() || A.writes != 1)
@@ -426,10 +433,8 @@ TreeCombination combineTree(clang::ASTContext &Ast, const clang::FunctionDecl &K
   }
   TreeSequence Sequence(Ast, Kernel, Array, Shape);
   for (const clang::Stmt *S : Body->body())
-    if (std::string Why = Sequence.step(S); !Why.empty()) {
-      Out.unmodelled = std::move(Why);
-      return Out;
-    }
+    if (std::string Why = Sequence.step(S); !Why.empty())
+      return Sequence.stopped(std::move(Why));
   return Sequence.result();
 }
 

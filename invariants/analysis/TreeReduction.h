@@ -50,6 +50,9 @@ struct TreeCombination {
   // slot is read before a tree has combined it.
   std::vector<const clang::Stmt *> fills;
   bool filledSlotsRead = false;
+  // Whether a loop of the tree's form over the array was met (followed or
+  // not).
+  bool treeMatched = false;
 };
 
 TreeCombination combineTree(clang::ASTContext &Ast, const clang::FunctionDecl &Kernel,

@@ -307,9 +307,11 @@ void reportBundle(const GlobalOptions &G, const HarnessOptions &H,
                << " (" << Files << " files)\n"
                << "  checked against: " << CheckedAgainst << " (double precision on the GPU)\n"
                << "  anchor: " << Anchor << "\n"
-               << (Params.empty() ? "" : "  params: " + Params + "\n")
-               << "  shapes: " << Request.shape.text() << " (checked, timed), "
-               << Request.oddShape.text() << " (checked)\n"
+               << (Params.empty() ? "" : "  params: " + Params + "\n") << "  shapes: "
+               << (Request.shape.names.empty() ? "none (the kernel has no size parameters)"
+                                               : Request.shape.text() + " (checked, timed), " +
+                                                     Request.oddShape.text() + " (checked)")
+               << "\n"
                << "  launch: " << launchSummary(Request.candidate) << "\n"
                << GridNotes << "  output before each run: " << Init
                << (Request.candidate.outputInitOrigin.empty()
@@ -394,7 +396,8 @@ void registerHarnessCommand(CLI::App &App, GlobalOptions &G, SelectedCommand &Se
       App.add_subcommand("harness", "Write a self-contained GPU test and benchmark bundle");
   Sub->add_option("file", H->file, "HIP source file with the kernel")->required();
   Sub->add_option("--kernel", H->kernel, "Kernel to bench")->required();
-  Sub->add_option("--shape", H->shape, "Sizes, e.g. M=4096,N=4096,K=4096")->required();
+  Sub->add_option("--shape", H->shape,
+                  "Sizes, e.g. M=4096,N=4096,K=4096 (every integer parameter of the kernel)");
   addReferenceFunctionOptions(*Sub, H->function);
   Sub->add_option("--reference", H->reference,
                   "Original kernel source: checked, and timed beside the candidate");

@@ -6,7 +6,7 @@ __global__ void scale(const T *X AVE_TAG("X(i < N) = i"), T *Y AVE_TAG("Y(i < N)
 #pragma ave assume N % TILE == 0
   __shared__ T buf[TILE];
   int i = blockIdx.x * TILE + threadIdx.x;
-  buf[threadIdx.x] = X[i] * T(2);
+  buf[threadIdx.x] = X[i] * T(1);
   __syncthreads();
   Y[i] = buf[threadIdx.x];
 }

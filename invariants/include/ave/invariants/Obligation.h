@@ -34,6 +34,13 @@ enum class ObligationKind {
 
 const char *obligationKindName(ObligationKind K);
 
+// A subscript after the first of a multi-dimensional array access
+// (`tx + 16` of `tile[ty][tx + 16]`) and the extent of its dimension.
+struct SubscriptExtent {
+  const Term *index = nullptr;
+  int64_t extent = 0;
+};
+
 struct Obligation {
   ObligationKind kind = ObligationKind::Assertion;
   clang::SourceRange range;
@@ -68,6 +75,12 @@ struct Obligation {
   // under the assumption is not a real one either, unconfirmedViolation is
   // set too.)
   std::string provenOnlyUnderAssumption;
+  // In-bounds: subscripts that must each lie in [0, extent) as well (past
+  // a row is out of bounds even inside the array). They join the violation
+  // when the obligation is solved, not while the kernel is interpreted:
+  // made then, their terms renumbered the interpretation's later questions
+  // (a matrix-core kernel's "k moves with kk" then ran out of time).
+  std::vector<SubscriptExtent> subscriptExtents;
 };
 
 } // namespace ave::inv

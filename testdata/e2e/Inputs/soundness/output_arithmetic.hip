@@ -79,3 +79,22 @@ __global__ void cancelled(TAGS) {
     s += (2.0f * A[row * K + k]) * (B[k * N + col] / 2.0f);
   C[row * N + col] = 0.5f * (2.0f * s) * __half2float(__float2half(1.0f));
 }
+
+// Wrong: each product clamped at zero (a ReLU inside the sum; was proven:
+// a max with a constant kept the tagged side as it was).
+__global__ void clamped(TAGS) {
+  SPEC ROWCOL
+  float s = 0.0f;
+  for (int k = 0; k < K; ++k)
+    s += fmaxf(A[row * K + k] * B[k * N + col], 0.0f);
+  C[row * N + col] = s;
+}
+
+// Correct: a max with -infinity (the max's neutral element) is the value.
+__global__ void neutralMax(TAGS) {
+  SPEC ROWCOL
+  float s = 0.0f;
+  for (int k = 0; k < K; ++k)
+    s += A[row * K + k] * B[k * N + col];
+  C[row * N + col] = fmaxf(s, -INFINITY);
+}

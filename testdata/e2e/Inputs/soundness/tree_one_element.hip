@@ -136,3 +136,98 @@ ROW_SUM(element_twice) {
   if (tid == 0)
     Y[blockIdx.x] = part[0];
 }
+
+// Wrong: each element doubled before the tree (the factor crossed LDS
+// without the read seeing it): unproven, the factor named.
+ROW_SUM(doubled_fill) {
+  AVE_LAUNCH(block(256) grid(R))
+  AVE_ASSUME(R >= 1 && R <= 32768)
+  __shared__ float part[256];
+  int tid = threadIdx.x;
+  part[tid] = 2.0f * X[blockIdx.x * 256 + tid];
+  __syncthreads();
+  for (int s = 128; s > 0; s >>= 1) {
+    if (tid < s)
+      part[tid] += part[tid + s];
+    __syncthreads();
+  }
+  if (tid == 0)
+    Y[blockIdx.x] = part[0];
+}
+
+// Wrong: threads 200..255 fill 0 (their columns are never added):
+// unproven, a conditional fill is not modelled (was: proven).
+ROW_SUM(conditional_fill) {
+  AVE_LAUNCH(block(256) grid(R))
+  AVE_ASSUME(R >= 1 && R <= 32768)
+  __shared__ float part[256];
+  int tid = threadIdx.x;
+  part[tid] = tid < 200 ? X[blockIdx.x * 256 + tid] : 0.0f;
+  __syncthreads();
+  for (int s = 128; s > 0; s >>= 1) {
+    if (tid < s)
+      part[tid] += part[tid + s];
+    __syncthreads();
+  }
+  if (tid == 0)
+    Y[blockIdx.x] = part[0];
+}
+
+// Wrong: the same with partial sums (two columns per thread, a register
+// loop): the threads the condition leaves out were counted (was: proven).
+__global__ void conditional_partials(const float *X AVE_TAG("X(r < R, c < 512) = r * 512 + c"),
+                                     float *Y AVE_TAG("Y(r < R) = r"), int R) {
+  AVE_LAUNCH(block(256) grid(R))
+  AVE_ASSUME(R >= 1 && R <= 32768)
+  __shared__ float part[256];
+  int tid = threadIdx.x;
+  float v = 0.0f;
+  for (int c0 = 0; c0 < 512; c0 += 256)
+    v += X[blockIdx.x * 512 + c0 + tid];
+  part[tid] = tid < 200 ? v : 0.0f;
+  __syncthreads();
+  for (int s = 128; s > 0; s >>= 1) {
+    if (tid < s)
+      part[tid] += part[tid + s];
+    __syncthreads();
+  }
+  if (tid == 0)
+    Y[blockIdx.x] = part[0];
+}
+
+// Correct, tree not followed (its guard reads blockIdx): unproven, every
+// thread once taken as an assumption (was: violated, "still depends on
+// 'c'", at a thread execution gives the right sum).
+ROW_SUM(guard_on_block) {
+  AVE_LAUNCH(block(256) grid(R))
+  AVE_ASSUME(R >= 1 && R <= 32768)
+  __shared__ float part[256];
+  int tid = threadIdx.x;
+  part[tid] = X[blockIdx.x * 256 + tid];
+  __syncthreads();
+  for (int s = 128; s > 0; s >>= 1) {
+    if (tid < s && blockIdx.x < R)
+      part[tid] += part[tid + s];
+    __syncthreads();
+  }
+  if (tid == 0)
+    Y[blockIdx.x] = part[0];
+}
+
+// Correct, result read at the thread's own slot under tid == 0 (not one
+// slot for every thread, so not followed): unproven.
+ROW_SUM(own_slot_read) {
+  AVE_LAUNCH(block(256) grid(R))
+  AVE_ASSUME(R >= 1 && R <= 32768)
+  __shared__ float part[256];
+  int tid = threadIdx.x;
+  part[tid] = X[blockIdx.x * 256 + tid];
+  __syncthreads();
+  for (int s = 128; s > 0; s >>= 1) {
+    if (tid < s)
+      part[tid] += part[tid + s];
+    __syncthreads();
+  }
+  if (tid == 0)
+    Y[blockIdx.x] = part[tid];
+}
