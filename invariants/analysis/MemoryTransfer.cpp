@@ -991,6 +991,11 @@ void ProvenanceInterpreter::markConditionalFill(DataValue &V, const clang::Expr 
       if (Piece.notModelled.empty())
         Piece.notModelled = Why;
     });
+  // Alternative elements (`c ? x : 1.0f * x`) are no one-point piece: the
+  // tree's sum of them is not followed (their c was left unreduced, and a
+  // correct kernel violated).
+  if (V.reductions.empty() && V.cases.size() > 1)
+    V = DataValue::unknown(Why);
 }
 
 void ProvenanceInterpreter::storeScalar(const Address &A, const AbstractValue &V,

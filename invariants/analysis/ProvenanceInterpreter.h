@@ -305,7 +305,8 @@ private:
   // which the tree then takes over the block's threads.
   void takeTreeFillPieces(const clang::ValueDecl *Array, const clang::Expr *Site, DataValue &V);
   // A fill (Site) whose partial holds only under a condition: V's
-  // reductions are marked not modelled.
+  // reductions are marked not modelled; alternative elements without a
+  // reduction make V unknown.
   void markConditionalFill(DataValue &V, const clang::Expr *Site);
   // The element a store at Offset writes relative to the innermost loop's
   // counter (Offset - counter), when the loop does not change it; null

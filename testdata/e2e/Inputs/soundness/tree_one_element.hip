@@ -231,3 +231,21 @@ ROW_SUM(own_slot_read) {
   if (tid == 0)
     Y[blockIdx.x] = part[tid];
 }
+
+// Correct: the same element on either arm of a condition (alternative
+// elements are not followed through the tree): unproven (was: violated).
+ROW_SUM(either_arm) {
+  AVE_LAUNCH(block(256) grid(R))
+  AVE_ASSUME(R >= 1 && R <= 32768)
+  __shared__ float part[256];
+  int tid = threadIdx.x;
+  part[tid] = tid < 128 ? X[blockIdx.x * 256 + tid] : 1.0f * X[blockIdx.x * 256 + tid];
+  __syncthreads();
+  for (int s = 128; s > 0; s >>= 1) {
+    if (tid < s)
+      part[tid] += part[tid + s];
+    __syncthreads();
+  }
+  if (tid == 0)
+    Y[blockIdx.x] = part[0];
+}
