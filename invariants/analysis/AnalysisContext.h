@@ -220,6 +220,9 @@ public:
   // Warp-shuffle reduction loops the walk met, by counter: how each lane's
   // value combines the wave's partials (ShuffleReduction.h).
   std::map<const clang::ValueDecl *, LaneCombination> laneCombinations;
+  // The operation ('+', 'M', 'n') each running value was combined by so far
+  // (a running max's head `m_old` is told from a running sum's by it).
+  std::map<AccumulatorId, char> accumulatorOps;
   // The LDS tree over Array (TreeReduction.h), run once per array.
   const TreeCombination &treeOver(const clang::ValueDecl *Array);
   // The statements after the first of a run of shuffle combinations (the

@@ -620,6 +620,11 @@ AbstractValue ProvenanceInterpreter::evalUnary(const clang::UnaryOperator *UO, F
       UO->getOpcode() == clang::UO_Minus)
     return AbstractValue::ofData(DataValue::unknown(
         "a tagged value is negated, which the tags' einsum (sums of products) does not describe"));
+  if (V.kind == AbstractValue::Kind::Data && V.data.accumulates() && !V.data.maxShift &&
+      UO->getOpcode() == clang::UO_Minus) // `s = -s + x`
+    return AbstractValue::ofData(DataValue::unknown(
+        "a running value is negated in its loop (`s = -s + x`), which the tags' einsum does not "
+        "have"));
   if (V.kind != AbstractValue::Kind::Int)
     return UO->getOpcode() == clang::UO_LNot ? AbstractValue::ofInt(T.approximation("cmp"))
                                              : V; // -x of a number is a number

@@ -80,8 +80,13 @@ std::string offsetReason(const DataValue &Other) {
     return "";
   bool NonZero = std::any_of(Other.constants.begin(), Other.constants.end(),
                              [](double C) { return C != 0.0; });
-  if (!Other.fromParameter() && !NonZero)
+  // A number computed from integers (`x + (float)K`) has no constant, and
+  // need not be 0.
+  if (!Other.fromParameter() && !NonZero && !Other.constants.empty())
     return "";
+  if (!Other.fromParameter() && !NonZero)
+    return "a tagged value is offset by a number the analysis does not know to be 0 (`x + "
+           "(float)k`), which the tags' einsum (sums of products) does not describe";
   return "a tagged value is offset by " +
          std::string(Other.fromParameter() ? "a parameter" : "a non-zero constant") +
          ", which the tags' einsum (sums of products) does not describe";
@@ -96,7 +101,55 @@ std::string factorReason(const DataValue &Other) {
     if (C == 0.0)
       return "a tagged value is multiplied or divided by 0 (a value that was never accumulated "
              "into, or a zero constant)";
+  if (Other.constants.empty() && !Other.fromParameter())
+    return "a tagged value is multiplied or divided by a number computed from integers (`x * "
+           "(float)K`), whose value the analysis does not follow";
   return "";
+}
+
+// Why combining the loop-carried value Head with Other by Op ('+', 'M',
+// 'n'; '-' is not asked) is no step of one running sum, max or min, or "": the head added to
+// itself (`s + s + x`, `s += s + x`), scaled or negated before it is
+// combined (`-s + x`), or combined by two operations in one iteration
+// (`fmaxf(s, 0.0f) + x`, a sum on some iterations and a max on others).
+std::string carriedValueReason(const DataValue &Head, const DataValue &Other, char Op) {
+  auto RunningSum = [](const DataValue &V) {
+    return V.accumulates() && !V.maxShift && V.accumulatedBy != 'M' && V.accumulatedBy != 'n';
+  };
+  // `s - m` of online softmax subtracts a running max: a shift, not a step.
+  // (`x - s`, a running sum subtracted, is asked by the caller.)
+  if (Op == '-')
+    return "";
+  // Another running value of the loop added in (`t += s`, `s += x + last`):
+  // the earlier iterations' terms are added again.
+  if (Other.accumulates() && Other.accumulator != Head.accumulator && RunningSum(Other) &&
+      RunningSum(Head))
+    return "two running values are added in one loop (`t += s`, `s += x + last`), which adds "
+           "earlier iterations' terms again";
+  if (Other.accumulates() && Other.accumulator == Head.accumulator)
+    return "the running value is combined with itself (`s + s`, `s += s + x`), which the tags' "
+           "einsum does not have";
+  if (!Head.scaleIsOne())
+    return "the running value is scaled or negated before it is combined (`-s + x`, `0.5f * s "
+           "+ x`), which the tags' einsum does not have";
+  if (Head.accumulatedBy && Head.accumulatedBy != Op)
+    return "the running value is combined by a sum and by a max or min in one iteration "
+           "(`fmaxf(s, 0.0f) + x`), which the tags' einsum does not have";
+  return "";
+}
+
+// Why multiplying the loop-carried value by Factor, a number, is no step
+// of a running sum (`s = s * 0.5f + x` decays the earlier terms), or "".
+std::string constantRescaleReason(const DataValue &Factor) {
+  if (Factor.kind != DataValue::Kind::Neutral || Factor.accumulates())
+    return "";
+  bool One = !Factor.fromParameter() && !Factor.constants.empty() &&
+             std::all_of(Factor.constants.begin(), Factor.constants.end(),
+                         [](double C) { return C == 1.0; });
+  if (One)
+    return "";
+  return "the running value is multiplied or divided by a number in its loop (`s = s * 0.5f + "
+         "x`), which the tags' einsum does not have";
 }
 
 // Why a max or min ('M', 'n') of a tagged value with Other leaves no value
@@ -208,9 +261,24 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
   bool MaxMin = Op == 'M' || Op == 'n';
   bool Accumulating = Op == '+' || Op == '-' || MaxMin;
   if (Accumulating && (A.accumulates() || B.accumulates())) {
+    const char By = Op == '-' ? '+' : Op;
+    auto MaxOrMin = [&](const DataValue &V) {
+      auto It = Ctx.accumulatorOps.find(V.accumulator);
+      char By = It != Ctx.accumulatorOps.end() ? It->second : V.accumulatedBy;
+      return By == 'M' || By == 'n';
+    };
+    if (Op == '-' && !A.accumulates() && !B.maxShift && !MaxOrMin(B)) // `s = x - s`
+      return AbstractValue::ofData(DataValue::unknown(
+          "a running value is subtracted in its loop (`s = x - s`, `s += x - last`), which the "
+          "tags' einsum does not have"));
+    if (std::string Why = carriedValueReason(A.accumulates() ? A : B, A.accumulates() ? B : A, Op);
+        !Why.empty())
+      return AbstractValue::ofData(DataValue::unknown(std::move(Why)));
     DataValue Out = A.accumulates() ? accumulate(std::move(A), std::move(B), Site, State)
                                     : accumulate(std::move(B), std::move(A), Site, State);
-    Out.accumulatedBy = Op == '-' ? '+' : Op;
+    Out.accumulatedBy = By;
+    if (Op != '-' && Out.accumulates())
+      Ctx.accumulatorOps.emplace(Out.accumulator, By);
     if (Shift && Out.kind != DataValue::Kind::Unknown) // `m_prev - m`, `s - m`
       Out.maxShift = Shift;
     return AbstractValue::ofData(std::move(Out));
@@ -224,6 +292,8 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
     DataValue Out = PureHead(A) ? A : B;
     const DataValue &Factor = PureHead(A) ? B : A;
     if (std::string Why = rescaleReason(Out, Factor, Op); !Why.empty())
+      return AbstractValue::ofData(DataValue::unknown(std::move(Why)));
+    if (std::string Why = constantRescaleReason(Factor); !Why.empty())
       return AbstractValue::ofData(DataValue::unknown(std::move(Why)));
     if (Factor.kind == DataValue::Kind::Tagged) {
       Out.rescales.insert(Out.rescales.end(), Factor.cases.begin(), Factor.cases.end());
@@ -281,7 +351,13 @@ std::string combinationProblem(const DataValue &A, const DataValue &B, char Op) 
       return "a product of a value of one tensor with itself (`a * a`)";
     return "";
   case '/':
-    return A == B ? "a quotient of a value by itself (`x / x`)" : "";
+    if (A == B)
+      return "a quotient of a value by itself (`x / x`)";
+    // Attention's `o / l` divides by a sum (reduced, or a running value);
+    // a quotient by one element (`a / b` in a sum) is no einsum term.
+    return B.reduced.empty() && !B.accumulates() && B.reductions.empty()
+               ? "a quotient by a tagged element (`a / b`)"
+               : "";
   case 'M':
   case 'n':
     // A running max (`m = fmaxf(m, s)`) is an accumulation, not this; an
@@ -312,7 +388,15 @@ AbstractValue ProvenanceInterpreter::combinePlain(DataValue A, DataValue B, char
   if (A.kind == DataValue::Kind::Neutral && B.kind == DataValue::Kind::Neutral) {
     // A computed number: its constant, if it has one, is the expression's
     // (eval sets it); a parameter in it stays one.
+    // `0.0f * float(n)` is 0 whatever n is.
+    auto Zero = [](const DataValue &V) {
+      return !V.constants.empty() && !V.fromParameter() &&
+             std::all_of(V.constants.begin(), V.constants.end(), [](double C) { return C == 0; });
+    };
+    bool ZeroProduct = Op == '*' && (Zero(A) || Zero(B));
     A.constants.clear();
+    if (ZeroProduct)
+      A.constants.push_back(0.0);
     setParameters(A, A, B, Op);
     return AbstractValue::ofData(std::move(A));
   }
@@ -332,6 +416,10 @@ AbstractValue ProvenanceInterpreter::combinePlain(DataValue A, DataValue B, char
     if (!Why.empty())
       return AbstractValue::ofData(DataValue::unknown(std::move(Why)));
   }
+  if (A.kind == DataValue::Kind::Neutral && Op == '/' && B.isTagged() && B.reduced.empty() &&
+      !B.accumulates() && B.reductions.empty())
+    return AbstractValue::ofData(DataValue::unknown(
+        "the reciprocal of a tagged element (`1.0f / x`), which the tags' einsum does not have"));
   if (A.kind == DataValue::Kind::Neutral) {
     setParameters(B, A, B, Op);
     // `2.0f * x`; `1.0f / l` has the factor 1 / l's (the analysis does not
