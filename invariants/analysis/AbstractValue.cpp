@@ -116,6 +116,11 @@ DataValue joinCases(TermContext &T, const Term *Cond, const DataValue &Then, Dat
   // (`v = X[i]` on one path) is no accumulation: marked, and unknown only
   // if its loop accumulates it (LoopSummary::finish).
   bool Restarted = Then.restarted || Else.restarted;
+  // A sum on one path and a max on the other (`if (k % 2) s += x; else s =
+  // fmaxf(s, x);`) is no one reduction.
+  if (Then.accumulatedBy && Else.accumulatedBy && Then.accumulatedBy != Else.accumulatedBy)
+    return DataValue::unknown("a running value is combined by a sum on one path and by a max or "
+                              "min on another, which the tags' einsum does not have");
   if (Then.accumulates() != Else.accumulates()) {
     if ((Then.accumulates() ? Then : Else).accumulatedBy == '+')
       return DataValue::unknown(RestartReason);

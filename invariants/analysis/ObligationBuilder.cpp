@@ -108,17 +108,15 @@ std::string factorReason(const DataValue &Other) {
 }
 
 // Why combining the loop-carried value Head with Other by Op ('+', 'M',
-// 'n'; '-' is not asked) is no step of one running sum, max or min, or "": the head added to
-// itself (`s + s + x`, `s += s + x`), scaled or negated before it is
-// combined (`-s + x`), or combined by two operations in one iteration
-// (`fmaxf(s, 0.0f) + x`, a sum on some iterations and a max on others).
+// 'n') is no step of one running sum, max or min, or "": another running
+// value added in, the head added to itself (`s += s + x`), scaled before
+// it is combined, or combined by two operations in one iteration
+// (`fmaxf(s, 0.0f) + x`). A subtraction is asked by the caller.
 std::string carriedValueReason(const DataValue &Head, const DataValue &Other, char Op) {
   auto RunningSum = [](const DataValue &V) {
     return V.accumulates() && !V.maxShift && V.accumulatedBy != 'M' && V.accumulatedBy != 'n';
   };
-  // `s - m` of online softmax subtracts a running max: a shift, not a step.
-  // (`x - s`, a running sum subtracted, is asked by the caller.)
-  if (Op == '-')
+  if (Op == '-') // `s - m` of online softmax: a shift, not a step
     return "";
   // Another running value of the loop added in (`t += s`, `s += x + last`):
   // the earlier iterations' terms are added again.
@@ -170,8 +168,9 @@ std::string clampReason(const DataValue &Other, char Op) {
 
 // Scales V (a tagged value) by Other's constant for `V * Other` or `V /
 // Other` ('*' or '/'). A parameter is followed by its power
-// (setParameters); a factor with no known constant is not checked; one of
-// several constants (a factor that depends on the path) leaves the factor
+// (setParameters); a factor with no known constant leaves the scale as it
+// is (factorReason has made such a value unknown already); one of several
+// constants (a factor that depends on the path) leaves the factor
 // unknown (NaN: reported where the value is stored).
 void applyConstantFactor(DataValue &V, const DataValue &Other, char Op) {
   if (Other.kind != DataValue::Kind::Neutral || Other.accumulates() || Other.fromParameter() ||
@@ -264,8 +263,8 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
     const char By = Op == '-' ? '+' : Op;
     auto MaxOrMin = [&](const DataValue &V) {
       auto It = Ctx.accumulatorOps.find(V.accumulator);
-      char By = It != Ctx.accumulatorOps.end() ? It->second : V.accumulatedBy;
-      return By == 'M' || By == 'n';
+      char Seen = It != Ctx.accumulatorOps.end() ? It->second : V.accumulatedBy;
+      return Seen == 'M' || Seen == 'n';
     };
     if (Op == '-' && !A.accumulates() && !B.maxShift && !MaxOrMin(B)) // `s = x - s`
       return AbstractValue::ofData(DataValue::unknown(
@@ -274,8 +273,19 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
     if (std::string Why = carriedValueReason(A.accumulates() ? A : B, A.accumulates() ? B : A, Op);
         !Why.empty())
       return AbstractValue::ofData(DataValue::unknown(std::move(Why)));
+    // `v + 0.0f`, `fmaxf(v, -INFINITY)`: the op's neutral element changes
+    // nothing, nor what the value is a running value of.
+    const DataValue &Added = A.accumulates() ? B : A;
+    bool NoOp =
+        Added.kind == DataValue::Kind::Neutral && !Added.accumulates() && !Added.fromParameter() &&
+        !Added.constants.empty() &&
+        std::all_of(Added.constants.begin(), Added.constants.end(), [&](double C) {
+          return By == '+' ? C == 0.0 : By == 'M' ? std::isinf(C) && C < 0 : std::isinf(C) && C > 0;
+        });
     DataValue Out = A.accumulates() ? accumulate(std::move(A), std::move(B), Site, State)
                                     : accumulate(std::move(B), std::move(A), Site, State);
+    if (NoOp)
+      return AbstractValue::ofData(std::move(Out));
     Out.accumulatedBy = By;
     if (Op != '-' && Out.accumulates())
       Ctx.accumulatorOps.emplace(Out.accumulator, By);
@@ -382,44 +392,58 @@ std::string combinationProblem(const DataValue &A, const DataValue &B, char Op) 
 
 } // namespace
 
+namespace {
+
+// Two computed numbers combined: the constant, if the result has one, is
+// the expression's (eval sets it), except that `0.0f * float(n)` is 0
+// whatever n is; a parameter in either stays one.
+DataValue combineNumbers(DataValue A, const DataValue &B, char Op) {
+  auto Zero = [](const DataValue &V) {
+    return !V.constants.empty() && !V.fromParameter() &&
+           std::all_of(V.constants.begin(), V.constants.end(), [](double C) { return C == 0; });
+  };
+  bool ZeroProduct = Op == '*' && (Zero(A) || Zero(B));
+  A.constants.clear();
+  if (ZeroProduct)
+    A.constants.push_back(0.0);
+  setParameters(A, A, B, Op);
+  return A;
+}
+
+// Why a tagged value combined with a number (one of A, B) by Op is no
+// value the tags describe, or "". The tags' einsum has no constant terms:
+// `acc + 1.0f`, `x - bias` or `x + (float)k` is not the value the tags
+// describe (`acc + 0.0f`, `alpha * acc` are), nor is a product or quotient
+// with 0 (`acc / l` where l stayed 0: the soundness fuzzer dropped
+// attention's `l = l * correction + p`) or with a number computed from
+// integers, a clamp (`fmaxf(x, 0.0f)`) or a reciprocal of an element.
+// Constant factors (`2.0f * x`) are the value's scale, checked where it
+// is stored.
+std::string numberProblem(const DataValue &A, const DataValue &B, char Op) {
+  if (!A.isTagged() && !B.isTagged())
+    return "";
+  const DataValue &Other = A.kind == DataValue::Kind::Neutral ? A : B;
+  if (Op == '+' || Op == '-')
+    return offsetReason(Other);
+  if (Op == 'M' || Op == 'n')
+    return clampReason(Other, Op);
+  if (std::string Why = factorReason(Other); !Why.empty())
+    return Why;
+  if (A.kind == DataValue::Kind::Neutral && Op == '/' && B.reduced.empty() && !B.accumulates() &&
+      B.reductions.empty())
+    return "the reciprocal of a tagged element (`1.0f / x`), which the tags' einsum does not have";
+  return "";
+}
+
+} // namespace
+
 AbstractValue ProvenanceInterpreter::combinePlain(DataValue A, DataValue B, char Op,
                                                   const clang::Expr *Site, const FlowState &State) {
   bool MaxMin = Op == 'M' || Op == 'n';
-  if (A.kind == DataValue::Kind::Neutral && B.kind == DataValue::Kind::Neutral) {
-    // A computed number: its constant, if it has one, is the expression's
-    // (eval sets it); a parameter in it stays one.
-    // `0.0f * float(n)` is 0 whatever n is.
-    auto Zero = [](const DataValue &V) {
-      return !V.constants.empty() && !V.fromParameter() &&
-             std::all_of(V.constants.begin(), V.constants.end(), [](double C) { return C == 0; });
-    };
-    bool ZeroProduct = Op == '*' && (Zero(A) || Zero(B));
-    A.constants.clear();
-    if (ZeroProduct)
-      A.constants.push_back(0.0);
-    setParameters(A, A, B, Op);
-    return AbstractValue::ofData(std::move(A));
-  }
-  if (Op == '+' || Op == '-' || Op == '*' || Op == '/') {
-    // The tags' einsum has no constant terms: `acc + 1.0f` or `x - bias` is
-    // not the value the tags describe (`acc + 0.0f`, `alpha * acc` are), nor
-    // is a product or quotient with 0 (`acc / l` where l stayed 0: the
-    // soundness fuzzer dropped attention's `l = l * correction + p`).
-    // Other constant factors (`2.0f * x`) are not checked.
-    const DataValue &Other = A.kind == DataValue::Kind::Neutral ? A : B;
-    std::string Why = Op == '+' || Op == '-' ? offsetReason(Other) : factorReason(Other);
-    if (!Why.empty() && (A.isTagged() || B.isTagged()))
-      return AbstractValue::ofData(DataValue::unknown(std::move(Why)));
-  }
-  if (MaxMin && (A.isTagged() || B.isTagged())) {
-    std::string Why = clampReason(A.kind == DataValue::Kind::Neutral ? A : B, Op);
-    if (!Why.empty())
-      return AbstractValue::ofData(DataValue::unknown(std::move(Why)));
-  }
-  if (A.kind == DataValue::Kind::Neutral && Op == '/' && B.isTagged() && B.reduced.empty() &&
-      !B.accumulates() && B.reductions.empty())
-    return AbstractValue::ofData(DataValue::unknown(
-        "the reciprocal of a tagged element (`1.0f / x`), which the tags' einsum does not have"));
+  if (A.kind == DataValue::Kind::Neutral && B.kind == DataValue::Kind::Neutral)
+    return AbstractValue::ofData(combineNumbers(std::move(A), B, Op));
+  if (std::string Why = numberProblem(A, B, Op); !Why.empty())
+    return AbstractValue::ofData(DataValue::unknown(std::move(Why)));
   if (A.kind == DataValue::Kind::Neutral) {
     setParameters(B, A, B, Op);
     // `2.0f * x`; `1.0f / l` has the factor 1 / l's (the analysis does not

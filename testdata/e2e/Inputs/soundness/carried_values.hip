@@ -103,3 +103,16 @@ __global__ void neutralSteps(TAGS) {
   }
   C[row * N + col] = s + 0.0f * float(n);
 }
+
+// Wrong: a sum on even k and a max on odd k.
+__global__ void sumOrMax(TAGS) {
+  SPEC ROWCOL
+  float s = 0.0f;
+  for (int k = 0; k < K; ++k) {
+    if (k % 2 == 0)
+      s += TERM;
+    else
+      s = fmaxf(s, TERM);
+  }
+  C[row * N + col] = s;
+}
