@@ -270,6 +270,15 @@ AbstractValue ProvenanceInterpreter::combineData(const AbstractValue &L, const A
       return AbstractValue::ofData(DataValue::unknown(
           "a running value is subtracted in its loop (`s = x - s`, `s += x - last`), which the "
           "tags' einsum does not have"));
+    // `s + x - last` with `last = x` carried: last is a loop-carried value
+    // too, the previous iteration's term, and subtracting it telescopes
+    // the sum. Only a running max or min (`s - m` of online softmax) is a
+    // shift.
+    if (Op == '-' && A.accumulates() && B.accumulates() && B.accumulator != A.accumulator &&
+        !B.maxShift && !MaxOrMin(B))
+      return AbstractValue::ofData(DataValue::unknown(
+          "another loop-carried value is subtracted from a running value (`s = s + x - last`), "
+          "which the tags' einsum does not have"));
     if (std::string Why = carriedValueReason(A.accumulates() ? A : B, A.accumulates() ? B : A, Op);
         !Why.empty())
       return AbstractValue::ofData(DataValue::unknown(std::move(Why)));

@@ -116,3 +116,16 @@ __global__ void sumOrMax(TAGS) {
   }
   C[row * N + col] = s;
 }
+
+// Wrong: the previous iteration's term, carried in a register, subtracted
+// again (fmaf(1, x, s) - last telescopes to the last term).
+__global__ void telescoped(TAGS) {
+  SPEC ROWCOL
+  float s = 0.0f, last = 0.0f;
+  for (int k = 0; k < K; ++k) {
+    float x = TERM;
+    s = fmaf(1.0f, x, s) - last;
+    last = x;
+  }
+  C[row * N + col] = s;
+}
