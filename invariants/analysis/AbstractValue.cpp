@@ -40,6 +40,12 @@ std::string storedArithmeticProblem(const DataValue &V) {
     return "";
   if (!V.nonlinear.empty())
     return "the value went through " + V.nonlinear + ", which the tags' einsum does not have";
+  // DESIGN.md has max and min reductions (`m = fmaxf(m, x)` from -inf);
+  // the tags' einsum, and so harness's reference, sums. A running max is
+  // checked where it shifts a softmax, not where it is stored.
+  if (V.accumulatedBy == 'M' || V.accumulatedBy == 'n')
+    return std::string("the value is a running ") + (V.accumulatedBy == 'M' ? "max" : "min") +
+           " (`m = fmaxf(m, x)`, `fminf`), and the tags' einsum reduces by a sum";
   if (V.scaleIsOne())
     return "";
   if (std::isnan(V.scale))

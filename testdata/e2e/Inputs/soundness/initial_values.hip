@@ -1,7 +1,9 @@
 // The tags' einsum starts every reduction from its neutral element: 0 for a
 // sum, -infinity for a max, infinity for a min. An accumulator that starts
-// elsewhere is off by its start (proven before); the same kernels starting
-// from the neutral element (or a value the compiler folds to it) prove.
+// elsewhere is off by its start (proven before); the same sums starting
+// from the neutral element (or a value the compiler folds to it) prove. A
+// max or min stored into the output is unproven whatever its start: the
+// tags' einsum, and harness's reference, is a sum.
 #include <ave/annotations.h>
 #include <cfloat>
 #include <cmath>
@@ -67,7 +69,7 @@ __global__ void sumFromZero(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"
   S[m] = Acc;
 }
 
-// Correct: a max from -infinity.
+// Correct as a max/min, unproven against the sum: a max from -infinity.
 __global__ void maxFromMinusInfinity(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
     float *S AVE_TAG("S(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
@@ -79,7 +81,7 @@ __global__ void maxFromMinusInfinity(const float *A AVE_TAG("A(m < M, k < K) = m
   S[m] = Acc;
 }
 
-// Correct: a max from -FLT_MAX.
+// Correct as a max/min, unproven against the sum: a max from -FLT_MAX.
 __global__ void maxFromMinusFltMax(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
     float *S AVE_TAG("S(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
@@ -91,7 +93,7 @@ __global__ void maxFromMinusFltMax(const float *A AVE_TAG("A(m < M, k < K) = m *
   S[m] = Acc;
 }
 
-// Correct: a min from FLT_MAX.
+// Correct as a max/min, unproven against the sum: a min from FLT_MAX.
 __global__ void minFromFltMax(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
     float *S AVE_TAG("S(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
@@ -153,7 +155,7 @@ __global__ void startFromSecond(const float *A AVE_TAG("A(m < M, k < K) = m * K 
   S[m] = Acc;
 }
 
-// Correct: a max started from the first element.
+// Correct as a max, unproven against the sum: a max from the first element.
 __global__ void maxFromFirst(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
                              float *S AVE_TAG("S(m < M) = m"), int M, int K) {
   AVE_LAUNCH(block(64) grid(M / 64))
