@@ -733,6 +733,27 @@ bool ProvenanceInterpreter::requireStoredValue(const TensorInfo &TI, const DataV
   return true;
 }
 
+namespace {
+
+// Why V's reductions of Name need not be all its contributions of Name: a
+// case still carries Name through a value the analysis approximates (the
+// counter of a loop whose variables are widened, `for (k = 0; k + 3 < K;
+// k += 4)`, whose terms are no piece of the reduction); "" when none does.
+std::string approximatedContribution(const DataValue &V, const std::string &Name) {
+  for (const ProvenanceCase &C : V.cases) {
+    auto It = C.coords.find(Name);
+    if (It == C.coords.end())
+      continue;
+    for (const Term *S : collectSymbols(It->second))
+      if (S->isApproximation())
+        return "some terms of '" + Name + "' come from a value the analysis approximates (" +
+               S->baseName() + ": a loop it does not follow), and are not counted";
+  }
+  return "";
+}
+
+} // namespace
+
 void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index, const DataValue &V,
                                         const clang::Expr *Site, const FlowState &State) {
   if (!TI.output || !Ctx.opts.implicitInvariants)
@@ -787,7 +808,7 @@ void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index,
     Dest[TI.nameOfSymbol.at(Sym)] = Value;
   for (const Reduction &R : V.reductions)
     if (Covered.insert({R.name, R.applies}).second)
-      Coverage.emit(R, Dest, Site, State);
+      Coverage.emit(R, Dest, Site, State, approximatedContribution(V, R.name));
 }
 
 int ProvenanceInterpreter::vectorFieldIndex(const clang::MemberExpr *ME,

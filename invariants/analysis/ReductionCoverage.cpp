@@ -530,9 +530,39 @@ const Term *ReductionCoverage::looseCounter(const std::vector<Reduction> &Pieces
   return nullptr;
 }
 
+namespace {
+
+// The first value the analysis approximates that R's index reads, or null.
+const Term *approximatedIndex(const Reduction &R) {
+  if (!R.term)
+    return nullptr;
+  for (const Term *S : collectSymbols(R.term))
+    if (S->isApproximation())
+      return S;
+  return nullptr;
+}
+
+// A loop counter that R, a point outside the loops, reads and that its own
+// constraints bound (a counter's value carried out of its loop), or null.
+const Term *looseCounterIn(const Reduction &R) {
+  if (!R.loops.empty() || !R.term)
+    return nullptr;
+  for (const Term *S : collectSymbols(R.term)) {
+    if (S->symbolKind() != SymbolKind::LoopCounter)
+      continue;
+    for (const Term *C : R.constraints)
+      if (C && occursIn(S, C))
+        return S;
+  }
+  return nullptr;
+}
+
+} // namespace
+
 void ReductionCoverage::emit(const Reduction &Whole,
                              const std::map<std::string, const Term *> &Dest,
-                             const clang::Expr *Site, const FlowState &State) {
+                             const clang::Expr *Site, const FlowState &State,
+                             const std::string &Uncounted) {
   if (!Ctx.opts.implicitInvariants)
     return;
   // The pieces in the order they were reduced, each over the threads it
@@ -592,10 +622,37 @@ void ReductionCoverage::emit(const Reduction &Whole,
       Injective.unconfirmedViolation = Why;
       Complete.unconfirmedViolation = Why;
     }
+    // A piece whose index is a value the analysis approximates (the
+    // counter of a widened loop, taken as one point): a count found for it
+    // is no execution's (`for (; k + 3 < K; k += 4)` then the remainder
+    // loop was violated as "the loops run K - K/4*4 times").
+    // A point whose index is a loop counter's value known only as some
+    // iteration's (`x` assigned in the loop and added after it: its last
+    // iteration's, but the analysis keeps any): two pieces meeting there
+    // need not meet in a run (keep_last was violated as a double count).
+    // How many times the loops run does not depend on it: a count past the
+    // bound stays violated.
+    if (const Term *Loose = looseCounterIn(R); Loose && Injective.unconfirmedViolation.empty())
+      Injective.unconfirmedViolation = "one point of the reduction of '" + R.name +
+                                       "' is a value carried out of a loop, whose counter (" +
+                                       Loose->baseName() +
+                                       ") the analysis knows only as some iteration's";
+    if (const Term *Approx = approximatedIndex(R);
+        Approx && Injective.unconfirmedViolation.empty()) {
+      std::string Why = "the index of a piece of the reduction of '" + R.name +
+                        "' comes from a value the analysis approximates (" + Approx->baseName() +
+                        ")";
+      Injective.unconfirmedViolation = Why;
+      Complete.unconfirmedViolation = Why;
+    }
     if (!R.notModelled.empty()) {
       Injective.unprovenReason = R.notModelled;
       Complete.unprovenReason = R.notModelled;
     }
+  }
+  if (!Uncounted.empty() && Complete.unconfirmedViolation.empty()) {
+    Injective.unconfirmedViolation = Uncounted;
+    Complete.unconfirmedViolation = Uncounted;
   }
   Ctx.log.addObligation(std::move(Injective));
   Ctx.log.addObligation(std::move(Complete));

@@ -27,8 +27,10 @@ public:
   // The coverage obligations of Partial, stored at Site.
   // Dest: the stored element's coordinates (a mask relates the reduced
   // name to them).
+  // Uncounted: why the value may have contributions of the name outside
+  // Partial's pieces (a violation found is then no execution's); "": none.
   void emit(const Reduction &Partial, const std::map<std::string, const Term *> &Dest,
-            const clang::Expr *Site, const FlowState &State);
+            const clang::Expr *Site, const FlowState &State, const std::string &Uncounted = "");
 
   // A partial sum combined across threads (it crossed shared memory) is
   // taken over the block's threads: the thread ids join its loops, as the
