@@ -119,6 +119,23 @@ std::string approximationDependence(TermContext &Terms, ObligationSolver &Solver
          Approximated->baseName() + "), so it is not known to be a real execution";
 }
 
+// A violation whose question reads a shared integer array (`As[ty][perm[k]]`
+// with perm filled by the kernel): the read is any value there, not what
+// the kernel wrote (a correct kernel was violated with perm[k] = -1).
+std::string sharedIndexDependence(const Obligation &O, const std::set<std::string> &Arrays) {
+  if (Arrays.empty())
+    return "";
+  std::vector<const Term *> Query = O.context;
+  Query.push_back(O.violation);
+  for (const Term *Q : Query)
+    for (const Term *A : collectApplications(Q))
+      if (Arrays.count(A->name()))
+        return "the counterexample reads the shared integer array " + A->name() +
+               ", whose elements the analysis takes as any values (it does not follow what the "
+               "kernel wrote there), so it is not known to be a real execution";
+  return "";
+}
+
 } // namespace
 
 KernelAnalysis::KernelAnalysis(clang::ASTContext &Ctx, const ann::KernelAnnotations &Annotations,
@@ -308,7 +325,9 @@ SolverResult KernelAnalysis::solveOne(const Obligation &O, unsigned MaxMs,
     Result.reason = O.unconfirmedViolation;
   }
   if (Result.status == SolverResult::Violated) {
-    std::string Why = approximationDependence(*Terms, *Solver, O, R);
+    std::string Why = sharedIndexDependence(O, Interp->sharedIndexArrays());
+    if (Why.empty())
+      Why = approximationDependence(*Terms, *Solver, O, R);
     if (!Why.empty()) {
       Result.status = SolverResult::Unknown;
       Result.reason = std::move(Why);

@@ -193,6 +193,10 @@ public:
   };
   std::map<const clang::ValueDecl *, TensorInfo, DeclaredFirst> tensors;
   std::set<std::string> inputNames, outputNames, contracted;
+  // Shared integer arrays read as index arrays (readIndexArray): their
+  // reads are uninterpreted, any values, though the kernel wrote them; a
+  // counterexample through one is not known to be an execution.
+  std::set<std::string> sharedIndexArrays;
   // Outputs a store reached, and those that received a non-constant value.
   std::set<const clang::ValueDecl *> storedOutputs, outputsGivenValues;
   // Outputs an assumption says start at zero (`#pragma ave assume tag(Y) ==

@@ -220,8 +220,10 @@ AbstractValue ProvenanceInterpreter::loadScalar(const Address &A, const clang::E
   if (Ctx.isSharedArray(A.base)) {
     Shared.recordAccess(A.base, A.offset, false, E, State);
     requireSharedInBounds(A.base, A.offset, E, State, "read", A.subscripts);
-    if (E->getType()->isIntegralOrEnumerationType())
+    if (E->getType()->isIntegralOrEnumerationType()) {
+      Ctx.sharedIndexArrays.insert(A.base->getName().str());
       return AbstractValue::ofInt(Ctx.readIndexArray(A.base, A.offset));
+    }
     return Shared.load(A.base, A.offset, E, State);
   }
   auto TI = Ctx.tensors.find(A.base);

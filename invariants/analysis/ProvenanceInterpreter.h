@@ -64,6 +64,7 @@ public:
   AnalysisContext &context() { return Ctx; }
   AnalysisLog &log() { return Ctx.log; }
   const std::vector<const Term *> &kernelFacts() const { return Ctx.kernelFacts; }
+  const std::set<std::string> &sharedIndexArrays() const { return Ctx.sharedIndexArrays; }
   const KernelSymbols &symbols() const { return Ctx.symbols; }
 
 private:
