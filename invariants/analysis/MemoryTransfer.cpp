@@ -754,6 +754,22 @@ std::string approximatedContribution(const DataValue &V, const std::string &Name
   return "";
 }
 
+// Why the records of First's name and path in V are not all the same
+// contribution taken again (an LDS tree's neighbours' partials, the dot
+// product inside each score of a softmax), or "":
+// a sum combined across lanes and a loop that adds to it afterwards are two
+// records, of which the coverage asked the first alone (a slice added twice
+// was proven, a tail added after the shuffles violated).
+std::string separateRecords(const DataValue &V, const Reduction &First) {
+  for (const Reduction &R : V.reductions)
+    if (R.name == First.name && R.applies == First.applies &&
+        (R.crossedThreads != First.crossedThreads || R.crossedVia != First.crossedVia))
+      return "the value holds separate reductions of '" + First.name +
+             "' (a sum combined across threads or lanes and another added to it); counting each "
+             "index once over them together is not modelled";
+  return "";
+}
+
 } // namespace
 
 void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index, const DataValue &V,
@@ -808,9 +824,14 @@ void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index,
   std::map<std::string, const Term *> Dest;
   for (const auto &[Sym, Value] : M.coordinates)
     Dest[TI.nameOfSymbol.at(Sym)] = Value;
-  for (const Reduction &R : V.reductions)
-    if (Covered.insert({R.name, R.applies}).second)
-      Coverage.emit(R, Dest, Site, State, approximatedContribution(V, R.name));
+  for (const Reduction &R : V.reductions) {
+    if (!Covered.insert({R.name, R.applies}).second)
+      continue;
+    Reduction First = R;
+    if (std::string Why = separateRecords(V, R); !Why.empty() && First.notModelled.empty())
+      First.notModelled = std::move(Why);
+    Coverage.emit(First, Dest, Site, State, approximatedContribution(V, R.name));
+  }
 }
 
 int ProvenanceInterpreter::vectorFieldIndex(const clang::MemberExpr *ME,

@@ -73,16 +73,11 @@ const clang::CallExpr *combination(const clang::Stmt *S, const clang::VarDecl *&
         Add && Add->getOpcode() == clang::BO_Add) {
       Own = Add->getLHS();
       Shuffled = Add->getRHS();
-    } else if (const auto *Call = llvm::dyn_cast<clang::CallExpr>(RHS);
-               Call && Call->getNumArgs() == 2 && Call->getDirectCallee() &&
-               Call->getDirectCallee()->getIdentifier()) {
-      static const llvm::StringSet<> Combiners = {"fmaxf", "fminf", "fmax", "fmin", "max", "min"};
-      if (!Combiners.contains(Call->getDirectCallee()->getName()))
-        return nullptr;
-      Own = Call->getArg(0);
-      Shuffled = Call->getArg(1);
     }
   }
+  // `v = fmaxf(v, SHFL(v, e))` is no step of the tags' einsum, a sum: the
+  // lanes' max was followed like their sum and a row max stored into a sum's
+  // output proved. Unmatched, it is a max of two tagged values (unproven).
   if (!Own)
     return nullptr;
   if (variable(Own) != V)

@@ -19,8 +19,8 @@
 // a run of such statements there, one after another (the loop unrolled by
 // hand: `v += __shfl_down(v, 16); v += __shfl_down(v, 8); ...`, or a lone
 // `v += __shfl_xor(v, 1)`):
-// `v += SHFL(v, e)`, `v = v + SHFL(v, e)`, `v = fmaxf(v, SHFL(v, e))` and
-// the like, SHFL one of __shfl, __shfl_xor, __shfl_down, __shfl_up or
+// `v += SHFL(v, e)` or `v = v + SHFL(v, e)` (a max or min across lanes is
+// no step of the tags' sum), SHFL one of __shfl, __shfl_xor, __shfl_down, __shfl_up or
 // their _sync forms (with a mask covering the wave), e evaluated from the
 // counter, the lane's thread ids, the block shape and constants, and an
 // optional width that is a power of two dividing the wave. Anything else

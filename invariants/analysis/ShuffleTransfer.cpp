@@ -77,6 +77,18 @@ void ProvenanceInterpreter::combineShuffled(const ShuffleLoop &L, const clang::V
   const Term *Other = T.freshCopy(Ctx.symbols.tid[0]);
   TermMap OtherLane =
       Ctx.threadOfFlat(T.add(T.mul(T.div(Flat, T.constant(Wave)), T.constant(Wave)), Other));
+  // Every lane of the wave must reach the shuffles: a lane that returned
+  // before them (`if (tid >= 48) return;`) gives no value, and the lanes
+  // that read it were proven to sum it.
+  {
+    std::vector<const ave::inv::Term *> Left = State.path;
+    Left.push_back(T.ge(Other, T.constant(0)));
+    Left.push_back(T.lt(Other, T.constant(Wave)));
+    Left.push_back(T.logicalNot(substitute(T, T.allOf(State.path), OtherLane)));
+    if (Ctx.ask("every lane reaches the shuffles", T.allOf(Left)).status != SolverResult::Proven)
+      return Unknown("lanes of the wave may not reach it (an early return or a condition on the "
+                     "lane before it), and a shuffle from such a lane has no value");
+  }
   for (const ProvenanceCase &C : V.cases)
     for (const auto &[Coord, Term] : C.coords) {
       if (V.reduced.count(Coord))
