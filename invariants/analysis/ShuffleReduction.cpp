@@ -6,7 +6,6 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
-#include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
 
