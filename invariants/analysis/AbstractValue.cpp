@@ -84,6 +84,35 @@ void setParameters(DataValue &Out, const DataValue &A, const DataValue &B, char 
 
 namespace {
 
+// Whether V is the number 0 or an infinity (a running value before its
+// loop, the `: 0.0f` of a guarded value, a masked score's -INFINITY): any
+// parameter's power times it is itself.
+bool isZeroNumber(const DataValue &V) {
+  return V.kind == DataValue::Kind::Neutral && !V.fromParameter() && !V.constants.empty() &&
+         std::all_of(V.constants.begin(), V.constants.end(),
+                     [](double C) { return C == 0.0 || std::isinf(C); });
+}
+
+} // namespace
+
+void markUnevenParameters(DataValue &Out, const DataValue &A, const DataValue &B) {
+  // `c ? alpha : 1.0f`, alpha on even rows only, `alpha - alpha`, `alpha +
+  // 1.0f`: the parameter is not one factor of the whole value. Taking the
+  // union of the two sides' powers proved those kernels.
+  if (isZeroNumber(A) || isZeroNumber(B))
+    return;
+  auto PowerIn = [](const DataValue &V, const std::string &Name) {
+    auto It = V.parameterPower.find(Name);
+    return It == V.parameterPower.end() ? 0 : It->second;
+  };
+  for (const std::string &Name : Out.parameters)
+    if (PowerIn(A, Name) != PowerIn(B, Name) || A.misappliedParameters.count(Name) ||
+        B.misappliedParameters.count(Name))
+      Out.misappliedParameters.insert(Name);
+}
+
+namespace {
+
 DataValue joinCases(TermContext &T, const Term *Cond, const DataValue &Then, DataValue Else);
 
 // The online softmax's markers survive a join only where both sides agree;
@@ -111,8 +140,10 @@ DataValue joinCases(TermContext &T, const Term *Cond, const DataValue &Then, Dat
       Then.accumulator == Else.accumulator) {
     // Either side's constant (`c ? 1.0f : 0.0f`) may be the value.
     Else.restarted = Else.restarted || Then.restarted;
+    DataValue Before = Else;
     Else.constants.insert(Else.constants.end(), Then.constants.begin(), Then.constants.end());
     setParameters(Else, Else, Then, '+');
+    markUnevenParameters(Else, Before, Then);
     return Else;
   }
   // `if (k == K / 2) acc = 0.0f;`, `acc = (c ? 0.0f : acc) + x`: on one
@@ -154,6 +185,7 @@ DataValue joinCases(TermContext &T, const Term *Cond, const DataValue &Then, Dat
   Joined.reduced.insert(Else.reduced.begin(), Else.reduced.end());
   Joined.severalContributions = Then.severalContributions || Else.severalContributions;
   setParameters(Joined, Then, Else, '+');
+  markUnevenParameters(Joined, Then, Else);
   // Each side's reductions hold on its side only: both are checked, each
   // under its condition.
   const Term *ElseCond = T.logicalNot(Cond);

@@ -122,6 +122,9 @@ bool sameValue(const AbstractValue &A, const AbstractValue &B);
 // an accumulation); any power but 0 or 1 marks the parameter misapplied.
 // Out may be A or B.
 void setParameters(DataValue &Out, const DataValue &A, const DataValue &B, char Op);
+// Marks in Out, combined from A and B by a sum or a join, each parameter
+// that the two apply to different powers (neither being 0) as misapplied.
+void markUnevenParameters(DataValue &Out, const DataValue &A, const DataValue &B);
 
 // The reductions of a sum: Before's and After's, where a name both reduce
 // becomes one reduction of several pieces (Before's first), which together

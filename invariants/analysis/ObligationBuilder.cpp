@@ -412,10 +412,15 @@ DataValue combineNumbers(DataValue A, const DataValue &B, char Op) {
            std::all_of(V.constants.begin(), V.constants.end(), [](double C) { return C == 0; });
   };
   bool ZeroProduct = Op == '*' && (Zero(A) || Zero(B));
+  DataValue Left = A;
   A.constants.clear();
   if (ZeroProduct)
     A.constants.push_back(0.0);
   setParameters(A, A, B, Op);
+  // `alpha + 1.0f`, `alpha - alpha`, `alpha + alpha`: no longer alpha times
+  // a constant (unless one side is 0).
+  if ((Op == '+' || Op == '-') && !Zero(Left) && !Zero(B))
+    A.misappliedParameters.insert(A.parameters.begin(), A.parameters.end());
   return A;
 }
 

@@ -34,9 +34,9 @@ void ProvenanceInterpreter::requireParameters(const TensorInfo &TI, const DataVa
     Obligation O = Base;
     O.summary = "the value stored into " + TI.tensor + " applies '" + Name + "' once";
     O.unprovenReason = "the float parameter '" + Name +
-                       "' is applied with a power other than 1 on the way to the value stored "
-                       "into " +
-                       TI.tensor + " (twice, or divided by); the reference applies it once";
+                       "' is not one factor of the value stored into " + TI.tensor +
+                       " (applied twice, divided by, added to, or on some paths only); the "
+                       "reference applies it once";
     Ctx.log.addObligation(std::move(O));
   }
 }
