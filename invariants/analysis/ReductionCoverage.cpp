@@ -542,6 +542,13 @@ const Term *approximatedIndex(const Reduction &R) {
   return nullptr;
 }
 
+bool mentionsThread(const Term *E) {
+  for (const Term *S : collectSymbols(E))
+    if (S->symbolKind() == SymbolKind::ThreadIdx)
+      return true;
+  return false;
+}
+
 // A loop counter that R, a point outside the loops, reads and that its own
 // constraints bound (a counter's value carried out of its loop), or null.
 const Term *looseCounterIn(const Reduction &R) {
@@ -568,13 +575,29 @@ void ReductionCoverage::emit(const Reduction &Whole,
   // The pieces in the order they were reduced, each over the threads it
   // was combined across.
   std::vector<Reduction> Pieces;
-  for (const Reduction &Piece : Whole.earlier)
+  std::string PerThreadCount;
+  auto Add = [&](const Reduction &Piece) {
+    // A loop over a thread-strided range (`for (c = lane; c < C; c +=
+    // 64)`) runs a different count in each thread; combined over the
+    // threads, the count is taken as the storing thread's in each, which
+    // holds only where the counts agree (a proof asks that), so a shortfall
+    // found is no run's (C not a multiple of 64 was violated).
+    if (Piece.crossedThreads && PerThreadCount.empty())
+      for (const ReductionLoop &L : Piece.loops)
+        if (L.tripCount && mentionsThread(L.tripCount)) {
+          PerThreadCount = "loop '" + L.name +
+                           "' runs a number of times that depends on the thread, and the "
+                           "threads' counts are not summed one by one";
+          break;
+        }
     for (Reduction &Layer : overThreads(Piece, State))
       Pieces.push_back(std::move(Layer));
+  };
+  for (const Reduction &Piece : Whole.earlier)
+    Add(Piece);
   Reduction Latest = Whole;
   Latest.earlier.clear();
-  for (Reduction &Layer : overThreads(Latest, State))
-    Pieces.push_back(std::move(Layer));
+  Add(Latest);
   // The bound of the reduced name, from the first input tag declaring it.
   std::string Tensor;
   const Term *Bound = Ctx.contractedBound(Whole.name, &Tensor);
@@ -650,6 +673,8 @@ void ReductionCoverage::emit(const Reduction &Whole,
       Complete.unprovenReason = R.notModelled;
     }
   }
+  if (!PerThreadCount.empty() && Complete.unconfirmedViolation.empty())
+    Complete.unconfirmedViolation = PerThreadCount;
   if (!Uncounted.empty() && Complete.unconfirmedViolation.empty()) {
     Injective.unconfirmedViolation = Uncounted;
     Complete.unconfirmedViolation = Uncounted;

@@ -88,3 +88,32 @@ ROWS(tailAfterShuffle) {
   if (threadIdx.x == 0)
     Y[r] = sum;
 }
+
+// Correct: lanes stride over a row of any length (C need not be a multiple
+// of 64), then the shift down. Each lane runs its own count of iterations;
+// taking lane 0's count for every lane was violated ("the loops run
+// (C + 63) / 64 * 64 times").
+ROWS(laneStrided) {
+  _Pragma("ave launch block(64) grid(R)") _Pragma("ave assume R >= 1 && C >= 1 && C <= 32768 && R <= 32768")
+  int r = blockIdx.x;
+  float v = 0.0f;
+  for (int c = threadIdx.x; c < C; c += 64)
+    v += X[r * C + c];
+  for (int off = 32; off > 0; off /= 2)
+    v += __shfl_down(v, off);
+  if (threadIdx.x == 0)
+    Y[r] = v;
+}
+
+// Wrong: the lanes stride by 32, so each column is added by two lanes.
+ROWS(laneStridedHalf) {
+  _Pragma("ave launch block(64) grid(R)") _Pragma("ave assume R >= 1 && C >= 1 && C <= 32768 && R <= 32768")
+  int r = blockIdx.x;
+  float v = 0.0f;
+  for (int c = threadIdx.x; c < C; c += 32)
+    v += X[r * C + c];
+  for (int off = 32; off > 0; off /= 2)
+    v += __shfl_down(v, off);
+  if (threadIdx.x == 0)
+    Y[r] = v;
+}
