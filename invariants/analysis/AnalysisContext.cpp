@@ -124,6 +124,10 @@ bool AnalysisContext::isSharedArray(const clang::ValueDecl *D) const {
   return D && (D->hasAttr<clang::CUDASharedAttr>() || SharedMembers.count(D));
 }
 
+bool AnalysisContext::isSharedScalar(const clang::ValueDecl *D) const {
+  return D && D->hasAttr<clang::CUDASharedAttr>() && D->getType()->isArithmeticType();
+}
+
 const Term *AnalysisContext::builtinSymbol(llvm::StringRef Builtin, int D) const {
   if (D < 0 || D > 2)
     return nullptr;

@@ -110,6 +110,11 @@ public:
   // A __shared__ variable, or a member array of a __shared__ struct that
   // sharedMemberArray resolved.
   bool isSharedArray(const clang::ValueDecl *D) const;
+  // A `__shared__` variable of one arithmetic value (`__shared__ float s;`):
+  // one element every thread of the block shares, read and written like
+  // element 0 of an array (taken as a thread's own variable, a race on it
+  // was proven).
+  bool isSharedScalar(const clang::ValueDecl *D) const;
   // `t.a` where `t` is a __shared__ struct variable (not a union) and `a`
   // one of its member arrays: an LDS array of its own, identified by the
   // member's declaration (SharedStructMembers.cpp). Null for anything else,

@@ -430,6 +430,8 @@ AbstractValue ProvenanceInterpreter::evalDeclRef(const clang::DeclRefExpr *DRE, 
         "' can change through a pointer, a reference or a lambda, which the analysis does not "
         "follow"));
   }
+  if (Ctx.isSharedScalar(D))
+    return loadScalar({D, T.constant(0), 1}, DRE, State);
   auto It = State.env.find(D);
   if (It != State.env.end())
     return It->second;

@@ -111,6 +111,8 @@ ProvenanceInterpreter::Address ProvenanceInterpreter::addressOf(const clang::Exp
                                                                 FlowState &State) {
   E = E->IgnoreParenImpCasts();
   if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(E)) {
+    if (Ctx.isSharedScalar(DRE->getDecl()))
+      return {DRE->getDecl(), T.constant(0)};
     AbstractValue V = evalDeclRef(DRE, State);
     if (V.kind == AbstractValue::Kind::Pointer)
       return {V.pointer.base, V.pointer.offset};
@@ -1089,6 +1091,8 @@ void ProvenanceInterpreter::assign(const clang::Expr *LHS, AbstractValue V, cons
                                    FlowState &State) {
   LHS = LHS->IgnoreParenImpCasts();
   if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(LHS)) {
+    if (Ctx.isSharedScalar(DRE->getDecl()))
+      return storeScalar({DRE->getDecl(), T.constant(0), 1}, V, Site, State);
     State.env[DRE->getDecl()] = std::move(V);
     return;
   }
