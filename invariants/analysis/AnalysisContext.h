@@ -202,6 +202,10 @@ public:
   // reads are uninterpreted, any values, though the kernel wrote them; a
   // counterexample through one is not known to be an execution.
   std::set<std::string> sharedIndexArrays;
+  // Outputs whose address a call the analysis does not follow was given
+  // (`store_at(Y, i, v)`, a void helper): the call may write any element,
+  // so an element found unwritten is not known to be one. The call's text.
+  std::map<const clang::ValueDecl *, std::string> outputsGivenToCalls;
   // Outputs a store reached, and those that received a non-constant value.
   std::set<const clang::ValueDecl *> storedOutputs, outputsGivenValues;
   // Outputs an assumption says start at zero (`#pragma ave assume tag(Y) ==

@@ -163,6 +163,9 @@ AbstractValue ProvenanceInterpreter::opaqueCall(const clang::CallExpr *Call,
     bool ReadOnly = QT->isPointerType() && QT->getPointeeType().isConstQualified();
     if (ReadOnly)
       continue;
+    auto TI = Ctx.tensors.find(A.pointer.base);
+    if (TI != Ctx.tensors.end() && TI->second.output)
+      Ctx.outputsGivenToCalls.emplace(A.pointer.base, Ctx.text(Call));
     Address Target{A.pointer.base, A.pointer.offset, A.pointer.lanes};
     storeScalar(Target, AbstractValue::ofData(DataValue::unknown(Why)), Call, State);
   }

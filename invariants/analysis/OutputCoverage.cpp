@@ -258,6 +258,10 @@ void OutputCoverage::emitFor(const clang::ValueDecl *Tensor, const TensorInfo &T
                 " that no thread gives a computed value (a "
                 "constant store may reach it)";
   }
+  if (auto Call = Ctx.outputsGivenToCalls.find(Tensor); Call != Ctx.outputsGivenToCalls.end())
+    O.unconfirmedViolation = "a call the analysis does not follow (`" + Call->second +
+                             "`) is given an address in " + TI.tensor +
+                             " and may write elements the stores seen do not";
   Element E = makeElement(TI);
   askEveryElement(O, Constants ? Computed : Writes, E,
                   Constants ? "given no computed value" : "unwritten", TI.tensor);
