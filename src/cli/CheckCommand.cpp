@@ -223,7 +223,13 @@ int CheckRun::finish(const GlobalOptions &G, const frontend::FrontendResult &R,
   } else {
     Sink.printText(llvm::outs(), G.color);
     llvm::outs() << Checked << " kernel" << (Checked == 1 ? "" : "s") << " checked: " << Proven
-                 << " proven, " << Violated << " violated, " << Unproven << " unproven\n";
+                 << " proven, " << Violated << " violated, " << Unproven << " unproven";
+    // A file that did not parse has kernels nobody checked: the count
+    // alone read as a clean run.
+    if (Code != 0)
+      llvm::outs() << "; not every input was parsed (errors above), so its kernels were not "
+                      "checked";
+    llvm::outs() << "\n";
   }
   if (InputErrors)
     return 2;
