@@ -551,7 +551,7 @@ bool mentionsThread(const Term *E) {
 
 // A loop counter that R, a point outside the loops, reads and that its own
 // constraints bound (a counter's value carried out of its loop), or null.
-const Term *looseCounterIn(const Reduction &R) {
+const Term *carriedOutCounter(const Reduction &R) {
   if (!R.loops.empty() || !R.term)
     return nullptr;
   for (const Term *S : collectSymbols(R.term)) {
@@ -617,62 +617,8 @@ void ReductionCoverage::emit(const Reduction &Whole,
   for (const AnalysisContext::ContractionMask &Mask : Ctx.masks)
     if (Mask.names.count(Whole.name))
       Complete = maskedComplete(Pieces, Whole.applies, Bound, Mask, Dest, Loops, Site, State);
-  for (const Reduction &R : Pieces) {
-    if (R.crossedThreads && !R.partialOverThreadDims.empty() && R.perThreadTerm) {
-      // The soundness fuzzer's block_reduce mutant without the tree's `+=`
-      // stores thread 0's partial sum alone, and was proven.
-      const TreeCombination *Tree = treeOf(R);
-      std::string Why = "the partial sums of '" + R.name +
-                        "' are combined across the block's threads through shared memory (an "
-                        "LDS tree); that the combination takes each thread's partial exactly "
-                        "once is not modelled";
-      if (R.crossedVia.size() == 1 && UnfollowedWhy.count(R.crossedVia.front()))
-        Why = "the partial sums of '" + R.name +
-              "' are combined across a wave's lanes by warp "
-              "shuffles; how often each lane's partial is taken is not followed (" +
-              UnfollowedWhy[R.crossedVia.front()] + ")";
-      else if (Tree && !Tree->unmodelled.empty())
-        Why += " ('" + R.crossedVia.front()->getNameAsString() + "': " + Tree->unmodelled + ")";
-      else if (R.crossedVia.size() > 1)
-        Why += " (it crossed several shared arrays)";
-      Injective.provenOnlyUnderAssumption = Why;
-      Complete.provenOnlyUnderAssumption = Why;
-      // Nor does a violation found under that assumption stand: where the
-      // reader itself walks the threads' partials (`for (x ...) total +=
-      // partial[x]` in one thread), taking every thread once as well
-      // counts each partial once per iteration: a double count, and a
-      // shortfall, that execution does not show.
-      Injective.unconfirmedViolation = Why;
-      Complete.unconfirmedViolation = Why;
-    }
-    // A piece whose index is a value the analysis approximates (the
-    // counter of a widened loop, taken as one point): a count found for it
-    // is no execution's (`for (; k + 3 < K; k += 4)` then the remainder
-    // loop was violated as "the loops run K - K/4*4 times").
-    // A point whose index is a loop counter's value known only as some
-    // iteration's (`x` assigned in the loop and added after it: its last
-    // iteration's, but the analysis keeps any): two pieces meeting there
-    // need not meet in a run (keep_last was violated as a double count).
-    // How many times the loops run does not depend on it: a count past the
-    // bound stays violated.
-    if (const Term *Loose = looseCounterIn(R); Loose && Injective.unconfirmedViolation.empty())
-      Injective.unconfirmedViolation = "one point of the reduction of '" + R.name +
-                                       "' is a value carried out of a loop, whose counter (" +
-                                       Loose->baseName() +
-                                       ") the analysis knows only as some iteration's";
-    if (const Term *Approx = approximatedIndex(R);
-        Approx && Injective.unconfirmedViolation.empty()) {
-      std::string Why = "the index of a piece of the reduction of '" + R.name +
-                        "' comes from a value the analysis approximates (" + Approx->baseName() +
-                        ")";
-      Injective.unconfirmedViolation = Why;
-      Complete.unconfirmedViolation = Why;
-    }
-    if (!R.notModelled.empty()) {
-      Injective.unprovenReason = R.notModelled;
-      Complete.unprovenReason = R.notModelled;
-    }
-  }
+  for (const Reduction &R : Pieces)
+    qualifyByPiece(R, Injective, Complete);
   if (!PerThreadCount.empty() && Complete.unconfirmedViolation.empty())
     Complete.unconfirmedViolation = PerThreadCount;
   if (!Uncounted.empty() && Complete.unconfirmedViolation.empty()) {
@@ -681,6 +627,62 @@ void ReductionCoverage::emit(const Reduction &Whole,
   }
   Ctx.log.addObligation(std::move(Injective));
   Ctx.log.addObligation(std::move(Complete));
+}
+
+void ReductionCoverage::qualifyByPiece(const Reduction &R, Obligation &Injective,
+                                       Obligation &Complete) {
+  if (R.crossedThreads && !R.partialOverThreadDims.empty() && R.perThreadTerm) {
+    // The soundness fuzzer's block_reduce mutant without the tree's `+=`
+    // stores thread 0's partial sum alone, and was proven.
+    const TreeCombination *Tree = treeOf(R);
+    std::string Why = "the partial sums of '" + R.name +
+                      "' are combined across the block's threads through shared memory (an "
+                      "LDS tree); that the combination takes each thread's partial exactly "
+                      "once is not modelled";
+    if (R.crossedVia.size() == 1 && UnfollowedWhy.count(R.crossedVia.front()))
+      Why = "the partial sums of '" + R.name +
+            "' are combined across a wave's lanes by warp "
+            "shuffles; how often each lane's partial is taken is not followed (" +
+            UnfollowedWhy[R.crossedVia.front()] + ")";
+    else if (Tree && !Tree->unmodelled.empty())
+      Why += " ('" + R.crossedVia.front()->getNameAsString() + "': " + Tree->unmodelled + ")";
+    else if (R.crossedVia.size() > 1)
+      Why += " (it crossed several shared arrays)";
+    Injective.provenOnlyUnderAssumption = Why;
+    Complete.provenOnlyUnderAssumption = Why;
+    // Nor does a violation found under that assumption stand: where the
+    // reader itself walks the threads' partials (`for (x ...) total +=
+    // partial[x]` in one thread), taking every thread once as well
+    // counts each partial once per iteration: a double count, and a
+    // shortfall, that execution does not show.
+    Injective.unconfirmedViolation = Why;
+    Complete.unconfirmedViolation = Why;
+  }
+  // A point whose index is a loop counter's value known only as some
+  // iteration's (`x` assigned in the loop and added after it: its last
+  // iteration's, but the analysis keeps any): two pieces meeting there
+  // need not meet in a run (keep_last was violated as a double count).
+  // How many times the loops run does not depend on it: a count past the
+  // bound stays violated.
+  if (const Term *Loose = carriedOutCounter(R); Loose && Injective.unconfirmedViolation.empty())
+    Injective.unconfirmedViolation = "one point of the reduction of '" + R.name +
+                                     "' is a value carried out of a loop, whose counter (" +
+                                     Loose->baseName() +
+                                     ") the analysis knows only as some iteration's";
+  // A piece whose index is a value the analysis approximates (the
+  // counter of a widened loop, taken as one point): a count found for it
+  // is no execution's (`for (; k + 3 < K; k += 4)` then the remainder
+  // loop was violated as "the loops run K - K/4*4 times").
+  if (const Term *Approx = approximatedIndex(R); Approx && Injective.unconfirmedViolation.empty()) {
+    std::string Why = "the index of a piece of the reduction of '" + R.name +
+                      "' comes from a value the analysis approximates (" + Approx->baseName() + ")";
+    Injective.unconfirmedViolation = Why;
+    Complete.unconfirmedViolation = Why;
+  }
+  if (!R.notModelled.empty()) {
+    Injective.unprovenReason = R.notModelled;
+    Complete.unprovenReason = R.notModelled;
+  }
 }
 
 } // namespace ave::inv

@@ -83,6 +83,11 @@ private:
   // that neither the reduced index, the reduction's loops and ranges nor
   // an enclosing loop binds (null if none).
   const Term *looseCounter(const std::vector<Reduction> &Pieces) const;
+  // What one piece of a reduction leaves unproven or unconfirmed in its two
+  // coverage obligations: a combination across threads not followed, a
+  // point carried out of a loop, an approximated index, a piece not
+  // modelled.
+  void qualifyByPiece(const Reduction &R, Obligation &Injective, Obligation &Complete);
 
   AnalysisContext &Ctx;
   // Shuffle loops whose combination was not followed at a store, and why.
