@@ -397,6 +397,17 @@ void ProvenanceInterpreter::requireInBounds(const TensorInfo &TI, const LayoutMa
   Ctx.log.addObligation(std::move(O));
 }
 
+const std::string *ProvenanceInterpreter::maskOnlyCoordinate(const std::string &Name) const {
+  for (const auto &[Decl, Info] : Ctx.tensors)
+    if (!Info.output &&
+        std::find(Info.coordNames.begin(), Info.coordNames.end(), Name) != Info.coordNames.end())
+      return nullptr;
+  for (const AnalysisContext::ContractionMask &Mask : Ctx.masks)
+    if (Mask.names.count(Name))
+      return &Mask.text;
+  return nullptr;
+}
+
 void ProvenanceInterpreter::storeCase(const TensorInfo &TI, const ProvenanceCase &C,
                                       const Obligation &Base,
                                       const std::map<std::string, const Term *> &Dest,
@@ -412,6 +423,13 @@ void ProvenanceInterpreter::storeCase(const TensorInfo &TI, const ProvenanceCase
       O.summary = "stored value carries coordinate '" + Name + "' of " + TI.tensor;
       O.failure = "store into " + TI.tensor + ": the value does not depend on '" + Name + "'";
       O.violation = T.trueTerm();
+      // A prefix sum (`mask(j <= i)`, Y(i) of X(j)): no input carries 'i',
+      // the mask alone ties the reduction to it, and the masked coverage
+      // asks it at the stored element (the correct scan was violated here).
+      if (const std::string *Mask = maskOnlyCoordinate(Name))
+        O.unprovenReason = "no input carries '" + Name + "'; it reaches " + TI.tensor +
+                           " only through " + *Mask +
+                           ", whose coverage is checked at the stored element";
     } else {
       const Term *Want = Dest.at(Name);
       O.summary = "stored " + Name + " (" + print(It->second) + ") == destination " + Name + " (" +

@@ -404,6 +404,9 @@ private:
   std::vector<CaseGap> CaseGaps;
   void checkCaseGaps();
   void requireSomeCase(const TensorInfo &TI, const DataValue &V, const Obligation &Base);
+  // The text of the mask that alone relates output coordinate Name to the
+  // inputs (no input carries it: a prefix sum's 'i'), or null.
+  const std::string *maskOnlyCoordinate(const std::string &Name) const;
   // AcrossThreads: the value is added atomically, so the coordinates it
   // carries that the output lacks are summed over the threads that add it
   // (their coverage is the output's, OutputCoverage), not reduced before.
