@@ -122,6 +122,12 @@ bool sameValue(const AbstractValue &A, const AbstractValue &B);
 // an accumulation); any power but 0 or 1 marks the parameter misapplied.
 // Out may be A or B.
 void setParameters(DataValue &Out, const DataValue &A, const DataValue &B, char Op);
+// The softmax weight `exp(s - m)` of an online softmax, counted like a
+// float parameter (DataValue::parameterPower): products add its power,
+// quotients subtract it, so attention's `o / l` has power 0. A stored value
+// must have power 0: the weights divided by their sum exactly once (a
+// missing `/ l`, or `/ l / l`, was proven). No C name has a space.
+inline constexpr const char *SoftmaxWeightName = "softmax weight";
 // Marks in Out, combined from A and B by a sum or a join, each parameter
 // that the two apply to different powers (neither being 0) as misapplied.
 void markUnevenParameters(DataValue &Out, const DataValue &A, const DataValue &B);

@@ -151,6 +151,20 @@ const clang::ReturnStmt *inlinableReturn(const clang::FunctionDecl *FD) {
 
 } // namespace
 
+namespace {
+
+// `exp(s - m)`: one softmax weight (SoftmaxWeightName). (Whether its
+// exponent is the scores in base e, `exp2f` with log2(e), is not checked:
+// the constant lives in the shift's factor or in the value's scale.)
+void markSoftmaxWeight(DataValue &V) {
+  if (!V.isTagged() || (V.maxShift && V.maxShift->form != MaxShift::Form::Shift))
+    return;
+  V.parameters.insert(SoftmaxWeightName);
+  V.parameterPower[SoftmaxWeightName] = 1;
+}
+
+} // namespace
+
 AbstractValue ProvenanceInterpreter::opaqueCall(const clang::CallExpr *Call,
                                                 std::vector<AbstractValue> &Args,
                                                 const std::string &Why, FlowState &State) {
@@ -362,6 +376,8 @@ AbstractValue ProvenanceInterpreter::evalModelledCall(const clang::CallExpr *Cal
           Result.data.nonlinear.empty())
         Result.data.nonlinear = "'" + Name.str() + "', a nonlinear function";
       Result.data.shiftedByMax = false;
+      if (SoftmaxWeight || (Result.data.maxShift && Result.data.maxShift->base != 0))
+        markSoftmaxWeight(Result.data);
       return Result;
     }
     return Call->getType()->isIntegerType()

@@ -6,7 +6,9 @@
 // was computed with travels with it (DataValue::parameters); a stored value
 // that misses one is unproven, and so is one where a parameter was applied
 // with a power other than 1 on the way (`s * scale * scale`, `x / alpha`;
-// DataValue::parameterPower).
+// DataValue::parameterPower). An online softmax's weight exp(s - m) is
+// counted the same way (SoftmaxWeightName) and must have power 0 where it is
+// stored: divided by the sum of the weights exactly once.
 
 #include "ProvenanceInterpreter.h"
 
@@ -30,7 +32,23 @@ void ProvenanceInterpreter::requireParameters(const TensorInfo &TI, const DataVa
                        "parameter (a scale dropped on the way computes something else)";
     Ctx.log.addObligation(std::move(O));
   }
+  auto Weight = V.parameterPower.find(SoftmaxWeightName);
+  // Its power alone: a reciprocal on the way (`acc * (1.0f / l)`) marks it
+  // misapplied there, though the product has power 0; paths that differ
+  // keep the larger power (setParameters), which is not 0.
+  if (Weight != V.parameterPower.end() && Weight->second != 0) {
+    Obligation O = Base;
+    O.summary = "the softmax weights of the value stored into " + TI.tensor +
+                " are divided by their sum once";
+    O.unprovenReason = "the value stored into " + TI.tensor +
+                       " does not carry the softmax weights exp(s - m) divided by their sum "
+                       "exactly once on every path (`o / l`; a missing or a second division "
+                       "computes something else)";
+    Ctx.log.addObligation(std::move(O));
+  }
   for (const std::string &Name : V.misappliedParameters) {
+    if (Name == SoftmaxWeightName)
+      continue;
     Obligation O = Base;
     O.summary = "the value stored into " + TI.tensor + " applies '" + Name + "' once";
     O.unprovenReason = "the float parameter '" + Name +

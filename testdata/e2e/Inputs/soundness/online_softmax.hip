@@ -354,3 +354,69 @@ __global__ void tiledWeightOldMax(ATTENTION_ARGS) {
   }
   STORE_OUTPUT
 }
+
+// Wrong: the weights are never divided by their sum (no `/ l`).
+__global__ void notNormalised(ATTENTION_ARGS) {
+  ATTENTION_SPEC
+  int i = blockIdx.x * 64 + threadIdx.x;
+  float acc[16];
+  for (int e = 0; e < 16; ++e)
+    acc[e] = 0.0f;
+  float m = -INFINITY, l = 0.0f;
+  for (int j = 0; j < N; ++j) {
+    SCORE(s)
+    float m_old = m;
+    m = fmaxf(m, s);
+    float correction = expf(m_old - m);
+    float p = expf(s - m);
+    l = l * correction + p;
+    for (int e = 0; e < 16; ++e)
+      acc[e] = acc[e] * correction + p * V[j * 16 + e];
+  }
+  for (int e = 0; e < 16; ++e)
+    O[i * 16 + e] = acc[e];
+}
+
+// Wrong: divided by the sum twice; correct: times its reciprocal once.
+__global__ void normalisedTwice(ATTENTION_ARGS) {
+  ATTENTION_SPEC
+  int i = blockIdx.x * 64 + threadIdx.x;
+  float acc[16];
+  for (int e = 0; e < 16; ++e)
+    acc[e] = 0.0f;
+  float m = -INFINITY, l = 0.0f;
+  for (int j = 0; j < N; ++j) {
+    SCORE(s)
+    float m_old = m;
+    m = fmaxf(m, s);
+    float correction = expf(m_old - m);
+    float p = expf(s - m);
+    l = l * correction + p;
+    for (int e = 0; e < 16; ++e)
+      acc[e] = acc[e] * correction + p * V[j * 16 + e];
+  }
+  for (int e = 0; e < 16; ++e)
+    O[i * 16 + e] = acc[e] / l / l;
+}
+
+__global__ void reciprocalOnce(ATTENTION_ARGS) {
+  ATTENTION_SPEC
+  int i = blockIdx.x * 64 + threadIdx.x;
+  float acc[16];
+  for (int e = 0; e < 16; ++e)
+    acc[e] = 0.0f;
+  float m = -INFINITY, l = 0.0f;
+  for (int j = 0; j < N; ++j) {
+    SCORE(s)
+    float m_old = m;
+    m = fmaxf(m, s);
+    float correction = expf(m_old - m);
+    float p = expf(s - m);
+    l = l * correction + p;
+    for (int e = 0; e < 16; ++e)
+      acc[e] = acc[e] * correction + p * V[j * 16 + e];
+  }
+  float inv = 1.0f / l;
+  for (int e = 0; e < 16; ++e)
+    O[i * 16 + e] = acc[e] * inv;
+}
