@@ -189,6 +189,13 @@ std::vector<const Term *> collectSymbols(const Term *Node) {
   return collectKind(Node, TermKind::Symbol);
 }
 
+const Term *firstApproximation(const Term *Node) {
+  for (const Term *S : collectSymbols(Node))
+    if (S->isApproximation())
+      return S;
+  return nullptr;
+}
+
 std::vector<const Term *> collectApplications(const Term *Node) {
   return collectKind(Node, TermKind::Apply);
 }

@@ -661,10 +661,7 @@ std::string LoopSummary::approximatedVariation(const Term *Question,
   // if they differ whatever that value: with everything else as in one
   // pair that differs, no value of the approximations makes them agree.
   TermContext &T = Ctx.terms;
-  const Term *Approximated = nullptr;
-  for (const Term *S : collectSymbols(Question))
-    if (!Approximated && S->isApproximation())
-      Approximated = S;
+  const Term *Approximated = firstApproximation(Question);
   if (!Approximated)
     return "";
   std::string Why = "the two iterations may differ only through a value the analysis "

@@ -766,10 +766,9 @@ std::string approximatedContribution(const DataValue &V, const std::string &Name
     auto It = C.coords.find(Name);
     if (It == C.coords.end())
       continue;
-    for (const Term *S : collectSymbols(It->second))
-      if (S->isApproximation())
-        return "some terms of '" + Name + "' come from a value the analysis approximates (" +
-               S->baseName() + ": a loop it does not follow), and are not counted";
+    if (const Term *S = firstApproximation(It->second))
+      return "some terms of '" + Name + "' come from a value the analysis approximates (" +
+             S->baseName() + ": a loop it does not follow), and are not counted";
   }
   return "";
 }

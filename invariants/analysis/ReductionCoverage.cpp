@@ -532,16 +532,6 @@ const Term *ReductionCoverage::looseCounter(const std::vector<Reduction> &Pieces
 
 namespace {
 
-// The first value the analysis approximates that R's index reads, or null.
-const Term *approximatedIndex(const Reduction &R) {
-  if (!R.term)
-    return nullptr;
-  for (const Term *S : collectSymbols(R.term))
-    if (S->isApproximation())
-      return S;
-  return nullptr;
-}
-
 bool mentionsThread(const Term *E) {
   for (const Term *S : collectSymbols(E))
     if (S->symbolKind() == SymbolKind::ThreadIdx)
@@ -673,7 +663,8 @@ void ReductionCoverage::qualifyByPiece(const Reduction &R, Obligation &Injective
   // counter of a widened loop, taken as one point): a count found for it
   // is no execution's (`for (; k + 3 < K; k += 4)` then the remainder
   // loop was violated as "the loops run K - K/4*4 times").
-  if (const Term *Approx = approximatedIndex(R); Approx && Injective.unconfirmedViolation.empty()) {
+  if (const Term *Approx = R.term ? firstApproximation(R.term) : nullptr;
+      Approx && Injective.unconfirmedViolation.empty()) {
     std::string Why = "the index of a piece of the reduction of '" + R.name +
                       "' comes from a value the analysis approximates (" + Approx->baseName() + ")";
     Injective.unconfirmedViolation = Why;

@@ -259,6 +259,8 @@ const Term *exactBranches(TermContext &Ctx, const Term *Node,
 void collectConjuncts(const Term *Node, std::vector<const Term *> &Out);
 /// Symbols in `term`, ordered by id, without duplicates.
 std::vector<const Term *> collectSymbols(const Term *Term);
+/// The approximation (Term::isApproximation) of least id in `term`, or null.
+const Term *firstApproximation(const Term *Term);
 /// Uninterpreted applications in `term`, ordered by id, without duplicates.
 std::vector<const Term *> collectApplications(const Term *Term);
 /// The first distinct subterm of `root` (itself included, each shared
