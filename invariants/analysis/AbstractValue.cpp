@@ -43,7 +43,9 @@ std::string storedArithmeticProblem(const DataValue &V) {
   // DESIGN.md has max and min reductions (`m = fmaxf(m, x)` from -inf);
   // the tags' einsum, and so harness's reference, sums. A running max is
   // checked where it shifts a softmax, not where it is stored.
-  if (V.accumulatedBy == 'M' || V.accumulatedBy == 'n')
+  // (A max of one element with itself, nothing reduced, is that element.)
+  if ((V.accumulatedBy == 'M' || V.accumulatedBy == 'n') &&
+      (!V.reductions.empty() || !V.reduced.empty()))
     return std::string("the value is a running ") + (V.accumulatedBy == 'M' ? "max" : "min") +
            " (`m = fmaxf(m, x)`, `fminf`), and the tags' einsum reduces by a sum";
   if (V.scaleIsOne())
@@ -171,6 +173,8 @@ DataValue joinCases(TermContext &T, const Term *Cond, const DataValue &Then, Dat
   if (Then.isTagged() && Else.isTagged() && !DataValue::sameScale(Then.scale, Else.scale))
     Joined.scale = std::nan("");
   Joined.accumulator = Then.accumulates() ? Then.accumulator : Else.accumulator;
+  // A sum on one path and nothing added on the other is still a sum.
+  Joined.accumulatedBy = Then.accumulatedBy ? Then.accumulatedBy : Else.accumulatedBy;
   for (ProvenanceCase C : Then.cases) {
     C.validity = T.logicalAnd(C.validity, Cond);
     Joined.cases.push_back(std::move(C));

@@ -35,7 +35,7 @@ void AnalysisLog::addBarrier(const clang::Expr *Call, std::vector<const Term *> 
   ++Seq;
   if (OpensInterval)
     ++Interval;
-  Barriers.push_back({Interval, Call, std::move(Guard), std::move(Loops)});
+  Barriers.push_back({Interval, Call, std::move(Guard), std::move(Loops), Seq, OpensInterval});
 }
 
 void AnalysisLog::closeLoop(unsigned Id) {

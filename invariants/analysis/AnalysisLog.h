@@ -92,8 +92,9 @@ public:
   // learn where it ended.
   void closeLoop(unsigned Id);
   // A call that may synchronise the block in a way the walk does not follow
-  // (a helper with __syncthreads() among other statements): races and
-  // barrier uniformity are then not decided. Never rolled back.
+  // (a helper with __syncthreads() among other statements), or a store the
+  // walk does not follow that may write shared memory: races and barrier
+  // uniformity are then not decided. Never rolled back.
   void addUnfollowedSync(std::string Why) { UnfollowedSyncs.insert(std::move(Why)); }
   const std::set<std::string> &unfollowedSyncs() const { return UnfollowedSyncs; }
   // True the first time the walk enters the statement a pragma precedes.

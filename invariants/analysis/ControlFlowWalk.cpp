@@ -396,8 +396,10 @@ void ProvenanceInterpreter::applyPragmasAtEnd(const clang::Stmt *LastItem,
     if (const auto *CS = llvm::dyn_cast<clang::CompoundStmt>(P);
         CS && !Still.count(CS) && PragmasAtEnd.count(CS)) {
       auto [B, E] = PragmasAtEnd.equal_range(CS);
-      for (auto It = B; It != E; ++It)
+      for (auto It = B; It != E; ++It) {
+        AppliedAtEnd.insert(It->second);
         applyPragma(*It->second, State);
+      }
     }
 }
 

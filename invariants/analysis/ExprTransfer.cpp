@@ -432,6 +432,16 @@ AbstractValue ProvenanceInterpreter::evalDeclRef(const clang::DeclRefExpr *DRE, 
   }
   if (Ctx.isSharedScalar(D))
     return loadScalar({D, T.constant(0), 1}, DRE, State);
+  if (const auto *VD = llvm::dyn_cast<clang::VarDecl>(D)) {
+    if (auto Ref = References.find(VD); Ref != References.end())
+      return loadScalar(Ref->second, DRE, State);
+    if (UnfollowedReferences.count(VD))
+      return VD->getType()->isIntegralOrEnumerationType()
+                 ? AbstractValue::ofInt(T.approximation(VD->getName().str(), SymbolKind::Fresh))
+                 : AbstractValue::ofData(DataValue::unknown(
+                       "'" + VD->getName().str() +
+                       "' is a reference to memory the analysis does not follow"));
+  }
   auto It = State.env.find(D);
   if (It != State.env.end())
     return It->second;

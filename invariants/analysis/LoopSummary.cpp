@@ -281,6 +281,10 @@ void LoopSummary::finish(const LoopFrame &Frame, const CarriedVars &Carried, Flo
       *V = DataValue::unknown(RestartReason);
     if (V && !reduceOverLoop(*V, Frame, State).empty() && V->restarted && V->accumulatedBy)
       *V = DataValue::unknown(RestartReason);
+    // (A private array's slot may move with the loop through another
+    // counter, `acc[idx++]`: only scalars are asked.)
+    if (V && V->kind != DataValue::Kind::Unknown && It->second.kind == AbstractValue::Kind::Data)
+      countRepeatedContribution(*V, Frame, State, Var->getName().str());
     if (V && V->kind != DataValue::Kind::Unknown) {
       V->rescales.clear(); // checked against every contribution already
       // After the loop: the value before it plus the contributions.
@@ -867,6 +871,60 @@ void LoopSummary::sumContributions(DataValue &V, const LoopFrame &Frame, const F
   Whole.loops.insert(Whole.loops.begin(), std::move(Part)); // innermost
   Whole.notModelled.clear();
   *Same = std::move(Whole);
+}
+
+void LoopSummary::countRepeatedContribution(DataValue &V, const LoopFrame &Frame,
+                                            const FlowState &State, const std::string &Var) {
+  // A sum whose contribution moves with the loop in nothing, neither a
+  // coordinate nor an inner reduction's index (`for (rep...) for (c...)
+  // acc += X[r][c]` without resetting acc, `acc += X[r]` in a loop), adds
+  // the same elements in every iteration that contributes: n iterations
+  // that all contribute give the constant factor n, which the store checks;
+  // otherwise how often is not followed. (An online softmax's weights are
+  // not among its cases' coordinates: its sums are left alone.)
+  auto Weighted = V.parameterPower.find(SoftmaxWeightName);
+  if (V.accumulatedBy != '+' || V.cases.empty() || V.maxShift || V.rescaledBy || V.shiftedByMax ||
+      (Weighted != V.parameterPower.end() && Weighted->second != 0) || runsAtMostOnce(Frame, State))
+    return;
+  auto Over = [&](const Reduction &R) {
+    return std::find(R.loops.begin(), R.loops.end(), Frame.span) != R.loops.end();
+  };
+  for (const Reduction &R : V.reductions)
+    if (Over(R) || std::any_of(R.earlier.begin(), R.earlier.end(), Over))
+      return;
+  if (!severalIterationsContribute(V, Frame, State))
+    return;
+  const Term *Trips = Frame.canonical ? Frame.span.tripCount : nullptr;
+  const bool Always = std::all_of(V.cases.begin(), V.cases.end(), [](const ProvenanceCase &C) {
+    return C.validity->isConstant(1);
+  });
+  if (Trips && Trips->isConstant() && Always && enclosingGuard(Frame, State)->isConstant(1)) {
+    V.scale *= double(Trips->value());
+    return;
+  }
+  if (V.nonlinear.empty())
+    V.nonlinear = "loop '" + Frame.span.name + "', which adds the same elements to '" + Var +
+                  "' in several iterations (nothing it adds moves with '" + Frame.span.name +
+                  "'; is '" + Var + "' reset in the loop?)";
+}
+
+bool LoopSummary::severalIterationsContribute(const DataValue &V, const LoopFrame &Frame,
+                                              const FlowState &State) {
+  TermContext &T = Ctx.terms;
+  const Term *Other = T.freshCopy(Frame.span.counter);
+  TermMap ToOther{{Frame.span.counter, Other}};
+  for (const ProvenanceCase &C : V.cases) {
+    std::vector<const Term *> Query = State.path;
+    Query.insert(Query.end(), C.constraints.begin(), C.constraints.end());
+    Query.push_back(C.validity);
+    for (const Term *F : C.constraints)
+      Query.push_back(substitute(T, F, ToOther));
+    Query.push_back(substitute(T, C.validity, ToOther));
+    Query.push_back(T.ne(Frame.span.counter, Other));
+    if (Ctx.ask("contribution repeated", T.allOf(Query)).status != SolverResult::Proven)
+      return true;
+  }
+  return false;
 }
 
 bool LoopSummary::runsAtMostOnce(const LoopFrame &Frame, const FlowState &State) {

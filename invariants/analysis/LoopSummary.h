@@ -91,6 +91,15 @@ public:
 private:
   // Whether Frame, a canonical loop, runs at most once on State's path.
   bool runsAtMostOnce(const LoopFrame &Frame, const FlowState &State);
+  // V, a sum carried by Frame whose contribution moves with Frame in
+  // nothing, counts its elements once per contributing iteration: a
+  // constant factor, or an arithmetic problem the store reports.
+  void countRepeatedContribution(DataValue &V, const LoopFrame &Frame, const FlowState &State,
+                                 const std::string &Var);
+  // Two iterations of Frame in which one of V's cases contributes (or not
+  // shown otherwise).
+  bool severalIterationsContribute(const DataValue &V, const LoopFrame &Frame,
+                                   const FlowState &State);
   // restrictSlots' two cases: an inner loop's slot folded over this loop
   // (false when its shape is not `s*i + b0 + c`, c in [0, s), over the
   // entry's contents), and slots at this loop's own counter.

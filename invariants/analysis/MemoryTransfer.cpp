@@ -408,6 +408,18 @@ const std::string *ProvenanceInterpreter::maskOnlyCoordinate(const std::string &
   return nullptr;
 }
 
+const Term *ProvenanceInterpreter::readAtCoordinate(const ProvenanceCase &C, const Term *At) {
+  TermSet Symbols;
+  for (const Term *S : collectSymbols(At))
+    Symbols.insert(S);
+  for (const auto &[Name, Coordinate] : C.coords)
+    for (const Term *App : collectApplications(Coordinate))
+      for (const Term *S : collectSymbols(App))
+        if (Symbols.count(S))
+          return App;
+  return nullptr;
+}
+
 void ProvenanceInterpreter::storeCase(const TensorInfo &TI, const ProvenanceCase &C,
                                       const Obligation &Base,
                                       const std::map<std::string, const Term *> &Dest,
@@ -430,6 +442,20 @@ void ProvenanceInterpreter::storeCase(const TensorInfo &TI, const ProvenanceCase
         O.unprovenReason = "no input carries '" + Name + "'; it reaches " + TI.tensor +
                            " only through " + *Mask +
                            ", whose coverage is checked at the stored element";
+      else if (const Term *Read = readAtCoordinate(C, Dest.at(Name)))
+        // A gather (`Y[r] = E[ids[r]]`): the value depends on the stored
+        // element's coordinate through an index array, which the tags do
+        // not describe (the execution would not reproduce a counterexample).
+        O.unprovenReason = "no input carries '" + Name +
+                           "'; the value depends on it only through a read of memory (" +
+                           print(Read) + "), which the tags do not describe";
+      else if (std::vector<const Term *> Picked = collectApplications(Dest.at(Name));
+               !Picked.empty())
+        // A scatter (`Y[perm[r]] = X[r]`): the element stored is chosen by
+        // a read of memory, which the tags do not relate to the value.
+        O.unprovenReason = "no input carries '" + Name + "'; the stored element's '" + Name +
+                           "' is read from memory (" + print(Picked.front()) +
+                           "), which the tags do not relate to the value";
     } else {
       const Term *Want = Dest.at(Name);
       O.summary = "stored " + Name + " (" + print(It->second) + ") == destination " + Name + " (" +
@@ -823,6 +849,16 @@ void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index,
     Base.unconfirmedViolation =
         "the value stored is the running value of the loop around the store; only the last "
         "iteration's store stays, which the analysis does not model";
+  if (V.accumulates()) {
+    // ... and a proof from one iteration's contribution leaves out what
+    // the earlier iterations added, which the last store holds too (`for
+    // (rep...) { for (c...) acc += x; Y[r] = acc; }` stores twice the sum).
+    Obligation Running = Base;
+    Running.summary = "the stored running value holds only this iteration's terms";
+    Running.unprovenReason = "the value stored is the running value of the loop around the "
+                             "store: what its earlier iterations added is not followed";
+    Ctx.log.addObligation(std::move(Running));
+  }
   if (std::string Factor = storedArithmeticProblem(V); !Factor.empty()) {
     // The coordinates are still checked: a wrong index stays violated.
     Obligation Scaled = Base;
@@ -1110,12 +1146,24 @@ void ProvenanceInterpreter::assign(const clang::Expr *LHS, AbstractValue V, cons
   if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(LHS)) {
     if (Ctx.isSharedScalar(DRE->getDecl()))
       return storeScalar({DRE->getDecl(), T.constant(0), 1}, V, Site, State);
+    if (const auto *VD = llvm::dyn_cast<clang::VarDecl>(DRE->getDecl())) {
+      if (auto Ref = References.find(VD); Ref != References.end())
+        return storeScalar(Ref->second, V, Site, State);
+      if (UnfollowedReferences.count(VD))
+        return unfollowedStore(LHS, Site, State);
+    }
     State.env[DRE->getDecl()] = std::move(V);
     return;
   }
   if (const auto *ME = llvm::dyn_cast<clang::MemberExpr>(LHS))
     return assignMember(ME, std::move(V), Site, State);
   Address A = addressOf(LHS, State);
+  // An address not followed: a call's result (a reference returned), or a
+  // value other than an integer through a pointer; an integer local's
+  // other names are escaped locals, whose reads are not followed anyway.
+  if (!A.valid() &&
+      (llvm::isa<clang::CallExpr>(LHS) || !LHS->getType()->isIntegralOrEnumerationType()))
+    return unfollowedStore(LHS, Site, State);
   if (!A.valid())
     return;
   if (A.lanes == 1)
@@ -1128,6 +1176,24 @@ void ProvenanceInterpreter::assign(const clang::Expr *LHS, AbstractValue V, cons
             : AbstractValue::ofData(DataValue::unknown("vector store of a non-vector"));
     storeScalar({A.base, T.add(A.offset, T.constant(L)), 1}, Elem, Site, State);
   }
+}
+
+void ProvenanceInterpreter::unfollowedStore(const clang::Expr *LHS, const clang::Expr *Site,
+                                            FlowState &State) {
+  const std::string Text = Ctx.text(Site ? Site : LHS);
+  const unsigned Line =
+      Ctx.ast.getSourceManager().getPresumedLineNumber((Site ? Site : LHS)->getBeginLoc());
+  Obligation O = Ctx.makeObligation(ObligationKind::StoreCoordinates, Site ? Site : LHS, State);
+  O.summary = "a store the analysis follows";
+  O.failure = "a store writes memory the analysis does not follow";
+  O.unprovenReason = "the store `" + Text +
+                     "` goes through an address the analysis does not "
+                     "follow (a reference returned by a call, an operator[]): what it writes where "
+                     "is not checked";
+  Ctx.log.addObligation(std::move(O));
+  Ctx.log.addUnfollowedSync("the store `" + Text + "` at line " + std::to_string(Line) +
+                            " goes through an address the analysis does not follow and may "
+                            "write shared memory");
 }
 
 } // namespace ave::inv

@@ -353,6 +353,31 @@ bool sharesTensor(const DataValue &A, const DataValue &B) {
 // - a max or min of two values that is no running max's step.
 // Partial sums over the same inputs (`even + odd`) and `o * (1.0f / l)` of
 // attention (o and l share Q and K, both reduced) are fine.
+// Why a product of a running sum, read in its own loop, with another tagged
+// value (`Y[c] = X[c] * s` while `s` still accumulates) gives no term the
+// analysis follows, or "": the product holds the earlier iterations' terms
+// of the sum too, and the value sees one iteration's. An online softmax's
+// rescales and weights are followed elsewhere.
+std::string runningSumFactorProblem(const DataValue &A, const DataValue &B,
+                                    const std::map<AccumulatorId, char> &Ops) {
+  auto Softmax = [](const DataValue &V) {
+    auto W = V.parameterPower.find(SoftmaxWeightName);
+    return V.maxShift || V.rescaledBy || V.shiftedByMax ||
+           (W != V.parameterPower.end() && W->second != 0);
+  };
+  auto RunningSum = [&](const DataValue &V) {
+    if (!V.accumulates() || Softmax(V))
+      return false;
+    auto It = Ops.find(V.accumulator);
+    return (It != Ops.end() ? It->second : V.accumulatedBy) == '+';
+  };
+  for (const auto &[Sum, Other] : {std::pair{&A, &B}, {&B, &A}})
+    if (RunningSum(*Sum) && Other->isTagged() && !Other->accumulates() && !Softmax(*Other))
+      return "a running sum read in its own loop times another tagged value (`x * s` while `s` "
+             "accumulates), whose earlier iterations' terms the analysis does not follow";
+  return "";
+}
+
 std::string combinationProblem(const DataValue &A, const DataValue &B, char Op) {
   switch (Op) {
   case '-':
@@ -524,6 +549,8 @@ AbstractValue ProvenanceInterpreter::combinePlain(DataValue A, DataValue B, char
   Out.shiftedByMax = Op == '-' && B.accumulatedBy == 'M' && !B.accumulates();
   if (Out.nonlinear.empty() && !Out.shiftedByMax)
     Out.nonlinear = combinationProblem(A, B, Op);
+  if (Out.nonlinear.empty() && Op == '*')
+    Out.nonlinear = runningSumFactorProblem(A, B, Ctx.accumulatorOps);
   if (Op == '+') {
     // `a + b` of two partial sums: each name both reduce is one reduction
     // in pieces (the halves of K in two accumulators).

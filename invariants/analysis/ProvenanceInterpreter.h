@@ -114,6 +114,8 @@ private:
             const clang::CFGBlock *To, FlowState State, const CfgLoop *Self, StatesAt &Exits,
             StatesAt &Pending);
   void applyPragmasAtEnd(const clang::Stmt *LastItem, const clang::CFGBlock *To, FlowState &State);
+  // The assertions at a block's end that no walk applied: unproven.
+  void uncheckedAssertionsAtEnd();
   // The branch conditions each successor of B is taken under.
   std::vector<std::vector<const Term *>> edgeFacts(const clang::CFGBlock *B, FlowState &State);
   std::vector<std::vector<const Term *>> switchFacts(const clang::CFGBlock *B,
@@ -253,6 +255,16 @@ private:
   const Term *evalInt(const clang::Expr *E, FlowState &State);
   const Term *builtinCoordinate(const clang::Expr *E) const;
   void assign(const clang::Expr *LHS, AbstractValue V, const clang::Expr *Site, FlowState &State);
+  // A store through an address the walk does not follow (`r = v` through
+  // `float &r = at(Y, i)`, an `operator[]` returning a reference): what it
+  // writes where is not checked, and it may write shared memory.
+  // VD, a mutable reference: its binding (References, or unfollowed);
+  // false for any other declaration.
+  bool declareReference(const clang::VarDecl *VD, FlowState &State);
+  // A read of memory (an application) in one of C's coordinates whose
+  // arguments mention a symbol of At, or null.
+  static const Term *readAtCoordinate(const ProvenanceCase &C, const Term *At);
+  void unfollowedStore(const clang::Expr *LHS, const clang::Expr *Site, FlowState &State);
   void assignMember(const clang::MemberExpr *ME, AbstractValue V, const clang::Expr *Site,
                     FlowState &State);
   AbstractValue combineData(const AbstractValue &L, const AbstractValue &R, char Op,
@@ -475,12 +487,19 @@ private:
   AnalysisObserver *Observer = nullptr;
   unsigned InlineDepth = 0;                                      // __device__ helpers being inlined
   std::map<const clang::FunctionDecl *, HelperSync> HelperSyncs; // helperSync, once per callee
+  // A mutable reference bound to an element of memory (`float &o =
+  // Y[j]`): reads and stores through it are that element's. One bound to
+  // something else the walk does not follow (a call returning a reference)
+  // has no address.
+  std::map<const clang::VarDecl *, Address> References;
+  std::set<const clang::VarDecl *> UnfollowedReferences;
   // Expressions being evaluated, innermost last: eval() recurses into
   // operands, so an expression nested deeper than MaxExprDepth is not
   // evaluated (its value is unknown) rather than overflowing the stack.
   unsigned ExprDepth = 0;
   std::multimap<const clang::Stmt *, const ann::BoundPragma *> PragmasBefore;
   std::multimap<const clang::CompoundStmt *, const ann::BoundPragma *> PragmasAtEnd;
+  std::set<const ann::BoundPragma *> AppliedAtEnd; // PragmasAtEnd some walk applied
 };
 
 } // namespace ave::inv

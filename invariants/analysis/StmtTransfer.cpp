@@ -48,6 +48,25 @@ void ProvenanceInterpreter::run() {
     if (!Ctx.log.enteredPragmaTarget(Target))
       Ctx.log.addNote(P->location, "'#pragma ave " + P->text +
                                        "' is on no path through the kernel; it was not checked");
+  uncheckedAssertionsAtEnd();
+}
+
+void ProvenanceInterpreter::uncheckedAssertionsAtEnd() {
+  // An assertion that ends a block the walk never falls off the end of (the
+  // only content of a branch, which has no statement to stop at) was never
+  // asked: unproven, not silently left out of the count.
+  for (const auto &[Block, P] : PragmasAtEnd) {
+    if (AppliedAtEnd.count(P) || P->pragma.kind != ann::PragmaKind::Assert)
+      continue;
+    Obligation O;
+    O.kind = ObligationKind::Assertion;
+    O.range = clang::SourceRange(P->location, P->location);
+    O.summary = P->text;
+    O.unprovenReason = "it ends a block the analysis never stops at the end of (an empty "
+                       "branch, or a block no path reaches), so it was not checked; put it "
+                       "before a statement";
+    Ctx.log.addObligation(std::move(O));
+  }
 }
 
 void ProvenanceInterpreter::applyAssumption(const ann::BoundPragma &P, FlowState &State) {
@@ -153,6 +172,28 @@ void ProvenanceInterpreter::initialiseSlots(const clang::InitListExpr *IL, clang
   }
 }
 
+bool ProvenanceInterpreter::declareReference(const clang::VarDecl *VD, FlowState &State) {
+  clang::QualType QT = VD->getType();
+  if (!QT->isReferenceType() || QT.getNonReferenceType().isConstQualified() || !VD->getInit())
+    return false;
+  const clang::Expr *Init = VD->getInit()->IgnoreParenImpCasts();
+  // A local's other name: the local is escaped (its reads are not
+  // followed), and the name is a value of its own.
+  if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(Init);
+      DRE && llvm::isa<clang::VarDecl>(DRE->getDecl()) && !Ctx.isSharedScalar(DRE->getDecl()) &&
+      !DRE->getDecl()->getType()->isReferenceType())
+    return false;
+  References.erase(VD);
+  UnfollowedReferences.erase(VD);
+  Address A = addressOf(Init, State);
+  if (A.valid() && A.lanes == 1)
+    References[VD] = A;
+  else
+    UnfollowedReferences.insert(VD);
+  State.env.erase(VD);
+  return true;
+}
+
 void ProvenanceInterpreter::declare(const clang::VarDecl *VD, FlowState &State) {
   if (Ctx.isSharedArray(VD))
     return;
@@ -165,6 +206,8 @@ void ProvenanceInterpreter::declare(const clang::VarDecl *VD, FlowState &State) 
     State.env[VD] = AbstractValue::ofArray(std::move(Arr));
     return;
   }
+  if (declareReference(VD, State))
+    return;
   if (const clang::Expr *Init = VD->getInit())
     State.env[VD] = eval(Init, State);
   else if (VD->getType()->isIntegralOrEnumerationType())

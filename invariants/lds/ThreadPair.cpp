@@ -411,6 +411,19 @@ void ThreadPair::boundaryIterations(unsigned Th, const LdsAccess &A, size_t From
   }
 }
 
+void ThreadPair::skippedBarriers(unsigned Th, const LdsAccess &A, size_t Depth, unsigned After,
+                                 unsigned Before, std::vector<const Term *> &Out) {
+  for (const BarrierSite &B : Analysis.barriers()) {
+    if (B.opensInterval || B.loops.size() > Depth || B.seq <= After || B.seq >= Before)
+      continue;
+    bool InNest = true;
+    for (size_t I = 0; I < B.loops.size(); ++I)
+      InNest &= B.loops[I].id == A.loops[I].id && hasBarriers(A.loops[I]);
+    if (InNest)
+      Out.push_back(rename(Th, Terms.logicalNot(Terms.allOf(B.guard))));
+  }
+}
+
 std::vector<IntervalCase> ThreadPair::sameInterval(const LdsAccess &A0, const LdsAccess &A1) {
   std::vector<IntervalCase> Cases;
   size_t Common = commonLoops(A0, A1);
@@ -422,6 +435,8 @@ std::vector<IntervalCase> ThreadPair::sameInterval(const LdsAccess &A0, const Ld
         C.constraints.push_back(sameIteration(A0.loops[I]));
     boundaryIterations(0, A0, Common, C.constraints);
     boundaryIterations(1, A1, Common, C.constraints);
+    skippedBarriers(0, A0, Common, std::min(A0.seq, A1.seq), std::max(A0.seq, A1.seq),
+                    C.constraints);
     Cases.push_back(std::move(C));
   }
   for (size_t W = 0; W < Common; ++W) {
@@ -447,6 +462,11 @@ std::vector<IntervalCase> ThreadPair::sameInterval(const LdsAccess &A0, const Ld
                                              Terms.add(iterationIndex(1, Wrap), loopStep(Wrap))));
       boundaryIterations(0, A0, W + 1, C.constraints);
       boundaryIterations(1, A1, W + 1, C.constraints);
+      // A barrier some iterations skip, after the first access in its
+      // iteration or before the second in the next, orders them where it runs.
+      const unsigned FirstTh = ZeroFirst ? 0 : 1;
+      skippedBarriers(FirstTh, First, W + 1, First.seq, UINT_MAX, C.constraints);
+      skippedBarriers(1 - FirstTh, Second, W + 1, 0, Second.seq, C.constraints);
       Cases.push_back(std::move(C));
     }
   }

@@ -84,6 +84,11 @@ struct BarrierSite {
   const clang::Expr *call = nullptr;
   std::vector<const Term *> guard; // path condition at the barrier
   std::vector<LoopContext> loops;
+  unsigned seq = 0; // program order, beside the accesses'
+  // False for a barrier only some iterations reach (`if (k0 + 16 < K)
+  // __syncthreads();`): it opens no interval, but orders the accesses
+  // around it in the iterations where its guard holds.
+  bool opensInterval = true;
 };
 
 } // namespace ave::inv

@@ -114,6 +114,15 @@ private:
   const Term *loopInit(const LoopContext &L);
   void boundaryIterations(unsigned Th, const LdsAccess &A, size_t From,
                           std::vector<const Term *> &Out);
+  // A barrier only some iterations reach (`if (k0 + 16 < K)
+  // __syncthreads();`), in the body of A's first Depth loops (each with
+  // barriers, so both threads run one iteration of it) and in program
+  // order strictly between After and Before: where its guard holds in
+  // thread Th's iteration it runs there and orders the accesses around it,
+  // so they meet only where it is false. (A divergent barrier is the
+  // divergence check's finding.)
+  void skippedBarriers(unsigned Th, const LdsAccess &A, size_t Depth, unsigned After,
+                       unsigned Before, std::vector<const Term *> &Out);
 
   KernelAnalysis &Analysis;
   TermContext &Terms;
