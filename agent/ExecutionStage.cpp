@@ -1,6 +1,7 @@
 #include "ExecutionStage.h"
 
 #include "ave/harness/BundleGenerator.h"
+#include "ave/harness/CpuLaunchSyntax.h"
 #include "ave/harness/ShapeBinding.h"
 #include "ave/support/AtomicWrite.h"
 #include "ave/support/CacheDir.h"
@@ -130,9 +131,12 @@ Prepared prepareBundle(const ExecutionRequest &R, const harness::BenchSpec &Spec
   for (const ExecutionSubject &P : R.patchedSubjects)
     if (P.kernel == Spec.kernel && P.spec)
       B.candidate = *P.spec;
-  B.candidateSource = {R.file, R.patched};
+  // The executor's compiler is a host one: launches in the file get a
+  // spelling it can parse (a host launcher beside the kernel made the
+  // original fail to build, and the stage was skipped).
+  B.candidateSource = {R.file, harness::withCpuLaunchSyntax(R.patched).text};
   B.reference = Spec;
-  B.referenceSource = harness::KernelSource{R.file, R.original};
+  B.referenceSource = harness::KernelSource{R.file, harness::withCpuLaunchSyntax(R.original).text};
   B.shape = Shapes.given;
   B.oddShape = Shapes.odd;
   B.comparesKernelsOnly = true;
