@@ -1,6 +1,7 @@
 #include "ExecutionStage.h"
 
 #include "ave/harness/BundleGenerator.h"
+#include "ave/harness/CpuLaunchSyntax.h"
 #include "ave/harness/ShapeBinding.h"
 #include "ave/support/AtomicWrite.h"
 #include "ave/support/CacheDir.h"
@@ -8,7 +9,6 @@
 #include "ave/support/Subprocess.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/bit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -130,9 +130,12 @@ Prepared prepareBundle(const ExecutionRequest &R, const harness::BenchSpec &Spec
   for (const ExecutionSubject &P : R.patchedSubjects)
     if (P.kernel == Spec.kernel && P.spec)
       B.candidate = *P.spec;
-  B.candidateSource = {R.file, R.patched};
+  // The executor's compiler is a host one: launches in the file get a
+  // spelling it can parse (a host launcher beside the kernel made the
+  // original fail to build, and the stage was skipped).
+  B.candidateSource = {R.file, harness::withCpuLaunchSyntax(R.patched).text};
   B.reference = Spec;
-  B.referenceSource = harness::KernelSource{R.file, R.original};
+  B.referenceSource = harness::KernelSource{R.file, harness::withCpuLaunchSyntax(R.original).text};
   B.shape = Shapes.given;
   B.oddShape = Shapes.odd;
   B.comparesKernelsOnly = true;
@@ -244,7 +247,7 @@ bool executeKernel(const ExecutionRequest &R, const ExecutionSubject &Subject, S
     Why = "kernel '" + Subject.kernel + "' cannot be executed: " + Subject.error;
     return false;
   }
-  ExecutionShapes Shapes = chooseExecutionShapes(*Subject.spec);
+  ExecutionShapes Shapes = chooseExecutionShapes(*Subject.spec, Subject.loops, R.minTrips);
   if (!Shapes.error.empty()) {
     Why = "kernel '" + Subject.kernel + "': no shape to execute it at: " + Shapes.error;
     return false;
@@ -267,6 +270,10 @@ bool executeKernel(const ExecutionRequest &R, const ExecutionSubject &Subject, S
                                {"bundle", P.directory}});
   if (Result.code == 0) {
     tail(Result.output, 2, S.evidence);
+    if (!Shapes.shortLoops.empty())
+      S.evidence.push_back("note: " + Subject.kernel + ": at both shapes " + Shapes.shortLoops +
+                           ", fewer than " + std::to_string(R.minTrips) +
+                           " (no affordable shape runs it more)");
     return true;
   }
   if (Result.code == 3 || Result.code == 5) {
@@ -298,69 +305,6 @@ bool executeKernel(const ExecutionRequest &R, const ExecutionSubject &Subject, S
 }
 
 } // namespace
-
-namespace {
-
-// The sizes to try at one base value V: all of them V first, then some of
-// them small (a batch of at most 16 beside a sequence of at least 64), fewer
-// lowered before more, larger small values first.
-std::vector<harness::Bindings> sizeCandidates(const harness::BenchSpec &Spec, int64_t V) {
-  std::vector<harness::Bindings> Out;
-  const size_t N = std::min<size_t>(Spec.sizes.size(), 8);
-  std::vector<unsigned> Masks;
-  for (unsigned Mask = 0; Mask < (1u << N); ++Mask)
-    Masks.push_back(Mask);
-  std::sort(Masks.begin(), Masks.end(), [](unsigned A, unsigned B) {
-    int CountA = llvm::popcount(A), CountB = llvm::popcount(B);
-    return CountA != CountB ? CountA < CountB : A < B;
-  });
-  for (unsigned Mask : Masks)
-    for (int64_t Small : {16, 8, 4, 2, 1}) {
-      harness::Bindings Given;
-      for (size_t I = 0; I < Spec.sizes.size(); ++I)
-        Given[Spec.sizes[I].name] = I < N && (Mask >> I & 1) ? Small : V;
-      Out.push_back(std::move(Given));
-      if (Mask == 0)
-        break;
-    }
-  return Out;
-}
-
-} // namespace
-
-ExecutionShapes chooseExecutionShapes(const harness::BenchSpec &Spec) {
-  ExecutionShapes Out;
-  std::optional<ExecutionShapes> Fallback;
-  std::string Last = "no sizes of 32..512 (some of them 1..16) meet the kernel's assumptions";
-  for (int64_t V : {32, 64, 96, 128, 192, 256, 512})
-    for (const harness::Bindings &Given : sizeCandidates(Spec, V)) {
-      std::string Error;
-      std::optional<harness::Shape> Shape = harness::shapeForSpec(Spec, Given, Error);
-      if (!Shape) {
-        Out.error = Error;
-        return Out;
-      }
-      std::string Violated = harness::violatedAssumption(Spec, *Shape, Error);
-      if (!Error.empty() || !Violated.empty())
-        continue;
-      std::optional<harness::Shape> Odd = harness::oddMultipleShape(Spec, *Shape, Error);
-      if (!Odd || Odd->values == Shape->values) {
-        Last = Odd ? "no odd multiple of the granule differs from " + Shape->text() : Error;
-        continue;
-      }
-      Out.given = *Shape;
-      Out.odd = *Odd;
-      // Prefer an odd shape whose sizes all differ: swapped dimensions show.
-      if (std::set<int64_t>(Odd->values.begin(), Odd->values.end()).size() == Odd->values.size())
-        return Out;
-      if (!Fallback)
-        Fallback = Out;
-    }
-  if (Fallback)
-    return *Fallback;
-  Out.error = Last;
-  return Out;
-}
 
 StageResult executeEquivalence(const ExecutionRequest &R) {
   auto Start = std::chrono::steady_clock::now();

@@ -64,6 +64,8 @@ stages::ExecutionSubject executionSubject(frontend::ParsedUnit &U, const clang::
   harness::BenchSpecResult Built = harness::buildBenchSpec(Model, A);
   S.spec = std::move(Built.spec);
   S.error = Built.error;
+  if (S.spec)
+    S.loops = stages::sizedLoops(Model, *S.spec);
   return S;
 }
 
@@ -351,6 +353,11 @@ stages::ExecutionRequest executionRequest(const OriginalFacts &Original,
   R.reassociates = Reassociates;
   R.required = Opts.requireExecution;
   R.cacheDir = Opts.executionCacheDir;
+  // A pipeline of S stages prefetches S - 1 tiles ahead: S + 1 tiles run
+  // its prologue, its steady state and its epilogue.
+  for (const AppliedRewrite &A : Outcome.applied)
+    if (auto It = A.parameters.find("stages"); A.rewrite == "pipeline" && It != A.parameters.end())
+      R.minTrips = std::max(R.minTrips, rw::parseUnsigned(It->second).value_or(2) + 1);
   return R;
 }
 

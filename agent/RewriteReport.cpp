@@ -55,6 +55,26 @@ const char *verdict(const RewriteOutcome &O) {
   return O.verified ? "accepted" : "rejected";
 }
 
+// Why an accepted patch is unverified: no obligation of the original was
+// proven (so the invariants stage compared nothing) and the execution
+// stage did not compare the kernels either; the other stages check the
+// patch's form (it parses, compiles, races no more), not what it computes.
+// Empty when something did.
+std::string unverified(const RewriteOutcome &O) {
+  if (std::string(verdict(O)) != "accepted" || O.provenBefore > 0)
+    return "";
+  std::string Execution = "the execution stage did not run";
+  for (const StageResult &S : O.stages)
+    if (S.name == "execution") {
+      if (S.status == StageStatus::Passed)
+        return "";
+      Execution = "the execution stage was " + std::string(stageStatusName(S.status)) +
+                  (S.message.empty() ? "" : " (" + S.message + ")");
+    }
+  return "0 obligations were proven on the original and " + Execution +
+         ": nothing compared what the patched kernel computes with the original";
+}
+
 } // namespace
 
 void printReport(llvm::raw_ostream &OS, const RewriteOutcome &O) {
@@ -106,7 +126,12 @@ void printReport(llvm::raw_ostream &OS, const RewriteOutcome &O) {
   if (O.kernelResults.size() > 1)
     for (const auto &[Kernel, Result] : O.kernelResults)
       OS << "kernel " << Kernel << ": " << Result << "\n";
-  OS << "result: " << verdict(O);
+  std::string Unverified = unverified(O);
+  if (!Unverified.empty())
+    OS << "warning: the patch is UNVERIFIED: " << Unverified
+       << " (tags and '#pragma ave' facts give the checker obligations; --require-execution "
+          "rejects a patch that is not executed)\n";
+  OS << "result: " << verdict(O) << (Unverified.empty() ? "" : ", unverified");
   if (unsigned Allowed = allowedUnproven(O))
     OS << ", with " << Allowed << " unproven obligation(s) of the original allowed";
   OS << " (" << llvm::format("%.2f", O.totalMillis / 1000.0) << " s)\n";
@@ -165,6 +190,8 @@ nlohmann::json reportJson(const RewriteOutcome &O) {
   J["stages"] = std::move(Stages);
   J["kernel_results"] = O.kernelResults;
   J["allowed_unproven"] = allowedUnproven(O);
+  if (std::string Unverified = unverified(O); !Unverified.empty())
+    J["unverified"] = Unverified;
   J["diff"] = O.diff;
   // The patched text whether or not it was accepted (per-kernel results
   // with --keep-going need it; only an accepted one is written).

@@ -7,6 +7,8 @@
 
 #include "StagedLoop.h"
 
+#include "LoopMemory.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -399,6 +401,54 @@ bool checkDependences(Finder &F, const clang::ForStmt *For) {
   return true;
 }
 
+// Whether a write of object W may change what a read of object R sees. An
+// unknown write (null) reaches every array and pointee, not a scalar whose
+// address the kernel never takes (such a write names it).
+bool mayMeet(MemoryObject W, MemoryObject R) {
+  if (!W && R)
+    return R->getType()->isPointerType() || R->getType()->isArrayType() ||
+           R->getType()->isReferenceType();
+  return !W || !R || W == R;
+}
+
+// The staged loads run S - 1 tiles early in the pipelined loop (and once
+// per tile in a regenerated one): they may read no memory the loop's
+// compute writes (a global tile the compute stores back, another
+// __shared__ array it updates), since the early load would see the value
+// from before that write.
+bool checkMemoryDependences(Finder &F, const clang::FunctionDecl &Kernel) {
+  const StagedLoop &Loop = F.loop;
+  LoopMemory Memory(Kernel);
+  std::vector<MemoryWrite> Writes;
+  for (const clang::Stmt *S : Loop.compute)
+    for (const MemoryWrite &W : Memory.writtenIn(S))
+      Writes.push_back(W);
+  const clang::SourceManager &SM = F.ctx.getSourceManager();
+  for (const clang::Stmt *S : Loop.region)
+    for (const MemoryRead &R : Memory.readIn(S)) {
+      if (R.object &&
+          std::find(Loop.arrays.begin(), Loop.arrays.end(), R.object) != Loop.arrays.end())
+        continue; // the staged arrays themselves
+      for (const MemoryWrite &W : Writes) {
+        if (!mayMeet(W.object, R.object))
+          continue;
+        std::string Named = R.name->getDecl()->getName().str();
+        std::string What =
+            R.object ? "'" + R.object->getName().str() + "'" +
+                           (R.object == R.name->getDecl() ? "" : " (through '" + Named + "')")
+                     : "memory through '" + Named + "', an address not followed";
+        std::string How = W.object ? "writes" : "may write (through an address not followed)";
+        unsigned Line = SM.getExpansionLineNumber(W.at->getBeginLoc());
+        return F.refuse(R.name->getLocation(),
+                        "the staged loads read " + What + ", which the loop's compute " + How +
+                            " at line " + std::to_string(Line) +
+                            ": a load moved to an earlier iteration would read the value from "
+                            "before that write");
+      }
+    }
+  return true;
+}
+
 // Every use of a staged array lies in the loop body (its accesses get the
 // stage), as an element access in every dimension.
 bool checkArrayUses(Finder &F, const clang::FunctionDecl &Kernel) {
@@ -447,7 +497,8 @@ StagedLoopSearch findStagedLoops(clang::ASTContext &Ctx, const clang::FunctionDe
     bool Ok = true;
     for (const clang::Stmt *S : Loop.region)
       Ok = Ok && F.regionStatement(S);
-    Ok = Ok && checkDependences(F, For) && checkArrayUses(F, Kernel);
+    Ok = Ok && checkDependences(F, For) && checkMemoryDependences(F, Kernel) &&
+         checkArrayUses(F, Kernel);
     if (!Ok) {
       Out.refusals.push_back(F.refusal);
       continue;

@@ -21,11 +21,15 @@
 //
 // Obligations: the kernel's proofs (unchanged: the attribute changes no
 // statement). Every launch of the kernel must then use at most T threads
-// per block; a launch with more fails, so the summary says so.
+// per block; a launch with more fails, so the summary says so, and a launch
+// in the parsed file whose block folds to more than T threads refuses the
+// rewrite (the pragma then does not describe every launch). A launch whose
+// block does not fold gets a note naming it.
 
 #include "ave/rewriters/launch_bounds/LaunchBoundsRewriter.h"
 
 #include "ave/annotations/KernelAnnotations.h"
+#include "ave/model/ModelBuilder.h"
 #include "ave/rewriters/EditRange.h"
 #include "ave/rewriters/LaunchBlock.h"
 
@@ -75,7 +79,7 @@ public:
       }
     }
     std::string Why;
-    if (std::optional<Candidate> C = candidate(Request, MinBlocks, Why))
+    if (std::optional<Candidate> C = candidate(Request, MinBlocks, Why, Result))
       Result.candidates.push_back(std::move(*C));
     else
       addNotApplicable(Result, Request.context, Request.kernel.getLocation(),
@@ -85,13 +89,17 @@ public:
 
 private:
   std::optional<Candidate> candidate(const RewriteRequest &Request, unsigned MinBlocks,
-                                     std::string &Why) const;
+                                     std::string &Why, RewriteResult &Result) const;
+  // Why no bound of Threads fits the kernel's launches in the file (empty:
+  // it fits); a launch whose block is not a constant gets a note.
+  static std::string launchesExceeding(const RewriteRequest &Request, int64_t Threads,
+                                       RewriteResult &Result);
   RewriterInfo Info;
 };
 
 std::optional<Candidate> LaunchBoundsRewriter::candidate(const RewriteRequest &Request,
-                                                         unsigned MinBlocks,
-                                                         std::string &Why) const {
+                                                         unsigned MinBlocks, std::string &Why,
+                                                         RewriteResult &Result) const {
   const clang::FunctionDecl &Kernel = Request.kernel;
   clang::ASTContext &Ctx = Request.context;
   if (std::string Template = templateRefusal(Kernel); !Template.empty()) {
@@ -112,6 +120,9 @@ std::optional<Candidate> LaunchBoundsRewriter::candidate(const RewriteRequest &R
     Why = "its block has " + std::to_string(Threads) + " threads, more than a block may have";
     return std::nullopt;
   }
+  Why = launchesExceeding(Request, Threads, Result);
+  if (!Why.empty())
+    return std::nullopt;
   // A bound of this block already there (register-tile writes one) is
   // widened with min-blocks; without min-blocks there is nothing to add.
   const bool Bounded = hasLaunchBounds(Kernel);
@@ -157,6 +168,32 @@ std::optional<Candidate> LaunchBoundsRewriter::candidate(const RewriteRequest &R
   C.obligations.push_back({KeptObligationKind::InvariantProofs, "",
                            "every invariant proven on the original stays proven"});
   return C;
+}
+
+std::string LaunchBoundsRewriter::launchesExceeding(const RewriteRequest &Request, int64_t Threads,
+                                                    RewriteResult &Result) {
+  const clang::FunctionDecl *Kernel = Request.kernel.getCanonicalDecl();
+  for (const model::LaunchSite &Site : model::findLaunchSites(Request.context)) {
+    if (!Site.kernel || Site.kernel->getCanonicalDecl() != Kernel)
+      continue;
+    std::optional<int64_t> Launched = 1;
+    for (const std::optional<int64_t> &D : Site.block)
+      Launched = Launched && D ? std::optional<int64_t>(*Launched * *D) : std::nullopt;
+    std::string Where = "the launch in '" + Site.caller + "' at line " +
+                        std::to_string(Site.location.line) + " (its block '" + Site.blockText +
+                        "')";
+    if (!Launched) {
+      addNote(Result, Request.context, Site.call->getBeginLoc(),
+              Where + " has a block that is not a constant: it must use at most " +
+                  std::to_string(Threads) + " threads with the bound");
+      continue;
+    }
+    if (*Launched > Threads)
+      return Where + " uses " + std::to_string(*Launched) + " threads per block, more than the " +
+             std::to_string(Threads) +
+             " of its launch pragma; the bound would make that launch fail";
+  }
+  return "";
 }
 
 } // namespace

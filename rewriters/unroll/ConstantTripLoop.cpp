@@ -6,6 +6,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
@@ -117,6 +118,63 @@ private:
   unsigned Loops = 0, Switches = 0;
 };
 
+// Where the kernel lets the counter be changed or read other than by its
+// name: its address taken, a reference bound to it (a declaration, a
+// non-const reference parameter of a call), a lambda capturing it by
+// reference, an asm output. Any of these, before the loop or in it, can
+// move the counter inside the body where no assignment names it, or read
+// it where the copies' `k + s` does not reach.
+class CounterEscape : public clang::RecursiveASTVisitor<CounterEscape> {
+public:
+  explicit CounterEscape(const clang::VarDecl *Counter) : Counter(Counter) {}
+
+  bool VisitUnaryOperator(clang::UnaryOperator *U) {
+    return U->getOpcode() != clang::UO_AddrOf || !names(U->getSubExpr()) ||
+           found(U->getExprLoc(), "its address is taken");
+  }
+  bool VisitVarDecl(clang::VarDecl *V) {
+    // Even a const one: the copies read it unshifted.
+    return !V->getType()->isReferenceType() || !names(V->getInit()) ||
+           found(V->getLocation(), "the reference '" + V->getName().str() + "' binds it");
+  }
+  bool VisitCallExpr(clang::CallExpr *C) {
+    const clang::FunctionDecl *F = C->getDirectCallee();
+    for (unsigned I = 0; F && I < C->getNumArgs() && I < F->getNumParams(); ++I)
+      if (mutableReference(F->getParamDecl(I)->getType()) && names(C->getArg(I)))
+        return found(C->getArg(I)->getExprLoc(),
+                     "it is passed by reference to '" + F->getNameAsString() + "'");
+    return true;
+  }
+  bool VisitLambdaExpr(clang::LambdaExpr *L) {
+    for (const clang::LambdaCapture &Cap : L->captures())
+      if (Cap.capturesVariable() && Cap.getCapturedVar() == Counter &&
+          Cap.getCaptureKind() == clang::LCK_ByRef)
+        return found(Cap.getLocation(), "a lambda captures it by reference");
+    return true;
+  }
+  bool VisitGCCAsmStmt(clang::GCCAsmStmt *A) {
+    for (unsigned I = 0; I < A->getNumOutputs(); ++I)
+      if (names(A->getOutputExpr(I)))
+        return found(A->getOutputExpr(I)->getExprLoc(), "an asm statement writes it");
+    return true;
+  }
+
+  std::string why;
+  clang::SourceLocation where;
+
+private:
+  static bool mutableReference(clang::QualType T) {
+    return T->isReferenceType() && !T.getNonReferenceType().isConstQualified();
+  }
+  bool names(const clang::Expr *E) const { return E && varOf(E->IgnoreParens()) == Counter; }
+  bool found(clang::SourceLocation At, std::string Why) {
+    where = At;
+    why = std::move(Why);
+    return false;
+  }
+  const clang::VarDecl *Counter;
+};
+
 // Whether S has a loop inside it.
 bool containsLoop(const clang::Stmt *S) {
   if (!S)
@@ -189,8 +247,8 @@ std::optional<int64_t> stepOf(const clang::Expr *Inc, const clang::VarDecl *Var,
 }
 
 // The loop's shape, or why it has none the rewriter can unroll.
-std::optional<ConstantTripLoop> shapeOf(clang::ASTContext &Ctx, const clang::ForStmt &For,
-                                        std::string &Why) {
+std::optional<ConstantTripLoop> shapeOf(clang::ASTContext &Ctx, const clang::FunctionDecl &Kernel,
+                                        const clang::ForStmt &For, std::string &Why) {
   ConstantTripLoop L;
   L.loop = &For;
   L.counter = initOf(For.getInit(), Ctx, L.start, L.declaresCounter, Why);
@@ -221,6 +279,14 @@ std::optional<ConstantTripLoop> shapeOf(clang::ASTContext &Ctx, const clang::For
   Check.TraverseStmt(const_cast<clang::Stmt *>(For.getBody()));
   if (!Check.why.empty()) {
     Why = Check.why;
+    return std::nullopt;
+  }
+  CounterEscape Escape(L.counter);
+  Escape.TraverseStmt(Kernel.getBody());
+  if (!Escape.why.empty()) {
+    unsigned Line = Ctx.getSourceManager().getExpansionLineNumber(Escape.where);
+    Why = "the counter '" + Name + "' is reached other than by its name: " + Escape.why +
+          " (line " + std::to_string(Line) + ")";
     return std::nullopt;
   }
   L.hasUnrollPragma = hasUnrollPragma(Ctx, For);
@@ -256,7 +322,7 @@ ConstantTripSearch findConstantTripLoops(clang::ASTContext &Ctx, const clang::Fu
     if (Only.empty() ? containsLoop(For->getBody()) : Name != Only)
       continue;
     std::string Why;
-    if (std::optional<ConstantTripLoop> L = shapeOf(Ctx, *For, Why))
+    if (std::optional<ConstantTripLoop> L = shapeOf(Ctx, Kernel, *For, Why))
       Out.loops.push_back(*L);
     else
       Out.refusals.push_back({For->getForLoc(), "the loop" +

@@ -180,6 +180,8 @@ SiteResult vectorizeRegisterLoop(const SiteRequest &R) {
     if (M && M->shared) {
       E.vectorShared[M->base] = V->bytes;
       E.sharedArrays.insert(M->base->getName().str());
+    } else if (M) {
+      E.vectorGlobal.insert(M->base);
     }
   Out.edit = std::move(E);
   return Out;

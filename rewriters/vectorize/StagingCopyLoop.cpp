@@ -433,6 +433,8 @@ std::optional<std::string> stagedCopy(const SiteRequest &R, Judged &J, const std
       E.sharedArrays.insert((*M)->base->getName().str());
       if ((*M)->contiguous)
         E.vectorShared[(*M)->base] = std::max(E.vectorShared[(*M)->base], V->bytes);
+    } else if (*M && (*M)->contiguous) {
+      E.vectorGlobal.insert((*M)->base);
     }
   return Copy;
 }

@@ -108,8 +108,11 @@ struct SiteEdit {
   // Shared arrays a vector touches, with the alignment (bytes) it needs.
   std::map<const clang::VarDecl *, unsigned> vectorShared;
   std::set<std::string> sharedArrays; // touched by the copy
-  bool staging = false;               // a staging copy (else a register loop)
-  bool stores = false;                // a register loop that writes memory
+  // Kernel pointers a vector reads or writes: their alignment is proven only
+  // through a tag (a tensor's pointer is the start of its allocation).
+  std::set<const clang::VarDecl *> vectorGlobal;
+  bool staging = false; // a staging copy (else a register loop)
+  bool stores = false;  // a register loop that writes memory
 };
 
 // One loop judged as a site: an edit, or a refusal (empty when the loop is

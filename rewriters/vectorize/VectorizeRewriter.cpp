@@ -18,6 +18,7 @@
 #include "../unroll/ConstantTripLoop.h"
 #include "VectorSites.h"
 #include "ave/annotations/KernelAnnotations.h"
+#include "ave/annotations/PragmaLog.h"
 #include "ave/rewriters/EditRange.h"
 #include "ave/rewriters/LaunchBlock.h"
 
@@ -101,6 +102,19 @@ bool alignArrays(clang::ASTContext &Ctx, const std::map<const clang::VarDecl *, 
   return true;
 }
 
+// Why a site's vectors may not be proven aligned: a kernel pointer without
+// a tag, whose alignment the checker cannot put to the solver (nothing says
+// the pointer starts an allocation: `X + 1` may be passed). Empty: none.
+std::string untaggedVectorBase(const vec::SiteEdit &Site, const ann::KernelAnnotations &Tags) {
+  for (const clang::VarDecl *Base : Site.vectorGlobal)
+    if (!Tags.tagOn(Base))
+      return "'" + Base->getNameAsString() +
+             "' has no tag, so nothing says where its vector accesses fall: the alignment "
+             "of a kernel pointer is proven only from its tag (the pointer is then the "
+             "start of its tensor's allocation); give it an AVE_TAG";
+  return "";
+}
+
 // The kinds of copy `where` selects.
 struct Sites {
   bool loads = false, stores = false, staging = false;
@@ -178,6 +192,9 @@ std::optional<Candidate> VectorizeRewriter::candidate(const RewriteRequest &Requ
   Used.TraverseDecl(const_cast<clang::FunctionDecl *>(&Kernel));
   const std::string Temp = freshName(Used, "vec"), Lane = freshName(Used, "lane");
   const std::optional<int64_t> Threads = blockThreads(Request);
+  static const ann::PragmaLog NoPragmas;
+  const ann::KernelAnnotations Tags =
+      ann::collectKernelAnnotations(Ctx, Kernel, Request.pragmas ? *Request.pragmas : NoPragmas);
   Candidate C;
   C.rewrite = Name;
   C.parameters = Params;
@@ -193,6 +210,15 @@ std::optional<Candidate> VectorizeRewriter::candidate(const RewriteRequest &Requ
       continue; // a site of a kind not asked for
     if (!R.refusal.empty())
       addNotApplicable(Result, Ctx, Loop.loop->getForLoc(), R.refusal);
+    if (R.edit)
+      if (std::string Untagged = untaggedVectorBase(*R.edit, Tags); !Untagged.empty()) {
+        addNotApplicable(Result, Ctx, Loop.loop->getForLoc(),
+                         "the copy loop over '" + Loop.counter->getNameAsString() + "' at line " +
+                             std::to_string(Ctx.getSourceManager().getExpansionLineNumber(
+                                 Loop.loop->getForLoc())) +
+                             " is not vectorized: " + Untagged);
+        continue;
+      }
     if (!R.edit)
       continue;
     if (llvm::Error Err = C.replacements.add(R.edit->edit)) {

@@ -6,8 +6,10 @@ namespace ave::rw::test {
 namespace {
 
 // The snippet prelude has no HIP headers: blockIdx, the launch pragma's
-// needs and a float4 stand-in are declared here.
-const std::string Prelude = "__attribute__((device)) void __syncthreads();\n"
+// needs and a float4 stand-in are declared here, and the tag macro (a
+// kernel pointer's vectors are aligned only through its tag).
+const std::string Prelude = "#define AVE_TAG(s) __attribute__((annotate(\"ave.tag\", s)))\n"
+                            "__attribute__((device)) void __syncthreads();\n"
                             "extern const __attribute__((device)) Dim3 blockIdx;\n"
                             "struct float4 { float x, y, z, w; };\n"
                             "struct int2 { int x, y; };\n";
@@ -20,8 +22,8 @@ bool noted(const SnippetRewrite &R, const std::string &Text) { return anyNoteCon
 
 // A register loop of `Trips` iterations copying `Rhs` into v[j].
 std::string registerLoad(const std::string &Rhs, int Trips = 8, const std::string &Type = "float") {
-  return Prelude + "__global__ void g(const " + Type + " *X, " + Type +
-         " *Y, int C) {\n"
+  return Prelude + "__global__ void g(const " + Type + " *X AVE_TAG(\"X(i < 1048576)\"), " + Type +
+         " *Y AVE_TAG(\"Y(i < 1048576)\"), int C) {\n"
          "  const int c0 = (blockIdx.x * 64 + threadIdx.x) * 8;\n"
          "  " +
          Type + " v[8];\n  for (int j = 0; j < " + std::to_string(Trips) +
@@ -64,6 +66,15 @@ TEST(Vectorize, RefusesWhatIsNotContiguousOrDoesNotDivide) {
   EXPECT_TRUE(noted(Doubles, "32 bytes, more than one 128-bit access"));
 }
 
+// Without a tag nothing says where a kernel pointer's vectors fall: refused.
+TEST(Vectorize, UntaggedPointerIsRefused) {
+  std::string Source = registerLoad("X[c0 + j]");
+  Source.replace(Source.find(" AVE_TAG(\"X(i < 1048576)\")"), 26, "");
+  SnippetRewrite R = rewriteSnippet(Source, "vectorize");
+  EXPECT_TRUE(R.candidates.empty()) << R.patched;
+  EXPECT_TRUE(noted(R, "'X' has no tag")) << R.patched;
+}
+
 TEST(Vectorize, NameOfTheTemporaryIsFresh) {
   std::string Source = registerLoad("X[c0 + j]");
   Source.replace(Source.find("int C)"), 6, "int vec)");
@@ -75,7 +86,8 @@ TEST(Vectorize, NameOfTheTemporaryIsFresh) {
 // A staging loop, e-form, with a clamped column: the element's column
 // becomes the lane, the clamp steps back by three.
 TEST(Vectorize, StagingLoopTakesFourElementsPerThread) {
-  std::string Source = Prelude + "__global__ void g(const float *B, int N) {\n"
+  std::string Source = Prelude + "__global__ void g(const float *B AVE_TAG(\"B(i < 1048576)\"), "
+                                 "int N) {\n"
                                  "#pragma ave launch block(256) grid(N / 128)\n"
                                  "  __shared__ float Bs[8][128];\n"
                                  "  const int tid = threadIdx.x;\n"

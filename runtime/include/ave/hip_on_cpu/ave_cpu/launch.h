@@ -48,4 +48,27 @@ void launchKernel(const char *Name, void (*Kernel)(Params...), dim3 Grid, dim3 B
                std::forward<Args>(Arguments)...);
 }
 
+// `k<<<grid, block, shared, stream>>>(args...)`: a host compiler cannot
+// parse the launch, so the executor's copy of a kernel file spells it
+// `::ave::cpu::chevron("k", k, grid, block, shared, stream)(args...)`
+// (harness/include/ave/harness/CpuLaunchSyntax.h); it launches as
+// hipLaunchKernelGGL does.
+template <class... Params> struct ChevronLaunch {
+  const char *Name;
+  void (*Kernel)(Params...);
+  dim3 Grid, Block;
+  std::size_t DynamicShared;
+  ihipStream_t *Stream;
+  template <class... Args> void operator()(Args &&...Arguments) const {
+    launchKernel(Name, Kernel, Grid, Block, DynamicShared, Stream,
+                 std::forward<Args>(Arguments)...);
+  }
+};
+
+template <class... Params>
+ChevronLaunch<Params...> chevron(const char *Name, void (*Kernel)(Params...), dim3 Grid, dim3 Block,
+                                 std::size_t DynamicShared = 0, ihipStream_t *Stream = nullptr) {
+  return {Name, Kernel, Grid, Block, DynamicShared, Stream};
+}
+
 } // namespace ave::cpu
