@@ -56,7 +56,7 @@ LoopMemory::LoopMemory(const clang::FunctionDecl &Kernel) {
         out[VD].push_back(U);
       return true;
     }
-  } V(pointerValues);
+  } V(PointerValues);
   V.TraverseStmt(Kernel.getBody());
 }
 
@@ -94,8 +94,8 @@ void LoopMemory::objectsInto(const clang::Expr *E, std::set<MemoryObject> &Out,
   const auto *VD = Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
   if (!VD)
     return (void)Out.insert(nullptr);
-  auto Values = pointerValues.find(VD);
-  if (Values == pointerValues.end())
+  auto Values = PointerValues.find(VD);
+  if (Values == PointerValues.end())
     return (void)Out.insert(VD);
   if (!Seen.insert(VD).second)
     return;

@@ -58,7 +58,7 @@ private:
                    std::set<const clang::VarDecl *> &Seen) const;
   // Values each local pointer variable is given: its initialiser and its
   // assignments anywhere in the kernel.
-  std::map<const clang::VarDecl *, std::vector<const clang::Expr *>> pointerValues;
+  std::map<const clang::VarDecl *, std::vector<const clang::Expr *>> PointerValues;
 };
 
 } // namespace ave::rw

@@ -1188,8 +1188,8 @@ void ProvenanceInterpreter::unfollowedStore(const clang::Expr *LHS, const clang:
   O.failure = "a store writes memory the analysis does not follow";
   O.unprovenReason = "the store `" + Text +
                      "` goes through an address the analysis does not "
-                     "follow (a reference returned by a call, an operator[]): what it writes where "
-                     "is not checked";
+                     "follow (a reference returned by a call or an operator[], a conditional "
+                     "lvalue): what it writes where is not checked";
   Ctx.log.addObligation(std::move(O));
   Ctx.log.addUnfollowedSync("the store `" + Text + "` at line " + std::to_string(Line) +
                             " goes through an address the analysis does not follow and may "
