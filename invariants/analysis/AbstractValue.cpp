@@ -35,6 +35,12 @@ bool sameValue(const AbstractValue &A, const AbstractValue &B) {
   return false;
 }
 
+bool inOnlineSoftmax(const DataValue &V) {
+  auto Weight = V.parameterPower.find(SoftmaxWeightName);
+  return V.maxShift || V.rescaledBy || V.shiftedByMax ||
+         (Weight != V.parameterPower.end() && Weight->second != 0);
+}
+
 std::string storedArithmeticProblem(const DataValue &V) {
   if (!V.isTagged())
     return "";

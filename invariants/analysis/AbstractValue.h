@@ -128,6 +128,9 @@ void setParameters(DataValue &Out, const DataValue &A, const DataValue &B, char 
 // must have power 0: the weights divided by their sum exactly once (a
 // missing `/ l`, or `/ l / l`, was proven). No C name has a space.
 inline constexpr const char *SoftmaxWeightName = "softmax weight";
+// V is part of an online softmax: a running max's shift or rescale, or it
+// carries softmax weights (whose key is no coordinate of its cases).
+bool inOnlineSoftmax(const DataValue &V);
 // Marks in Out, combined from A and B by a sum or a join, each parameter
 // that the two apply to different powers (neither being 0) as misapplied.
 void markUnevenParameters(DataValue &Out, const DataValue &A, const DataValue &B);

@@ -882,9 +882,8 @@ void LoopSummary::countRepeatedContribution(DataValue &V, const LoopFrame &Frame
   // that all contribute give the constant factor n, which the store checks;
   // otherwise how often is not followed. (An online softmax's weights are
   // not among its cases' coordinates: its sums are left alone.)
-  auto Weighted = V.parameterPower.find(SoftmaxWeightName);
-  if (V.accumulatedBy != '+' || V.cases.empty() || V.maxShift || V.rescaledBy || V.shiftedByMax ||
-      (Weighted != V.parameterPower.end() && Weighted->second != 0) || runsAtMostOnce(Frame, State))
+  if (V.accumulatedBy != '+' || V.cases.empty() || inOnlineSoftmax(V) ||
+      runsAtMostOnce(Frame, State))
     return;
   auto Over = [&](const Reduction &R) {
     return std::find(R.loops.begin(), R.loops.end(), Frame.span) != R.loops.end();

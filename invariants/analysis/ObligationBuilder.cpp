@@ -343,6 +343,26 @@ bool sharesTensor(const DataValue &A, const DataValue &B) {
   return false;
 }
 
+// Why a product of a running sum, read in its own loop, with another tagged
+// value (`Y[c] = X[c] * s` while `s` still accumulates) gives no term the
+// analysis follows, or "": the product holds the earlier iterations' terms
+// of the sum too, and the value sees one iteration's. An online softmax's
+// rescales and weights are followed elsewhere.
+std::string runningSumFactorProblem(const DataValue &A, const DataValue &B,
+                                    const std::map<AccumulatorId, char> &Ops) {
+  auto RunningSum = [&](const DataValue &V) {
+    if (!V.accumulates() || inOnlineSoftmax(V))
+      return false;
+    auto It = Ops.find(V.accumulator);
+    return (It != Ops.end() ? It->second : V.accumulatedBy) == '+';
+  };
+  for (const auto &[Sum, Other] : {std::pair{&A, &B}, {&B, &A}})
+    if (RunningSum(*Sum) && Other->isTagged() && !Other->accumulates() && !inOnlineSoftmax(*Other))
+      return "a running sum read in its own loop times another tagged value (`x * s` while `s` "
+             "accumulates), whose earlier iterations' terms the analysis does not follow";
+  return "";
+}
+
 // Why combining two tagged values with Op gives no term of the tags'
 // einsum, a sum of products of one element of each input; "" when it may.
 // - a sum of values of different inputs (`A[..] + B[..]`, which was merged
@@ -353,31 +373,6 @@ bool sharesTensor(const DataValue &A, const DataValue &B) {
 // - a max or min of two values that is no running max's step.
 // Partial sums over the same inputs (`even + odd`) and `o * (1.0f / l)` of
 // attention (o and l share Q and K, both reduced) are fine.
-// Why a product of a running sum, read in its own loop, with another tagged
-// value (`Y[c] = X[c] * s` while `s` still accumulates) gives no term the
-// analysis follows, or "": the product holds the earlier iterations' terms
-// of the sum too, and the value sees one iteration's. An online softmax's
-// rescales and weights are followed elsewhere.
-std::string runningSumFactorProblem(const DataValue &A, const DataValue &B,
-                                    const std::map<AccumulatorId, char> &Ops) {
-  auto Softmax = [](const DataValue &V) {
-    auto W = V.parameterPower.find(SoftmaxWeightName);
-    return V.maxShift || V.rescaledBy || V.shiftedByMax ||
-           (W != V.parameterPower.end() && W->second != 0);
-  };
-  auto RunningSum = [&](const DataValue &V) {
-    if (!V.accumulates() || Softmax(V))
-      return false;
-    auto It = Ops.find(V.accumulator);
-    return (It != Ops.end() ? It->second : V.accumulatedBy) == '+';
-  };
-  for (const auto &[Sum, Other] : {std::pair{&A, &B}, {&B, &A}})
-    if (RunningSum(*Sum) && Other->isTagged() && !Other->accumulates() && !Softmax(*Other))
-      return "a running sum read in its own loop times another tagged value (`x * s` while `s` "
-             "accumulates), whose earlier iterations' terms the analysis does not follow";
-  return "";
-}
-
 std::string combinationProblem(const DataValue &A, const DataValue &B, char Op) {
   switch (Op) {
   case '-':
