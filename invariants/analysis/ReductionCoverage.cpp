@@ -393,10 +393,19 @@ Obligation ReductionCoverage::maskedComplete(const std::vector<Reduction> &Piece
     return T.logicalAnd(T.logicalAnd(T.ge(X, T.constant(0)), T.lt(X, Bound)),
                         substitute(T, Mask.predicate, With));
   };
-  std::vector<const Term *> Iteration = R.constraints;
+  const Term *Contributes = R.contributes ? R.contributes : T.trueTerm();
+  // Every iteration of the loops, including those that do not contribute:
+  // the case's validity among the constraints (reductionOver adds it) made
+  // every iteration a contributing one, and a mask that drops a kept index
+  // (`j >= i` for `mask(j <= i)`) was proven.
+  std::vector<const Term *> Conditions;
+  collectConjuncts(Contributes, Conditions);
+  std::vector<const Term *> Iteration;
+  for (const Term *F : R.constraints)
+    if (F != Contributes && std::find(Conditions.begin(), Conditions.end(), F) == Conditions.end())
+      Iteration.push_back(F);
   for (const ReductionLoop &L : R.loops)
     Iteration.insert(Iteration.end(), L.facts.begin(), L.facts.end());
-  const Term *Contributes = R.contributes ? R.contributes : T.trueTerm();
   const Term *Kept = T.freshSymbol(R.name, SymbolKind::Fresh);
   // With the injective obligation, iterations whose index lies in
   // [0, Count) take each index there once; every kept index must be one,
