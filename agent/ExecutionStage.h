@@ -21,9 +21,6 @@
 
 namespace ave::agent::stages {
 
-// What the stage needs of one kernel of the original, read while its AST
-// was alive: the bench spec from its tags and launch pragma, or why there is
-// none (then the kernel cannot be executed).
 // A loop of the kernel whose trip count the sizes decide, `for (v = init;
 // v < bound; v += step)` with init and bound over the size parameters: the
 // shapes are chosen so that it runs several times (a pipelined loop whose
@@ -35,6 +32,9 @@ struct SizedLoop {
   unsigned line = 0;
 };
 
+// What the stage needs of one kernel of the original, read while its AST
+// was alive: the bench spec from its tags and launch pragma, or why there is
+// none (then the kernel cannot be executed), and its sized loops.
 struct ExecutionSubject {
   std::string kernel;
   std::optional<harness::BenchSpec> spec;

@@ -421,26 +421,24 @@ AbstractValue ProvenanceInterpreter::evalDeclRef(const clang::DeclRefExpr *DRE, 
   const clang::ValueDecl *D = DRE->getDecl();
   if (const auto *EC = llvm::dyn_cast<clang::EnumConstantDecl>(D))
     return AbstractValue::ofInt(T.constant(EC->getInitVal().getSExtValue()));
-  if (const auto *VD = llvm::dyn_cast<clang::VarDecl>(D); VD && Ctx.escaped.count(VD)) {
-    // It may have changed through another name since it was last assigned.
+  // A read the walk does not follow: an integer is an approximation, data
+  // unknown with Why.
+  auto NotFollowed = [&](const clang::VarDecl *VD, const std::string &Why) {
     if (VD->getType()->isIntegralOrEnumerationType())
       return AbstractValue::ofInt(T.approximation(VD->getName().str(), SymbolKind::Fresh));
-    return AbstractValue::ofData(DataValue::unknown(
-        "'" + VD->getName().str() +
-        "' can change through a pointer, a reference or a lambda, which the analysis does not "
-        "follow"));
-  }
+    return AbstractValue::ofData(DataValue::unknown("'" + VD->getName().str() + "' " + Why));
+  };
+  // It may have changed through another name since it was last assigned.
+  if (const auto *VD = llvm::dyn_cast<clang::VarDecl>(D); VD && Ctx.escaped.count(VD))
+    return NotFollowed(VD, "can change through a pointer, a reference or a lambda, which the "
+                           "analysis does not follow");
   if (Ctx.isSharedScalar(D))
     return loadScalar({D, T.constant(0), 1}, DRE, State);
   if (const auto *VD = llvm::dyn_cast<clang::VarDecl>(D)) {
     if (auto Ref = References.find(VD); Ref != References.end())
       return loadScalar(Ref->second, DRE, State);
     if (UnfollowedReferences.count(VD))
-      return VD->getType()->isIntegralOrEnumerationType()
-                 ? AbstractValue::ofInt(T.approximation(VD->getName().str(), SymbolKind::Fresh))
-                 : AbstractValue::ofData(DataValue::unknown(
-                       "'" + VD->getName().str() +
-                       "' is a reference to memory the analysis does not follow"));
+      return NotFollowed(VD, "is a reference to memory the analysis does not follow");
   }
   auto It = State.env.find(D);
   if (It != State.env.end())

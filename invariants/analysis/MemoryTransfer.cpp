@@ -1158,14 +1158,14 @@ void ProvenanceInterpreter::assign(const clang::Expr *LHS, AbstractValue V, cons
   if (const auto *ME = llvm::dyn_cast<clang::MemberExpr>(LHS))
     return assignMember(ME, std::move(V), Site, State);
   Address A = addressOf(LHS, State);
-  // An address not followed: a call's result (a reference returned), or a
-  // value other than an integer through a pointer; an integer local's
-  // other names are escaped locals, whose reads are not followed anyway.
-  if (!A.valid() &&
-      (llvm::isa<clang::CallExpr>(LHS) || !LHS->getType()->isIntegralOrEnumerationType()))
-    return unfollowedStore(LHS, Site, State);
-  if (!A.valid())
+  if (!A.valid()) {
+    // An address not followed: a call's result (a reference returned), or
+    // a value other than an integer through a pointer; an integer local's
+    // other names are escaped locals, whose reads are not followed anyway.
+    if (llvm::isa<clang::CallExpr>(LHS) || !LHS->getType()->isIntegralOrEnumerationType())
+      unfollowedStore(LHS, Site, State);
     return;
+  }
   if (A.lanes == 1)
     return storeScalar(A, V, Site, State);
   requireVectorAligned(A, LHS->getType(), Site, State, "store");
@@ -1180,10 +1180,10 @@ void ProvenanceInterpreter::assign(const clang::Expr *LHS, AbstractValue V, cons
 
 void ProvenanceInterpreter::unfollowedStore(const clang::Expr *LHS, const clang::Expr *Site,
                                             FlowState &State) {
-  const std::string Text = Ctx.text(Site ? Site : LHS);
-  const unsigned Line =
-      Ctx.ast.getSourceManager().getPresumedLineNumber((Site ? Site : LHS)->getBeginLoc());
-  Obligation O = Ctx.makeObligation(ObligationKind::StoreCoordinates, Site ? Site : LHS, State);
+  const clang::Expr *At = Site ? Site : LHS;
+  const std::string Text = Ctx.text(At);
+  const unsigned Line = Ctx.ast.getSourceManager().getPresumedLineNumber(At->getBeginLoc());
+  Obligation O = Ctx.makeObligation(ObligationKind::StoreCoordinates, At, State);
   O.summary = "a store the analysis follows";
   O.failure = "a store writes memory the analysis does not follow";
   O.unprovenReason = "the store `" + Text +

@@ -20,6 +20,8 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Type.h"
 
+#include <climits>
+
 namespace ave::inv::lds {
 
 namespace {

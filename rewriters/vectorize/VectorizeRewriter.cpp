@@ -56,11 +56,7 @@ std::string freshName(const NamesUsed &Used, const std::string &Base) {
   return Name;
 }
 
-std::optional<int64_t> blockThreads(const RewriteRequest &Request) {
-  if (!Request.pragmas)
-    return std::nullopt;
-  ann::KernelAnnotations A =
-      ann::collectKernelAnnotations(Request.context, Request.kernel, *Request.pragmas);
+std::optional<int64_t> blockThreads(const ann::KernelAnnotations &A) {
   std::string Why;
   std::optional<std::vector<int64_t>> Block = constantBlock(A.launch(), Why);
   if (!Block || Block->empty())
@@ -191,10 +187,10 @@ std::optional<Candidate> VectorizeRewriter::candidate(const RewriteRequest &Requ
   NamesUsed Used;
   Used.TraverseDecl(const_cast<clang::FunctionDecl *>(&Kernel));
   const std::string Temp = freshName(Used, "vec"), Lane = freshName(Used, "lane");
-  const std::optional<int64_t> Threads = blockThreads(Request);
   static const ann::PragmaLog NoPragmas;
   const ann::KernelAnnotations Tags =
       ann::collectKernelAnnotations(Ctx, Kernel, Request.pragmas ? *Request.pragmas : NoPragmas);
+  const std::optional<int64_t> Threads = blockThreads(Tags);
   Candidate C;
   C.rewrite = Name;
   C.parameters = Params;
