@@ -60,14 +60,16 @@ ElementDecider AnalysisContext::privateDecider(const FlowState &State,
   };
 }
 
-SolverResult AnalysisContext::ask(const char *Why, const Term *Query) {
+SolverResult AnalysisContext::ask(const char *Why, const Term *Query, unsigned MaxMs) {
   // Terms are hash-consed: the same question (a loop's second pass asks
   // many of the first pass's again) is the same pointer.
   auto Known = AskedBefore.find(Query);
   if (Known != AskedBefore.end())
     return Known->second;
-  SolverResult R = solver.decide(Query);
-  AskedBefore.emplace(Query, R);
+  SolverResult R = MaxMs ? solver.decideWithin(Query, MaxMs) : solver.decide(Query);
+  // Undecided within a smaller budget says nothing of the whole one.
+  if (!MaxMs || R.status != SolverResult::Unknown)
+    AskedBefore.emplace(Query, R);
   if (const char *Profile = std::getenv("AVE_PROFILE");
       Profile && ((llvm::StringRef(Profile) == "queries" && R.millis > 5) ||
                   llvm::StringRef(Profile) == "all"))

@@ -81,7 +81,8 @@ public:
   // Every solver question the interpretation itself asks goes through here:
   // answered once per (hash-consed) query, its cost reported per kind
   // (AVE_PROFILE=1, =queries for each slow one, =all for every one).
-  SolverResult ask(const char *Why, const Term *Query);
+  // MaxMs, when not 0, caps the question's budget below the solver's.
+  SolverResult ask(const char *Why, const Term *Query, unsigned MaxMs = 0);
   // Settles a private slot's element conditions on State's path: 1 when the
   // element is the slot's, 0 when it is not, -1 when not decided. Facts:
   // what else holds of the element index (its range, a lane formula's).

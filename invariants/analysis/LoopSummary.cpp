@@ -638,8 +638,8 @@ LoopSummary::Variation LoopSummary::variesWithLoop(const Term *Value,
   // The slice first (cheap, and "the same" there is the same here); a pair
   // of iterations that differs is only believed from the whole question.
   if (Slice.size() < Query.size() &&
-      Ctx.solver.decideWithin(T.logicalAnd(T.allOf(Slice), T.ne(Once, Again)), SliceMs).status ==
-          SolverResult::Proven)
+      Ctx.ask("varies with loop (slice)", T.logicalAnd(T.allOf(Slice), T.ne(Once, Again)), SliceMs)
+              .status == SolverResult::Proven)
     return Variation::Same;
   const Term *Question = T.logicalAnd(T.allOf(Query), T.ne(Once, Again));
   if (Asked)
