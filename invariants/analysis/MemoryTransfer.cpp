@@ -485,10 +485,29 @@ void ProvenanceInterpreter::requireReducedNames(const TensorInfo &TI, const Data
         continue;
       Obligation O = Base;
       O.origins = C.origins;
-      // A reduction over Name whose loop the analysis does not follow.
+      // A reduction over Name whose loop the analysis does not follow: not
+      // modelled, or over a loop the walk widened (a tree whose stride
+      // halves, `s >>= 1`, beside its initial partial sum `x[t] + x[t +
+      // 128]`, which it never joined).
       const bool Reduced =
-          std::any_of(V.reductions.begin(), V.reductions.end(),
-                      [&](const Reduction &R) { return R.name == Name && !R.notModelled.empty(); });
+          std::any_of(V.reductions.begin(), V.reductions.end(), [&](const Reduction &R) {
+            return R.name == Name &&
+                   (!R.notModelled.empty() ||
+                    std::any_of(R.loops.begin(), R.loops.end(),
+                                [](const ReductionLoop &L) { return L.start == nullptr; }));
+          });
+      std::string NotFollowed, Crossed;
+      if (Reduced)
+        NotFollowed = "a term with a single '" + Name + "' is added to a reduction over '" + Name +
+                      "' that it was not joined to (the reduction's loop is not one the analysis "
+                      "follows), so whether every '" +
+                      Name + "' is summed once is not checked";
+      else if (summedAcrossThreads(V, Name))
+        Crossed = "the terms of '" + Name +
+                  "' are summed across threads through shared memory from per-thread values "
+                  "the analysis did not take as one reduction (a thread's value of several "
+                  "terms, `x[t] + x[t + 128]`), so whether every '" +
+                  Name + "' is summed once is not checked";
       if (!collectApplications(Coordinate).empty() || DestSelects) {
         O.context.push_back(C.validity);
         O.context.insert(O.context.end(), C.constraints.begin(), C.constraints.end());
@@ -501,14 +520,14 @@ void ProvenanceInterpreter::requireReducedNames(const TensorInfo &TI, const Data
       } else {
         O.context.push_back(C.validity);
         O.context.insert(O.context.end(), C.constraints.begin(), C.constraints.end());
-        requireReducedTerm(TI, V, C, Name, Coordinate, Reduced, std::move(O));
+        requireReducedTerm(TI, V, C, Name, Coordinate, {NotFollowed, Crossed}, std::move(O));
       }
     }
 }
 
-void ProvenanceInterpreter::requireReducedTerm(const TensorInfo &TI, const DataValue &V,
-                                               const ProvenanceCase &C, const std::string &Name,
-                                               const Term *Coordinate, bool Reduced, Obligation O) {
+void ProvenanceInterpreter::requireReducedTerm(
+    const TensorInfo &TI, const DataValue &V, const ProvenanceCase &C, const std::string &Name,
+    const Term *Coordinate, const std::pair<std::string, std::string> &NotFollowed, Obligation O) {
   // One term at k is the einsum's sum over k exactly where the domain
   // [0, Bound) has no other index (`S[m] = A[m]` under K == 1 is right);
   // `x + x` keeps x's one term, twice an element, wrong at any bound. A
@@ -518,12 +537,8 @@ void ProvenanceInterpreter::requireReducedTerm(const TensorInfo &TI, const DataV
   O.failure = "store into " + TI.tensor + ": the value still depends on '" + Name +
               "', which no loop reduced";
   O.violation = T.trueTerm();
-  if (Reduced)
-    O.unconfirmedViolation = "a term with a single '" + Name + "' is added to a reduction over '" +
-                             Name +
-                             "' that it was not joined to (the reduction's loop is not one "
-                             "the analysis follows), so whether every '" +
-                             Name + "' is summed once is not checked";
+  if (!NotFollowed.first.empty())
+    O.unconfirmedViolation = NotFollowed.first;
   const Term *Bound = Ctx.contractedBound(Name);
   if (Bound && !V.severalContributions) {
     const Term *Other = T.freshSymbol(Name, SymbolKind::Fresh);
@@ -531,21 +546,63 @@ void ProvenanceInterpreter::requireReducedTerm(const TensorInfo &TI, const DataV
                                T.ne(Other, Coordinate));
     O.observe = {{"another " + Name, Other}};
   }
+  // A coordinate carried by a value the analysis approximates (the counter
+  // of a loop it widened, directly or through the facts that tie it down:
+  // an LDS writer solved through one) may have been reduced by that loop:
+  // no model shows a real execution then. So may a term beside such a
+  // coordinate (`acc = X[0]` before a widened `for (k = K - 1; k >= 1;
+  // --k) acc += X[k]`, correct, was violated): the loop that would have
+  // reduced the terms together is the widened one.
+  const ProvenanceCase *Other = nullptr;
+  const Term *Approximated = approximatedCoordinate(C, Coordinate);
+  for (const ProvenanceCase &D : V.cases)
+    if (auto It = D.coords.find(Name); !Approximated && It != D.coords.end())
+      if ((Approximated = approximatedCoordinate(D, It->second)))
+        Other = &D;
+  if (Approximated && O.unconfirmedViolation.empty())
+    O.unconfirmedViolation = "'" + Name + "'" + (Other ? " of another term" : "") +
+                             " comes from a value the analysis approximates (" +
+                             Approximated->baseName() +
+                             "): the loop that would reduce it is not one the analysis models";
+  if (O.unconfirmedViolation.empty())
+    O.unconfirmedViolation = NotFollowed.second;
+  Ctx.log.addObligation(std::move(O));
+}
+
+bool ProvenanceInterpreter::summedAcrossThreads(const DataValue &V, const std::string &Name) const {
+  // Several terms of Name, one of them read through shared memory from
+  // another thread, and no reduction over it: an LDS tree whose threads
+  // each start from a sum of terms, which was not recognised as one.
+  if (std::any_of(V.reductions.begin(), V.reductions.end(),
+                  [&](const Reduction &R) { return R.name == Name; }))
+    return false;
+  auto FromOtherThread = [&](const ProvenanceCase &C) {
+    return std::any_of(C.origins.begin(), C.origins.end(), [&](const ValueOrigin &O) {
+      for (size_t D = 0; D < O.writerThread.size() && D < 3; ++D)
+        if (O.writerThread[D] != Ctx.symbols.tid[D])
+          return true;
+      return false;
+    });
+  };
+  size_t Carrying = 0;
+  bool Crossed = false;
+  for (const ProvenanceCase &C : V.cases)
+    if (C.coords.count(Name)) {
+      ++Carrying;
+      Crossed |= FromOtherThread(C);
+    }
+  return Carrying > 1 && Crossed;
+}
+
+const Term *ProvenanceInterpreter::approximatedCoordinate(const ProvenanceCase &C,
+                                                          const Term *Coordinate) const {
   const Term *Approximated = approximatedSymbol(Coordinate);
   const std::vector<const Term *> Symbols = collectSymbols(Coordinate);
   for (const Term *Fact : C.constraints)
     if (!Approximated && std::any_of(Symbols.begin(), Symbols.end(),
                                      [&](const Term *X) { return occursIn(X, Fact); }))
       Approximated = approximatedSymbol(Fact);
-  // A coordinate carried by a value the analysis approximates (the counter
-  // of a loop it widened, directly or through the facts that tie it down:
-  // an LDS writer solved through one) may have been reduced by that loop:
-  // no model shows a real execution then.
-  if (Approximated && O.unconfirmedViolation.empty())
-    O.unconfirmedViolation = "'" + Name + "' comes from a value the analysis approximates (" +
-                             Approximated->baseName() +
-                             "): the loop that would reduce it is not one the analysis models";
-  Ctx.log.addObligation(std::move(O));
+  return Approximated;
 }
 
 void ProvenanceInterpreter::requireSumCovers(const TensorInfo &TI, const DataValue &V,

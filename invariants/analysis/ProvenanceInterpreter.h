@@ -430,9 +430,19 @@ private:
   // written out cover its domain once).
   void requireReducedNames(const TensorInfo &TI, const DataValue &V, const Obligation &Base,
                            const std::map<std::string, const Term *> &Dest);
+  // NotFollowed: why a violation would not be confirmed, first (a
+  // reduction the term did not join) before the coordinate's approximation,
+  // second after it (a tree across threads not taken as one reduction).
   void requireReducedTerm(const TensorInfo &TI, const DataValue &V, const ProvenanceCase &C,
-                          const std::string &Name, const Term *Coordinate, bool Reduced,
-                          Obligation O);
+                          const std::string &Name, const Term *Coordinate,
+                          const std::pair<std::string, std::string> &NotFollowed, Obligation O);
+  // Whether V's terms of Name were summed across threads through shared
+  // memory without becoming one reduction (MemoryTransfer.cpp).
+  bool summedAcrossThreads(const DataValue &V, const std::string &Name) const;
+  // The value the analysis approximates that C's Coordinate is built from,
+  // directly or through C's constraints (a widened loop's counter); null
+  // when none.
+  const Term *approximatedCoordinate(const ProvenanceCase &C, const Term *Coordinate) const;
   void requireSumCovers(const TensorInfo &TI, const DataValue &V, const std::string &Name,
                         Obligation Base);
   // The store obligations of V written at M's coordinates (Base: the

@@ -800,6 +800,17 @@ AbstractValue SharedMemoryModel::load(const clang::ValueDecl *Array, const Term 
       markCrossed(Red, Array);
     if (Copied.kind == DataValue::Kind::Unknown)
       return AbstractValue::ofData(Copied);
+    // A running value written in an earlier iteration (`sdata[tid] = sum =
+    // sum + sdata[tid + s]`, a tree kept in a register): what the writer's
+    // running value held then is not followed (the reader's loop-head
+    // value stood for it, and a correct tree was violated).
+    if (Cand.previousOf && Copied.accumulates())
+      return AbstractValue::ofData(DataValue::unknown(
+          "the read of " + Array->getNameAsString() +
+          " may see a running value written in an earlier iteration of the loop at line " +
+          std::to_string(Ctx.ast.getSourceManager().getPresumedLineNumber(
+              Cand.previousOf->loop->getBeginLoc())) +
+          " (a variable the loop carries); what it held then is not followed"));
     // A constant that can be the element's last write where a tagged one is
     // too (`if (ty == 5) tile[ty][tx] = 0.0f;` after staging): the constant
     // side of the join was dropped, and the transpose was proven.
