@@ -942,7 +942,14 @@ void ProvenanceInterpreter::storeOutput(const TensorInfo &TI, const Term *Index,
     Reduction First = R;
     if (std::string Why = separateRecords(V, R); !Why.empty() && First.notModelled.empty())
       First.notModelled = std::move(Why);
-    Coverage.emit(First, Dest, Site, State, approximatedContribution(V, R.name));
+    std::string Uncounted = approximatedContribution(V, R.name);
+    // A running value stored in its loop holds what the earlier iterations
+    // added too: the indices this iteration's loops miss may be theirs (a
+    // GEMV storing its running sum after each tile was violated).
+    if (Uncounted.empty() && V.accumulates())
+      Uncounted = "the value stored is the running value of the loop around the store, which "
+                  "holds indices its earlier iterations added";
+    Coverage.emit(First, Dest, Site, State, Uncounted);
   }
 }
 

@@ -95,3 +95,35 @@ __global__ void stored_at_last_iteration(const float *A AVE_TAG("A(m < M, k < K)
     if (k == K - 1) C[row * N + col] = acc;
   }
 }
+
+// A GEMV that stores its running sum after each tile of 16 (the last store
+// holds the whole sum): right, and the coverage of the tile's loop alone
+// (16 of K) was violated. Unproven now. Its twin restarts the sum in each
+// tile, so the last store holds one tile: wrong, still violated.
+__global__ void stored_after_each_tile(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
+                                       const float *x AVE_TAG("x(k < K) = k"),
+                                       float *y AVE_TAG("y(m < M) = m"), int M, int K) {
+  AVE_LAUNCH(block(64) grid(M / 64))
+  AVE_ASSUME(M % 64 == 0 && K >= 32 && K % 16 == 0 && M <= 8192 && K <= 8192)
+  int m = blockIdx.x * 64 + threadIdx.x;
+  float acc = 0.0f;
+  for (int k0 = 0; k0 < K; k0 += 16) {
+    for (int k = 0; k < 16; ++k)
+      acc += A[m * K + k0 + k] * x[k0 + k];
+    y[m] = acc;
+  }
+}
+
+__global__ void tile_sum_stored_after_each_tile(const float *A AVE_TAG("A(m < M, k < K) = m * K + k"),
+                                                const float *x AVE_TAG("x(k < K) = k"),
+                                                float *y AVE_TAG("y(m < M) = m"), int M, int K) {
+  AVE_LAUNCH(block(64) grid(M / 64))
+  AVE_ASSUME(M % 64 == 0 && K >= 32 && K % 16 == 0 && M <= 8192 && K <= 8192)
+  int m = blockIdx.x * 64 + threadIdx.x;
+  for (int k0 = 0; k0 < K; k0 += 16) {
+    float acc = 0.0f;
+    for (int k = 0; k < 16; ++k)
+      acc += A[m * K + k0 + k] * x[k0 + k];
+    y[m] = acc;
+  }
+}
