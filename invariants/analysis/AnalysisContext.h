@@ -157,6 +157,10 @@ public:
     const Term *groupCount = nullptr;
   };
   std::map<const clang::ValueDecl *, IndexArrayFacts> indexArrays;
+  // Coordinates an assertion equated with terms of its own (`tag(v) ==
+  // X(sid[r] / TOPK, k)`, `tag(w).x == ex[r]`): the routing function the
+  // kernel's author stated, which a store's selection then relies on.
+  TermSet assertedCoordinates;
   // readIndexArray's parts: 0 <= Offset < Count; what `bounded` /
   // `permutation` say of one read; a fact of the kernel, added once.
   const Term *inDomain(const Term *Offset, const Term *Count);

@@ -158,6 +158,8 @@ const Term *ProvenanceInterpreter::tagEquality(
       continue;
     }
     All = T.logicalAnd(All, T.eq(A->second, B->second));
+    if (E.binaryOp == ann::BinaryOp::Eq)
+      Ctx.assertedCoordinates.insert({A->second, B->second});
     O.observe.push_back({"tag(...)." + Name, A->second});
     O.observe.push_back({"expected " + Name, B->second});
   }
@@ -194,6 +196,11 @@ const Term *ProvenanceInterpreter::assertionTerm(
   if (E.kind == ann::ExprKind::Binary) {
     const Term *A = assertionTerm(E.operands[0], Chosen, O, Why, State);
     const Term *B = A ? assertionTerm(E.operands[1], Chosen, O, Why, State) : nullptr;
+    // `tag(w).x == ex[r]` states the routing function of w's x.
+    if (A && B && E.binaryOp == ann::BinaryOp::Eq)
+      for (auto [Side, Value] : {std::pair{&E.operands[0], A}, std::pair{&E.operands[1], B}})
+        if (Side->kind == ann::ExprKind::Member)
+          Ctx.assertedCoordinates.insert(Value);
     return A && B ? applyBinary(T, E.binaryOp, A, B) : nullptr;
   }
   if (E.kind == ann::ExprKind::Call) {

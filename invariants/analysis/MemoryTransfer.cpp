@@ -756,6 +756,25 @@ void ProvenanceInterpreter::requireSameSelection(const TensorInfo &TI, const std
               ", which the routing of the row stored does not select" +
               (Reads.empty() ? " (and no loop reduced it)" : "");
   O.violation = Mismatch;
+  // A function of the routing read (`(ids[r] + 1) % V`, `min(ids[r], V -
+  // 1)`, `sid[r] / TOPK`) is read at the right row and still may not be the
+  // routing meant: the read itself is (the coordinate equal to one of its
+  // reads: a clamp that never applies), or what an assertion states.
+  if (!Reads.empty() && Coordinate->kind() != TermKind::Apply &&
+      !Ctx.assertedCoordinates.count(Coordinate)) {
+    Obligation Function = O;
+    Function.summary = "coordinate '" + Name + "' (" + print(Coordinate) +
+                       ") is the routing's selection for the row stored into " + TI.tensor;
+    Function.violation = T.trueTerm();
+    for (const Term *Read : Reads)
+      Function.violation = T.logicalAnd(Function.violation, T.ne(Coordinate, Read));
+    Function.unconfirmedViolation =
+        "'" + Name + "' is " + print(Coordinate) +
+        ", a function of a routing read that may differ from the read; which function the "
+        "routing means is for an assertion to say (`#pragma ave assert tag(v)." +
+        Name + " == ...`)";
+    Ctx.log.addObligation(std::move(Function));
+  }
   Ctx.log.addObligation(std::move(O));
 }
 

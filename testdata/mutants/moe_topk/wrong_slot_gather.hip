@@ -39,7 +39,7 @@ __global__ void moe_topk_gemm(const float *X AVE_TAG("X(t < T, k < K) = t * K + 
     Xs[ty][tx] = X[t * K + k0 + tx];
     __syncthreads();
     for (int k = 0; k < 16; ++k) {
-#pragma ave assert tag(W[(e * K + k0 + k) * N + n]).x == ex[r]
+#pragma ave assert tag(W[(e * K + k0 + k) * N + n]).x == ex[r] && tag(Xs[ty][k]) == X(sid[r] / TOPK, k0 + k)
       acc += Xs[ty][k] * W[(e * K + k0 + k) * N + n];
     }
     __syncthreads();
