@@ -272,6 +272,9 @@ void LoopSummary::finish(const LoopFrame &Frame, const CarriedVars &Carried, Flo
     bool OwnIndex = It->second.kind == AbstractValue::Kind::Array && It->second.array &&
                     It->second.array->slotCounter == Frame.span.counter;
     PrivateArray BeforeFold = OwnIndex ? *It->second.array : PrivateArray();
+    // The array as the body wrote it (accumulation() folds a copy).
+    const std::shared_ptr<PrivateArray> Written =
+        It->second.kind == AbstractValue::Kind::Array ? It->second.array : nullptr;
     DataValue Pre;
     DataValue *V = accumulation(It->second, Entry, Pre, State);
     // A sum restarted on some path loses what it held; a max or min only
@@ -281,9 +284,12 @@ void LoopSummary::finish(const LoopFrame &Frame, const CarriedVars &Carried, Flo
       *V = DataValue::unknown(RestartReason);
     if (V && !reduceOverLoop(*V, Frame, State).empty() && V->restarted && V->accumulatedBy)
       *V = DataValue::unknown(RestartReason);
-    // (A private array's slot may move with the loop through another
-    // counter, `acc[idx++]`: only scalars are asked.)
-    if (V && V->kind != DataValue::Kind::Unknown && It->second.kind == AbstractValue::Kind::Data)
+    // A private array's accumulated element is asked where slotStays says
+    // it sits still: one element, or an inner loop's counter's. Elsewhere
+    // (`acc[idx++]` with idx carried; an element an enclosed loop already
+    // folded) it is not asked, and a repeated pass there is still missed.
+    if (V && V->kind != DataValue::Kind::Unknown &&
+        (It->second.kind == AbstractValue::Kind::Data || (Written && slotStays(*Written, Frame))))
       countRepeatedContribution(*V, Frame, State, Var->getName().str());
     if (V && V->kind != DataValue::Kind::Unknown) {
       V->rescales.clear(); // checked against every contribution already
@@ -871,6 +877,26 @@ void LoopSummary::sumContributions(DataValue &V, const LoopFrame &Frame, const F
   Whole.loops.insert(Whole.loops.begin(), std::move(Part)); // innermost
   Whole.notModelled.clear();
   *Same = std::move(Whole);
+}
+
+bool LoopSummary::slotStays(const PrivateArray &A, const LoopFrame &Frame) const {
+  // One element (`acc[i] += x` in the loop over k), or the element an
+  // inner loop's counter names (`acc[j]` in a loop over j inside this
+  // one); not the loop's own (`acc[i]` in the loop over i writes each
+  // element once), nor one a carried variable names (`acc[idx++]`).
+  if (!A.point && (!A.slotCounter || A.slotCounter == Frame.span.counter ||
+                   A.slotCounter->symbolKind() != SymbolKind::LoopCounter))
+    return false;
+  for (const Term *Position : {A.slotBase, A.slotRemainder}) {
+    if (!Position)
+      continue;
+    std::vector<const Term *> Symbols = collectSymbols(Position);
+    if (occursIn(Frame.span.counter, Position) || firstApproximation(Position) ||
+        std::any_of(Symbols.begin(), Symbols.end(),
+                    [&](const Term *S) { return S->id() >= Frame.firstTermId; }))
+      return false;
+  }
+  return A.constantSlots.empty();
 }
 
 void LoopSummary::countRepeatedContribution(DataValue &V, const LoopFrame &Frame,

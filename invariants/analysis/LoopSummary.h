@@ -94,6 +94,9 @@ private:
   // V, a sum carried by Frame whose contribution moves with Frame in
   // nothing, counts its elements once per contributing iteration: a
   // constant factor, or an arithmetic problem the store reports.
+  // Whether a private array's accumulated element sits at a place that
+  // does not move with Frame's iterations.
+  bool slotStays(const PrivateArray &Array, const LoopFrame &Frame) const;
   void countRepeatedContribution(DataValue &V, const LoopFrame &Frame, const FlowState &State,
                                  const std::string &Var);
   // Two iterations of Frame in which one of V's cases contributes (or not

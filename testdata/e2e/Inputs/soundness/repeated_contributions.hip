@@ -151,3 +151,53 @@ SCALE_ROWS(scaleReset) {
     Y[r * C + c] = X[r * C + c] * s;
   }
 }
+
+// Private accumulators (`acc[j]` written by an inner loop over j) summed
+// over the row twice: wrong on the CPU executor, and proven before (only
+// scalars were asked). Unproven now (the constant factor 2); the same with
+// one pass, and a GEMV whose private accumulators sum over k, prove.
+__global__ void privateNotReset(const float *X AVE_TAG("X(r < R, j < 4) = r * 4 + j"),
+                                float *Y AVE_TAG("Y(r < R, j < 4) = r * 4 + j"), int R) {
+  AVE_LAUNCH(block(64) grid(R / 64))
+  AVE_ASSUME(R % 64 == 0 && R <= 4096)
+  int r = blockIdx.x * 64 + threadIdx.x;
+  float acc[4];
+  for (int j = 0; j < 4; ++j)
+    acc[j] = 0.0f;
+  for (int rep = 0; rep < 2; ++rep)
+    for (int j = 0; j < 4; ++j)
+      acc[j] += X[r * 4 + j];
+  for (int j = 0; j < 4; ++j)
+    Y[r * 4 + j] = acc[j];
+}
+
+__global__ void privateOnePass(const float *X AVE_TAG("X(r < R, j < 4) = r * 4 + j"),
+                               float *Y AVE_TAG("Y(r < R, j < 4) = r * 4 + j"), int R) {
+  AVE_LAUNCH(block(64) grid(R / 64))
+  AVE_ASSUME(R % 64 == 0 && R <= 4096)
+  int r = blockIdx.x * 64 + threadIdx.x;
+  float acc[4];
+  for (int j = 0; j < 4; ++j)
+    acc[j] = 0.0f;
+  for (int rep = 0; rep < 1; ++rep)
+    for (int j = 0; j < 4; ++j)
+      acc[j] += X[r * 4 + j];
+  for (int j = 0; j < 4; ++j)
+    Y[r * 4 + j] = acc[j];
+}
+
+__global__ void privateGemv(const float *A AVE_TAG("A(r < R, k < K) = r * K + k"),
+                            const float *W AVE_TAG("W(k < K, j < 4) = k * 4 + j"),
+                            float *Y AVE_TAG("Y(r < R, j < 4) = r * 4 + j"), int R, int K) {
+  AVE_LAUNCH(block(64) grid(R / 64))
+  AVE_ASSUME(R % 64 == 0 && R <= 4096 && K >= 1 && K <= 4096)
+  int r = blockIdx.x * 64 + threadIdx.x;
+  float acc[4];
+  for (int j = 0; j < 4; ++j)
+    acc[j] = 0.0f;
+  for (int k = 0; k < K; ++k)
+    for (int j = 0; j < 4; ++j)
+      acc[j] += A[r * K + k] * W[k * 4 + j];
+  for (int j = 0; j < 4; ++j)
+    Y[r * 4 + j] = acc[j];
+}
