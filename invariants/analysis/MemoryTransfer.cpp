@@ -485,29 +485,6 @@ void ProvenanceInterpreter::requireReducedNames(const TensorInfo &TI, const Data
         continue;
       Obligation O = Base;
       O.origins = C.origins;
-      // A reduction over Name whose loop the analysis does not follow: not
-      // modelled, or over a loop the walk widened (a tree whose stride
-      // halves, `s >>= 1`, beside its initial partial sum `x[t] + x[t +
-      // 128]`, which it never joined).
-      const bool Reduced =
-          std::any_of(V.reductions.begin(), V.reductions.end(), [&](const Reduction &R) {
-            return R.name == Name &&
-                   (!R.notModelled.empty() ||
-                    std::any_of(R.loops.begin(), R.loops.end(),
-                                [](const ReductionLoop &L) { return L.start == nullptr; }));
-          });
-      std::string NotFollowed, Crossed;
-      if (Reduced)
-        NotFollowed = "a term with a single '" + Name + "' is added to a reduction over '" + Name +
-                      "' that it was not joined to (the reduction's loop is not one the analysis "
-                      "follows), so whether every '" +
-                      Name + "' is summed once is not checked";
-      else if (summedAcrossThreads(V, Name))
-        Crossed = "the terms of '" + Name +
-                  "' are summed across threads through shared memory from per-thread values "
-                  "the analysis did not take as one reduction (a thread's value of several "
-                  "terms, `x[t] + x[t + 128]`), so whether every '" +
-                  Name + "' is summed once is not checked";
       if (!collectApplications(Coordinate).empty() || DestSelects) {
         O.context.push_back(C.validity);
         O.context.insert(O.context.end(), C.constraints.begin(), C.constraints.end());
@@ -520,14 +497,40 @@ void ProvenanceInterpreter::requireReducedNames(const TensorInfo &TI, const Data
       } else {
         O.context.push_back(C.validity);
         O.context.insert(O.context.end(), C.constraints.begin(), C.constraints.end());
-        requireReducedTerm(TI, V, C, Name, Coordinate, {NotFollowed, Crossed}, std::move(O));
+        requireReducedTerm(TI, V, C, Name, Coordinate, std::move(O));
       }
     }
 }
 
-void ProvenanceInterpreter::requireReducedTerm(
-    const TensorInfo &TI, const DataValue &V, const ProvenanceCase &C, const std::string &Name,
-    const Term *Coordinate, const std::pair<std::string, std::string> &NotFollowed, Obligation O) {
+ProvenanceInterpreter::UnjoinedTerms
+ProvenanceInterpreter::unjoinedTerms(const DataValue &V, const std::string &Name) const {
+  UnjoinedTerms Out;
+  // A reduction over Name whose loop the analysis does not follow: not
+  // modelled, or over a loop the walk widened (a tree whose stride halves,
+  // `s >>= 1`, beside its initial partial sum `x[t] + x[t + 128]`, which it
+  // never joined).
+  if (std::any_of(V.reductions.begin(), V.reductions.end(), [&](const Reduction &R) {
+        return R.name == Name &&
+               (!R.notModelled.empty() ||
+                std::any_of(R.loops.begin(), R.loops.end(),
+                            [](const ReductionLoop &L) { return L.start == nullptr; }));
+      }))
+    Out.beside = "a term with a single '" + Name + "' is added to a reduction over '" + Name +
+                 "' that it was not joined to (the reduction's loop is not one the analysis "
+                 "follows), so whether every '" +
+                 Name + "' is summed once is not checked";
+  else if (summedAcrossThreads(V, Name))
+    Out.acrossThreads = "the terms of '" + Name +
+                        "' are summed across threads through shared memory from per-thread "
+                        "values the analysis did not take as one reduction (a thread's value of "
+                        "several terms, `x[t] + x[t + 128]`), so whether every '" +
+                        Name + "' is summed once is not checked";
+  return Out;
+}
+
+void ProvenanceInterpreter::requireReducedTerm(const TensorInfo &TI, const DataValue &V,
+                                               const ProvenanceCase &C, const std::string &Name,
+                                               const Term *Coordinate, Obligation O) {
   // One term at k is the einsum's sum over k exactly where the domain
   // [0, Bound) has no other index (`S[m] = A[m]` under K == 1 is right);
   // `x + x` keeps x's one term, twice an element, wrong at any bound. A
@@ -537,8 +540,9 @@ void ProvenanceInterpreter::requireReducedTerm(
   O.failure = "store into " + TI.tensor + ": the value still depends on '" + Name +
               "', which no loop reduced";
   O.violation = T.trueTerm();
-  if (!NotFollowed.first.empty())
-    O.unconfirmedViolation = NotFollowed.first;
+  const UnjoinedTerms Unjoined = unjoinedTerms(V, Name);
+  if (!Unjoined.beside.empty())
+    O.unconfirmedViolation = Unjoined.beside;
   const Term *Bound = Ctx.contractedBound(Name);
   if (Bound && !V.severalContributions) {
     const Term *Other = T.freshSymbol(Name, SymbolKind::Fresh);
@@ -565,7 +569,7 @@ void ProvenanceInterpreter::requireReducedTerm(
                              Approximated->baseName() +
                              "): the loop that would reduce it is not one the analysis models";
   if (O.unconfirmedViolation.empty())
-    O.unconfirmedViolation = NotFollowed.second;
+    O.unconfirmedViolation = Unjoined.acrossThreads;
   Ctx.log.addObligation(std::move(O));
 }
 

@@ -430,12 +430,16 @@ private:
   // written out cover its domain once).
   void requireReducedNames(const TensorInfo &TI, const DataValue &V, const Obligation &Base,
                            const std::map<std::string, const Term *> &Dest);
-  // NotFollowed: why a violation would not be confirmed, first (a
-  // reduction the term did not join) before the coordinate's approximation,
-  // second after it (a tree across threads not taken as one reduction).
   void requireReducedTerm(const TensorInfo &TI, const DataValue &V, const ProvenanceCase &C,
-                          const std::string &Name, const Term *Coordinate,
-                          const std::pair<std::string, std::string> &NotFollowed, Obligation O);
+                          const std::string &Name, const Term *Coordinate, Obligation O);
+  // Why a term of Name left beside the value's other terms is no confirmed
+  // violation: beside a reduction over Name that the analysis does not
+  // follow (taken before the coordinate's approximation), or summed across
+  // threads without becoming one reduction (after it); "" each when not.
+  struct UnjoinedTerms {
+    std::string beside, acrossThreads;
+  };
+  UnjoinedTerms unjoinedTerms(const DataValue &V, const std::string &Name) const;
   // Whether V's terms of Name were summed across threads through shared
   // memory without becoming one reduction (MemoryTransfer.cpp).
   bool summedAcrossThreads(const DataValue &V, const std::string &Name) const;
