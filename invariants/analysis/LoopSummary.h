@@ -91,12 +91,12 @@ public:
 private:
   // Whether Frame, a canonical loop, runs at most once on State's path.
   bool runsAtMostOnce(const LoopFrame &Frame, const FlowState &State);
-  // V, a sum carried by Frame whose contribution moves with Frame in
-  // nothing, counts its elements once per contributing iteration: a
-  // constant factor, or an arithmetic problem the store reports.
   // Whether a private array's accumulated element sits at a place that
   // does not move with Frame's iterations.
   bool slotStays(const PrivateArray &Array, const LoopFrame &Frame) const;
+  // V, a sum carried by Frame whose contribution moves with Frame in
+  // nothing, counts its elements once per contributing iteration: a
+  // constant factor, or an arithmetic problem the store reports.
   void countRepeatedContribution(DataValue &V, const LoopFrame &Frame, const FlowState &State,
                                  const std::string &Var);
   // Two iterations of Frame in which one of V's cases contributes (or not

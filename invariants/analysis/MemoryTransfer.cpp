@@ -469,6 +469,15 @@ void ProvenanceInterpreter::storeCase(const TensorInfo &TI, const ProvenanceCase
   }
 }
 
+namespace {
+
+bool reducesName(const DataValue &V, const std::string &Name) {
+  return std::any_of(V.reductions.begin(), V.reductions.end(),
+                     [&](const Reduction &R) { return R.name == Name; });
+}
+
+} // namespace
+
 void ProvenanceInterpreter::requireReducedNames(const TensorInfo &TI, const DataValue &V,
                                                 const Obligation &Base,
                                                 const std::map<std::string, const Term *> &Dest) {
@@ -489,9 +498,7 @@ void ProvenanceInterpreter::requireReducedNames(const TensorInfo &TI, const Data
         O.context.push_back(C.validity);
         O.context.insert(O.context.end(), C.constraints.begin(), C.constraints.end());
         requireSameSelection(TI, Name, Coordinate, Dest, std::move(O));
-      } else if (V.severalContributions && V.cases.size() > 1 &&
-                 std::none_of(V.reductions.begin(), V.reductions.end(),
-                              [&](const Reduction &R) { return R.name == Name; })) {
+      } else if (V.severalContributions && V.cases.size() > 1 && !reducesName(V, Name)) {
         if (SumsChecked.insert(Name).second)
           requireSumCovers(TI, V, Name, std::move(O));
       } else {
@@ -577,8 +584,7 @@ bool ProvenanceInterpreter::summedAcrossThreads(const DataValue &V, const std::s
   // Several terms of Name, one of them read through shared memory from
   // another thread, and no reduction over it: an LDS tree whose threads
   // each start from a sum of terms, which was not recognised as one.
-  if (std::any_of(V.reductions.begin(), V.reductions.end(),
-                  [&](const Reduction &R) { return R.name == Name; }))
+  if (reducesName(V, Name))
     return false;
   auto FromOtherThread = [&](const ProvenanceCase &C) {
     return std::any_of(C.origins.begin(), C.origins.end(), [&](const ValueOrigin &O) {
@@ -1269,7 +1275,6 @@ void ProvenanceInterpreter::unfollowedStore(const clang::Expr *LHS, const clang:
                                             FlowState &State) {
   const clang::Expr *At = Site ? Site : LHS;
   const std::string Text = Ctx.text(At);
-  const unsigned Line = Ctx.ast.getSourceManager().getPresumedLineNumber(At->getBeginLoc());
   Obligation O = Ctx.makeObligation(ObligationKind::StoreCoordinates, At, State);
   O.summary = "a store the analysis follows";
   O.failure = "a store writes memory the analysis does not follow";
@@ -1278,7 +1283,8 @@ void ProvenanceInterpreter::unfollowedStore(const clang::Expr *LHS, const clang:
                      "follow (a reference returned by a call or an operator[], a conditional "
                      "lvalue): what it writes where is not checked";
   Ctx.log.addObligation(std::move(O));
-  Ctx.log.addUnfollowedSync("the store `" + Text + "` at line " + std::to_string(Line) +
+  Ctx.log.addUnfollowedSync("the store `" + Text + "` at " +
+                            lineOf(Ctx.ast.getSourceManager(), At->getBeginLoc()) +
                             " goes through an address the analysis does not follow and may "
                             "write shared memory");
 }

@@ -255,15 +255,15 @@ private:
   const Term *evalInt(const clang::Expr *E, FlowState &State);
   const Term *builtinCoordinate(const clang::Expr *E) const;
   void assign(const clang::Expr *LHS, AbstractValue V, const clang::Expr *Site, FlowState &State);
-  // A store through an address the walk does not follow (`r = v` through
-  // `float &r = at(Y, i)`, an `operator[]` returning a reference): what it
-  // writes where is not checked, and it may write shared memory.
   // VD, a mutable reference: its binding (References, or unfollowed);
   // false for any other declaration.
   bool declareReference(const clang::VarDecl *VD, FlowState &State);
   // A read of memory (an application) in one of C's coordinates whose
   // arguments mention a symbol of At, or null.
   static const Term *readAtCoordinate(const ProvenanceCase &C, const Term *At);
+  // A store through an address the walk does not follow (`r = v` through
+  // `float &r = at(Y, i)`, an `operator[]` returning a reference): what it
+  // writes where is not checked, and it may write shared memory.
   void unfollowedStore(const clang::Expr *LHS, const clang::Expr *Site, FlowState &State);
   void assignMember(const clang::MemberExpr *ME, AbstractValue V, const clang::Expr *Site,
                     FlowState &State);

@@ -1,5 +1,6 @@
 #include "SharedMemoryModel.h"
 
+#include "OutputCoverage.h"
 #include "ave/invariants/Polynomial.h"
 #include "ave/invariants/RangeSimplifier.h"
 
@@ -788,9 +789,8 @@ AbstractValue SharedMemoryModel::load(const clang::ValueDecl *Array, const Term 
     if (Unlearned)
       return AbstractValue::ofData(DataValue::unknown(
           "the read of " + Array->getNameAsString() +
-          " may see a write of an earlier iteration of the loop at line " +
-          std::to_string(
-              Ctx.ast.getSourceManager().getPresumedLineNumber(Unlearned->loop->getBeginLoc())) +
+          " may see a write of an earlier iteration of the loop at " +
+          lineOf(Ctx.ast.getSourceManager(), Unlearned->loop->getBeginLoc()) +
           ", whose body writes the array before reading it; those writes are not followed"));
     // Whether this write is the newest does not matter to "some thread
     // wrote it", and a newer write's coverage may lean on one not solved.
@@ -807,9 +807,8 @@ AbstractValue SharedMemoryModel::load(const clang::ValueDecl *Array, const Term 
     if (Cand.previousOf && Copied.accumulates())
       return AbstractValue::ofData(DataValue::unknown(
           "the read of " + Array->getNameAsString() +
-          " may see a running value written in an earlier iteration of the loop at line " +
-          std::to_string(Ctx.ast.getSourceManager().getPresumedLineNumber(
-              Cand.previousOf->loop->getBeginLoc())) +
+          " may see a running value written in an earlier iteration of the loop at " +
+          lineOf(Ctx.ast.getSourceManager(), Cand.previousOf->loop->getBeginLoc()) +
           " (a variable the loop carries); what it held then is not followed"));
     // A constant that can be the element's last write where a tagged one is
     // too (`if (ty == 5) tile[ty][tx] = 0.0f;` after staging): the constant
