@@ -344,6 +344,11 @@ const Term *RangeSimplifier::divRem(const Term *T) {
   if (!D->isConstant() || D->value() <= 0)
     return T;
   int64_t C = D->value();
+  // (y % a) % c is y % c when c divides a, whatever y's sign: both take the
+  // sign of y and agree modulo c (a float4 store's lane `n % 128 % 8 % 4`).
+  if (T->kind() == TermKind::Rem && X->kind() == TermKind::Rem && X->operand(1)->isConstant() &&
+      X->operand(1)->value() > 0 && X->operand(1)->value() % C == 0)
+    return divRem(Ctx.rem(X->operand(0), D));
   // The dividend's polynomial, with its `x - x % c` pairs as multiples of c.
   const Polynomial Whole = toPolynomial(Ctx, X);
   const Polynomial P = regroupRemainders(Ctx, Whole, C);

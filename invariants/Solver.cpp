@@ -3,6 +3,7 @@
 #include "Z3Encoder.h"
 #include "Z3Pool.h"
 #include "ave/invariants/Counterexample.h"
+#include "ave/invariants/ModelSearch.h"
 #include "ave/invariants/RangeSimplifier.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -277,6 +278,12 @@ SolverResult ObligationSolver::solve(const Term *Violation,
   if (!withinTermLimit(Violation)) {
     Result.reason = "the question is too large to ask (more than " +
                     std::to_string(MaxQuestionNodes) + " distinct terms)";
+    return Finish();
+  }
+  // A question asked only for whether it can hold usually has a solution
+  // that evaluation finds without Z3 (ModelSearch.h).
+  if (!WithModel && searchModel(Violation, Facts)) {
+    Result.status = SolverResult::Violated;
     return Finish();
   }
   // Interval reasoning removes the `/` and `%` whose operands are already

@@ -320,6 +320,17 @@ void WriterSolver::solveFromLoopStarts() {
           normalize(T, T.sub(substitute(T, Init, TermMap{{U, T.constant(1)}}), Rest));
       const Term *Offset = T.sub(C->second, substitute(T, Rest, Solved));
       Solved[U] = Factor->isConstant(1) ? T.rem(Offset, Frame->step) : T.div(Offset, Factor);
+      // Chunks no longer than the distance of their starts (a split-K
+      // chunk: `k < k0 + chunk`) do not overlap: one writer at most. The
+      // trip count `n > 0 ? n : 0` is at most the distance when n is.
+      const Term *Trip = Frame->span.tripCount;
+      if (Trip && Trip->kind() == TermKind::Select && Trip->operand(2)->isConstant(0))
+        Trip = Trip->operand(1);
+      const Term *Overlap =
+          Trip ? normalize(T, T.sub(T.mul(substitute(T, Trip, DigitMap), Frame->step), Factor))
+               : nullptr;
+      if (!Factor->isConstant(1) && !(Overlap && Overlap->isConstant() && Overlap->value() <= 0))
+        StartQuotients.emplace_back(U, Solved[U]);
       break;
     }
   }
@@ -463,8 +474,25 @@ const Term *WriterSolver::solve(const std::vector<std::pair<std::string, const T
       if (!Solved.count(U) && occursIn(U, substitute(T, D, DigitMap)))
         return nullptr; // Why says which coordinate was not solved
   solveFromLoopStarts();
+  TermMap BeforeWitnesses = Solved;
   chooseWitnesses();
-  return writesCondition(Element, Why);
+  const Term *Writes = writesCondition(Element, Why);
+  // Chunks whose starts are closer than their length (`k0 = z * chunk / 2`)
+  // overlap: the chunk before the one the quotient names may hold the
+  // element too. The alternative is checked like the first writer, so it
+  // adds only writers that exist (without it, whether an element that no
+  // chunk holds was confirmed depended on which element Z3 reported first).
+  for (const auto &[U, Quotient] : StartQuotients) {
+    if (!Writes)
+      break;
+    Solved = BeforeWitnesses;
+    Solved[U] = T.sub(Quotient, T.constant(1));
+    chooseWitnesses();
+    std::string Unused;
+    if (const Term *Before = writesCondition(Element, Unused))
+      Writes = T.logicalOr(Writes, Before);
+  }
+  return Writes;
 }
 
 } // namespace ave::inv

@@ -80,6 +80,10 @@ private:
   std::vector<const Term *> Unknowns; // what is solved: ids and digits
   TermKeyed<const Term *> Bounds;     // extent of each unknown (for the matcher)
   TermMap Solved;
+  // Ids solved as the quotient of a loop's start (`z` of `k0 = z * chunk`),
+  // with that quotient: chunks that overlap may also hold the element in
+  // the chunk before.
+  std::vector<std::pair<const Term *, const Term *>> StartQuotients;
 };
 
 } // namespace ave::inv
