@@ -164,7 +164,7 @@ public:
   std::optional<Assignment> run(unsigned Tries) const;
 
 private:
-  void addBounds(const Term *Conjunct);
+  void addBounds(const Term *C); // a conjunct
   void addBounds(const Linear &Form, Bound::Side Side, int64_t Modulus);
   size_t indexOf(const Term *Symbol) const;
   void order();
@@ -178,9 +178,11 @@ private:
   const std::vector<const Term *> &symbolsOf(const Term *T);
 
   std::unordered_map<const Term *, std::vector<const Term *>> SymbolsOf;
-  std::vector<const Term *> Conjuncts;        // the question's first: most tries fail there
-  std::vector<const Term *> Symbols;          // ordered by TermLess
-  std::vector<std::vector<Bound>> Bounds;     // by index in Symbols
+  std::vector<const Term *> Conjuncts; // the question's first: most tries fail there
+  std::vector<const Term *> Symbols;   // ordered by TermLess
+  // By index in Symbols; once ordered, only those evaluable when the
+  // symbol gets its value (their symbols come before it in Order).
+  std::vector<std::vector<Bound>> Bounds;
   std::vector<size_t> Order;                  // in which the symbols get values
   std::vector<std::vector<size_t>> Completed; // conjuncts whose last symbol is Order[I]
   bool ReadsMemory = false;
@@ -248,6 +250,8 @@ void Search::order() {
       if (Key < BestKey)
         Best = I, BestKey = Key;
     }
+    // Only the bounds whose symbols have values by then can narrow its range.
+    std::erase_if(Bounds[Best], [&](const Bound &B) { return !known(B, Assigned); });
     Position[Best] = Order.size();
     Order.push_back(Best);
     Assigned[Best] = true;
@@ -261,13 +265,10 @@ void Search::order() {
   }
 }
 
-void Search::addBounds(const Term *Conjunct) {
-  // `l op r` as l - r op 0; `!(l < r)` as l - r >= 0; `e % m == c` as a
-  // residue of e - c.
-  bool Negated = Conjunct->kind() == TermKind::LogicalNot;
-  const Term *C = Negated ? Conjunct->operand(0) : Conjunct;
-  if (!isComparison(C->kind()) || C->kind() == TermKind::Ne ||
-      (Negated && C->kind() == TermKind::Eq))
+void Search::addBounds(const Term *C) {
+  // `l op r` as l - r op 0, `e % m == c` as a residue of e - c. (A negated
+  // comparison is no conjunct: TermContext::logicalNot flips it.)
+  if (!isComparison(C->kind()) || C->kind() == TermKind::Ne)
     return;
   const Term *L = C->operand(0), *R = C->operand(1);
   if (C->kind() == TermKind::Eq && L->kind() == TermKind::Rem && L->operand(1)->isConstant() &&
@@ -281,11 +282,6 @@ void Search::addBounds(const Term *Conjunct) {
   Form.add(L, 1);
   Form.add(R, -1);
   TermKind Kind = C->kind();
-  if (Negated)
-    Kind = Kind == TermKind::Lt   ? TermKind::Ge
-           : Kind == TermKind::Le ? TermKind::Gt
-           : Kind == TermKind::Gt ? TermKind::Le
-                                  : TermKind::Lt;
   // Strict comparisons one closer: l - r < 0 is l - r + 1 <= 0.
   if (Kind == TermKind::Lt || Kind == TermKind::Gt)
     Form.fits &=
@@ -331,9 +327,6 @@ bool Search::known(const Bound &B, const std::vector<bool> &Assigned) const {
 std::optional<Range> Search::rangeOf(size_t Symbol, const Assignment &Values) const {
   Range R;
   for (const Bound &B : Bounds[Symbol]) {
-    if (!std::all_of(B.needs.begin(), B.needs.end(),
-                     [&](const Term *S) { return Values.count(S) != 0; }))
-      continue;
     int64_t Rest = B.rest.constant;
     bool Fits = true;
     for (const auto &[Atom, C] : B.rest.atoms) {
